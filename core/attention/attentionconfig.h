@@ -1,0 +1,98 @@
+// AttentionConfig: every setting of one multi-head attention layer, and its validation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// How scores are scaled before the softmax.
+enum class ScaleMode
+{
+    InvSqrtDk,   ///< scores / sqrt(d_k), Vaswani et al. 2017, eq. 1 (default)
+    None,        ///< raw dot products: shows why scaling matters
+    Temperature, ///< scores / temperature
+};
+
+enum class PositionalEncoding
+{
+    Sinusoidal, ///< Vaswani et al. 2017, section 3.5 (default)
+    Random,     ///< a seeded random vector per position, like a freshly initialised learned table
+    None,
+};
+
+enum class TokenizerKind
+{
+    Words,      ///< words, with punctuation split off (default)
+    Characters, ///< one token per user-perceived character (grapheme cluster)
+};
+
+/// One way to repair an invalid configuration, offered to the person with one click.
+struct ConfigFix
+{
+    std::string field; ///< "heads", "d_model", ...: the setting to change
+    int value = 0;     ///< the value to set it to
+    std::string label; ///< "use 2 heads"
+};
+
+/// What is wrong with a configuration, said so that a person can act on it.
+struct ConfigProblem
+{
+    std::string field;   ///< the setting to mark
+    std::string message; ///< "d_model 10 cannot be split evenly over 3 heads: ..."
+    std::vector<ConfigFix> fixes;
+};
+
+/// The settings of one attention layer plus the input pipeline in front of it.
+/// Names follow the lessons: d_model, h (heads), d_k, d_v; d_in as in chapter 6.1's module.
+struct AttentionConfig
+{
+    int dModel = 512; ///< width of the output (and of the input unless dIn is set)
+    int heads = 8;    ///< h
+    int dIn = 0;      ///< width of the input tokens; 0 means d_model
+    bool tied = true; ///< d_k = d_v = d_model / h (the usual choice)
+    int dK = 64;      ///< per-head query/key width when not tied
+    int dV = 64;      ///< per-head value width when not tied
+
+    ScaleMode scale = ScaleMode::InvSqrtDk;
+    float temperature = 1.0f; ///< used with ScaleMode::Temperature
+    bool causal = false;
+    bool bias = true; ///< nn.MultiheadAttention's `bias` (in- and out-projection biases)
+    float dropout = 0.0f;
+    bool training = false; ///< dropout is applied only in training mode, as in PyTorch
+    uint64_t seed = 0;
+
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    TokenizerKind tokenizer = TokenizerKind::Words;
+
+    /// Largest trace the core may allocate; larger requests are refused with an estimate.
+    int64_t memoryBudgetBytes = int64_t(2) << 30;
+
+    int inputWidth() const { return dIn > 0 ? dIn : dModel; }
+    int headDimK() const { return tied ? dModel / heads : dK; }
+    int headDimV() const { return tied ? dModel / heads : dV; }
+    /// The factor the scores are multiplied by.
+    float scaleFactor() const;
+
+    /// The first problem found, or nothing when the settings can be computed.
+    std::optional<ConfigProblem> validate() const;
+
+    bool operator==(const AttentionConfig &other) const;
+    bool operator!=(const AttentionConfig &other) const { return !(*this == other); }
+};
+
+std::string toString(ScaleMode mode);
+std::string toString(PositionalEncoding encoding);
+std::string toString(TokenizerKind kind);
+std::optional<ScaleMode> scaleModeFromString(const std::string &text);
+std::optional<PositionalEncoding> positionalFromString(const std::string &text);
+std::optional<TokenizerKind> tokenizerFromString(const std::string &text);
+
+/// The nearest head counts below and above `heads` that divide `dModel` (at most `count`).
+std::vector<int> nearestValidHeadCounts(int dModel, int heads, int count = 2);
+/// Multiples of `heads` nearest to `dModel` (below and above).
+std::vector<int> nearestValidModelWidths(int dModel, int heads);
+
+} // namespace headlens

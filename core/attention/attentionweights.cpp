@@ -1,0 +1,109 @@
+// AttentionWeights: PyTorch-compatible initialisation and shape checks.
+#include "attention/attentionweights.h"
+
+#include "util/counterrandom.h"
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+// Streams keep each matrix's random numbers independent of the others' sizes.
+enum Stream : uint64_t
+{
+    InProj = 101,
+    QProj,
+    KProj,
+    VProj,
+    OutProj
+};
+
+RowMatrix uniformMatrix(int rows, int cols, float bound, uint64_t seed, uint64_t stream)
+{
+    const CounterRandom random(seed, stream);
+    RowMatrix m(rows, cols);
+    for (int64_t i = 0; i < m.size(); ++i)
+        m.data()[i] = random.symmetric(static_cast<uint64_t>(i), bound);
+    return m;
+}
+
+float xavierBound(int fanIn, int fanOut)
+{
+    return std::sqrt(6.0f / static_cast<float>(fanIn + fanOut));
+}
+
+std::string shapeText(Eigen::Index rows, Eigen::Index cols)
+{
+    return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+
+} // namespace
+
+AttentionWeights AttentionWeights::initialize(const AttentionConfig &config, int kvInputWidth)
+{
+    const int dIn = config.inputWidth();
+    const int qk = config.heads * config.headDimK();
+    const int v = config.heads * config.headDimV();
+    AttentionWeights w;
+    if (kvInputWidth == dIn && qk == v) {
+        // One (3*E, E) in_proj_weight, as nn.MultiheadAttention when kdim == vdim == embed_dim.
+        const RowMatrix inProj =
+            uniformMatrix(3 * qk, dIn, xavierBound(dIn, 3 * qk), config.seed, InProj);
+        w.wQ = inProj.topRows(qk);
+        w.wK = inProj.middleRows(qk, qk);
+        w.wV = inProj.bottomRows(v);
+    } else {
+        w.wQ = uniformMatrix(qk, dIn, xavierBound(dIn, qk), config.seed, QProj);
+        w.wK = uniformMatrix(qk, kvInputWidth, xavierBound(kvInputWidth, qk), config.seed, KProj);
+        w.wV = uniformMatrix(v, kvInputWidth, xavierBound(kvInputWidth, v), config.seed, VProj);
+    }
+    w.wO = uniformMatrix(config.dModel, v, 1.0f / std::sqrt(static_cast<float>(v)), config.seed,
+                         OutProj);
+    w.bQ = Vector::Zero(qk);
+    w.bK = Vector::Zero(qk);
+    w.bV = Vector::Zero(v);
+    w.bO = Vector::Zero(config.dModel);
+    return w;
+}
+
+std::optional<std::string> AttentionWeights::mismatch(const AttentionConfig &config,
+                                                      int kvInputWidth) const
+{
+    const int qk = config.heads * config.headDimK();
+    const int v = config.heads * config.headDimV();
+    struct Expected
+    {
+        const char *name;
+        Eigen::Index rows, cols, wantRows, wantCols;
+    };
+    const Expected checks[] = {
+        {"W_Q (q_proj_weight)", wQ.rows(), wQ.cols(), qk, config.inputWidth()},
+        {"W_K (k_proj_weight)", wK.rows(), wK.cols(), qk, kvInputWidth},
+        {"W_V (v_proj_weight)", wV.rows(), wV.cols(), v, kvInputWidth},
+        {"W_O (out_proj.weight)", wO.rows(), wO.cols(), config.dModel, v},
+        {"b_Q", bQ.size(), 1, qk, 1},
+        {"b_K", bK.size(), 1, qk, 1},
+        {"b_V", bV.size(), 1, v, 1},
+        {"b_O (out_proj.bias)", bO.size(), 1, config.dModel, 1},
+    };
+    for (const Expected &c : checks) {
+        if (c.rows != c.wantRows || c.cols != c.wantCols)
+            return std::string(c.name) + " has shape " + shapeText(c.rows, c.cols) +
+                   " but d_model=" + std::to_string(config.dModel) +
+                   ", h=" + std::to_string(config.heads) + " needs " +
+                   shapeText(c.wantRows, c.wantCols) +
+                   ". Set d_model and heads to the values the weights were trained with.";
+    }
+    return std::nullopt;
+}
+
+int64_t AttentionWeights::parameterCount(bool withBias) const
+{
+    int64_t count = wQ.size() + wK.size() + wV.size() + wO.size();
+    if (withBias)
+        count += bQ.size() + bK.size() + bV.size() + bO.size();
+    return count;
+}
+
+} // namespace headlens

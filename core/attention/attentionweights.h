@@ -1,0 +1,39 @@
+// AttentionWeights: the learned matrices of one layer, in nn.MultiheadAttention's convention.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "tensor/tensor.h"
+
+#include <optional>
+
+namespace headlens {
+
+/// Projection weights of one layer. A linear layer computes `x W^T + b`, as PyTorch does.
+/// Head i owns rows [i*d_k, (i+1)*d_k) of w_q and w_k, rows [i*d_v, (i+1)*d_v) of w_v, and
+/// columns [i*d_v, (i+1)*d_v) of w_o.
+struct AttentionWeights
+{
+    RowMatrix wQ; ///< (h*d_k, d_in)
+    RowMatrix wK; ///< (h*d_k, d_kv_in)
+    RowMatrix wV; ///< (h*d_v, d_kv_in)
+    RowMatrix wO; ///< (d_model, h*d_v)
+    Vector bQ;    ///< (h*d_k), zero when the layer has no bias
+    Vector bK;    ///< (h*d_k)
+    Vector bV;    ///< (h*d_v)
+    Vector bO;    ///< (d_model)
+
+    /// Initialised like nn.MultiheadAttention._reset_parameters: xavier-uniform in_proj (fused
+    /// when Q, K and V have one shape, otherwise each projection on its own), out_proj weight
+    /// like nn.Linear (kaiming-uniform, a = sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in))),
+    /// biases zero. Deterministic in `config.seed`.
+    static AttentionWeights initialize(const AttentionConfig &config, int kvInputWidth);
+
+    /// A message when these matrices do not fit `config` (e.g. a weights file for another
+    /// d_model), naming the matrix and both shapes; nothing when they fit.
+    std::optional<std::string> mismatch(const AttentionConfig &config, int kvInputWidth) const;
+
+    /// Parameter count (biases included when `withBias`).
+    int64_t parameterCount(bool withBias) const;
+};
+
+} // namespace headlens

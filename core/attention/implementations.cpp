@@ -1,0 +1,236 @@
+// Implementations: separate, fused, per-head and einsum-style multi-head attention, compared.
+#include "attention/implementations.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace headlens {
+
+namespace {
+
+struct Sizes
+{
+    int64_t b, n, nKv, h, dK, dV, dModel;
+};
+
+/// softmax(scale * Q K^T, masked) V for one head: the arithmetic ways (a) to (c) share.
+RowMatrix attendOneHead(const RowMatrix &q, const RowMatrix &k, const RowMatrix &v,
+                        const Eigen::Ref<const RowMatrix> &mask, float scale)
+{
+    RowMatrix scores = (q * k.transpose()) * scale;
+    const float negInf = -std::numeric_limits<float>::infinity();
+    scores = (mask.array() != 0.0f).select(negInf, scores.array());
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+        const float rowMax = scores.row(i).maxCoeff();
+        if (rowMax == negInf) {
+            scores.row(i).setZero();
+            continue;
+        }
+        scores.row(i) = (scores.row(i).array() - rowMax).exp();
+        scores.row(i) /= scores.row(i).sum();
+    }
+    return scores * v;
+}
+
+/// Attention over already projected (n, h*d) matrices of one sequence, heads as column blocks,
+/// then the output projection.
+RowMatrix attendProjected(const RowMatrix &q, const RowMatrix &k, const RowMatrix &v,
+                          const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
+                          const Sizes &s, float scale, bool bias)
+{
+    RowMatrix concat(s.n, s.h * s.dV);
+    for (int64_t head = 0; head < s.h; ++head)
+        concat.middleCols(head * s.dV, s.dV) =
+            attendOneHead(q.middleCols(head * s.dK, s.dK), k.middleCols(head * s.dK, s.dK),
+                          v.middleCols(head * s.dV, s.dV), mask, scale);
+    RowMatrix y = concat * w.wO.transpose();
+    if (bias)
+        y.rowwise() += w.bO.transpose();
+    return y;
+}
+
+RowMatrix project(const Eigen::Ref<const RowMatrix> &x, const RowMatrix &w, const Vector &b,
+                  bool bias)
+{
+    RowMatrix y = x * w.transpose();
+    if (bias)
+        y.rowwise() += b.transpose();
+    return y;
+}
+
+using WayFunction = RowMatrix (*)(const RowMatrix &x, const RowMatrix &xKv,
+                                  const Eigen::Ref<const RowMatrix> &mask,
+                                  const AttentionWeights &w, const Sizes &s, float scale, bool bias,
+                                  bool cross);
+
+RowMatrix separateWay(const RowMatrix &x, const RowMatrix &xKv,
+                      const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
+                      const Sizes &s, float scale, bool bias, bool)
+{
+    return attendProjected(project(x, w.wQ, w.bQ, bias), project(xKv, w.wK, w.bK, bias),
+                           project(xKv, w.wV, w.bV, bias), mask, w, s, scale, bias);
+}
+
+RowMatrix fusedWay(const RowMatrix &x, const RowMatrix &xKv,
+                   const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
+                   const Sizes &s, float scale, bool bias, bool cross)
+{
+    const int64_t qk = s.h * s.dK, vd = s.h * s.dV;
+    const int64_t first = cross ? 0 : qk; // rows of Q in the fused matrix
+    RowMatrix inProj(first + 2 * qk + vd - qk, w.wQ.cols());
+    Vector inBias(inProj.rows());
+    if (!cross) {
+        inProj << w.wQ, w.wK, w.wV;
+        inBias << w.bQ, w.bK, w.bV;
+    } else {
+        inProj << w.wK, w.wV;
+        inBias << w.bK, w.bV;
+    }
+    const RowMatrix fused = project(cross ? xKv : x, inProj, inBias, bias);
+    const RowMatrix q = cross ? project(x, w.wQ, w.bQ, bias) : RowMatrix(fused.leftCols(qk));
+    const RowMatrix k = fused.middleCols(first, qk);
+    const RowMatrix v = fused.middleCols(first + qk, vd);
+    return attendProjected(q, k, v, mask, w, s, scale, bias);
+}
+
+RowMatrix perHeadWay(const RowMatrix &x, const RowMatrix &xKv,
+                     const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
+                     const Sizes &s, float scale, bool bias, bool)
+{
+    std::vector<RowMatrix> heads;
+    for (int64_t head = 0; head < s.h; ++head) {
+        const RowMatrix q =
+            project(x, w.wQ.middleRows(head * s.dK, s.dK), w.bQ.segment(head * s.dK, s.dK), bias);
+        const RowMatrix k =
+            project(xKv, w.wK.middleRows(head * s.dK, s.dK), w.bK.segment(head * s.dK, s.dK), bias);
+        const RowMatrix v =
+            project(xKv, w.wV.middleRows(head * s.dV, s.dV), w.bV.segment(head * s.dV, s.dV), bias);
+        heads.push_back(attendOneHead(q, k, v, mask, scale));
+    }
+    RowMatrix concat(s.n, s.h * s.dV); // torch.cat(heads, dim=-1)
+    for (int64_t head = 0; head < s.h; ++head)
+        concat.middleCols(head * s.dV, s.dV) = heads[static_cast<size_t>(head)];
+    return project(concat, w.wO, w.bO, bias);
+}
+
+/// Every sum written out as an index loop, as torch.einsum("bihd,bjhd->bhij") spells it.
+RowMatrix einsumWay(const RowMatrix &x, const RowMatrix &xKv,
+                    const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
+                    const Sizes &s, float scale, bool bias, bool)
+{
+    const RowMatrix q = project(x, w.wQ, w.bQ, bias);
+    const RowMatrix k = project(xKv, w.wK, w.bK, bias);
+    const RowMatrix v = project(xKv, w.wV, w.bV, bias);
+    RowMatrix context = RowMatrix::Zero(s.n, s.h * s.dV);
+    std::vector<float> p(static_cast<size_t>(s.nKv));
+    for (int64_t hd = 0; hd < s.h; ++hd)
+        for (int64_t i = 0; i < s.n; ++i) {
+            float rowMax = -std::numeric_limits<float>::infinity();
+            for (int64_t j = 0; j < s.nKv; ++j) {
+                float dot = 0.0f;
+                for (int64_t d = 0; d < s.dK; ++d)
+                    dot += q(i, hd * s.dK + d) * k(j, hd * s.dK + d);
+                p[size_t(j)] =
+                    mask(i, j) != 0.0f ? -std::numeric_limits<float>::infinity() : dot * scale;
+                rowMax = std::max(rowMax, p[size_t(j)]);
+            }
+            if (std::isinf(rowMax))
+                continue; // every key masked: weights 0, context 0
+            float sum = 0.0f;
+            for (float &value : p)
+                sum += (value = std::exp(value - rowMax));
+            for (int64_t j = 0; j < s.nKv; ++j)
+                for (int64_t d = 0; d < s.dV; ++d)
+                    context(i, hd * s.dV + d) += p[size_t(j)] / sum * v(j, hd * s.dV + d);
+        }
+    return project(context, w.wO, w.bO, bias);
+}
+
+Implementation runWay(Implementation way, WayFunction function, const Trace &trace,
+                      const AttentionWeights &w, const Sizes &s)
+{
+    const bool cross = trace.input.isCrossAttention();
+    const Tensor &x = trace.tensor("x");
+    const Tensor &xKv = cross ? trace.tensor("x_kv") : x;
+    const Tensor &mask = trace.tensor("mask");
+    const Tensor &reference = trace.tensor("output");
+    way.output = Tensor(reference.shape());
+    for (int64_t b = 0; b < s.b; ++b) {
+        const RowMatrix y = function(x.matrix({b}), xKv.matrix({b}), mask.matrix({b}), w, s,
+                                     trace.config.scaleFactor(), trace.config.bias, cross);
+        way.output.matrix({b}) = y;
+        way.maxAbsDifference = std::max(way.maxAbsDifference,
+                                        double((y - reference.matrix({b})).cwiseAbs().maxCoeff()));
+    }
+    return way;
+}
+
+} // namespace
+
+ImplementationComparison compareImplementations(const Trace &trace, const AttentionWeights &weights,
+                                                double einsumLimit)
+{
+    const Sizes s{trace.batch(),      trace.queryLength(),     trace.keyLength(),
+                  trace.config.heads, trace.config.headDimK(), trace.config.headDimV(),
+                  trace.config.dModel};
+    const double attentionFlops = 2.0 * double(s.b * s.h * s.n * s.nKv) * double(s.dK + s.dV);
+    const double projectionFlops =
+        trace.step("project")->flops + trace.step("output_projection")->flops;
+
+    struct Spec
+    {
+        const char *id, *title, *code;
+        WayFunction function;
+    };
+    const Spec specs[] = {
+        {"separate", "Three separate projections",
+         "q, k, v = W_q(x), W_k(x), W_v(x)\nq = q.view(b, n, h, d_k).transpose(1, 2)  # same for "
+         "k, v\n"
+         "p = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)\n"
+         "y = out_proj((p @ v).transpose(1, 2).reshape(b, n, h * d_v))",
+         separateWay},
+        {"fused", "One fused QKV projection",
+         "qkv = in_proj(x)  # (b, n, 3 * d_model)\nq, k, v = qkv.chunk(3, dim=-1)\n"
+         "q = q.view(b, n, h, d_k).transpose(1, 2)  # same for k, v\n"
+         "y = out_proj(F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(b, n, -1))",
+         fusedWay},
+        {"per_head", "h single heads, concatenated",
+         "heads = nn.ModuleList(Head(d_model, d_k) for _ in range(h))\n"
+         "out = torch.cat([head(x) for head in heads], dim=-1)\ny = out_proj(out)",
+         perHeadWay},
+        {"einsum", "Index loops (einsum)",
+         "scores = torch.einsum('bihd,bjhd->bhij', q, k) / math.sqrt(d_k)\n"
+         "ctx = torch.einsum('bhij,bjhd->bihd', scores.softmax(-1), v)\n"
+         "y = out_proj(ctx.reshape(b, n, h * d_v))",
+         einsumWay},
+    };
+    ImplementationComparison result;
+    const bool dropout = trace.config.training && trace.config.dropout > 0.0f;
+    for (const Spec &spec : specs) {
+        Implementation way;
+        way.id = spec.id;
+        way.title = spec.title;
+        way.code = spec.code;
+        way.flops = attentionFlops + projectionFlops;
+        if (dropout)
+            way.note = "compared in evaluation mode: the trace's dropout is left out";
+        if (way.id == "einsum" && attentionFlops / 2.0 > einsumLimit) {
+            way.skipped = true;
+            way.note = "skipped: the index loops would take seconds at this size";
+            result.ways.push_back(way);
+            continue;
+        }
+        result.ways.push_back(runWay(way, spec.function, trace, weights, s));
+        if (!dropout)
+            result.largestDifference =
+                std::max(result.largestDifference, result.ways.back().maxAbsDifference);
+    }
+    const double softmaxPerHead = 4.0 * double(s.b * s.n * s.nKv);
+    result.multiHeadFlops = attentionFlops + double(s.h) * softmaxPerHead;
+    result.singleHeadFlops = attentionFlops + softmaxPerHead;
+    result.parameters = weights.parameterCount(trace.config.bias);
+    return result;
+}
+
+} // namespace headlens

@@ -1,0 +1,43 @@
+// StepDescriptions: the words, formulas, PyTorch lines and costs of each step, for one setting.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "attention/attentioninput.h"
+#include "attention/tracestep.h"
+
+namespace headlens {
+
+/// Writes the TraceStep records for the sizes at hand, so the sentences quote real numbers
+/// ("the (1, 10, 512) tensor is seen as (1, 10, 8, 64)"). Kept apart from the arithmetic in
+/// attentionforward.cpp so each reads on its own.
+class StepDescriptions
+{
+public:
+    StepDescriptions(const AttentionConfig &config, const AttentionInput &input);
+
+    TraceStep tokens() const;
+    TraceStep embed() const;
+    TraceStep project() const;
+    TraceStep split() const;
+    TraceStep transpose() const;
+    TraceStep scores() const;
+    TraceStep scale() const;
+    TraceStep mask(bool anyMasked) const;
+    TraceStep softmax() const;
+    TraceStep dropout() const;
+    TraceStep weightedSum() const;
+    TraceStep transposeBack() const;
+    TraceStep concat() const;
+    TraceStep outputProjection() const;
+
+private:
+    TraceStep make(StepKind kind, std::string title, std::vector<std::string> inputs,
+                   std::vector<std::string> outputs) const;
+
+    const AttentionConfig &m_config;
+    const AttentionInput &m_input;
+    bool m_cross;
+    double m_b, m_n, m_nKv, m_h, m_dK, m_dV, m_dIn, m_dKvIn, m_dModel;
+};
+
+} // namespace headlens

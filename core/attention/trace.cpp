@@ -1,0 +1,69 @@
+// Trace: lookup of tensors and steps, and its size.
+#include "attention/trace.h"
+
+#include <cassert>
+#include <set>
+
+namespace headlens {
+
+void Trace::addTensor(std::string name, Tensor tensor, std::string meaning)
+{
+    assert(!hasTensor(name));
+    m_tensors.push_back({std::move(name), std::move(tensor), std::move(meaning)});
+}
+
+bool Trace::hasTensor(const std::string &name) const
+{
+    return find(name) != nullptr;
+}
+
+const TraceTensor *Trace::find(const std::string &name) const
+{
+    for (const TraceTensor &entry : m_tensors) {
+        if (entry.name == name)
+            return &entry;
+    }
+    return nullptr;
+}
+
+const Tensor &Trace::tensor(const std::string &name) const
+{
+    const TraceTensor *entry = find(name);
+    assert(entry && "Trace::tensor: unknown tensor name");
+    return entry->tensor;
+}
+
+const TraceStep *Trace::step(const std::string &id) const
+{
+    for (const TraceStep &s : steps) {
+        if (s.id == id)
+            return &s;
+    }
+    return nullptr;
+}
+
+const HeadStats &Trace::stats(int64_t b, int64_t head) const
+{
+    return headStats.at(static_cast<size_t>(b * config.heads + head));
+}
+
+int64_t Trace::bytes() const
+{
+    std::set<const float *> seen;
+    int64_t total = 0;
+    for (const TraceTensor &entry : m_tensors) {
+        if (seen.insert(entry.tensor.data()).second)
+            total += entry.tensor.numel() * static_cast<int64_t>(sizeof(float));
+    }
+    return total;
+}
+
+double Trace::totalFlops() const
+{
+    double total = 0.0;
+    for (const TraceStep &s : steps)
+        total += s.flops;
+    return total;
+}
+
+} // namespace headlens

@@ -1,0 +1,46 @@
+// TraceStep: one recorded step of the forward pass, with everything a view needs to teach it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// The steps of multi-head attention, in the order they happen.
+enum class StepKind
+{
+    Tokens,
+    Embed,
+    Project,
+    Split,
+    Transpose,
+    Scores,
+    Scale,
+    Mask,
+    Softmax,
+    Dropout,
+    WeightedSum,
+    TransposeBack,
+    Concat,
+    OutputProjection,
+};
+
+/// One step: which tensors it reads and writes (names in the Trace), how it is written in
+/// mathematics and in PyTorch, one sentence for people, and what it costs.
+struct TraceStep
+{
+    StepKind kind = StepKind::Tokens;
+    std::string id;                   ///< "split": stable, used in files and on the command line
+    std::string title;                ///< "Split into heads"
+    std::vector<std::string> inputs;  ///< tensor names read (first one gives "shape before")
+    std::vector<std::string> outputs; ///< tensor names written (first one gives "shape after")
+    std::string formula;              ///< "Q_h = view(Q, (b, n, h, d_k))"
+    std::string pytorch;              ///< "q.view(b, n, h, d_k)"
+    std::string explanation;          ///< one plain-language sentence
+    double flops = 0.0;               ///< floating-point operations (a multiply-add counts 2)
+    double bytes = 0.0;               ///< bytes written
+};
+
+std::string toString(StepKind kind);
+
+} // namespace headlens

@@ -1,0 +1,25 @@
+// HeadStats: what one head's attention pattern does, in a few numbers.
+#pragma once
+
+#include "tensor/tensor.h"
+
+namespace headlens {
+
+/// Statistics of one head's weights over the real (unpadded) queries of one sequence.
+/// Rows whose every key is masked are left out.
+struct HeadStats
+{
+    double entropy = 0.0;       ///< mean row entropy, nats (0 = one key, ln n_kv = uniform)
+    double meanDistance = 0.0;  ///< mean over rows of sum_j w_ij |i - j|, in tokens
+    double diagonal = 0.0;      ///< mean weight a token gives itself, w_ii
+    double previousToken = 0.0; ///< mean w_i,i-1 over rows i >= 1
+    double firstToken = 0.0;    ///< mean w_i,0
+    double maxWeight = 0.0;     ///< largest single weight
+};
+
+/// Statistics of a (n, n_kv) weight matrix restricted to its first `queries` rows and `keys`
+/// columns. Precondition: queries <= rows, keys <= cols.
+HeadStats computeHeadStats(const Eigen::Ref<const RowMatrix> &weights, int64_t queries,
+                           int64_t keys);
+
+} // namespace headlens
