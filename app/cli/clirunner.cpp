@@ -1,0 +1,207 @@
+// CliRunner: input, weights, trace, then the tables and files the person asked for.
+#include "clirunner.h"
+
+#include "attention/attentionforward.h"
+#include "attention/implementations.h"
+#include "io/npyfile.h"
+#include "io/tracejson.h"
+#include "io/weightsfile.h"
+#include "text/inputbuilder.h"
+#include "util/inputerror.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace headlens {
+
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(decimals) << value;
+    return text.str();
+}
+
+std::string flopsText(double flops)
+{
+    char text[32];
+    if (flops >= 1e9)
+        std::snprintf(text, sizeof text, "%.2f GFLOP", flops / 1e9);
+    else if (flops >= 1e6)
+        std::snprintf(text, sizeof text, "%.2f MFLOP", flops / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.0f FLOP", flops);
+    return text;
+}
+
+/// The weights file decides d_model and bias unless the person set them.
+AttentionWeights loadWeights(CommandLineRequest &request, int kvInputWidthHint)
+{
+    if (request.weightsPath.empty())
+        return AttentionWeights::initialize(request.config, kvInputWidthHint);
+    LoadedWeights loaded = WeightsFile::load(request.weightsPath);
+    if (!loaded.hasBias)
+        request.config.bias = false;
+    return loaded.weights;
+}
+
+void adoptWeightsWidth(CommandLineRequest &request)
+{
+    if (request.weightsPath.empty() || request.dModelGiven)
+        return;
+    const LoadedWeights loaded = WeightsFile::load(request.weightsPath);
+    request.config.dModel = static_cast<int>(loaded.weights.wO.rows());
+    if (loaded.weights.wQ.cols() != loaded.weights.wO.rows() && request.config.dIn == 0)
+        request.config.dIn = static_cast<int>(loaded.weights.wQ.cols());
+}
+
+AttentionInput buildInput(CommandLineRequest &request)
+{
+    if (!request.inputPath.empty()) {
+        Tensor x = NpyFile::read(request.inputPath);
+        if (request.weightsPath.empty() && !request.dModelGiven && x.shape().rank() >= 2)
+            request.config.dModel = static_cast<int>(x.shape().size(x.shape().rank() - 1));
+        Tensor xKv = request.kvInputPath.empty() ? Tensor() : NpyFile::read(request.kvInputPath);
+        Tensor mask = request.maskPath.empty() ? Tensor() : NpyFile::read(request.maskPath);
+        return InputBuilder::fromTensors(request.config, x, xKv, mask);
+    }
+    if (!request.maskPath.empty() || !request.kvInputPath.empty())
+        throw InputError("--key-padding-mask and --kv-input go with --input; with --text the "
+                         "padding mask is made from the sentence lengths.");
+    if (request.texts.empty())
+        throw InputError("There is no text to attend over: give a sentence with --text "
+                         "\"The movie was not bad\", a file with --text-file, or vectors with "
+                         "--input X.npy.");
+    return InputBuilder::fromTexts(request.config, request.texts, request.kvTexts);
+}
+
+std::string padRight(const std::string &text, size_t width)
+{
+    return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+std::string shapeOf(const Trace &trace, const std::vector<std::string> &names)
+{
+    if (names.empty() || !trace.hasTensor(names.front()))
+        return "-";
+    return trace.tensor(names.front()).shape().toPlainString();
+}
+
+} // namespace
+
+int CliRunner::run(CommandLineRequest request)
+{
+    if (request.help) {
+        m_out << CommandLine::helpText("headlens-cli", false);
+        return 0;
+    }
+    if (request.version) {
+        m_out << "headlens-cli 0.1.0\n";
+        return 0;
+    }
+    adoptWeightsWidth(request);
+    AttentionInput input = buildInput(request);
+    const AttentionWeights weights = loadWeights(request, static_cast<int>(input.kvInputWidth()));
+    const Trace trace = computeTrace(request.config, std::move(input), weights);
+
+    const bool anyOutput = request.printShapes || request.printStats || request.compare ||
+                           request.json || !request.exportDir.empty();
+    if (request.json) {
+        m_out << TraceJson::summary(trace) << "\n";
+    } else {
+        printSummary(trace);
+        if (request.printShapes || !anyOutput)
+            printShapes(trace);
+        if (request.printStats)
+            printStats(trace);
+        if (request.compare)
+            printComparison(trace, weights);
+    }
+    for (const std::string &warning : trace.warnings)
+        m_err << "warning: " << warning << "\n";
+    if (!request.exportDir.empty()) {
+        TraceJson::exportDirectory(trace, request.exportDir);
+        if (!request.json)
+            m_out << "Wrote " << trace.tensors().size() << " tensors and trace.json to "
+                  << request.exportDir << "\n";
+    }
+    if (!request.figureFormats.empty())
+        throw InputError("--figures needs the window's drawing code, which this build of "
+                         "headlens-cli does not include.");
+    return 0;
+}
+
+void CliRunner::printSummary(const Trace &trace) const
+{
+    const AttentionConfig &c = trace.config;
+    m_out << "Multi-head attention: d_model=" << c.dModel << ", h=" << c.heads
+          << ", d_k=" << c.headDimK() << ", d_v=" << c.headDimV() << ", b=" << trace.batch()
+          << ", n=" << trace.queryLength() << ", n_kv=" << trace.keyLength()
+          << (c.causal ? ", causal" : "") << (trace.input.isCrossAttention() ? ", cross" : "")
+          << "\n";
+    for (size_t b = 0; b < trace.input.tokens.size(); ++b) {
+        m_out << "  tokens[" << b << "]:";
+        for (const std::string &token : trace.input.tokens[b])
+            m_out << " [" << token << "]";
+        m_out << "\n";
+    }
+}
+
+void CliRunner::printShapes(const Trace &trace) const
+{
+    auto chain = [&](const char *a, const char *b, const char *c) {
+        return trace.tensor(a).shape().toPlainString() + " -> " +
+               trace.tensor(b).shape().toPlainString() + " -> " +
+               trace.tensor(c).shape().toPlainString();
+    };
+    m_out << "\nSplit into heads:  q " << chain("q", "q_view", "q_heads") << "\n";
+    m_out << "And back again:    context " << chain("context", "context_t", "concat") << "\n\n";
+    m_out << padRight("step", 19) << padRight("shape before", 22) << padRight("-> shape after", 26)
+          << padRight("formula", 38) << "PyTorch\n";
+    for (const TraceStep &step : trace.steps)
+        m_out << padRight(step.id, 19) << padRight(shapeOf(trace, step.inputs), 22)
+              << padRight("-> " + shapeOf(trace, step.outputs), 26) << padRight(step.formula, 38)
+              << step.pytorch << "\n";
+    m_out << "\nTotal " << flopsText(trace.totalFlops()) << ", trace holds "
+          << formatBytes(trace.bytes()) << "\n";
+}
+
+void CliRunner::printStats(const Trace &trace) const
+{
+    m_out << "\n"
+          << padRight("seq", 5) << padRight("head", 6) << padRight("entropy", 9)
+          << padRight("distance", 10) << padRight("diagonal", 10) << padRight("previous", 10)
+          << padRight("first", 8) << "max\n";
+    for (int64_t b = 0; b < trace.batch(); ++b)
+        for (int head = 0; head < trace.heads(); ++head) {
+            const HeadStats &s = trace.stats(b, head);
+            m_out << padRight(std::to_string(b), 5) << padRight(std::to_string(head + 1), 6)
+                  << padRight(fixed(s.entropy, 3), 9) << padRight(fixed(s.meanDistance, 2), 10)
+                  << padRight(fixed(s.diagonal, 3), 10) << padRight(fixed(s.previousToken, 3), 10)
+                  << padRight(fixed(s.firstToken, 3), 8) << fixed(s.maxWeight, 3) << "\n";
+        }
+}
+
+void CliRunner::printComparison(const Trace &trace, const AttentionWeights &weights) const
+{
+    const ImplementationComparison comparison = compareImplementations(trace, weights);
+    m_out << "\nFour ways, one answer:\n";
+    for (const Implementation &way : comparison.ways) {
+        m_out << "  " << padRight(way.title, 32);
+        if (way.skipped)
+            m_out << way.note << "\n";
+        else
+            m_out << "max |difference| " << std::scientific << std::setprecision(2)
+                  << way.maxAbsDifference << std::defaultfloat << "  " << flopsText(way.flops)
+                  << (way.note.empty() ? "" : "  (" + way.note + ")") << "\n";
+    }
+    m_out << "  largest difference: " << std::scientific << std::setprecision(2)
+          << comparison.largestDifference << std::defaultfloat << "\n";
+    m_out << "  attention core (Q K^T, softmax, P V), h heads vs one head of width h*d_k: "
+          << flopsText(comparison.multiHeadFlops) << " vs " << flopsText(comparison.singleHeadFlops)
+          << ", " << comparison.parameters << " parameters either way\n";
+}
+
+} // namespace headlens

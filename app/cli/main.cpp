@@ -1,0 +1,23 @@
+// headlens-cli: multi-head attention from the command line, no display needed.
+#include "clirunner.h"
+
+#include "util/inputerror.h"
+
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+    using namespace headlens;
+    try {
+        const CommandLineRequest request =
+            CommandLine::parse(std::vector<std::string>(argv + 1, argv + argc), false);
+        return CliRunner(std::cout, std::cerr).run(request);
+    } catch (const InputError &error) {
+        std::cerr << "headlens-cli: " << error.what() << "\n";
+        return 2;
+    } catch (const std::bad_alloc &) {
+        std::cerr << "headlens-cli: out of memory: use a shorter text, fewer heads or a smaller "
+                     "d_model.\n";
+        return 2;
+    }
+}

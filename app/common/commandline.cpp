@@ -1,0 +1,270 @@
+// CommandLine: option parsing and validation with messages that say what is expected.
+#include "commandline.h"
+
+#include "text/tokenizer.h"
+#include "util/inputerror.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace headlens {
+
+namespace {
+
+long long parseInteger(const std::string &option, const std::string &value)
+{
+    char *end = nullptr;
+    errno = 0;
+    const long long number = std::strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno == ERANGE)
+        throw InputError(option + " expects a whole number, got '" + value + "'.");
+    return number;
+}
+
+int parseSize(const std::string &option, const std::string &value)
+{
+    const long long number = parseInteger(option, value);
+    if (number < 1 || number > 65536)
+        throw InputError(option + " must be between 1 and 65536, got " + value + ".");
+    return static_cast<int>(number);
+}
+
+float parseFloat(const std::string &option, const std::string &value)
+{
+    char *end = nullptr;
+    const float number = std::strtof(value.c_str(), &end);
+    if (value.empty() || *end != '\0')
+        throw InputError(option + " expects a number, got '" + value + "'.");
+    return number;
+}
+
+std::string readTextFile(const std::string &path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        throw InputError("Cannot read the text file " + path +
+                         ": check that it exists and is readable.");
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> splitComma(const std::string &value)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(value);
+    std::string part;
+    while (std::getline(stream, part, ','))
+        if (!part.empty())
+            parts.push_back(part);
+    return parts;
+}
+
+void parseScale(AttentionConfig &config, const std::string &value)
+{
+    if (auto mode = scaleModeFromString(value); mode && *mode != ScaleMode::Temperature) {
+        config.scale = *mode;
+        return;
+    }
+    config.scale = ScaleMode::Temperature;
+    config.temperature = parseFloat("--scale", value);
+    if (!(config.temperature > 0.0f))
+        throw InputError("--scale expects sqrt, none or a positive temperature, got '" + value +
+                         "'.");
+}
+
+void parseScreenshotSize(CommandLineRequest &request, const std::string &value)
+{
+    const size_t x = value.find('x');
+    if (x == std::string::npos)
+        throw InputError("--size expects WIDTHxHEIGHT, e.g. 1400x900, got '" + value + "'.");
+    request.screenshotWidth = parseSize("--size", value.substr(0, x));
+    request.screenshotHeight = parseSize("--size", value.substr(x + 1));
+}
+
+/// Options that take a value. Returns false when `option` is not one of them.
+bool applyValueOption(CommandLineRequest &r, const std::string &option, const std::string &value)
+{
+    AttentionConfig &c = r.config;
+    if (option == "--text")
+        r.texts.push_back(value);
+    else if (option == "--text-file")
+        for (const std::string &line : Tokenizer::splitLines(readTextFile(value)))
+            r.texts.push_back(line);
+    else if (option == "--kv-text")
+        r.kvTexts.push_back(value);
+    else if (option == "--input")
+        r.inputPath = value;
+    else if (option == "--kv-input")
+        r.kvInputPath = value;
+    else if (option == "--key-padding-mask")
+        r.maskPath = value;
+    else if (option == "--weights")
+        r.weightsPath = value;
+    else if (option == "--d-model") {
+        c.dModel = parseSize(option, value);
+        r.dModelGiven = true;
+    } else if (option == "--d-in")
+        c.dIn = parseSize(option, value);
+    else if (option == "--heads")
+        c.heads = parseSize(option, value);
+    else if (option == "--d-k") {
+        c.dK = parseSize(option, value);
+        c.tied = false;
+    } else if (option == "--d-v") {
+        c.dV = parseSize(option, value);
+        c.tied = false;
+    } else if (option == "--seed")
+        c.seed = static_cast<uint64_t>(parseInteger(option, value));
+    else if (option == "--scale")
+        parseScale(c, value);
+    else if (option == "--dropout") {
+        c.dropout = parseFloat(option, value);
+        c.training = c.dropout > 0.0f; // dropout only acts in training mode, as in PyTorch
+    } else if (option == "--positional") {
+        const auto kind = positionalFromString(value);
+        if (!kind)
+            throw InputError("--positional expects sinusoidal, random or none, got '" + value +
+                             "'.");
+        c.positional = *kind;
+    } else if (option == "--tokenizer") {
+        const auto kind = tokenizerFromString(value);
+        if (!kind)
+            throw InputError("--tokenizer expects words or chars, got '" + value + "'.");
+        c.tokenizer = *kind;
+    } else if (option == "--memory-budget")
+        c.memoryBudgetBytes = parseInteger(option, value) << 20;
+    else if (option == "--export-dir")
+        r.exportDir = value;
+    else if (option == "--figures")
+        r.figureFormats = splitComma(value);
+    else
+        return false;
+    return true;
+}
+
+bool applyFlag(CommandLineRequest &r, const std::string &option)
+{
+    if (option == "--causal")
+        r.config.causal = true;
+    else if (option == "--no-bias")
+        r.config.bias = false;
+    else if (option == "--print-shapes")
+        r.printShapes = true;
+    else if (option == "--stats")
+        r.printStats = true;
+    else if (option == "--compare")
+        r.compare = true;
+    else if (option == "--json")
+        r.json = true;
+    else if (option == "--help" || option == "-h")
+        r.help = true;
+    else if (option == "--version")
+        r.version = true;
+    else
+        return false;
+    return true;
+}
+
+bool isWindowOption(const std::string &option)
+{
+    return option == "--screenshot" || option == "--size" || option == "--view";
+}
+
+} // namespace
+
+CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
+                                      bool allowWindowOptions)
+{
+    CommandLineRequest request;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+        std::string option = arguments[i];
+        std::string value;
+        bool hasInlineValue = false;
+        if (const size_t eq = option.find('=');
+            option.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = option.substr(eq + 1);
+            option = option.substr(0, eq);
+            hasInlineValue = true;
+        }
+        if (applyFlag(request, option)) {
+            request.anySetting = true;
+            continue;
+        }
+        if (option.rfind("-", 0) != 0) {
+            if (!allowWindowOptions)
+                throw InputError("Unexpected argument '" + option +
+                                 "'. Put a sentence after --text, e.g. --text \"" + option + "\".");
+            request.workspacePath = option;
+            continue;
+        }
+        if (!hasInlineValue) {
+            if (i + 1 >= arguments.size())
+                throw InputError(option + " needs a value. See --help.");
+            value = arguments[++i];
+        }
+        if (allowWindowOptions && isWindowOption(option)) {
+            if (option == "--screenshot")
+                request.screenshotPath = value;
+            else if (option == "--size")
+                parseScreenshotSize(request, value);
+            else
+                request.view = value;
+            continue;
+        }
+        if (!applyValueOption(request, option, value))
+            throw InputError("Unknown option '" + option + "'. See --help for the options.");
+        request.anySetting = true;
+    }
+    return request;
+}
+
+std::string CommandLine::helpText(const std::string &program, bool windowOptions)
+{
+    std::string text =
+        "Usage: " + program + (windowOptions ? " [file.headlens] [options]\n" : " [options]\n");
+    text += R"(
+Input (one of):
+  --text TEXT               a sentence; repeat for a batch (one sequence each)
+  --text-file FILE          one sequence per line
+  --input X.npy             token vectors instead of text, (n, d) or (b, n, d)
+Cross-attention:
+  --kv-text TEXT            keys and values from another text (once, or once per sequence)
+  --kv-input Y.npy          keys and values from vectors, (b, n_kv, d)
+  --key-padding-mask M.npy  (b, n_kv), nonzero where a key is ignored (PyTorch convention)
+Layer:
+  --weights W.npz           nn.MultiheadAttention state_dict saved with numpy.savez
+  --d-model N               model width (default 512; read from --weights if not given)
+  --d-in N                  input width when it differs from d_model
+  --heads N                 number of heads h (default 8)
+  --d-k N, --d-v N          per-head widths, untied from d_model / h
+  --seed N                  seed for embeddings, weights and dropout (default 0)
+  --causal                  mask later tokens
+  --scale sqrt|none|T       divide scores by sqrt(d_k) (default), by nothing, or by T
+  --no-bias                 no projection biases
+  --dropout P               dropout on the attention weights (training mode)
+  --positional sinusoidal|random|none
+  --tokenizer words|chars
+  --memory-budget MIB       refuse traces larger than this (default 2048)
+Output:
+  --print-shapes            the step table: shapes before -> after, formula, PyTorch line
+  --stats                   per-head statistics
+  --compare                 the four implementations and their largest difference
+  --json                    the trace summary as JSON on stdout
+  --export-dir DIR          one .npy per trace tensor plus trace.json
+)";
+    if (windowOptions)
+        text += R"(Window:
+  --screenshot OUT.png      render the window to a PNG and exit
+  --size WxH                window size for --screenshot (default 1400x900)
+  --view heads              which view to show
+)";
+    else
+        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n";
+    text += "  --help, --version\n";
+    return text;
+}
+
+} // namespace headlens

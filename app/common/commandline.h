@@ -1,0 +1,57 @@
+// CommandLine: the options `headlens-cli` and `headlens` share, parsed without Qt.
+#pragma once
+
+#include "attention/attentionconfig.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// What the command line asked for. Settings given explicitly are remembered so that values
+/// read from a weights file (its d_model) can fill in only what the person left out.
+struct CommandLineRequest
+{
+    AttentionConfig config;
+    bool dModelGiven = false;
+
+    std::vector<std::string> texts;   ///< one sequence each (--text, or lines of --text-file)
+    std::vector<std::string> kvTexts; ///< cross-attention (--kv-text)
+    std::string inputPath;            ///< --input X.npy
+    std::string kvInputPath;          ///< --kv-input Y.npy
+    std::string maskPath;             ///< --key-padding-mask M.npy
+    std::string weightsPath;          ///< --weights W.npz
+    std::string workspacePath;        ///< a positional .headlens file (the window only)
+
+    bool printShapes = false;
+    bool printStats = false;
+    bool compare = false;
+    bool json = false;
+    std::string exportDir;
+    std::vector<std::string> figureFormats; ///< --figures png,pdf,svg
+
+    // The window's own options.
+    std::string screenshotPath;
+    int screenshotWidth = 1400;
+    int screenshotHeight = 900;
+    std::string view = "heads";
+
+    bool help = false;
+    bool version = false;
+    bool anySetting = false; ///< true when an option changed a setting or a text
+};
+
+/// Parses argv into a request. Throws InputError with a message naming the option and what it
+/// expects ("--heads expects a whole number, got 'eight'").
+class CommandLine
+{
+public:
+    /// `allowWindowOptions` accepts --screenshot, --size and --view (the window's extras).
+    static CommandLineRequest parse(const std::vector<std::string> &arguments,
+                                    bool allowWindowOptions);
+    /// The option list for --help.
+    static std::string helpText(const std::string &program, bool windowOptions);
+};
+
+} // namespace headlens
