@@ -52,7 +52,7 @@ int64_t Trace::bytes() const
     std::set<const float *> seen;
     int64_t total = 0;
     for (const TraceTensor &entry : m_tensors) {
-        if (seen.insert(entry.tensor.data()).second)
+        if (!entry.tensor.isEmpty() && seen.insert(entry.tensor.data()).second)
             total += entry.tensor.numel() * static_cast<int64_t>(sizeof(float));
     }
     return total;

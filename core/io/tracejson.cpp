@@ -1,0 +1,142 @@
+// TraceJson: nlohmann::json stays inside this file; the header exposes only strings.
+#include "io/tracejson.h"
+
+#include "io/atomicfile.h"
+#include "io/npyfile.h"
+#include "util/inputerror.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cassert>
+#include <filesystem>
+
+namespace headlens {
+
+namespace {
+
+// Keys keep the order written here (config first, steps in order), easier for people to read.
+using json = nlohmann::ordered_json;
+
+json configJson(const AttentionConfig &c)
+{
+    return json{
+        {"d_model", c.dModel},
+        {"heads", c.heads},
+        {"d_in", c.dIn},
+        {"input_width", c.inputWidth()},
+        {"tied", c.tied},
+        {"d_k", c.headDimK()},
+        {"d_v", c.headDimV()},
+        {"scale", toString(c.scale)},
+        {"temperature", c.temperature},
+        {"scale_factor", c.scaleFactor()},
+        {"causal", c.causal},
+        {"bias", c.bias},
+        {"dropout", c.dropout},
+        {"training", c.training},
+        {"seed", c.seed},
+        {"positional", toString(c.positional)},
+        {"tokenizer", toString(c.tokenizer)},
+        {"memory_budget_bytes", c.memoryBudgetBytes},
+    };
+}
+
+json axesJson(const Shape &shape)
+{
+    json axes = json::array();
+    for (const Axis &axis : shape.axes())
+        axes.push_back({{"name", axis.name}, {"size", axis.size}});
+    return axes;
+}
+
+// Shape text and axes of the first tensor in `names` (null when the trace lacks it).
+void addShape(json &out, const char *key, const Trace &trace, const std::vector<std::string> &names)
+{
+    const TraceTensor *entry = names.empty() ? nullptr : trace.find(names.front());
+    if (!entry || entry->tensor.isEmpty()) {
+        out[key] = nullptr;
+        out[std::string(key) + "_axes"] = nullptr;
+        return;
+    }
+    out[key] = entry->tensor.shape().toString();
+    out[std::string(key) + "_axes"] = axesJson(entry->tensor.shape());
+}
+
+json stepsJson(const Trace &trace)
+{
+    json steps = json::array();
+    for (const TraceStep &s : trace.steps) {
+        json step{{"id", s.id},           {"kind", toString(s.kind)},     {"title", s.title},
+                  {"inputs", s.inputs},   {"outputs", s.outputs},         {"formula", s.formula},
+                  {"pytorch", s.pytorch}, {"explanation", s.explanation}, {"flops", s.flops},
+                  {"bytes", s.bytes}};
+        addShape(step, "shape_before", trace, s.inputs);
+        addShape(step, "shape_after", trace, s.outputs);
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
+json tensorsJson(const Trace &trace)
+{
+    json tensors = json::array();
+    for (const TraceTensor &t : trace.tensors()) {
+        tensors.push_back({{"name", t.name},
+                           {"shape", t.tensor.shape().toString()},
+                           {"axes", axesJson(t.tensor.shape())},
+                           {"meaning", t.meaning},
+                           {"bytes", t.tensor.isEmpty() ? 0 : t.tensor.numel() * 4}});
+    }
+    return tensors;
+}
+
+json headStatsJson(const Trace &trace)
+{
+    json stats = json::array();
+    const int heads = std::max(trace.config.heads, 1);
+    for (size_t i = 0; i < trace.headStats.size(); ++i) {
+        const HeadStats &s = trace.headStats[i];
+        stats.push_back({{"b", static_cast<int64_t>(i) / heads},
+                         {"head", static_cast<int64_t>(i) % heads},
+                         {"entropy", s.entropy},
+                         {"mean_distance", s.meanDistance},
+                         {"diagonal", s.diagonal},
+                         {"previous_token", s.previousToken},
+                         {"first_token", s.firstToken},
+                         {"max_weight", s.maxWeight}});
+    }
+    return stats;
+}
+
+} // namespace
+
+std::string TraceJson::summary(const Trace &trace)
+{
+    const json root{
+        {"config", configJson(trace.config)},  {"batch", trace.batch()},
+        {"query_length", trace.queryLength()}, {"key_length", trace.keyLength()},
+        {"tokens", trace.input.tokens},        {"kv_tokens", trace.input.kvTokens},
+        {"steps", stepsJson(trace)},           {"tensors", tensorsJson(trace)},
+        {"head_stats", headStatsJson(trace)},  {"warnings", trace.warnings},
+        {"total_flops", trace.totalFlops()},   {"total_bytes", trace.bytes()},
+    };
+    // Byte-level BPE pieces need not be valid UTF-8 on their own; replace rather than throw.
+    return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+void TraceJson::exportDirectory(const Trace &trace, const std::string &dir)
+{
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error)
+        throw InputError("Cannot create directory " + dir + ": " + error.message());
+    const std::filesystem::path base(dir);
+    for (const TraceTensor &t : trace.tensors()) {
+        assert(t.name.find('/') == std::string::npos && !t.name.empty());
+        if (!t.tensor.isEmpty())
+            NpyFile::write((base / (t.name + ".npy")).string(), t.tensor);
+    }
+    AtomicFile::write((base / "trace.json").string(), summary(trace));
+}
+
+} // namespace headlens
