@@ -44,6 +44,10 @@ AttentionWeights loadWeights(CommandLineRequest &request, int kvInputWidthHint)
     LoadedWeights loaded = WeightsFile::load(request.weightsPath);
     if (!loaded.hasBias)
         request.config.bias = false;
+    if (auto problem = loaded.mismatch(request.config))
+        throw InputError(request.weightsPath + " holds a layer with d_model " +
+                         std::to_string(loaded.dModel) + " that does not fit the settings: " +
+                         *problem);
     return loaded.weights;
 }
 

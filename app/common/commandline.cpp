@@ -191,6 +191,7 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         }
         if (applyFlag(request, option)) {
             request.anySetting = true;
+            request.given.insert(option);
             continue;
         }
         if (option.rfind("-", 0) != 0) {
@@ -217,6 +218,7 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         if (!applyValueOption(request, option, value))
             throw InputError("Unknown option '" + option + "'. See --help for the options.");
         request.anySetting = true;
+        request.given.insert(option);
     }
     return request;
 }
@@ -259,7 +261,7 @@ Output:
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
   --size WxH                window size for --screenshot (default 1400x900)
-  --view heads              which view to show
+  --view heads|head:N       the heads grid, or head N large beside it
 )";
     else
         text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n";

@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ struct CommandLineRequest
 
     bool help = false;
     bool version = false;
-    bool anySetting = false; ///< true when an option changed a setting or a text
+    bool anySetting = false;     ///< true when an option changed a setting or a text
+    std::set<std::string> given; ///< the setting options that were given ("--heads", ...)
 };
 
 /// Parses argv into a request. Throws InputError with a message naming the option and what it
@@ -47,7 +49,8 @@ struct CommandLineRequest
 class CommandLine
 {
 public:
-    /// `allowWindowOptions` accepts --screenshot, --size and --view (the window's extras).
+    /// `allowWindowOptions` accepts --screenshot, --size, --view and a workspace file (the
+    /// window's extras).
     static CommandLineRequest parse(const std::vector<std::string> &arguments,
                                     bool allowWindowOptions);
     /// The option list for --help.

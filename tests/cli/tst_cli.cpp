@@ -1,0 +1,209 @@
+// Tests of headlens-cli as a person runs it: PyTorch goldens, shape table, exports, errors.
+#include "approx.h"
+
+#include "io/npyfile.h"
+#include "io/npzarchive.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace headlens;
+
+namespace {
+
+struct CliResult
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+CliResult runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(HEADLENS_CLI_PATH, arguments);
+    CliResult result;
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+std::map<std::string, Tensor> readNpz(const QString &path)
+{
+    std::map<std::string, Tensor> entries;
+    for (auto &[name, tensor] : NpzArchive::read(path.toStdString()))
+        entries[name] = tensor;
+    return entries;
+}
+
+QString golden(const char *name)
+{
+    return QString(HEADLENS_TEST_DATA) + "/golden/" + name + ".npz";
+}
+
+const QString kLesson = "The tired robot dropped the heavy gear because it broke";
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void reproducesPyTorch_data();
+    void reproducesPyTorch();
+    void printShapesShowsSplitAndWayBack();
+    void exportWritesEveryTensorWithFixedNames();
+    void jsonSummaryDescribesTheTrace();
+    void statsAndComparison();
+    void badInputExitsWithTwoAndSaysWhy_data();
+    void badInputExitsWithTwoAndSaysWhy();
+};
+
+void TestCli::reproducesPyTorch_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const char *name : {"self_bias", "self_nobias", "causal", "padding", "causal_padding",
+                             "cross_padding", "cross_kdim"})
+        QTest::newRow(name) << QString(name);
+}
+
+// nn.MultiheadAttention(batch_first=True) saved with numpy.savez, run through the CLI: output
+// and per-head weights (average_attn_weights=False) agree to 1e-4 relative.
+void TestCli::reproducesPyTorch()
+{
+    QFETCH(QString, name);
+    const QString path = golden(name.toUtf8().constData());
+    std::map<std::string, Tensor> g = readNpz(path);
+    QTemporaryDir dir;
+    const QString query = dir.filePath("query.npy");
+    NpyFile::write(query.toStdString(), g.at("query"));
+    QStringList args{"--input",      query,
+                     "--weights",    path,
+                     "--heads",      QString::number(int(g.at("num_heads").data()[0])),
+                     "--export-dir", dir.filePath("out")};
+    if (g.count("key_value")) {
+        NpyFile::write(dir.filePath("kv.npy").toStdString(), g.at("key_value"));
+        args << "--kv-input" << dir.filePath("kv.npy");
+    }
+    if (g.count("key_padding_mask")) {
+        NpyFile::write(dir.filePath("mask.npy").toStdString(), g.at("key_padding_mask"));
+        args << "--key-padding-mask" << dir.filePath("mask.npy");
+    }
+    if (g.at("causal").data()[0] != 0.0f)
+        args << "--causal";
+    const CliResult result = runCli(args);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const Tensor output = NpyFile::read(dir.filePath("out/output.npy").toStdString());
+    const Tensor weights = NpyFile::read(dir.filePath("out/weights.npy").toStdString());
+    HL_COMPARE_TENSORS_NEAR(output, g.at("output"), 1e-4, 1e-6);
+    HL_COMPARE_TENSORS_NEAR(weights, g.at("attn_weights"), 1e-4, 1e-6);
+}
+
+void TestCli::printShapesShowsSplitAndWayBack()
+{
+    const CliResult result =
+        runCli({"--text", kLesson, "--heads", "8", "--d-model", "512", "--print-shapes"});
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains("(1, 10, 512) -> (1, 10, 8, 64) -> (1, 8, 10, 64)"),
+             qPrintable(result.out));
+    QVERIFY2(result.out.contains("(1, 8, 10, 64) -> (1, 10, 8, 64) -> (1, 10, 512)"),
+             qPrintable(result.out));
+    QVERIFY(result.out.contains("q = q.view(b, n, h, d_k)"));
+    QVERIFY(result.out.contains("[robot]"));
+}
+
+void TestCli::exportWritesEveryTensorWithFixedNames()
+{
+    QTemporaryDir dir;
+    const CliResult result =
+        runCli({"--text", "The bank was robbed", "--text", "The bank of the river flooded",
+                "--heads", "4", "--d-model", "16", "--export-dir", dir.path()});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    const std::map<QString, std::vector<int64_t>> expected = {
+        {"x", {2, 6, 16}},         {"q", {2, 6, 16}},         {"k", {2, 6, 16}},
+        {"v", {2, 6, 16}},         {"q_heads", {2, 4, 6, 4}}, {"k_heads", {2, 4, 6, 4}},
+        {"v_heads", {2, 4, 6, 4}}, {"scores", {2, 4, 6, 6}},  {"weights", {2, 4, 6, 6}},
+        {"context", {2, 4, 6, 4}}, {"concat", {2, 6, 16}},    {"output", {2, 6, 16}}};
+    for (const auto &[name, sizes] : expected) {
+        const Tensor t = NpyFile::read(dir.filePath(name + ".npy").toStdString());
+        QVERIFY2(t.shape().sizes() == sizes, qPrintable(name));
+    }
+    // Sequence 0 is 4 tokens long: its padded keys get no weight.
+    const Tensor w = NpyFile::read(dir.filePath("weights.npy").toStdString());
+    QCOMPARE(w.at({0, 2, 1, 5}), 0.0f);
+    QVERIFY(QFile::exists(dir.filePath("trace.json")));
+}
+
+void TestCli::jsonSummaryDescribesTheTrace()
+{
+    const CliResult result = runCli({"--text", "The movie was not bad", "--heads", "2", "--d-model",
+                                     "8", "--causal", "--json"});
+    QCOMPARE(result.exitCode, 0);
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(result.out.toUtf8(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonObject root = json.object();
+    QCOMPARE(root["config"].toObject()["heads"].toInt(), 2);
+    QCOMPARE(root["config"].toObject()["causal"].toBool(), true);
+    QCOMPARE(root["steps"].toArray().size(), 14);
+    QCOMPARE(root["tokens"].toArray()[0].toArray()[3].toString(), QString("not"));
+}
+
+void TestCli::statsAndComparison()
+{
+    const CliResult result = runCli(
+        {"--text", kLesson, "--heads", "4", "--d-model", "32", "--causal", "--stats", "--compare"});
+    QCOMPARE(result.exitCode, 0);
+    // Causal: the first token can only look at itself, so every head's max weight is 1.
+    QVERIFY2(result.out.contains("1.000\n"), qPrintable(result.out));
+    QVERIFY(result.out.contains("Index loops (einsum)"));
+    const QRegularExpression largest("largest difference: ([0-9.e+-]+)");
+    const QRegularExpressionMatch match = largest.match(result.out);
+    QVERIFY(match.hasMatch());
+    QVERIFY(match.captured(1).toDouble() < 1e-5);
+}
+
+void TestCli::badInputExitsWithTwoAndSaysWhy_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("indivisible") << QStringList{"--text", "hi", "--d-model", "10", "--heads", "3"}
+                                 << "Use 2 heads or 5 heads, or d_model 9 or 12";
+    QTest::newRow("empty text") << QStringList{"--text", "   "} << "no text";
+    QTest::newRow("no input") << QStringList{} << "give a sentence with --text";
+    QTest::newRow("not a number") << QStringList{"--heads", "eight"} << "whole number";
+    QTest::newRow("unknown option") << QStringList{"--colour", "red"} << "Unknown option";
+    QTest::newRow("missing weights")
+        << QStringList{"--text", "hi", "--weights", "/nonexistent/w.npz"} << "/nonexistent/w.npz";
+    QTest::newRow("weights for another size")
+        << QStringList{"--text", "hi", "--weights", golden("self_bias"), "--d-model", "16"}
+        << "self_bias.npz holds a layer with d_model 8";
+    QTest::newRow("over the memory budget")
+        << QStringList{"--text", kLesson, "--d-model", "64", "--memory-budget", "0"}
+        << "memory budget";
+}
+
+void TestCli::badInputExitsWithTwoAndSaysWhy()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const CliResult result = runCli(args);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains(message, Qt::CaseInsensitive), qPrintable(result.err));
+    QVERIFY(result.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
