@@ -1,0 +1,68 @@
+// StartupOptions: copies exactly the settings a person gave on the command line.
+#include "startupoptions.h"
+
+#include "util/inputerror.h"
+
+#include <QStringList>
+
+namespace headlens {
+
+WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
+{
+    const CommandLineRequest &r = m_request;
+    if (!r.inputPath.empty() || !r.kvInputPath.empty() || !r.maskPath.empty())
+        throw InputError("The window works from text: --input, --kv-input and "
+                         "--key-padding-mask are for headlens-cli.");
+    auto given = [&r](const char *option) { return r.given.count(option) > 0; };
+    const AttentionConfig &from = r.config;
+    AttentionConfig &to = state.config;
+    if (given("--d-model"))
+        to.dModel = from.dModel;
+    if (given("--d-in"))
+        to.dIn = from.dIn;
+    if (given("--heads"))
+        to.heads = from.heads;
+    if (given("--d-k") || given("--d-v")) {
+        to.tied = false;
+        to.dK = given("--d-k") ? from.dK : to.dK;
+        to.dV = given("--d-v") ? from.dV : to.dV;
+    }
+    if (given("--seed"))
+        to.seed = from.seed;
+    if (given("--scale")) {
+        to.scale = from.scale;
+        to.temperature = from.temperature;
+    }
+    if (given("--causal"))
+        to.causal = true;
+    if (given("--no-bias"))
+        to.bias = false;
+    if (given("--dropout")) {
+        to.dropout = from.dropout;
+        to.training = from.training;
+    }
+    if (given("--positional"))
+        to.positional = from.positional;
+    if (given("--tokenizer"))
+        to.tokenizer = from.tokenizer;
+    if (given("--memory-budget"))
+        to.memoryBudgetBytes = from.memoryBudgetBytes;
+    if (!r.texts.empty()) {
+        QStringList lines;
+        for (const std::string &text : r.texts)
+            lines << QString::fromStdString(text);
+        state.text = lines.join('\n');
+    }
+    if (!r.kvTexts.empty()) {
+        QStringList lines;
+        for (const std::string &text : r.kvTexts)
+            lines << QString::fromStdString(text);
+        state.kvText = lines.join('\n');
+        state.crossAttention = true;
+    }
+    if (!r.weightsPath.empty())
+        state.weightsPath = QString::fromStdString(r.weightsPath);
+    return state;
+}
+
+} // namespace headlens

@@ -1,0 +1,122 @@
+// tst_mainwindow: drives the real window's widgets with QTest, as a person would.
+#include "mainwindow.h"
+#include "panels/controlspanel.h"
+#include "panels/problembanner.h"
+#include "plot/heatmapplot.h"
+#include "runner/tracerunner.h"
+#include "views/headsgridview.h"
+#include "views/tokenstrip.h"
+#include "workspace/workspace.h"
+
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace headlens;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window;
+
+    // Waits until the runner is idle and a trace is on screen.
+    void settle()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
+        QApplication::processEvents();
+    }
+    QSpinBox *spin(const char *name) { return window->findChild<QSpinBox *>(name); }
+
+private slots:
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1200, 800);
+        window->show();
+        window->recompute();
+        settle();
+    }
+    void cleanup() { window.reset(); }
+
+    void defaultStateIsTheLesson()
+    {
+        QCOMPARE(window->grid()->plotCount(), 8);
+        QCOMPARE(window->trace()->config.dModel, 512);
+        QCOMPARE(window->tokenStrip()->tokens().size(), 10);
+    }
+
+    void headsSpinBoxChangesHeatmapCount_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::newRow("4 heads") << 4;
+        QTest::newRow("2 heads") << 2;
+        QTest::newRow("16 heads") << 16;
+    }
+    void headsSpinBoxChangesHeatmapCount()
+    {
+        QFETCH(int, heads);
+        QSpinBox *box = spin("heads");
+        box->selectAll();
+        QTest::keyClicks(box, QString::number(heads));
+        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plotCount(), heads, 20000);
+        settle();
+        QCOMPARE(window->trace()->heads(), heads);
+    }
+
+    void typingSetsAxisLabels()
+    {
+        auto *editor = window->findChild<QPlainTextEdit *>("text");
+        editor->selectAll();
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QTest::keyClicks(editor, "The bank was robbed");
+        const QStringList expected{"The", "bank", "was", "robbed"};
+        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plot(0)->rowLabels(), expected, 20000);
+        QCOMPARE(window->grid()->plot(3)->colLabels(), expected);
+        QCOMPARE(window->tokenStrip()->tokens(), expected);
+    }
+
+    void invalidCombinationKeepsTraceAndOffersFix()
+    {
+        const auto before = window->trace();
+        spin("d_model")->setValue(10); // 10 over 8 heads
+        QTRY_VERIFY(window->controls()->banner()->isVisible());
+        QVERIFY(window->controls()->banner()->message().contains("cannot be split evenly"));
+        QTest::qWait(200);
+        QCOMPARE(window->trace(), before); // the last valid view stays
+        QCOMPARE(window->grid()->plotCount(), 8);
+        const QList<QWidget *> fixes = window->controls()->banner()->fixButtons();
+        QVERIFY(!fixes.isEmpty());
+        QTest::mouseClick(qobject_cast<QPushButton *>(fixes.first()), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window->trace() != before, 20000);
+        QVERIFY(!window->workspace()->state().config.validate());
+        QTRY_VERIFY(!window->controls()->banner()->isVisible());
+    }
+
+    void hoveringACellShowsItsNumbers()
+    {
+        HeatmapPlot *plot = window->grid()->plot(2); // the third head, "head 3" to people
+        const int row = 8, col = 6;                  // "it" -> "gear"
+        const QPoint position(int(plot->xAxis->coordToPixel(col)),
+                              int(plot->yAxis->coordToPixel(row)));
+        QTest::mouseMove(plot, position);
+        QTRY_VERIFY(!window->grid()->hoverText().isEmpty());
+        const float weight = window->trace()->tensor("weights").at({0, 2, row, col});
+        const QString text = window->grid()->hoverText();
+        QVERIFY2(text.startsWith("head 3 · \"it\" -> \"gear\""), qPrintable(text));
+        QVERIFY2(text.contains(QString("weight %1").arg(double(weight), 0, 'f', 3)),
+                 qPrintable(text));
+    }
+
+    void emptyTextShowsHintAndKeepsWindow()
+    {
+        window->workspace()->setText("   \n ");
+        QTRY_VERIFY(!window->runner()->isBusy());
+        QVERIFY(window->trace()); // nothing lost
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,64 @@
+// tst_tracerunner: the newest request wins; an obsolete result is never delivered after it.
+#include "runner/tracerunner.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace headlens;
+
+class TestTraceRunner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void newestRequestWins_data()
+    {
+        QTest::addColumn<int>("debounce");
+        QTest::newRow("no debounce") << 0;
+        QTest::newRow("30 ms") << 30;
+    }
+    void newestRequestWins()
+    {
+        QFETCH(int, debounce);
+        TraceRunner runner;
+        runner.setDebounce(debounce);
+        std::vector<int> delivered;
+        connect(&runner, &TraceRunner::traceReady, this,
+                [&](std::shared_ptr<const Trace> trace) { delivered.push_back(trace->heads()); });
+        WorkspaceState state;
+        QString longText;
+        for (int i = 0; i < 300; ++i)
+            longText += QString("word%1 ").arg(i);
+        state.text = longText; // slow enough to be overtaken
+        for (int heads : {1, 2, 4, 8}) {
+            state.config.heads = heads;
+            runner.submit(state);
+            QTest::qWait(5);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.isBusy(), 60000);
+        QTest::qWait(50);
+        QVERIFY(!delivered.empty());
+        QCOMPARE(delivered.back(), 8);
+        // A result may arrive before the next request exists, but never after a newer one.
+        QVERIFY(std::is_sorted(delivered.begin(), delivered.end()));
+    }
+
+    void invalidSettingsAreReportedAtOnce()
+    {
+        TraceRunner runner;
+        QSignalSpy invalid(&runner, &TraceRunner::invalid);
+        QSignalSpy ready(&runner, &TraceRunner::traceReady);
+        WorkspaceState state;
+        state.config.dModel = 10;
+        state.config.heads = 3;
+        runner.submit(state);
+        QCOMPARE(invalid.count(), 1);
+        QTest::qWait(100);
+        QCOMPARE(ready.count(), 0);
+    }
+};
+
+QTEST_MAIN(TestTraceRunner)
+#include "tst_tracerunner.moc"

@@ -1,0 +1,75 @@
+// tst_workspacefile: a saved workspace comes back whole; broken files are explained, not loaded.
+#include "util/inputerror.h"
+#include "workspace/workspacefile.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+
+class TestWorkspaceFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundTripRestoresEverySetting()
+    {
+        WorkspaceState state;
+        AttentionConfig &c = state.config;
+        c.dModel = 96;
+        c.heads = 6;
+        c.dIn = 32;
+        c.tied = false;
+        c.dK = 12;
+        c.dV = 20;
+        c.scale = ScaleMode::Temperature;
+        c.temperature = 2.5f;
+        c.causal = true;
+        c.bias = false;
+        c.dropout = 0.25f;
+        c.training = true;
+        c.seed = 18446744073709551557ull; // does not fit a double: must survive as text
+        c.positional = PositionalEncoding::Random;
+        c.tokenizer = TokenizerKind::Characters;
+        state.text = "The bank was robbed\nThe movie was not bad";
+        state.kvText = "Le chat";
+        state.crossAttention = true;
+        state.batchIndex = 1;
+        state.weightsPath = "/tmp/w.npz";
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a.headlens");
+        WorkspaceFile::save(path, state);
+        QVERIFY(WorkspaceFile::load(path) == state);
+    }
+
+    void brokenFilesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not json") << QByteArray("{ nope") << "damaged";
+        QTest::newRow("newer") << QByteArray(R"({"format_version": 99})") << "newer HeadLens";
+        QTest::newRow("no version") << QByteArray(R"({"settings": {}})") << "format_version";
+        QTest::newRow("bad enum") << QByteArray(
+                                         R"({"format_version": 1, "settings": {"scale": "cubic"}})")
+                                  << "cubic";
+    }
+    void brokenFilesAreRefused()
+    {
+        QFETCH(QByteArray, contents);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile file(dir.filePath("b.headlens"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(contents);
+        file.close();
+        try {
+            WorkspaceFile::load(file.fileName());
+            QFAIL("no error");
+        } catch (const InputError &error) {
+            QVERIFY2(QString(error.what()).contains(message), error.what());
+        }
+    }
+};
+
+QTEST_MAIN(TestWorkspaceFile)
+#include "tst_workspacefile.moc"

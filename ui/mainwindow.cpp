@@ -1,0 +1,278 @@
+// MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
+#include "mainwindow.h"
+
+#include "panels/controlspanel.h"
+#include "runner/tracerunner.h"
+#include "selection/selection.h"
+#include "views/headsgridview.h"
+#include "views/singleheadview.h"
+#include "views/tokenstrip.h"
+#include "views/tracereader.h"
+#include "window/appearance.h"
+#include "window/examples.h"
+#include "window/filecommands.h"
+#include "window/helpdialogs.h"
+#include "window/mainactions.h"
+#include "workspace/workspace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace headlens {
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setWindowTitle("HeadLens");
+    setWindowIcon(QIcon(":/headlens.svg"));
+    setAcceptDrops(true);
+    m_workspace = new Workspace(this);
+    m_runner = new TraceRunner(this);
+    m_selection = new Selection(this);
+    m_files = new FileCommands(m_workspace, this);
+    buildViews();
+    buildDock();
+    buildStatusBar();
+    m_actions = new MainActions(this);
+    m_actions->setControlsToggle(findChild<QDockWidget *>("controlsDock")->toggleViewAction());
+    connectActions();
+    connectPipeline();
+    setPlotStyle(m_style);
+    resize(1400, 900);
+}
+
+void MainWindow::buildViews()
+{
+    m_viewArea = new QWidget(this);
+    auto *layout = new QVBoxLayout(m_viewArea);
+    layout->setContentsMargins(6, 6, 6, 6);
+    m_strip = new TokenStrip(m_viewArea);
+    m_strip->setSelection(m_selection);
+    auto *stripScroll = new QScrollArea(m_viewArea);
+    stripScroll->setWidget(m_strip);
+    stripScroll->setWidgetResizable(true);
+    stripScroll->setFrameShape(QFrame::NoFrame);
+    stripScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    stripScroll->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    stripScroll->setFixedHeight(m_strip->sizeHint().height() + 14);
+    m_grid = new HeadsGridView(m_viewArea);
+    m_grid->setSelection(m_selection);
+    m_single = new SingleHeadView(m_viewArea);
+    m_single->setSelection(m_selection);
+    auto *splitter = new QSplitter(Qt::Horizontal, m_viewArea);
+    splitter->setObjectName("viewSplitter");
+    splitter->addWidget(m_grid);
+    splitter->addWidget(m_single);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(stripScroll);
+    layout->addWidget(splitter, 1);
+    setCentralWidget(m_viewArea);
+}
+
+void MainWindow::buildDock()
+{
+    auto *dock = new QDockWidget(tr("Controls"), this);
+    dock->setObjectName("controlsDock");
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+    m_controls = new ControlsPanel(m_workspace, dock);
+    dock->setWidget(m_controls);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {360}, Qt::Horizontal);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_hover = new QLabel(this);
+    m_info = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(160);
+    m_progress->setFormat(tr("computing %p%"));
+    m_progress->hide();
+    statusBar()->addWidget(m_hover, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_info);
+}
+
+void MainWindow::connectActions()
+{
+    MainActions *a = m_actions;
+    connect(a->openWeights, &QAction::triggered, m_files, &FileCommands::chooseAndOpenWeights);
+    connect(a->clearWeights, &QAction::triggered, m_workspace,
+            [this] { m_workspace->setWeightsPath(QString()); });
+    connect(a->openWorkspace, &QAction::triggered, m_files, &FileCommands::chooseAndOpenWorkspace);
+    connect(a->saveWorkspace, &QAction::triggered, m_files, &FileCommands::save);
+    connect(a->saveWorkspaceAs, &QAction::triggered, m_files,
+            &FileCommands::chooseAndSaveWorkspace);
+    connect(a->exportView, &QAction::triggered, this,
+            [this] { m_files->chooseAndExportView(m_viewArea, m_style.background()); });
+    connect(a->exportTensors, &QAction::triggered, this,
+            [this] { m_files->chooseAndExportTensors(m_trace, m_workspace->state().batchIndex); });
+    connect(a->quit, &QAction::triggered, this, &QWidget::close);
+    connect(a, &MainActions::exampleChosen, this, [this](const Example &example) {
+        m_workspace->setState(example.appliedTo(m_workspace->state()));
+    });
+    connect(a, &MainActions::colormapChosen, this,
+            [this](Colormap map) { changeStyle([map](PlotStyle &s) { s.colormap = map; }); });
+    connect(a->perHeadScale, &QAction::toggled, this,
+            [this](bool on) { changeStyle([on](PlotStyle &s) { s.perHeadScale = on; }); });
+    connect(a->dark, &QAction::toggled, this,
+            [this](bool on) { changeStyle([on](PlotStyle &s) { s.dark = on; }); });
+    connect(a->presentation, &QAction::toggled, this, [this] { changeStyle({}); });
+    connect(a->zoomIn, &QAction::triggered, this, [this] {
+        m_zoom = std::min(m_zoom * 1.15, 3.0);
+        changeStyle({});
+    });
+    connect(a->zoomOut, &QAction::triggered, this, [this] {
+        m_zoom = std::max(m_zoom / 1.15, 0.6);
+        changeStyle({});
+    });
+    connect(a->zoomReset, &QAction::triggered, this, [this] {
+        m_zoom = 1.0;
+        changeStyle({});
+    });
+    connect(a->about, &QAction::triggered, this, [this] { HelpDialogs::about(this); });
+    connect(a->shortcuts, &QAction::triggered, this, [this] { HelpDialogs::shortcuts(this); });
+    connect(m_files, &FileCommands::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+    connect(m_files, &FileCommands::workspacePathChanged, this, &MainWindow::updateTitle);
+}
+
+void MainWindow::connectPipeline()
+{
+    connect(m_workspace, &Workspace::inputChanged, this, &MainWindow::recompute);
+    connect(m_workspace, &Workspace::batchIndexChanged, this, &MainWindow::redraw);
+    connect(m_runner, &TraceRunner::traceReady, this, &MainWindow::showTrace);
+    connect(m_runner, &TraceRunner::invalid, this, [this](const ConfigProblem &problem) {
+        m_controls->showProblem(problem);
+        if (!m_trace) // otherwise the last valid view stays on screen
+            m_grid->showHint(tr("Fix the setting marked on the left to see the heads."));
+    });
+    connect(m_runner, &TraceRunner::failed, m_controls, &ControlsPanel::showMessage);
+    connect(m_runner, &TraceRunner::emptyInput, this, [this] {
+        m_controls->clearProblem();
+        m_grid->showHint(tr("Type a sentence in the Text box on the left to see how each head "
+                            "attends — for example:\n\n“%1”")
+                             .arg(QString::fromUtf8(kLessonSentence)));
+    });
+    connect(m_runner, &TraceRunner::progress, m_progress, &QProgressBar::setValue);
+    connect(m_runner, &TraceRunner::busyChanged, this, [this](bool busy) {
+        m_progress->setValue(0);
+        m_progress->setVisible(busy);
+    });
+    connect(m_grid, &HeadsGridView::hoverTextChanged, m_hover, &QLabel::setText);
+    connect(m_single, &SingleHeadView::hoverTextChanged, m_hover, &QLabel::setText);
+}
+
+void MainWindow::recompute()
+{
+    m_runner->submit(m_workspace->state());
+}
+
+void MainWindow::showTrace(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_controls->clearProblem();
+    if (!m_trace->warnings.empty())
+        statusBar()->showMessage(QString::fromStdString(m_trace->warnings.front()), 8000);
+    redraw();
+}
+
+void MainWindow::redraw()
+{
+    if (!m_trace)
+        return;
+    const int b = std::clamp(m_workspace->state().batchIndex, 0, int(m_trace->batch()) - 1);
+    m_grid->setTrace(m_trace, b);
+    m_single->setTrace(m_trace, b);
+    m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
+    const AttentionConfig &c = m_trace->config;
+    m_info->setText(tr("b=%1 · n=%2 · n_kv=%3 · h=%4 · d_k=%5 · d_v=%6")
+                        .arg(m_trace->batch())
+                        .arg(m_trace->input.queryLengthOf(b))
+                        .arg(m_trace->input.keyLengthOf(b))
+                        .arg(c.heads)
+                        .arg(c.headDimK())
+                        .arg(c.headDimV()));
+}
+
+void MainWindow::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    m_grid->setPlotStyle(style);
+    m_single->setPlotStyle(style);
+    m_strip->setPlotStyle(style);
+    if (auto *scroll = qobject_cast<QScrollArea *>(m_strip->parentWidget()->parentWidget()))
+        scroll->setFixedHeight(m_strip->sizeHint().height() + 14);
+}
+
+void MainWindow::changeStyle(const std::function<void(PlotStyle &)> &change)
+{
+    PlotStyle style = m_style;
+    if (change)
+        change(style);
+    const double presentation = m_actions->presentation->isChecked() ? 1.6 : 1.0;
+    style.fontScale = presentation * m_zoom;
+    Appearance::apply(style.dark, presentation);
+    m_actions->setColormap(style.colormap);
+    setPlotStyle(style);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString path = m_files->workspacePath();
+    setWindowTitle(path.isEmpty() ? "HeadLens" : QFileInfo(path).fileName() + " — HeadLens");
+}
+
+QString MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    m_actions->perHeadScale->setChecked(settings.value("view/perHeadScale", false).toBool());
+    m_actions->dark->setChecked(settings.value("view/dark", false).toBool());
+    const Colormap map = Colormaps::fromName(settings.value("view/colormap").toString());
+    changeStyle([map](PlotStyle &s) { s.colormap = map; });
+    return settings.value("workspace/last").toString();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("view/perHeadScale", m_style.perHeadScale);
+    settings.setValue("view/dark", m_style.dark);
+    settings.setValue("view/colormap", Colormaps::name(m_style.colormap));
+    if (!m_files->workspacePath().isEmpty())
+        settings.setValue("workspace/last", m_files->workspacePath());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            m_files->openAny(url.toLocalFile());
+    }
+}
+
+} // namespace headlens

@@ -1,0 +1,88 @@
+// MainWindow: composes the controls dock, the token strip and the views, and wires them.
+#pragma once
+
+#include "attention/trace.h"
+#include "plot/plotstyle.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+
+namespace headlens {
+
+class ControlsPanel;
+class FileCommands;
+class HeadsGridView;
+class MainActions;
+class Selection;
+class SingleHeadView;
+class TokenStrip;
+class TraceRunner;
+class Workspace;
+
+/// Builds widgets and connects them; the work lives in Workspace, TraceRunner, the views and
+/// FileCommands.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+
+    Workspace *workspace() const { return m_workspace; }
+    TraceRunner *runner() const { return m_runner; }
+    Selection *selection() const { return m_selection; }
+    ControlsPanel *controls() const { return m_controls; }
+    HeadsGridView *grid() const { return m_grid; }
+    SingleHeadView *singleHead() const { return m_single; }
+    TokenStrip *tokenStrip() const { return m_strip; }
+    FileCommands *files() const { return m_files; }
+    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    /// The views' area (what "Export view" and --screenshot --view write).
+    QWidget *viewArea() const { return m_viewArea; }
+
+    /// Window geometry, dock layout and view options from QSettings; the last workspace's path.
+    QString restoreSettings();
+    void setPlotStyle(const PlotStyle &style);
+    /// Starts computing the workspace as it is now.
+    void recompute();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void buildViews();
+    void buildDock();
+    void buildStatusBar();
+    void connectActions();
+    void connectPipeline();
+    void showTrace(std::shared_ptr<const Trace> trace);
+    void redraw();
+    void updateTitle();
+    void showAbout();
+    void showShortcuts();
+    void changeStyle(const std::function<void(PlotStyle &)> &change);
+
+    Workspace *m_workspace = nullptr;
+    TraceRunner *m_runner = nullptr;
+    Selection *m_selection = nullptr;
+    ControlsPanel *m_controls = nullptr;
+    HeadsGridView *m_grid = nullptr;
+    SingleHeadView *m_single = nullptr;
+    TokenStrip *m_strip = nullptr;
+    QWidget *m_viewArea = nullptr;
+    MainActions *m_actions = nullptr;
+    FileCommands *m_files = nullptr;
+    QLabel *m_hover = nullptr;
+    QLabel *m_info = nullptr;
+    QProgressBar *m_progress = nullptr;
+    std::shared_ptr<const Trace> m_trace;
+    PlotStyle m_style;
+    double m_zoom = 1.0;
+};
+
+} // namespace headlens

@@ -1,0 +1,120 @@
+// ControlsPanel: banner on top, then text, layer shape and attention options.
+#include "panels/controlspanel.h"
+
+#include "panels/attentionoptionsbox.h"
+#include "panels/layershapebox.h"
+#include "panels/problembanner.h"
+#include "panels/textinputsbox.h"
+#include "workspace/workspace.h"
+
+#include <QScrollArea>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace headlens {
+
+ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
+    : QWidget(parent), m_workspace(workspace)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    auto *content = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
+    m_banner = new ProblemBanner(content);
+    m_texts = new TextInputsBox(workspace, content);
+    m_shape = new LayerShapeBox(workspace, content);
+    m_options = new AttentionOptionsBox(workspace, content);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_texts);
+    layout->addWidget(m_shape);
+    layout->addWidget(m_options);
+    layout->addStretch(1);
+    scroll->setWidget(content);
+    // The dock is never narrower than its controls: nothing is clipped.
+    scroll->setMinimumWidth(content->minimumSizeHint().width() + 24);
+    outer->addWidget(scroll);
+    // A red frame marks the setting a problem names.
+    setStyleSheet("*[problem=\"true\"] { border: 2px solid #d9534f; border-radius: 3px; }");
+    setMinimumWidth(300);
+    connect(m_banner, &ProblemBanner::fixChosen, this, &ControlsPanel::applyFix);
+    connect(workspace, &Workspace::inputChanged, this, &ControlsPanel::syncFromWorkspace);
+    connect(workspace, &Workspace::batchIndexChanged, this, &ControlsPanel::syncFromWorkspace);
+}
+
+void ControlsPanel::syncFromWorkspace()
+{
+    m_texts->syncFromWorkspace();
+    m_shape->syncFromWorkspace();
+    m_options->syncFromWorkspace();
+}
+
+void ControlsPanel::showProblem(const ConfigProblem &problem)
+{
+    m_banner->showProblem(problem);
+    markField(QString::fromStdString(problem.field));
+}
+
+void ControlsPanel::showMessage(const QString &message)
+{
+    m_banner->showMessage(message);
+    markField(QString());
+}
+
+void ControlsPanel::clearProblem()
+{
+    m_banner->clear();
+    markField(QString());
+}
+
+void ControlsPanel::markField(const QString &field)
+{
+    QWidget *widget = fieldWidget(field);
+    if (widget == m_marked)
+        return;
+    for (QWidget *w : {m_marked, widget}) {
+        if (!w)
+            continue;
+        w->setProperty("problem", w == widget);
+        w->style()->unpolish(w);
+        w->style()->polish(w);
+    }
+    m_marked = widget;
+}
+
+QWidget *ControlsPanel::fieldWidget(const QString &field) const
+{
+    if (field.isEmpty())
+        return nullptr;
+    if (QWidget *w = m_shape->fieldWidget(field))
+        return w;
+    if (QWidget *w = m_options->fieldWidget(field))
+        return w;
+    return m_texts->fieldWidget(field);
+}
+
+void ControlsPanel::applyFix(const ConfigFix &fix)
+{
+    AttentionConfig config = m_workspace->state().config;
+    const std::string &field = fix.field;
+    if (field == "heads")
+        config.heads = fix.value;
+    else if (field == "d_model")
+        config.dModel = fix.value;
+    else if (field == "d_k")
+        config.dK = fix.value;
+    else if (field == "d_v")
+        config.dV = fix.value;
+    else if (field == "d_in")
+        config.dIn = fix.value;
+    else if (field == "temperature")
+        config.temperature = float(fix.value);
+    else if (field == "dropout")
+        config.dropout = float(fix.value);
+    m_workspace->setConfig(config);
+}
+
+} // namespace headlens

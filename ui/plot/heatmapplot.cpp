@@ -1,0 +1,248 @@
+// HeatmapPlot: one QCPColorMap, refilled; readable rotated and thinned token labels.
+#include "plot/heatmapplot.h"
+
+#include "plot/maxpool.h"
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+QString elided(const QString &label)
+{
+    return label.size() > 12 ? label.left(11) + QChar(0x2026) : label;
+}
+
+// Cell centers of a pooled axis, in full-matrix indices; one cell spans -0.5..0.5 around it.
+QCPRange centers(int size, int pooledSize, int factor)
+{
+    if (pooledSize <= 1)
+        return QCPRange(-0.5 + size / 2.0 - 0.5, size / 2.0 - 0.5 + 0.5);
+    const double first = (factor - 1) / 2.0;
+    return QCPRange(first, first + (pooledSize - 1) * double(factor));
+}
+
+} // namespace
+
+HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
+{
+    setMouseTracking(true);
+    setNoAntialiasingOnDrag(true);
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    m_map = new QCPColorMap(xAxis, yAxis);
+    m_map->setInterpolate(false);
+    m_map->setTightBoundary(false);
+    m_scale = new QCPColorScale(this);
+    plotLayout()->addElement(1, 1, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(10);
+    m_map->setColorScale(m_scale);
+    auto *margins = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    yAxis->setRangeReversed(true); // row 0 (the first query) at the top
+    m_rowTicker.reset(new QCPAxisTickerText);
+    m_colTicker.reset(new QCPAxisTickerText);
+    yAxis->setTicker(m_rowTicker);
+    xAxis->setTicker(m_colTicker);
+    xAxis->setTickLabelRotation(-60);
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->grid()->setVisible(false);
+        axis->setSubTicks(false);
+        axis->setTickLength(0, 3);
+    }
+    m_rowMark = new QCPItemRect(this);
+    m_cellMark = new QCPItemRect(this);
+    for (QCPItemRect *mark : {m_rowMark, m_cellMark}) {
+        mark->setVisible(false);
+        mark->setSelectable(false);
+        mark->setClipToAxisRect(true);
+    }
+    setColorRange(0.0, 1.0);
+    setPlotStyle(m_style, false);
+    connect(this, &QCustomPlot::mouseMove, this, &HeatmapPlot::onMouseMove);
+    // Ticks depend on the axis rect's real size, known only once the layout ran.
+    connect(this, &QCustomPlot::afterLayout, this, &HeatmapPlot::fillTicks);
+    connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
+        if (event->button() == Qt::LeftButton)
+            emit clicked();
+    });
+}
+
+void HeatmapPlot::setMatrix(const RowMatrix &values, int maxCells)
+{
+    m_rows = int(values.rows());
+    m_cols = int(values.cols());
+    const RowMatrix pooled = MaxPool::pool(values, maxCells);
+    const int fr = MaxPool::factor(m_rows, maxCells);
+    const int fc = MaxPool::factor(m_cols, maxCells);
+    QCPColorMapData *data = m_map->data();
+    data->setSize(int(pooled.cols()), int(pooled.rows()));
+    data->setRange(centers(m_cols, int(pooled.cols()), fc),
+                   centers(m_rows, int(pooled.rows()), fr));
+    for (int i = 0; i < pooled.rows(); ++i) {
+        for (int j = 0; j < pooled.cols(); ++j)
+            data->setCell(j, i, double(pooled(i, j)));
+    }
+    xAxis->setRange(-0.5, m_cols - 0.5);
+    yAxis->setRange(-0.5, m_rows - 0.5);
+    m_lastCell = QPoint(-1, -1);
+    updateTicks();
+}
+
+void HeatmapPlot::setLabels(const QStringList &rowLabels, const QStringList &colLabels)
+{
+    m_rowLabels = rowLabels;
+    m_colLabels = colLabels;
+    updateTicks();
+}
+
+void HeatmapPlot::setTitle(const QString &title)
+{
+    m_title->setText(title);
+}
+
+void HeatmapPlot::setColorRange(double lower, double upper)
+{
+    if (!(upper > lower))
+        upper = lower + 1e-6;
+    m_map->setDataRange(QCPRange(lower, upper));
+}
+
+void HeatmapPlot::setColorScaleVisible(bool visible)
+{
+    m_scale->setVisible(visible);
+    plotLayout()->setColumnStretchFactor(1, visible ? 0.01 : 0.0001);
+    if (visible && !m_scale->layout())
+        plotLayout()->addElement(1, 1, m_scale);
+    else if (!visible && m_scale->layout())
+        plotLayout()->take(m_scale);
+    plotLayout()->simplify();
+}
+
+void HeatmapPlot::setAxisTitles(const QString &rows, const QString &cols)
+{
+    yAxis->setLabel(rows);
+    xAxis->setLabel(cols);
+}
+
+void HeatmapPlot::setPlotStyle(const PlotStyle &style, bool compact)
+{
+    m_style = style;
+    m_compact = compact;
+    m_map->setGradient(Colormaps::gradient(style.colormap));
+    setBackground(style.background());
+    axisRect()->setBackground(style.background());
+    const QColor fg = style.foreground();
+    for (QCPAxis *axis : {xAxis, yAxis, m_scale->axis()}) {
+        axis->setBasePen(QPen(fg));
+        axis->setTickPen(QPen(fg));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+    }
+    m_title->setTextColor(fg);
+    m_rowMark->setPen(QPen(style.highlight(), compact ? 1.5 : 2.0));
+    m_cellMark->setPen(QPen(Qt::white, 2.0));
+    m_rowMark->setBrush(Qt::NoBrush);
+    m_cellMark->setBrush(Qt::NoBrush);
+    applyFonts();
+    updateTicks();
+}
+
+void HeatmapPlot::applyFonts()
+{
+    const double base = (m_compact ? 7.5 : 9.5) * m_style.fontScale;
+    QFont labels = font();
+    labels.setPointSizeF(base);
+    xAxis->setTickLabelFont(labels);
+    yAxis->setTickLabelFont(labels);
+    m_scale->axis()->setTickLabelFont(labels);
+    QFont title = labels;
+    title.setPointSizeF(base + 1.0);
+    title.setBold(true);
+    m_title->setFont(title);
+    xAxis->setLabelFont(labels);
+    yAxis->setLabelFont(labels);
+}
+
+void HeatmapPlot::setHighlight(int row, int col)
+{
+    const bool rowOn = row >= 0 && row < m_rows;
+    m_rowMark->setVisible(rowOn);
+    m_cellMark->setVisible(rowOn && col >= 0 && col < m_cols);
+    if (rowOn) {
+        m_rowMark->topLeft->setCoords(-0.5, row - 0.5);
+        m_rowMark->bottomRight->setCoords(m_cols - 0.5, row + 0.5);
+        m_cellMark->topLeft->setCoords(col - 0.5, row - 0.5);
+        m_cellMark->bottomRight->setCoords(col + 0.5, row + 0.5);
+    }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QPoint HeatmapPlot::cellAt(const QPoint &position) const
+{
+    if (!axisRect()->rect().contains(position) || m_rows == 0)
+        return QPoint(-1, -1);
+    const int col = int(std::lround(xAxis->pixelToCoord(position.x())));
+    const int row = int(std::lround(yAxis->pixelToCoord(position.y())));
+    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols)
+        return QPoint(-1, -1);
+    return QPoint(row, col);
+}
+
+void HeatmapPlot::onMouseMove(QMouseEvent *event)
+{
+    const QPoint cell = cellAt(event->pos());
+    if (cell == m_lastCell)
+        return;
+    m_lastCell = cell;
+    if (cell.x() < 0)
+        emit hoverLeft();
+    else
+        emit cellHovered(cell.x(), cell.y());
+}
+
+void HeatmapPlot::leaveEvent(QEvent *event)
+{
+    QCustomPlot::leaveEvent(event);
+    m_lastCell = QPoint(-1, -1);
+    emit hoverLeft();
+}
+
+void HeatmapPlot::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::updateTicks()
+{
+    fillTicks();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// One label per cell when they fit; otherwise every k-th, so labels never overlap.
+void HeatmapPlot::fillTicks()
+{
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    const double labelPixels = metrics.height() * 1.05;
+    const QRect area = axisRect()->rect();
+    const int width = area.width() > 10 ? area.width() : this->width() - 60;
+    const int height = area.height() > 10 ? area.height() : this->height() - 60;
+    auto fill = [&](QCPAxisTickerText &ticker, const QStringList &labels, int count, int pixels) {
+        ticker.clear();
+        if (count == 0)
+            return;
+        const double perCell = double(std::max(pixels, 1)) / count;
+        const int step = std::max(1, int(std::ceil(labelPixels / perCell)));
+        for (int i = 0; i < count; i += step)
+            ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
+    };
+    fill(*m_rowTicker, m_rowLabels, m_rows, height);
+    fill(*m_colTicker, m_colLabels, m_cols, width);
+}
+
+} // namespace headlens

@@ -1,0 +1,73 @@
+// HeatmapPlot: the one class that turns an Eigen matrix into a QCustomPlot heatmap.
+#pragma once
+
+#include "plot/plotstyle.h"
+#include "tensor/tensor.h"
+
+#include <qcustomplot.h>
+
+#include <QStringList>
+
+namespace headlens {
+
+/// A (rows, cols) matrix as colored cells: row 0 at the top, interpolation off, NaN drawn in
+/// the colormap's mask color. The color map, scale, title and highlights are created once and
+/// refilled. Coordinates are always cell indices of the full matrix, also when the picture is
+/// max-pooled down to a thumbnail.
+class HeatmapPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit HeatmapPlot(QWidget *parent = nullptr);
+
+    /// `values` (rows = queries, cols = keys), NaN where masked. With maxCells > 0, larger
+    /// matrices are max-pooled to at most maxCells per side, so a single strong weight survives.
+    void setMatrix(const RowMatrix &values, int maxCells = 0);
+    void setLabels(const QStringList &rowLabels, const QStringList &colLabels);
+    void setTitle(const QString &title);
+    void setColorRange(double lower, double upper);
+    void setColorScaleVisible(bool visible);
+    void setAxisTitles(const QString &rows, const QString &cols);
+    void setPlotStyle(const PlotStyle &style, bool compact);
+    /// Outline row `row` (and cell (row, col) when col >= 0); -1 hides.
+    void setHighlight(int row, int col);
+
+    int rowCount() const { return m_rows; }
+    int colCount() const { return m_cols; }
+    const QStringList &rowLabels() const { return m_rowLabels; }
+    const QStringList &colLabels() const { return m_colLabels; }
+    /// (row, col) of the cell under a widget position, or (-1, -1).
+    QPoint cellAt(const QPoint &position) const;
+
+signals:
+    void cellHovered(int row, int col);
+    void hoverLeft();
+    void clicked();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    void onMouseMove(QMouseEvent *event);
+    void updateTicks();
+    void fillTicks();
+    void applyFonts();
+
+    QCPColorMap *m_map = nullptr;
+    QCPColorScale *m_scale = nullptr;
+    QCPTextElement *m_title = nullptr;
+    QCPItemRect *m_rowMark = nullptr;
+    QCPItemRect *m_cellMark = nullptr;
+    QSharedPointer<QCPAxisTickerText> m_rowTicker;
+    QSharedPointer<QCPAxisTickerText> m_colTicker;
+    QStringList m_rowLabels;
+    QStringList m_colLabels;
+    PlotStyle m_style;
+    bool m_compact = false;
+    int m_rows = 0;
+    int m_cols = 0;
+    QPoint m_lastCell{-1, -1};
+};
+
+} // namespace headlens

@@ -1,0 +1,129 @@
+// TraceRunner: generations, cancellation and the hand-over between the worker and the UI thread.
+#include "runner/tracerunner.h"
+
+#include "attention/attentionforward.h"
+#include "runner/tracejob.h"
+#include "util/inputerror.h"
+
+#include <QThread>
+
+#include <new>
+
+namespace headlens {
+
+TraceRunner::TraceRunner(QObject *parent) : QObject(parent)
+{
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(30);
+    connect(&m_debounce, &QTimer::timeout, this, &TraceRunner::start);
+    m_thread = new QThread(this);
+    m_thread->setObjectName("headlens-trace");
+    m_worker = new QObject;
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+}
+
+TraceRunner::~TraceRunner()
+{
+    ++m_generation; // cancels the running computation at its next progress call
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void TraceRunner::submit(const WorkspaceState &state)
+{
+    ++m_generation; // whatever runs now is obsolete
+    m_debounce.stop();
+    if (auto problem = state.config.validate()) {
+        setBusy(m_inFlight > 0);
+        emit invalid(*problem);
+        return;
+    }
+    std::optional<TraceRequest> request = TraceJob::requestFor(state);
+    if (!request) {
+        setBusy(m_inFlight > 0);
+        emit emptyInput();
+        return;
+    }
+    m_pending = std::move(*request);
+    m_debounce.start();
+    setBusy(true);
+}
+
+void TraceRunner::start()
+{
+    const quint64 generation = m_generation.load();
+    ++m_inFlight;
+    QMetaObject::invokeMethod(
+        m_worker, [this, generation, request = m_pending] { work(generation, request); },
+        Qt::QueuedConnection);
+}
+
+// Runs in the worker thread; talks back only through queued calls.
+void TraceRunner::work(quint64 generation, const TraceRequest &request)
+{
+    auto post = [this](auto &&call) {
+        QMetaObject::invokeMethod(this, call, Qt::QueuedConnection);
+    };
+    if (generation != m_generation.load()) {
+        post([this, generation] { finish(generation); });
+        return;
+    }
+    int lastPercent = -1;
+    auto onProgress = [&](double fraction) {
+        const int percent = int(fraction * 100.0);
+        if (percent != lastPercent) {
+            lastPercent = percent;
+            post([this, generation, percent] {
+                if (generation == m_generation.load())
+                    emit progress(percent);
+            });
+        }
+        return generation == m_generation.load();
+    };
+    try {
+        std::shared_ptr<const Trace> trace = TraceJob::run(request, onProgress);
+        post([this, generation, trace] {
+            if (generation == m_generation.load())
+                emit traceReady(trace);
+            finish(generation);
+        });
+        return;
+    } catch (const Cancelled &) {
+    } catch (const InputError &error) {
+        const QString message = QString::fromStdString(error.what());
+        post([this, generation, message] {
+            if (generation == m_generation.load())
+                emit failed(message);
+        });
+    } catch (const std::bad_alloc &) {
+        post([this, generation] {
+            if (generation == m_generation.load())
+                emit failed(tr("Not enough memory for these sizes. Try fewer tokens or heads."));
+        });
+    } catch (const std::exception &error) {
+        const QString message = tr("Something went wrong: %1").arg(error.what());
+        post([this, generation, message] {
+            if (generation == m_generation.load())
+                emit failed(message);
+        });
+    }
+    post([this, generation] { finish(generation); });
+}
+
+void TraceRunner::finish(quint64)
+{
+    --m_inFlight;
+    setBusy(m_inFlight > 0 || m_debounce.isActive());
+}
+
+void TraceRunner::setBusy(bool busy)
+{
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    emit busyChanged(busy);
+}
+
+} // namespace headlens

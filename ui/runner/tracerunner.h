@@ -1,0 +1,62 @@
+// TraceRunner: computes traces in a worker thread, debounced; the newest request always wins.
+#pragma once
+
+#include "attention/trace.h"
+#include "runner/tracerequest.h"
+#include "workspace/workspacestate.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace headlens {
+
+/// Every submit() gets a generation number. A running computation whose generation is no longer
+/// the newest is cancelled through TraceOptions::progress, and a result that arrives late is
+/// dropped, so a view never shows an older request after a newer one.
+class TraceRunner : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TraceRunner(QObject *parent = nullptr);
+    ~TraceRunner() override;
+
+    /// Milliseconds to wait for more edits before computing (typing, dragging a slider).
+    void setDebounce(int milliseconds) { m_debounce.setInterval(milliseconds); }
+    /// Validates `state` on the spot (cheap) and schedules the computation.
+    void submit(const WorkspaceState &state);
+    bool isBusy() const { return m_inFlight > 0 || m_debounce.isActive(); }
+    quint64 generation() const { return m_generation.load(); }
+
+signals:
+    void traceReady(std::shared_ptr<const headlens::Trace> trace);
+    /// The settings cannot be computed; the previous trace stays valid.
+    void invalid(const headlens::ConfigProblem &problem);
+    /// There is no sentence to look at.
+    void emptyInput();
+    /// The core refused the input (InputError) or ran out of memory: a message for people.
+    void failed(const QString &message);
+    void progress(int percent);
+    void busyChanged(bool busy);
+
+private:
+    void start();
+    void work(quint64 generation, const TraceRequest &request);
+    void finish(quint64 generation);
+    void setBusy(bool busy);
+
+    QThread *m_thread = nullptr;
+    QObject *m_worker = nullptr; ///< lives in m_thread; work is queued onto it
+    QTimer m_debounce;
+    TraceRequest m_pending;
+    std::atomic<quint64> m_generation{0};
+    int m_inFlight = 0;
+    bool m_busy = false;
+};
+
+} // namespace headlens

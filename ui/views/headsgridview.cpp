@@ -1,0 +1,177 @@
+// HeadsGridView: lays out square-ish thumbnails and mirrors the shared selection in each.
+#include "views/headsgridview.h"
+
+#include "plot/colorlegend.h"
+#include "plot/heatmapplot.h"
+#include "selection/selection.h"
+#include "views/tracereader.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QToolTip>
+
+namespace headlens {
+
+HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
+{
+    auto *outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    m_hint = new QLabel(this);
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setWordWrap(true);
+    m_hint->setObjectName("hint");
+    m_gridHost = new QWidget(this);
+    m_grid = new QGridLayout(m_gridHost);
+    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->setSpacing(6);
+    m_stack->addWidget(m_hint);
+    m_stack->addWidget(m_gridHost);
+    m_legend = new ColorLegend(this);
+    outer->addWidget(m_stack, 1);
+    outer->addWidget(m_legend);
+    showHint(tr("Computing attention…"));
+}
+
+void HeadsGridView::setSelection(Selection *selection)
+{
+    m_selection = selection;
+    connect(selection, &Selection::hoverChanged, this, &HeadsGridView::onHoverChanged);
+}
+
+void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
+{
+    m_trace = std::move(trace);
+    m_batch =
+        m_trace ? std::clamp(batchIndex, 0, int(std::max<int64_t>(m_trace->batch(), 1)) - 1) : 0;
+    ensurePlots(m_trace ? m_trace->heads() : 0);
+    refill();
+    m_stack->setCurrentWidget(m_gridHost);
+    m_legend->setVisible(!m_style.perHeadScale);
+}
+
+void HeadsGridView::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    m_legend->setPlotStyle(style);
+    m_legend->setVisible(!style.perHeadScale && m_stack->currentWidget() == m_gridHost);
+    QFont hintFont = font();
+    hintFont.setPointSizeF(13 * style.fontScale);
+    m_hint->setFont(hintFont);
+    for (HeatmapPlot *plot : m_plots)
+        plot->setPlotStyle(style, true);
+    refill();
+}
+
+void HeadsGridView::showHint(const QString &text)
+{
+    m_hint->setText(text);
+    m_stack->setCurrentWidget(m_hint);
+    m_legend->setVisible(false);
+}
+
+void HeadsGridView::ensurePlots(int count)
+{
+    const bool changed = count != int(m_plots.size());
+    while (int(m_plots.size()) > count) {
+        delete m_plots.back();
+        m_plots.pop_back();
+    }
+    while (int(m_plots.size()) < count) {
+        const int head = int(m_plots.size());
+        auto *plot = new HeatmapPlot(m_gridHost);
+        plot->setPlotStyle(m_style, true);
+        plot->setColorScaleVisible(false);
+        plot->setMinimumSize(150, 150);
+        connect(plot, &HeatmapPlot::cellHovered, this,
+                [this, head](int row, int col) { onCellHovered(head, row, col); });
+        connect(plot, &HeatmapPlot::hoverLeft, this, [this] {
+            if (m_selection)
+                m_selection->clearHover();
+        });
+        connect(plot, &HeatmapPlot::clicked, this, [this, head] {
+            if (m_selection)
+                m_selection->setPinnedHead(head);
+        });
+        m_plots.push_back(plot);
+    }
+    if (changed) {
+        m_columns = 0;
+        arrange();
+    }
+}
+
+// The column count that gives the largest square cells in the space available.
+void HeadsGridView::arrange()
+{
+    const int count = int(m_plots.size());
+    if (count == 0)
+        return;
+    const double w = std::max(m_gridHost->width(), 100);
+    const double h = std::max(m_gridHost->height(), 100);
+    int best = 1;
+    double bestSide = 0.0;
+    for (int c = 1; c <= count; ++c) {
+        const int r = (count + c - 1) / c;
+        const double side = std::min(w / c, h / r);
+        if (side > bestSide + 1e-9) {
+            bestSide = side;
+            best = c;
+        }
+    }
+    if (best == m_columns)
+        return;
+    m_columns = best;
+    for (HeatmapPlot *plot : m_plots)
+        m_grid->removeWidget(plot);
+    for (int i = 0; i < count; ++i)
+        m_grid->addWidget(m_plots[size_t(i)], i / best, i % best);
+}
+
+void HeadsGridView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+void HeadsGridView::refill()
+{
+    if (!m_trace)
+        return;
+    const QStringList rows = TraceReader::queryLabels(*m_trace, m_batch);
+    const QStringList cols = TraceReader::keyLabels(*m_trace, m_batch);
+    for (int head = 0; head < int(m_plots.size()); ++head) {
+        HeatmapPlot *plot = m_plots[size_t(head)];
+        const RowMatrix weights = TraceReader::weights(*m_trace, m_batch, head);
+        plot->setMatrix(weights, kThumbnailCells);
+        plot->setLabels(rows, cols);
+        plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
+        const auto range = m_style.perHeadScale ? TraceReader::range(weights)
+                                                : std::pair<double, double>(0.0, 1.0);
+        plot->setColorRange(range.first, range.second);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (m_selection)
+        onHoverChanged(m_selection->hoverHead(), m_selection->hoverQuery(),
+                       m_selection->hoverKey());
+}
+
+void HeadsGridView::onCellHovered(int head, int row, int col)
+{
+    if (!m_trace)
+        return;
+    m_hoverText = TraceReader::describeCell(*m_trace, m_batch, head, row, col);
+    QToolTip::showText(QCursor::pos(), m_hoverText, m_plots[size_t(head)]);
+    emit hoverTextChanged(m_hoverText);
+    if (m_selection)
+        m_selection->setHover(head, row, col);
+}
+
+void HeadsGridView::onHoverChanged(int head, int query, int key)
+{
+    for (int i = 0; i < int(m_plots.size()); ++i)
+        m_plots[size_t(i)]->setHighlight(query, i == head ? key : -1);
+}
+
+} // namespace headlens

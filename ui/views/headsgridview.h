@@ -1,0 +1,69 @@
+// HeadsGridView: one heatmap per head in a grid, sharing one color scale; passive.
+#pragma once
+
+#include "attention/trace.h"
+#include "plot/plotstyle.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QGridLayout;
+class QLabel;
+class QStackedWidget;
+
+namespace headlens {
+
+class ColorLegend;
+class HeatmapPlot;
+class Selection;
+
+/// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
+/// every cell). Plots are reused; only a different head count adds or removes some.
+class HeadsGridView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kThumbnailCells = 96;
+
+    explicit HeadsGridView(QWidget *parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace, int batchIndex);
+    void setSelection(Selection *selection);
+    void setPlotStyle(const PlotStyle &style);
+    /// Replaces the grid by a friendly sentence (e.g. no text yet); setTrace brings it back.
+    void showHint(const QString &text);
+
+    int plotCount() const { return int(m_plots.size()); }
+    HeatmapPlot *plot(int head) const { return m_plots.at(size_t(head)); }
+    const QString &hoverText() const { return m_hoverText; }
+
+signals:
+    void hoverTextChanged(const QString &text);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void ensurePlots(int count);
+    void arrange();
+    void refill();
+    void onCellHovered(int head, int row, int col);
+    void onHoverChanged(int head, int query, int key);
+
+    std::shared_ptr<const Trace> m_trace;
+    int m_batch = 0;
+    Selection *m_selection = nullptr;
+    PlotStyle m_style;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_hint = nullptr;
+    QWidget *m_gridHost = nullptr;
+    QGridLayout *m_grid = nullptr;
+    ColorLegend *m_legend = nullptr;
+    std::vector<HeatmapPlot *> m_plots;
+    int m_columns = 0;
+    QString m_hoverText;
+};
+
+} // namespace headlens

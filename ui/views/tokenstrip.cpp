@@ -1,0 +1,101 @@
+// TokenStrip: painted chips in one line (a scroll area around it handles long sequences).
+#include "views/tokenstrip.h"
+
+#include "selection/selection.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace headlens {
+
+TokenStrip::TokenStrip(QWidget *parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+}
+
+void TokenStrip::setTokens(const QStringList &tokens)
+{
+    m_tokens = tokens;
+    layoutChips();
+    update();
+}
+
+void TokenStrip::setSelection(Selection *selection)
+{
+    m_selection = selection;
+    connect(selection, &Selection::hoverChanged, this, [this](int, int query, int) {
+        m_highlighted = query;
+        update();
+    });
+}
+
+void TokenStrip::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    QFont f = font();
+    f.setPointSizeF(10 * style.fontScale);
+    setFont(f);
+    layoutChips();
+    update();
+}
+
+void TokenStrip::layoutChips()
+{
+    const QFontMetrics metrics(font());
+    m_chips.clear();
+    int x = 4;
+    const int h = metrics.height() + 8;
+    for (const QString &token : m_tokens) {
+        const int w = metrics.horizontalAdvance(token) + 14;
+        m_chips.push_back(QRect(x, 4, w, h));
+        x += w + 4;
+    }
+    setMinimumWidth(x);
+    setFixedHeight(h + 8);
+    updateGeometry();
+}
+
+QSize TokenStrip::sizeHint() const
+{
+    return QSize(minimumWidth(), QFontMetrics(font()).height() + 16);
+}
+
+int TokenStrip::tokenAt(const QPoint &position) const
+{
+    for (size_t i = 0; i < m_chips.size(); ++i) {
+        if (m_chips[i].contains(position))
+            return int(i);
+    }
+    return -1;
+}
+
+void TokenStrip::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QColor chip = m_style.dark ? QColor("#353a42") : QColor("#eef0f4");
+    for (int i = 0; i < int(m_chips.size()); ++i) {
+        const bool on = i == m_highlighted;
+        painter.setPen(on ? QPen(m_style.highlight(), 2) : QPen(chip.darker(115)));
+        painter.setBrush(on ? m_style.highlight().lighter(170) : chip);
+        painter.drawRoundedRect(m_chips[size_t(i)], 6, 6);
+        painter.setPen(on ? QColor("#202020") : m_style.foreground());
+        painter.drawText(m_chips[size_t(i)], Qt::AlignCenter, m_tokens[i]);
+    }
+}
+
+void TokenStrip::mouseMoveEvent(QMouseEvent *event)
+{
+    const int index = tokenAt(event->pos());
+    if (m_selection)
+        index >= 0 ? m_selection->setHover(-1, index, -1) : m_selection->clearHover();
+}
+
+void TokenStrip::leaveEvent(QEvent *)
+{
+    if (m_selection)
+        m_selection->clearHover();
+}
+
+} // namespace headlens

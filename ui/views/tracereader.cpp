@@ -1,0 +1,110 @@
+// TraceReader: slices of the recorded tensors; every number shown comes from the trace as is.
+#include "views/tracereader.h"
+
+#include "text/tokenizer.h"
+
+#include <cmath>
+#include <limits>
+
+namespace headlens {
+
+namespace {
+
+bool isMasked(const Trace &trace, int b, int query, int key)
+{
+    const TraceTensor *mask = trace.find("mask");
+    if (!mask || mask->tensor.isEmpty() || mask->tensor.shape().rank() != 3)
+        return false;
+    return mask->tensor.at({b, query, key}) > 0.5f;
+}
+
+QString label(const std::string &token)
+{
+    return QString::fromStdString(Tokenizer::displayLabel(token));
+}
+
+} // namespace
+
+RowMatrix TraceReader::weights(const Trace &trace, int b, int head)
+{
+    const int n = int(trace.input.queryLengthOf(b));
+    const int nKv = int(trace.input.keyLengthOf(b));
+    const ConstRowMatrixMap all = trace.tensor("weights").matrix({b, head});
+    RowMatrix result = all.topLeftCorner(n, nKv);
+    const TraceTensor *mask = trace.find("mask");
+    if (mask && !mask->tensor.isEmpty() && mask->tensor.shape().rank() == 3) {
+        const ConstRowMatrixMap hidden = mask->tensor.matrix({b});
+        for (int i = 0; i < n; ++i) {
+            for (int j = 0; j < nKv; ++j) {
+                if (hidden(i, j) > 0.5f)
+                    result(i, j) = std::numeric_limits<float>::quiet_NaN();
+            }
+        }
+    }
+    return result;
+}
+
+QStringList TraceReader::queryLabels(const Trace &trace, int b)
+{
+    QStringList labels;
+    for (int64_t i = 0; i < trace.input.queryLengthOf(b); ++i)
+        labels << label(trace.input.queryLabel(b, i));
+    return labels;
+}
+
+QStringList TraceReader::keyLabels(const Trace &trace, int b)
+{
+    QStringList labels;
+    for (int64_t j = 0; j < trace.input.keyLengthOf(b); ++j)
+        labels << label(trace.input.keyLabel(b, j));
+    return labels;
+}
+
+QString TraceReader::headTitle(const Trace &trace, int b, int head)
+{
+    const size_t index = size_t(b) * size_t(trace.heads()) + size_t(head);
+    if (index >= trace.headStats.size())
+        return QString("head %1").arg(head + 1);
+    const HeadStats &stats = trace.stats(b, head);
+    // People count heads from 1 ("head 3"), as the CLI's tables do; indices stay 0-based.
+    return QString("head %1 · H %2 · dist %3")
+        .arg(head + 1)
+        .arg(stats.entropy, 0, 'f', 2)
+        .arg(stats.meanDistance, 0, 'f', 1);
+}
+
+QString TraceReader::describeCell(const Trace &trace, int b, int head, int query, int key)
+{
+    const QString from = label(trace.input.queryLabel(b, query));
+    const QString to = label(trace.input.keyLabel(b, key));
+    QString text = QString("head %1 · \"%2\" -> \"%3\"").arg(head + 1).arg(from, to);
+    if (isMasked(trace, b, query, key))
+        return text + (trace.config.causal && key > query
+                           ? " · masked (causal: a token sees only itself and earlier tokens)"
+                           : " · masked (padding: this key is not part of the sequence)");
+    const float weight = trace.tensor("weights").at({b, head, query, key});
+    text += QString(" · weight %1").arg(double(weight), 0, 'f', 3);
+    if (trace.hasTensor("scores")) {
+        const float score = trace.tensor("scores").at({b, head, query, key});
+        text += QString(" · score %1").arg(double(score), 0, 'f', 2);
+    }
+    return text;
+}
+
+std::pair<double, double> TraceReader::range(const RowMatrix &weights)
+{
+    double lower = std::numeric_limits<double>::infinity();
+    double upper = -lower;
+    for (Eigen::Index i = 0; i < weights.size(); ++i) {
+        const double v = weights.data()[i];
+        if (!std::isnan(v)) {
+            lower = std::min(lower, v);
+            upper = std::max(upper, v);
+        }
+    }
+    if (lower > upper)
+        return {0.0, 1.0};
+    return {lower, upper};
+}
+
+} // namespace headlens

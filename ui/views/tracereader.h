@@ -1,0 +1,29 @@
+// TraceReader: read-only helpers that pull what a view draws out of a Trace (no computing).
+#pragma once
+
+#include "attention/trace.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace headlens {
+
+/// The attention weights, labels and numbers of one sequence of a trace, as views show them.
+class TraceReader
+{
+public:
+    /// Head `head`'s weights of sequence `b`, cut to its real (unpadded) tokens, with NaN where
+    /// the mask hides a key: rows = queries, cols = keys.
+    static RowMatrix weights(const Trace &trace, int b, int head);
+    /// Query / key labels of sequence `b`, made visible (spaces as "␣").
+    static QStringList queryLabels(const Trace &trace, int b);
+    static QStringList keyLabels(const Trace &trace, int b);
+    /// "head 3 · H 1.23 · dist 2.4": the title with the head's statistics.
+    static QString headTitle(const Trace &trace, int b, int head);
+    /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87` (masked cells say so).
+    static QString describeCell(const Trace &trace, int b, int head, int query, int key);
+    /// Smallest and largest unmasked weight of one head (for a per-head color scale).
+    static std::pair<double, double> range(const RowMatrix &weights);
+};
+
+} // namespace headlens

@@ -1,0 +1,156 @@
+// FileCommands: dialogs around WorkspaceFile, WeightsFile, FigureExporter and TensorExporter.
+#include "window/filecommands.h"
+
+#include "export/figureexporter.h"
+#include "export/tensorexporter.h"
+#include "io/weightsfile.h"
+#include "util/inputerror.h"
+#include "workspace/workspace.h"
+#include "workspace/workspacefile.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+
+namespace headlens {
+
+FileCommands::FileCommands(Workspace *workspace, QWidget *window)
+    : QObject(window), m_workspace(workspace), m_window(window)
+{}
+
+void FileCommands::complain(const QString &title, const QString &text)
+{
+    emit message(text);
+    if (m_window->isVisible() && !m_window->testAttribute(Qt::WA_DontShowOnScreen))
+        QMessageBox::warning(m_window, title, text);
+}
+
+bool FileCommands::guard(const QString &title, const std::function<void()> &work)
+{
+    try {
+        work();
+        return true;
+    } catch (const InputError &error) {
+        complain(title, QString::fromStdString(error.what()));
+    } catch (const std::exception &error) {
+        complain(title, tr("Something went wrong: %1").arg(error.what()));
+    }
+    return false;
+}
+
+bool FileCommands::openWorkspace(const QString &path)
+{
+    return guard(tr("Cannot open the workspace"), [&] {
+        const WorkspaceState state = WorkspaceFile::load(path);
+        m_workspace->setState(state);
+        m_path = path;
+        emit workspacePathChanged(path);
+        emit message(tr("Opened %1").arg(QFileInfo(path).fileName()));
+    });
+}
+
+bool FileCommands::saveWorkspace(const QString &path)
+{
+    return guard(tr("Cannot save the workspace"), [&] {
+        WorkspaceFile::save(path, m_workspace->state());
+        m_path = path;
+        emit workspacePathChanged(path);
+        emit message(tr("Saved %1").arg(QFileInfo(path).fileName()));
+    });
+}
+
+bool FileCommands::openWeights(const QString &path)
+{
+    return guard(tr("Cannot open the weights"), [&] {
+        WeightsFile::load(path.toStdString()); // read once here so a bad file is reported now
+        m_workspace->setWeightsPath(path);
+        emit message(tr("Weights from %1").arg(QFileInfo(path).fileName()));
+    });
+}
+
+bool FileCommands::openAny(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == "npz")
+        return openWeights(path);
+    if (suffix == "headlens" || suffix == "json")
+        return openWorkspace(path);
+    complain(tr("Cannot open this file"),
+             tr("HeadLens opens workspaces (.headlens) and weights (.npz); %1 is neither.")
+                 .arg(QFileInfo(path).fileName()));
+    return false;
+}
+
+void FileCommands::chooseAndOpenWorkspace()
+{
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open workspace"), m_path,
+                                                      tr("HeadLens workspaces (*.headlens)"));
+    if (!path.isEmpty())
+        openWorkspace(path);
+}
+
+void FileCommands::save()
+{
+    if (m_path.isEmpty())
+        chooseAndSaveWorkspace();
+    else
+        saveWorkspace(m_path);
+}
+
+void FileCommands::chooseAndSaveWorkspace()
+{
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save workspace"),
+                                                m_path.isEmpty() ? "attention.headlens" : m_path,
+                                                tr("HeadLens workspaces (*.headlens)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += ".headlens";
+    saveWorkspace(path);
+}
+
+void FileCommands::chooseAndOpenWeights()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Open weights"), QString(),
+        tr("nn.MultiheadAttention state_dict as NumPy archive (*.npz)"));
+    if (!path.isEmpty())
+        openWeights(path);
+}
+
+void FileCommands::chooseAndExportView(QWidget *view, const QColor &background)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export view"), "heads.png",
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    guard(tr("Cannot export the view"), [&] {
+        FigureExporter::writeWidget(view, path, background);
+        emit message(tr("Wrote %1").arg(path));
+    });
+}
+
+void FileCommands::chooseAndExportTensors(const std::shared_ptr<const Trace> &trace, int batchIndex)
+{
+    if (!trace)
+        return complain(tr("Nothing to export"), tr("There is no computed attention yet."));
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export tensors"), "trace",
+        tr("Folder of .npy files + trace.json (*);;Weights as CSV (*.csv);;JSON summary (*.json)"),
+        &filter);
+    if (path.isEmpty())
+        return;
+    guard(tr("Cannot export the tensors"), [&] {
+        if (filter.contains("csv") || path.endsWith(".csv"))
+            TensorExporter::writeWeightsCsv(*trace, batchIndex, path);
+        else if (filter.contains("json") || path.endsWith(".json"))
+            TensorExporter::writeJsonSummary(*trace, path);
+        else
+            TensorExporter::writeNpyDirectory(*trace, path);
+        emit message(tr("Wrote %1").arg(path));
+    });
+}
+
+} // namespace headlens

@@ -1,0 +1,56 @@
+// FileCommands: open/save workspaces, open weights, export figures and tensors, with dialogs.
+#pragma once
+
+#include "attention/trace.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QWidget;
+
+namespace headlens {
+
+class Workspace;
+
+/// The File menu's work. Every failure is shown in plain words and leaves the session as it was.
+class FileCommands : public QObject
+{
+    Q_OBJECT
+public:
+    FileCommands(Workspace *workspace, QWidget *window);
+
+    const QString &workspacePath() const { return m_path; }
+
+    /// Opens a workspace; on failure explains and keeps the current state. True on success.
+    bool openWorkspace(const QString &path);
+    /// Saves to `path` (atomically). True on success.
+    bool saveWorkspace(const QString &path);
+    /// Sets the weights file after checking it can be read.
+    bool openWeights(const QString &path);
+    /// Opens whatever was dropped or given: .headlens or .npz.
+    bool openAny(const QString &path);
+
+    void chooseAndOpenWorkspace();
+    void save();
+    void chooseAndSaveWorkspace();
+    void chooseAndOpenWeights();
+    void chooseAndExportView(QWidget *view, const QColor &background);
+    void chooseAndExportTensors(const std::shared_ptr<const Trace> &trace, int batchIndex);
+
+signals:
+    void message(const QString &text);
+    void workspacePathChanged(const QString &path);
+
+private:
+    void complain(const QString &title, const QString &text);
+    bool guard(const QString &title, const std::function<void()> &work);
+
+    Workspace *m_workspace;
+    QWidget *m_window;
+    QString m_path;
+};
+
+} // namespace headlens

@@ -1,0 +1,100 @@
+// MainActions: standard shortcuts where the platform has them (Ctrl+O, Ctrl+S, F1, ...).
+#include "window/mainactions.h"
+
+#include "window/examples.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QMainWindow>
+#include <QMenuBar>
+
+namespace headlens {
+
+MainActions::MainActions(QMainWindow *window) : QObject(window), m_window(window)
+{
+    QMenuBar *bar = window->menuBar();
+    buildFileMenu(bar->addMenu(tr("&File")));
+    buildExamplesMenu(bar->addMenu(tr("E&xamples")));
+    m_viewMenu = bar->addMenu(tr("&View"));
+    buildViewMenu(m_viewMenu);
+    QMenu *help = bar->addMenu(tr("&Help"));
+    shortcuts = help->addAction(tr("&Keyboard shortcuts"));
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    about = help->addAction(tr("&About HeadLens"));
+}
+
+void MainActions::buildFileMenu(QMenu *menu)
+{
+    openWeights = menu->addAction(tr("Open &weights (.npz)…"));
+    openWeights->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    clearWeights = menu->addAction(tr("Use &random weights (seeded)"));
+    menu->addSeparator();
+    openWorkspace = menu->addAction(tr("&Open workspace…"));
+    openWorkspace->setShortcut(QKeySequence::Open);
+    saveWorkspace = menu->addAction(tr("&Save workspace"));
+    saveWorkspace->setShortcut(QKeySequence::Save);
+    saveWorkspaceAs = menu->addAction(tr("Save workspace &as…"));
+    saveWorkspaceAs->setShortcut(QKeySequence::SaveAs);
+    menu->addSeparator();
+    exportView = menu->addAction(tr("&Export view as PNG/SVG/PDF…"));
+    exportView->setShortcut(QKeySequence(tr("Ctrl+E")));
+    exportTensors = menu->addAction(tr("Export &tensors as .npy/CSV/JSON…"));
+    exportTensors->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    menu->addSeparator();
+    quit = menu->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+}
+
+void MainActions::buildExamplesMenu(QMenu *menu)
+{
+    for (const Example &example : Examples::all()) {
+        QAction *action = menu->addAction(example.title);
+        connect(action, &QAction::triggered, this,
+                [this, example] { emit exampleChosen(example); });
+    }
+}
+
+void MainActions::buildViewMenu(QMenu *menu)
+{
+    QMenu *colormaps = menu->addMenu(tr("&Colormap"));
+    m_colormaps = new QActionGroup(this);
+    for (const QString &name : Colormaps::names()) {
+        QAction *action = colormaps->addAction(name);
+        action->setCheckable(true);
+        action->setData(name);
+        m_colormaps->addAction(action);
+        connect(action, &QAction::triggered, this,
+                [this, name] { emit colormapChosen(Colormaps::fromName(name)); });
+    }
+    setColormap(Colormap::Viridis);
+    perHeadScale = menu->addAction(tr("&Per-head color scale"));
+    perHeadScale->setCheckable(true);
+    dark = menu->addAction(tr("&Dark"));
+    dark->setCheckable(true);
+    presentation = menu->addAction(tr("P&resentation mode (large fonts)"));
+    presentation->setCheckable(true);
+    presentation->setShortcut(QKeySequence(tr("F5")));
+    menu->addSeparator();
+    zoomIn = menu->addAction(tr("Zoom &in"));
+    zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(tr("Ctrl+="))});
+    zoomOut = menu->addAction(tr("Zoom &out"));
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    zoomReset = menu->addAction(tr("&Normal size"));
+    zoomReset->setShortcut(QKeySequence(tr("Ctrl+0")));
+    menu->addSeparator();
+}
+
+void MainActions::setColormap(Colormap map)
+{
+    for (QAction *action : m_colormaps->actions())
+        action->setChecked(action->data().toString() == Colormaps::name(map));
+}
+
+void MainActions::setControlsToggle(QAction *toggle)
+{
+    showControls = toggle;
+    m_viewMenu->addAction(toggle);
+}
+
+} // namespace headlens

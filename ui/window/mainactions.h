@@ -1,0 +1,59 @@
+// MainActions: the window's menus, actions and shortcuts; MainWindow connects them.
+#pragma once
+
+#include "plot/colormaps.h"
+
+#include <QObject>
+
+class QAction;
+class QActionGroup;
+class QMainWindow;
+class QMenu;
+
+namespace headlens {
+
+struct Example;
+
+class MainActions : public QObject
+{
+    Q_OBJECT
+public:
+    /// Creates the actions and fills `window`'s menu bar.
+    explicit MainActions(QMainWindow *window);
+
+    QAction *openWeights = nullptr;
+    QAction *clearWeights = nullptr;
+    QAction *openWorkspace = nullptr;
+    QAction *saveWorkspace = nullptr;
+    QAction *saveWorkspaceAs = nullptr;
+    QAction *exportView = nullptr;
+    QAction *exportTensors = nullptr;
+    QAction *quit = nullptr;
+    QAction *perHeadScale = nullptr;
+    QAction *dark = nullptr;
+    QAction *presentation = nullptr;
+    QAction *zoomIn = nullptr;
+    QAction *zoomOut = nullptr;
+    QAction *zoomReset = nullptr;
+    QAction *showControls = nullptr;
+    QAction *about = nullptr;
+    QAction *shortcuts = nullptr;
+
+    void setColormap(Colormap map);
+    void setControlsToggle(QAction *toggle);
+
+signals:
+    void exampleChosen(const headlens::Example &example);
+    void colormapChosen(headlens::Colormap map);
+
+private:
+    void buildFileMenu(QMenu *menu);
+    void buildExamplesMenu(QMenu *menu);
+    void buildViewMenu(QMenu *menu);
+
+    QMainWindow *m_window;
+    QMenu *m_viewMenu = nullptr;
+    QActionGroup *m_colormaps = nullptr;
+};
+
+} // namespace headlens

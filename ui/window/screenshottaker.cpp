@@ -1,0 +1,45 @@
+// ScreenshotTaker: polls the runner (cheap) so every outcome — trace, problem, error — ends it.
+#include "window/screenshottaker.h"
+
+#include "mainwindow.h"
+#include "runner/tracerunner.h"
+#include "selection/selection.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QTextStream>
+
+namespace headlens {
+
+ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view)
+    : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view))
+{
+    if (m_view.startsWith("head:"))
+        m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
+    m_timer.setInterval(50);
+    connect(&m_timer, &QTimer::timeout, this, &ScreenshotTaker::poll);
+    m_timer.start();
+}
+
+void ScreenshotTaker::poll()
+{
+    m_waited += m_timer.interval();
+    const bool timedOut = m_waited > 120000;
+    if (m_window->runner()->isBusy() && !timedOut)
+        return;
+    m_timer.stop();
+    // Let the views lay out and replot with the new trace before grabbing.
+    QTimer::singleShot(150, this, &ScreenshotTaker::take);
+}
+
+void ScreenshotTaker::take()
+{
+    for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>())
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+    const bool ok = m_window->grab().save(m_path);
+    QTextStream(stderr) << (ok ? "wrote " : "cannot write ") << m_path << "\n";
+    QApplication::exit(ok ? 0 : 1);
+}
+
+} // namespace headlens

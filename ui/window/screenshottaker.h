@@ -1,0 +1,31 @@
+// ScreenshotTaker: waits for the worker's trace, then writes the window (or a view) to a PNG.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace headlens {
+
+class MainWindow;
+
+/// For `headlens --screenshot`: grabs only once the runner is idle, so the picture shows the
+/// computed heads (or the message explaining why there are none), then quits the application.
+class ScreenshotTaker : public QObject
+{
+    Q_OBJECT
+public:
+    ScreenshotTaker(MainWindow *window, QString path, QString view);
+
+private:
+    void poll();
+    void take();
+
+    MainWindow *m_window;
+    QString m_path;
+    QString m_view;
+    QTimer m_timer;
+    int m_waited = 0;
+};
+
+} // namespace headlens

@@ -1,0 +1,38 @@
+// Workspace: the live settings and texts of the window; every control edits it, the runner reads
+// it.
+#pragma once
+
+#include "workspace/workspacestate.h"
+
+#include <QObject>
+
+namespace headlens {
+
+/// Holds the WorkspaceState and says when it changed. Setters that do not change anything stay
+/// silent, so controls that echo a value back cannot start a loop.
+class Workspace : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Workspace(QObject *parent = nullptr);
+
+    const WorkspaceState &state() const { return m_state; }
+    void setState(const WorkspaceState &state);
+    void setConfig(const AttentionConfig &config);
+    void setText(const QString &text);
+    void setKvText(const QString &text);
+    void setCrossAttention(bool on);
+    void setBatchIndex(int index);
+    void setWeightsPath(const QString &path);
+
+signals:
+    /// Something that changes the trace changed: recompute.
+    void inputChanged();
+    /// Only the sequence the views show changed: redraw, no recompute.
+    void batchIndexChanged(int index);
+
+private:
+    WorkspaceState m_state;
+};
+
+} // namespace headlens

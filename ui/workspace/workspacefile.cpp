@@ -1,0 +1,141 @@
+// WorkspaceFile: JSON mapping of every setting, with messages that say what is wrong in a file.
+#include "workspace/workspacefile.h"
+
+#include "util/inputerror.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace headlens {
+
+namespace {
+
+QJsonObject configToJson(const AttentionConfig &c)
+{
+    return QJsonObject{
+        {"d_model", c.dModel},
+        {"heads", c.heads},
+        {"d_in", c.dIn},
+        {"tied", c.tied},
+        {"d_k", c.dK},
+        {"d_v", c.dV},
+        {"scale", QString::fromStdString(toString(c.scale))},
+        {"temperature", double(c.temperature)},
+        {"causal", c.causal},
+        {"bias", c.bias},
+        {"dropout", double(c.dropout)},
+        {"training", c.training},
+        // A JSON number cannot hold every 64-bit seed exactly: keep it as text.
+        {"seed", QString::number(c.seed)},
+        {"positional", QString::fromStdString(toString(c.positional))},
+        {"tokenizer", QString::fromStdString(toString(c.tokenizer))},
+    };
+}
+
+template <typename Enum>
+Enum enumField(const QJsonObject &json, const char *key, Enum fallback,
+               std::optional<Enum> (*parse)(const std::string &))
+{
+    if (!json.contains(key))
+        return fallback;
+    const QString text = json.value(key).toString();
+    if (auto value = parse(text.toStdString()))
+        return *value;
+    throw InputError("The workspace's setting \"" + std::string(key) +
+                     "\" has the unknown value \"" + text.toStdString() + "\".");
+}
+
+AttentionConfig configFromJson(const QJsonObject &j)
+{
+    AttentionConfig c;
+    c.dModel = j.value("d_model").toInt(c.dModel);
+    c.heads = j.value("heads").toInt(c.heads);
+    c.dIn = j.value("d_in").toInt(c.dIn);
+    c.tied = j.value("tied").toBool(c.tied);
+    c.dK = j.value("d_k").toInt(c.dK);
+    c.dV = j.value("d_v").toInt(c.dV);
+    c.scale = enumField(j, "scale", c.scale, &scaleModeFromString);
+    c.temperature = float(j.value("temperature").toDouble(c.temperature));
+    c.causal = j.value("causal").toBool(c.causal);
+    c.bias = j.value("bias").toBool(c.bias);
+    c.dropout = float(j.value("dropout").toDouble(c.dropout));
+    c.training = j.value("training").toBool(c.training);
+    bool ok = true;
+    if (j.contains("seed"))
+        c.seed = j.value("seed").toVariant().toString().toULongLong(&ok);
+    if (!ok)
+        throw InputError("The workspace's seed is not a whole number.");
+    c.positional = enumField(j, "positional", c.positional, &positionalFromString);
+    c.tokenizer = enumField(j, "tokenizer", c.tokenizer, &tokenizerFromString);
+    return c;
+}
+
+} // namespace
+
+QJsonObject WorkspaceFile::toJson(const WorkspaceState &state)
+{
+    return QJsonObject{
+        {"format_version", kFormatVersion},
+        {"application", "HeadLens"},
+        {"settings", configToJson(state.config)},
+        {"texts", QJsonObject{{"queries", state.text},
+                              {"keys_values", state.kvText},
+                              {"cross_attention", state.crossAttention},
+                              {"batch_index", state.batchIndex}}},
+        {"weights", state.weightsPath},
+    };
+}
+
+WorkspaceState WorkspaceFile::fromJson(const QJsonObject &json)
+{
+    if (!json.contains("format_version"))
+        throw InputError("This is not a HeadLens workspace: it has no \"format_version\".");
+    const int version = json.value("format_version").toInt(-1);
+    if (version > kFormatVersion)
+        throw InputError("This workspace was written by a newer HeadLens (format version " +
+                         std::to_string(version) + "; this one reads up to " +
+                         std::to_string(kFormatVersion) + "). Please update HeadLens.");
+    if (version < 1)
+        throw InputError("The workspace's \"format_version\" is not a positive whole number.");
+    WorkspaceState state;
+    state.config = configFromJson(json.value("settings").toObject());
+    const QJsonObject texts = json.value("texts").toObject();
+    state.text = texts.value("queries").toString(state.text);
+    state.kvText = texts.value("keys_values").toString();
+    state.crossAttention = texts.value("cross_attention").toBool(false);
+    state.batchIndex = std::max(0, texts.value("batch_index").toInt(0));
+    state.weightsPath = json.value("weights").toString();
+    return state;
+}
+
+void WorkspaceFile::save(const QString &path, const WorkspaceState &state)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        throw InputError("Cannot write " + path.toStdString() + ": " +
+                         file.errorString().toStdString());
+    file.write(QJsonDocument(toJson(state)).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        throw InputError("Cannot save " + path.toStdString() + ": " +
+                         file.errorString().toStdString());
+}
+
+WorkspaceState WorkspaceFile::load(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError("Cannot open " + path.toStdString() + ": " +
+                         file.errorString().toStdString());
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    if (error.error != QJsonParseError::NoError)
+        throw InputError(path.toStdString() + " is damaged: " + error.errorString().toStdString() +
+                         " at byte " + std::to_string(error.offset) + ".");
+    if (!document.isObject())
+        throw InputError(path.toStdString() + " is not a HeadLens workspace (no JSON object).");
+    return fromJson(document.object());
+}
+
+} // namespace headlens

@@ -1,0 +1,28 @@
+// WorkspaceFile: reads and writes a .headlens workspace (JSON with a format_version).
+#pragma once
+
+#include "workspace/workspacestate.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace headlens {
+
+/// The .headlens format: one JSON object with "format_version", "settings", "texts" and
+/// "weights". Saving is atomic (QSaveFile): a crash never leaves half a workspace behind.
+class WorkspaceFile
+{
+public:
+    static constexpr int kFormatVersion = 1;
+
+    static QJsonObject toJson(const WorkspaceState &state);
+    /// Throws InputError saying what is wrong (not JSON, newer version, bad value).
+    static WorkspaceState fromJson(const QJsonObject &json);
+
+    /// Throws InputError when the file cannot be written.
+    static void save(const QString &path, const WorkspaceState &state);
+    /// Throws InputError when the file cannot be read or understood; nothing else changes.
+    static WorkspaceState load(const QString &path);
+};
+
+} // namespace headlens

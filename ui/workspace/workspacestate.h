@@ -1,0 +1,35 @@
+// WorkspaceState: every setting and text of one session, the content of a .headlens file.
+#pragma once
+
+#include "attention/attentionconfig.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace headlens {
+
+/// The lesson's sentence: where a new session starts.
+inline const char *const kLessonSentence =
+    "The tired robot dropped the heavy gear because it broke";
+
+/// What a person set up: the layer's settings, the sentences (one sequence per line), the
+/// optional key/value sentences for cross-attention and the weights file.
+struct WorkspaceState
+{
+    AttentionConfig config;
+    QString text = QString::fromUtf8(kLessonSentence);
+    QString kvText; ///< keys/values, one sequence per line; used when crossAttention
+    bool crossAttention = false;
+    int batchIndex = 0;  ///< which sequence of the batch the views show
+    QString weightsPath; ///< .npz with nn.MultiheadAttention weights; empty = seeded init
+
+    bool operator==(const WorkspaceState &other) const
+    {
+        return config == other.config && text == other.text && kvText == other.kvText &&
+               crossAttention == other.crossAttention && batchIndex == other.batchIndex &&
+               weightsPath == other.weightsPath;
+    }
+    bool operator!=(const WorkspaceState &other) const { return !(*this == other); }
+};
+
+} // namespace headlens
