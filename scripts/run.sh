@@ -9,5 +9,5 @@ fi
 OUT="$BUILD/demo"
 echo "No display found: rendering the demo with headlens-cli instead."
 "$BUILD/app/headlens-cli" --text "The tired robot dropped the heavy gear because it broke" \
-  --heads 8 --d-model 512 --print-shapes --stats --export-dir "$OUT"
-echo "The demo's tensors and trace.json are in $OUT"
+  --heads 8 --d-model 512 --print-shapes --stats --export-dir "$OUT" --figures png
+echo "The demo's heatmaps (heads.png, head_1.png, ...), tensors and trace.json are in $OUT"

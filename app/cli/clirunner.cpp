@@ -3,6 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
+#include "figurewriter.h"
 #include "io/npyfile.h"
 #include "io/tracejson.h"
 #include "io/weightsfile.h"
@@ -46,8 +47,8 @@ AttentionWeights loadWeights(CommandLineRequest &request, int kvInputWidthHint)
         request.config.bias = false;
     if (auto problem = loaded.mismatch(request.config))
         throw InputError(request.weightsPath + " holds a layer with d_model " +
-                         std::to_string(loaded.dModel) + " that does not fit the settings: " +
-                         *problem);
+                         std::to_string(loaded.dModel) +
+                         " that does not fit the settings: " + *problem);
     return loaded.weights;
 }
 
@@ -93,6 +94,24 @@ std::string shapeOf(const Trace &trace, const std::vector<std::string> &names)
     return trace.tensor(names.front()).shape().toPlainString();
 }
 
+/// Checked before any work, so a mistake costs nothing and prints nothing else.
+void checkFigureRequest(const CommandLineRequest &request)
+{
+    if (request.figureFormats.empty())
+        return;
+    if (request.exportDir.empty())
+        throw InputError("--figures writes into the folder given by --export-dir: add "
+                         "--export-dir DIR.");
+    for (const std::string &format : request.figureFormats)
+        if (format != "png" && format != "pdf" && format != "svg")
+            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" + format +
+                             "'.");
+#ifndef HEADLENS_WITH_FIGURES // --figures draws with the window's code
+    throw InputError("This headlens-cli was built without the window (HEADLENS_BUILD_GUI=OFF), "
+                     "so it cannot draw figures; rebuild with the window to use --figures.");
+#endif
+}
+
 } // namespace
 
 int CliRunner::run(CommandLineRequest request)
@@ -105,6 +124,7 @@ int CliRunner::run(CommandLineRequest request)
         m_out << "headlens-cli 0.1.0\n";
         return 0;
     }
+    checkFigureRequest(request);
     adoptWeightsWidth(request);
     AttentionInput input = buildInput(request);
     const AttentionWeights weights = loadWeights(request, static_cast<int>(input.kvInputWidth()));
@@ -131,9 +151,11 @@ int CliRunner::run(CommandLineRequest request)
             m_out << "Wrote " << trace.tensors().size() << " tensors and trace.json to "
                   << request.exportDir << "\n";
     }
+#ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())
-        throw InputError("--figures needs the window's drawing code, which this build of "
-                         "headlens-cli does not include.");
+        writeFigures(std::make_shared<const Trace>(trace), request.exportDir,
+                     request.figureFormats);
+#endif
     return 0;
 }
 

@@ -67,6 +67,7 @@ private slots:
     void exportWritesEveryTensorWithFixedNames();
     void jsonSummaryDescribesTheTrace();
     void statsAndComparison();
+    void figuresAreDrawnWithoutADisplay();
     void badInputExitsWithTwoAndSaysWhy_data();
     void badInputExitsWithTwoAndSaysWhy();
 };
@@ -175,6 +176,26 @@ void TestCli::statsAndComparison()
     QVERIFY(match.captured(1).toDouble() < 1e-5);
 }
 
+void TestCli::figuresAreDrawnWithoutADisplay()
+{
+    QTemporaryDir dir;
+    const CliResult result = runCli({"--text", "The movie was not bad", "--heads", "2", "--d-model",
+                                     "8", "--export-dir", dir.path(), "--figures", "png,svg"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    for (const char *name : {"heads.png", "head_1.png", "head_2.png"}) {
+        QFile png(dir.filePath(name));
+        QVERIFY2(png.open(QIODevice::ReadOnly), name);
+        QVERIFY(png.size() > 2000);
+        QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+    }
+    QFile svg(dir.filePath("head_2.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("bad")); // the token labels are drawn as text
+    QVERIFY(!QFile::exists(dir.filePath("head_3.png")));
+}
+
 void TestCli::badInputExitsWithTwoAndSaysWhy_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -184,6 +205,13 @@ void TestCli::badInputExitsWithTwoAndSaysWhy_data()
     QTest::newRow("empty text") << QStringList{"--text", "   "} << "no text";
     QTest::newRow("no input") << QStringList{} << "give a sentence with --text";
     QTest::newRow("not a number") << QStringList{"--heads", "eight"} << "whole number";
+    QTest::newRow("figures without a folder")
+        << QStringList{"--text", "hi", "--d-model", "8", "--heads", "2", "--figures", "png"}
+        << "add --export-dir";
+    QTest::newRow("unknown figure format")
+        << QStringList{"--text", "hi",           "--d-model", "8",         "--heads",
+                       "2",      "--export-dir", "/tmp/x",    "--figures", "gif"}
+        << "png, pdf and svg";
     QTest::newRow("unknown option") << QStringList{"--colour", "red"} << "Unknown option";
     QTest::newRow("missing weights")
         << QStringList{"--text", "hi", "--weights", "/nonexistent/w.npz"} << "/nonexistent/w.npz";

@@ -129,7 +129,8 @@ QStringList FigureExporter::writeAll(const QString &directory, const QString &fo
     written << dir.filePath("heads." + format);
     writeGrid(written.back());
     for (int head = 0; head < (m_trace ? m_trace->heads() : 0); ++head) {
-        written << dir.filePath(QString("head_%1.%2").arg(head).arg(format));
+        // Named as people count heads (head_1 is the first), like the window's titles.
+        written << dir.filePath(QString("head_%1.%2").arg(head + 1).arg(format));
         writeHead(written.back(), head);
     }
     return written;
