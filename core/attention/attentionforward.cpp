@@ -41,8 +41,8 @@ void validateInputs(const AttentionConfig &config, const AttentionInput &input,
                          ": give one key/value sequence per query sequence.");
     if (auto problem = weights.mismatch(config, static_cast<int>(input.kvInputWidth())))
         throw InputError(*problem);
-    const int64_t bytes =
-        estimateTraceBytes(config, input.batch(), input.queryLength(), input.keyLength());
+    const int64_t bytes = estimateTraceBytes(config, input.batch(), input.queryLength(),
+                                             input.keyLength(), !input.keyPaddingMask.isEmpty());
     if (bytes > config.memoryBudgetBytes)
         throw InputError(
             "This trace would need about " + formatBytes(bytes) +
@@ -337,13 +337,19 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     return trace;
 }
 
-int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv)
+int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv,
+                           bool keyPadding, bool crossAttention)
 {
     const int64_t h = config.heads, dK = config.headDimK(), dV = config.headDimV(),
                   dIn = config.inputWidth(), dModel = config.dModel;
-    const int64_t inputs = 3 * b * n * dIn + n * dIn + b * nKv * dIn + b * n;
+    const int64_t inputs = 2 * b * n * dIn + n * dIn + (crossAttention ? b * nKv * dIn : 0) + b * n;
     const int64_t projections = 2 * (b * n * h * dK + b * nKv * h * dK + b * nKv * h * dV);
-    const int64_t scoreLike = 5 * b * h * n * nKv + b * n * nKv;
+    // scores_raw and softmax always; scores, masked_scores and weights share storage with the
+    // step before them when scaling, masking or dropout leave the numbers unchanged.
+    const int64_t copies = 2 + (config.scaleFactor() != 1.0f) +
+                           ((config.causal || keyPadding) ? 1 : 0) +
+                           ((config.training && config.dropout > 0.0f) ? 1 : 0);
+    const int64_t scoreLike = copies * b * h * n * nKv + b * n * nKv;
     const int64_t outputs = 2 * b * h * n * dV + b * h * n * dModel + b * n * dModel;
     return static_cast<int64_t>(sizeof(float)) * (inputs + projections + scoreLike + outputs);
 }

@@ -30,8 +30,12 @@ struct Cancelled
 Trace computeTrace(const AttentionConfig &config, AttentionInput input,
                    const AttentionWeights &weights, const TraceOptions &options = {});
 
-/// Bytes the trace of these sizes will hold (what computeTrace checks against the budget).
-int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv);
+/// Bytes the trace of these sizes will hold (what computeTrace checks against the budget);
+/// `keyPadding` when some key is padding (the masked scores then need their own copy),
+/// `crossAttention` when keys and values come from a second input. Text input assumed (token
+/// embeddings kept beside x); raw vectors hold slightly less.
+int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv,
+                           bool keyPadding = false, bool crossAttention = false);
 
 /// "1.5 GiB", "12 MiB": sizes for messages.
 std::string formatBytes(int64_t bytes);

@@ -78,6 +78,8 @@ private slots:
     void badInputIsRefusedWithMessage_data();
     void badInputIsRefusedWithMessage();
     void memoryBudgetIsEnforced();
+    void memoryEstimateMatchesTheTrace_data();
+    void memoryEstimateMatchesTheTrace();
     void stepsComeInLessonOrder();
 };
 
@@ -401,6 +403,42 @@ void TestAttentionForward::memoryBudgetIsEnforced()
                      message.contains("memory budget of 1.0 MiB"),
                  error.what());
     }
+}
+
+void TestAttentionForward::memoryEstimateMatchesTheTrace_data()
+{
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<bool>("padding");
+    QTest::addColumn<bool>("dropout");
+    QTest::addColumn<int>("scale");
+    QTest::newRow("plain") << false << false << false << int(ScaleMode::InvSqrtDk);
+    QTest::newRow("unscaled") << false << false << false << int(ScaleMode::None);
+    QTest::newRow("causal") << true << false << false << int(ScaleMode::InvSqrtDk);
+    QTest::newRow("padding") << false << true << false << int(ScaleMode::InvSqrtDk);
+    QTest::newRow("dropout") << false << false << true << int(ScaleMode::InvSqrtDk);
+}
+
+// The budget check must neither refuse traces that fit nor admit ones that do not.
+void TestAttentionForward::memoryEstimateMatchesTheTrace()
+{
+    QFETCH(bool, causal);
+    QFETCH(bool, padding);
+    QFETCH(bool, dropout);
+    QFETCH(int, scale);
+    AttentionConfig config;
+    config.dModel = 16;
+    config.heads = 4;
+    config.causal = causal;
+    config.scale = ScaleMode(scale);
+    config.dropout = dropout ? 0.1f : 0.0f;
+    config.training = dropout;
+    std::vector<std::string> texts{"The tired robot dropped the heavy gear because it broke"};
+    if (padding)
+        texts.push_back("The bank was robbed");
+    const Trace trace = traceFor(config, texts);
+    const int64_t estimate = estimateTraceBytes(config, trace.batch(), trace.queryLength(),
+                                                trace.keyLength(), padding);
+    QCOMPARE(estimate, trace.bytes());
 }
 
 void TestAttentionForward::stepsComeInLessonOrder()
