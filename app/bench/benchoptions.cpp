@@ -1,0 +1,115 @@
+// BenchOptions: the command-line parser of headlens-bench.
+#include "benchoptions.h"
+
+#include "util/inputerror.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace headlens {
+
+namespace {
+
+/// "1,2,4" -> {1, 2, 4}; every item a positive whole number.
+std::vector<int> parseList(const std::string &option, const std::string &text)
+{
+    std::vector<int> values;
+    std::istringstream items(text);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        size_t used = 0;
+        int value = 0;
+        try {
+            value = std::stoi(item, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        if (used != item.size() || item.empty() || value <= 0)
+            throw InputError(option + " expects positive whole numbers separated by commas, got '" +
+                             text + "'");
+        values.push_back(value);
+    }
+    if (values.empty())
+        throw InputError(option + " expects at least one number");
+    return values;
+}
+
+SingleCase parseSingleCase(const std::string &text)
+{
+    const std::vector<int> v = parseList("--single-case", text);
+    if (v.size() != 4)
+        throw InputError("--single-case expects N,D_MODEL,H,THREADS, got '" + text + "'");
+    return {{v[0], v[1], v[2]}, v[3]};
+}
+
+} // namespace
+
+RepetitionPolicy BenchOptions::repetitionPolicy() const
+{
+    RepetitionPolicy policy;
+    if (quick) {
+        policy.targetSeconds = 0.1;
+        policy.minRepetitions = 3;
+    }
+    return policy;
+}
+
+bool BenchOptions::wantsSuite(const std::string &name) const
+{
+    return suites.empty() || std::find(suites.begin(), suites.end(), name) != suites.end();
+}
+
+BenchOptions BenchOptions::parse(const std::vector<std::string> &arguments)
+{
+    BenchOptions options;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+        const std::string &arg = arguments[i];
+        auto value = [&]() -> const std::string & {
+            if (i + 1 >= arguments.size())
+                throw InputError(arg + " expects a value; see --help");
+            return arguments[++i];
+        };
+        if (arg == "--help" || arg == "-h")
+            options.help = true;
+        else if (arg == "--quick")
+            options.quick = true;
+        else if (arg == "--json")
+            options.jsonPath = value();
+        else if (arg == "--suite")
+            options.suites.push_back(value());
+        else if (arg == "--threads")
+            options.threads = parseList(arg, value());
+        else if (arg == "--single-case")
+            options.single = parseSingleCase(value());
+        else
+            throw InputError("unknown option '" + arg + "'; see --help");
+    }
+    return options;
+}
+
+std::string BenchOptions::helpText()
+{
+    return R"(Usage: headlens-bench [options]
+
+Benchmarks the attention core and prints a table; times are the median (and min, max,
+interquartile range) over repeated runs, repeated until ~0.75 s and at least 5 runs per case.
+
+Suites:
+  core_forward   computeTrace with every intermediate kept, n x d_model x h from 16x512x8 to
+                 2048x1024x16, per thread count; GFLOP/s from Trace::totalFlops() and the
+                 fraction of a 2048^3 float GEMM's GFLOP/s (Eigen, same threads, same run),
+                 which is also reported as gemm_reference
+  core_memory    peak resident memory (VmHWM) of one forward pass at n=2048, d_model=1024,
+                 h=16, each in a fresh process, against Trace::bytes()
+
+Options:
+  --quick                 fewer shapes, ~0.1 s and at least 3 runs per case (smoke test)
+  --json PATH             also write the results as JSON (format_version 1, see benchreport.h)
+  --suite NAME            run only this suite (repeatable)
+  --threads LIST          thread counts, default 1,2
+  --single-case N,D,H,T   internal: one forward pass, print its memory as JSON and exit
+  --help                  this text
+)";
+}
+
+} // namespace headlens

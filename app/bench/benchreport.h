@@ -1,0 +1,52 @@
+// BenchReport: the collected measurements as a table for people and as JSON for scripts.
+#pragma once
+
+#include "benchclock.h"
+#include "machineinfo.h"
+#include "measurement.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// JSON format, version 1 (scripts/bench_reference.py reads it; bump format_version when a key
+/// changes meaning or disappears, adding keys keeps the version):
+///   {"format_version": 1, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
+///    "machine": {"cpu", "logical_cores", "compiler", "build_type", "flags", "native",
+///                "assertions", "simd", "eigen", "openmp"},
+///    "settings": {"quick", "target_seconds", "min_repetitions", "max_repetitions"},
+///    "results": [one object per Measurement, keys in this order:
+///      "suite", then its parameters (core_forward/core_memory: "n", "d_model", "h",
+///      "threads"; gemm_reference: "size", "threads"), then for timed suites "median_ms",
+///      "min_ms", "max_ms", "q1_ms", "q3_ms", "repetitions", then its metrics
+///      (core_forward: "gflops", "gemm_fraction"; gemm_reference: "gflops"; core_memory:
+///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace")]}
+/// A metric that could not be computed is null.
+class BenchReport
+{
+public:
+    BenchReport(MachineInfo machine, RepetitionPolicy policy, bool quick);
+
+    void add(const std::vector<Measurement> &rows);
+    const std::vector<Measurement> &measurements() const { return m_rows; }
+
+    /// One aligned table per suite, in the order the suites first reported.
+    void printTable(std::ostream &out) const;
+    /// The format above, indented, ending in a newline.
+    std::string toJson() const;
+    /// Writes toJson() with AtomicFile::write; throws InputError when it cannot.
+    void writeJson(const std::string &path) const;
+
+private:
+    void printSuiteTable(std::ostream &out, const std::string &suite) const;
+
+    MachineInfo m_machine;
+    RepetitionPolicy m_policy;
+    bool m_quick;
+    std::string m_date;
+    std::vector<Measurement> m_rows;
+};
+
+} // namespace headlens

@@ -1,0 +1,68 @@
+// headlens-bench: benchmarks of the attention core, as a table and optionally as JSON.
+#include "benchoptions.h"
+#include "benchreport.h"
+#include "coresuite.h"
+#include "memorysuite.h"
+
+#include "util/inputerror.h"
+
+#include <iostream>
+#include <memory>
+
+namespace {
+
+using namespace headlens;
+
+/// Every suite, in the order they run. A new suite is one more line here.
+std::vector<std::unique_ptr<Suite>> allSuites()
+{
+    std::vector<std::unique_ptr<Suite>> suites;
+    suites.push_back(std::make_unique<CoreSuite>());
+    suites.push_back(std::make_unique<MemorySuite>());
+    return suites;
+}
+
+int runSuites(const BenchOptions &options)
+{
+    const std::vector<std::unique_ptr<Suite>> suites = allSuites();
+    for (const std::string &name : options.suites) {
+        bool known = false;
+        for (const auto &suite : suites)
+            known = known || suite->name() == name;
+        if (!known)
+            throw InputError("there is no suite '" + name + "'; see --help");
+    }
+    BenchReport report(MachineInfo::probe(), options.repetitionPolicy(), options.quick);
+    for (const auto &suite : suites)
+        if (options.wantsSuite(suite->name()))
+            report.add(suite->run(options, std::cerr));
+    report.printTable(std::cout);
+    if (!options.jsonPath.empty()) {
+        report.writeJson(options.jsonPath);
+        std::cerr << "wrote " << options.jsonPath << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    try {
+        const BenchOptions options =
+            BenchOptions::parse(std::vector<std::string>(argv + 1, argv + argc));
+        if (options.help) {
+            std::cout << BenchOptions::helpText();
+            return 0;
+        }
+        if (options.single)
+            return MemorySuite::runSingleCase(*options.single, std::cout);
+        return runSuites(options);
+    } catch (const InputError &error) {
+        std::cerr << "headlens-bench: " << error.what() << "\n";
+        return 2;
+    } catch (const std::exception &error) {
+        std::cerr << "headlens-bench: " << error.what() << "\n";
+        return 1;
+    }
+}
