@@ -36,7 +36,17 @@ void ColorLegend::setPlotStyle(const PlotStyle &style)
 
 void ColorLegend::setRange(double lower, double upper)
 {
-    m_scale->setDataRange(QCPRange(lower, upper));
+    // A hair (under a pixel) wider than the data, or QCustomPlot drops the end ticks.
+    const double margin = 2e-3 * (upper > lower ? upper - lower : 1.0);
+    m_scale->setDataRange(QCPRange(lower - margin, upper + margin));
+    // Five labelled ticks including both ends, so a reader always sees where the scale starts
+    // and stops (the automatic ticker leaves the ends out).
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i <= 4; ++i) {
+        const double value = lower + (upper - lower) * i / 4.0;
+        ticker->addTick(value, QString::number(value, 'g', 3));
+    }
+    m_scale->axis()->setTicker(ticker);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
