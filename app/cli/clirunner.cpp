@@ -1,5 +1,6 @@
 // CliRunner: input, weights, trace, then the tables and files the person asked for.
 #include "clirunner.h"
+#include "modelrunner.h"
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
@@ -125,6 +126,8 @@ int CliRunner::run(CommandLineRequest request)
         return 0;
     }
     checkFigureRequest(request);
+    if (!request.modelDir.empty())
+        return ModelRunner(m_out, m_err).run(request);
     adoptWeightsWidth(request);
     AttentionInput input = buildInput(request);
     const AttentionWeights weights = loadWeights(request, static_cast<int>(input.kvInputWidth()));

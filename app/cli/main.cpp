@@ -1,5 +1,6 @@
 // headlens-cli: multi-head attention from the command line, no display needed.
 #include "clirunner.h"
+#include "trainrunner.h"
 
 #include "util/inputerror.h"
 
@@ -11,6 +12,8 @@ int main(int argc, char **argv)
     try {
         const CommandLineRequest request =
             CommandLine::parse(std::vector<std::string>(argv + 1, argv + argc), false);
+        if (!request.train.task.empty())
+            return TrainRunner(std::cout, std::cerr).run(request);
         return CliRunner(std::cout, std::cerr).run(request);
     } catch (const InputError &error) {
         std::cerr << "headlens-cli: " << error.what() << "\n";

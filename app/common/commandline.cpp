@@ -62,6 +62,15 @@ std::vector<std::string> splitComma(const std::string &value)
     return parts;
 }
 
+/// A layer number or token id: a whole number >= 0.
+int parseIndex(const std::string &option, const std::string &value)
+{
+    const long long number = parseInteger(option, value);
+    if (number < 0 || number > 1'000'000'000)
+        throw InputError(option + " expects whole numbers from 0, got " + value + ".");
+    return static_cast<int>(number);
+}
+
 void parseScale(AttentionConfig &config, const std::string &value)
 {
     if (auto mode = scaleModeFromString(value); mode && *mode != ScaleMode::Temperature) {
@@ -84,6 +93,34 @@ void parseScreenshotSize(CommandLineRequest &request, const std::string &value)
     request.screenshotHeight = parseSize("--size", value.substr(x + 1));
 }
 
+/// The training playground's options that take a value; false when `option` is not one.
+bool applyTrainOption(TrainOptions &t, const std::string &option, const std::string &value)
+{
+    if (option == "--train")
+        t.task = value;
+    else if (option == "--layers")
+        t.layers = parseSize(option, value);
+    else if (option == "--steps")
+        t.steps = parseSize(option, value);
+    else if (option == "--seq-len")
+        t.sequenceLength = parseSize(option, value);
+    else if (option == "--vocab")
+        t.vocabulary = parseSize(option, value);
+    else if (option == "--batch-size")
+        t.batchSize = parseSize(option, value);
+    else if (option == "--lr")
+        t.learningRate = parseFloat(option, value);
+    else if (option == "--report-every")
+        t.reportEvery = parseSize(option, value);
+    else if (option == "--until-accuracy")
+        t.untilAccuracy = parseFloat(option, value);
+    else if (option == "--save")
+        t.savePath = value;
+    else
+        return false;
+    return true;
+}
+
 /// Options that take a value. Returns false when `option` is not one of them.
 bool applyValueOption(CommandLineRequest &r, const std::string &option, const std::string &value)
 {
@@ -103,6 +140,13 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         r.maskPath = value;
     else if (option == "--weights")
         r.weightsPath = value;
+    else if (option == "--model")
+        r.modelDir = value;
+    else if (option == "--layer")
+        r.modelLayer = parseIndex(option, value);
+    else if (option == "--token-ids")
+        for (const std::string &id : splitComma(value))
+            r.tokenIds.push_back(parseIndex(option, id));
     else if (option == "--d-model") {
         c.dModel = parseSize(option, value);
         r.dModelGiven = true;
@@ -136,6 +180,8 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         c.tokenizer = *kind;
     } else if (option == "--memory-budget")
         c.memoryBudgetBytes = parseInteger(option, value) << 20;
+    else if (applyTrainOption(r.train, option, value))
+        return true;
     else if (option == "--export-dir")
         r.exportDir = value;
     else if (option == "--figures")
@@ -151,6 +197,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.config.causal = true;
     else if (option == "--no-bias")
         r.config.bias = false;
+    else if (option == "--layer-norm")
+        r.train.layerNorm = true;
     else if (option == "--print-shapes")
         r.printShapes = true;
     else if (option == "--stats")
@@ -170,7 +218,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 
 bool isWindowOption(const std::string &option)
 {
-    return option == "--screenshot" || option == "--size" || option == "--view";
+    return option == "--screenshot" || option == "--size" || option == "--view" ||
+           option == "--step";
 }
 
 } // namespace
@@ -211,6 +260,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 request.screenshotPath = value;
             else if (option == "--size")
                 parseScreenshotSize(request, value);
+            else if (option == "--step")
+                request.step = parseSize("--step", value);
             else
                 request.view = value;
             continue;
@@ -250,6 +301,12 @@ Layer:
   --positional sinusoidal|random|none
   --tokenizer words|chars
   --memory-budget MIB       refuse traces larger than this (default 2048)
+GPT-2 (a Hugging Face checkpoint folder):
+  --model DIR               config.json, model.safetensors, vocab.json, merges.txt; runs --text
+                            through every layer, prints the top-5 next tokens; --export-dir also
+                            writes all_weights.npy (n_layer, n_head, n, n) and token_ids.npy
+  --layer L                 the layer whose every step is traced and exported (default 0)
+  --token-ids 1,2,3         GPT-2 token ids instead of --text
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics
@@ -261,10 +318,22 @@ Output:
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
   --size WxH                window size for --screenshot (default 1400x900)
-  --view heads|head:N       the heads grid, or head N large beside it
+  --view heads|head:N|pipeline
+                            the heads grid, head N large beside it, or the pipeline
+  --step N                  with --view pipeline: show step N (1 = the first)
 )";
     else
-        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n";
+        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
+                R"(Training playground (a tiny attention-only transformer on a toy task):
+  --train TASK              previous, reverse, sort or induction; prints loss and accuracy
+  --layers L, --heads H     1-2 layers, 1-8 heads (defaults depend on the task)
+  --d-model N               16-128;  --seq-len N  up to 32;  --vocab N  up to 64
+  --steps N                 Adam steps (default 2000);  --lr R;  --batch-size B;  --seed S
+  --layer-norm              pre-LayerNorm before each attention block and the unembedding
+  --report-every N          steps between printed lines (default 100)
+  --until-accuracy A        stop once the held-out accuracy reaches A (e.g. 0.99)
+  --save FILE.npz           save the trained model (open it later in the window)
+)";
     text += "  --help, --version\n";
     return text;
 }

@@ -10,6 +10,22 @@
 
 namespace headlens {
 
+/// The training playground's options (--train and its companions); 0 means the task's default.
+struct TrainOptions
+{
+    std::string task;           ///< --train previous|reverse|sort|induction; empty = no training
+    int layers = 0;             ///< --layers
+    int steps = 2000;           ///< --steps
+    int sequenceLength = 0;     ///< --seq-len
+    int vocabulary = 0;         ///< --vocab
+    int batchSize = 0;          ///< --batch-size
+    float learningRate = 0.0f;  ///< --lr
+    bool layerNorm = false;     ///< --layer-norm
+    int reportEvery = 100;      ///< --report-every: steps between printed lines
+    double untilAccuracy = 0.0; ///< --until-accuracy: stop once held-out accuracy reaches it
+    std::string savePath;       ///< --save FILE.npz
+};
+
 /// What the command line asked for. Settings given explicitly are remembered so that values
 /// read from a weights file (its d_model) can fill in only what the person left out.
 struct CommandLineRequest
@@ -23,7 +39,12 @@ struct CommandLineRequest
     std::string kvInputPath;          ///< --kv-input Y.npy
     std::string maskPath;             ///< --key-padding-mask M.npy
     std::string weightsPath;          ///< --weights W.npz
+    std::string modelDir;             ///< --model DIR: a GPT-2 checkpoint folder
+    int modelLayer = 0;               ///< --layer L: the GPT-2 layer traced step by step
+    std::vector<int> tokenIds;        ///< --token-ids 1,2,3: GPT-2 ids instead of --text
     std::string workspacePath;        ///< a positional .headlens file (the window only)
+
+    TrainOptions train; ///< --train TASK and the options that go with it
 
     bool printShapes = false;
     bool printStats = false;
@@ -37,6 +58,7 @@ struct CommandLineRequest
     int screenshotWidth = 1400;
     int screenshotHeight = 900;
     std::string view = "heads";
+    int step = 0; ///< --step N with --view pipeline: 1-based; 0 = the first step
 
     bool help = false;
     bool version = false;

@@ -1,0 +1,73 @@
+// CellArithmetic: reads one cell's chain of numbers out of the trace and redoes the last sum.
+#include "attention/cellarithmetic.h"
+
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace headlens {
+
+namespace {
+
+std::vector<float> rowOf(const Tensor &t, std::initializer_list<int64_t> leading, int64_t row)
+{
+    const ConstRowMatrixMap m = t.matrix(leading);
+    std::vector<float> values(size_t(m.cols()));
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+        values[size_t(j)] = m(row, j);
+    return values;
+}
+
+void fillSoftmax(CellArithmetic &c)
+{
+    const float negInf = -std::numeric_limits<float>::infinity();
+    c.rowMax = negInf;
+    for (size_t j = 0; j < c.row.size(); ++j)
+        if (!c.rowMasked[j])
+            c.rowMax = std::max(c.rowMax, c.row[j]);
+    c.rowExp.assign(c.row.size(), 0.0);
+    c.rowExpSum = 0.0;
+    if (c.rowMax == negInf)
+        return; // every key masked: the trace sets the whole row to 0
+    for (size_t j = 0; j < c.row.size(); ++j) {
+        if (!c.rowMasked[j])
+            c.rowExp[j] = std::exp(double(c.row[j]) - double(c.rowMax));
+        c.rowExpSum += c.rowExp[j];
+    }
+    c.recomputedWeight = c.rowExp[size_t(c.key)] / c.rowExpSum;
+}
+
+} // namespace
+
+CellArithmetic explainCell(const Trace &trace, int64_t b, int64_t head, int64_t query, int64_t key)
+{
+    assert(b < trace.batch() && head < trace.heads() && query < trace.queryLength() &&
+           key < trace.keyLength());
+    CellArithmetic c;
+    c.batch = b;
+    c.head = head;
+    c.query = query;
+    c.key = key;
+    c.q = rowOf(trace.tensor("q_heads"), {b, head}, query);
+    c.k = rowOf(trace.tensor("k_heads"), {b, head}, key);
+    c.products.resize(c.q.size());
+    for (size_t j = 0; j < c.q.size(); ++j) {
+        c.products[j] = c.q[j] * c.k[j];
+        c.dot += double(c.q[j]) * double(c.k[j]);
+    }
+    c.rawScore = trace.tensor("scores_raw").at({b, head, query, key});
+    c.scaleFactor = trace.config.scaleFactor();
+    c.scaledScore = trace.tensor("scores").at({b, head, query, key});
+    const std::vector<float> maskRow = rowOf(trace.tensor("mask"), {b}, query);
+    c.rowMasked.resize(maskRow.size());
+    for (size_t j = 0; j < maskRow.size(); ++j)
+        c.rowMasked[j] = maskRow[j] != 0.0f;
+    c.masked = c.rowMasked[size_t(key)];
+    c.row = rowOf(trace.tensor("masked_scores"), {b, head}, query);
+    fillSoftmax(c);
+    c.softmaxWeight = trace.tensor("softmax").at({b, head, query, key});
+    c.weight = trace.tensor("weights").at({b, head, query, key});
+    return c;
+}
+
+} // namespace headlens

@@ -1,0 +1,63 @@
+// Gpt2Run: everything one text's pass through GPT-2 recorded, for the model views and the CLI.
+#pragma once
+
+#include "attention/trace.h"
+#include "stats/headstats.h"
+#include "tensor/tensor.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// What Gpt2Model::run records besides the attention weights.
+struct Gpt2RunOptions
+{
+    /// The layer whose full step trace is kept (0-based); -1 keeps none (fastest).
+    int viewedLayer = 0;
+    /// Logits for every position (n, vocab) instead of only the last one (1, vocab).
+    bool logitsForEveryPosition = false;
+    /// How many next-token predictions to list.
+    int topK = 5;
+    /// Called after each layer with the fraction done (0..1); returning false abandons the run,
+    /// which then throws Cancelled (attentionforward.h). Called from the computing thread.
+    std::function<bool(double)> progress;
+};
+
+/// One candidate for the token after the text.
+struct TokenPrediction
+{
+    int tokenId = 0;
+    std::string label;        ///< BpeTokenizer::displayLabel
+    double probability = 0.0; ///< softmax of the last position's logits
+    float logit = 0.0f;
+};
+
+/// The result of one pass: immutable once made, so it can be shared with every view.
+/// n = tokens, h = n_head, L = n_layer.
+struct Gpt2Run
+{
+    std::vector<int> tokenIds;        ///< (n) GPT-2 vocabulary ids
+    std::vector<std::string> tokens;  ///< (n) display labels, spaces as "␣"
+    Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
+    std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
+    int viewedLayer = -1;             ///< the layer `layerTrace` shows, -1 when none
+    /// Every step of the viewed layer's attention (b = 1): its input x is ln_1 of the residual
+    /// stream entering that layer, its output what the layer adds back to the stream.
+    Trace layerTrace;
+    Tensor logits; ///< (n, vocab) or (1, vocab) for the last position only (see options)
+    std::vector<TokenPrediction> topNext; ///< most probable next tokens, most probable first
+
+    int layers() const { return attention.isEmpty() ? 0 : int(attention.shape().size(0)); }
+    int heads() const { return attention.isEmpty() ? 0 : int(attention.shape().size(1)); }
+    /// Precondition: layer < layers(), head < heads().
+    const HeadStats &stats(int layer, int head) const
+    {
+        return headStats.at(static_cast<size_t>(layer * heads() + head));
+    }
+    /// The (n, n) weights of one head of one layer.
+    ConstRowMatrixMap weights(int layer, int head) const { return attention.matrix({layer, head}); }
+};
+
+} // namespace headlens

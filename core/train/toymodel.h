@@ -1,0 +1,75 @@
+// ToyModel: the attention-only transformer's forward pass over a batch and its backpropagation.
+#pragma once
+
+#include "train/toyparameters.h"
+
+#include <vector>
+
+namespace headlens {
+
+/// x_0 = E[tokens] + P[positions]; per block l: x_{l+1} = x_l + MHA_l(LN_l(x_l)) with causal
+/// multi-head self-attention (Vaswani et al. 2017, eq. 1; LN only when config.layerNorm);
+/// logits = LN_f(x_L) U^T + b_U. Written once for float (training) and double (gradient checks);
+/// the backward is the chain rule through TrainOps, operation by operation.
+template <typename S> class ToyModelT
+{
+public:
+    using Matrix = MatrixT<S>;
+
+    /// What one block kept from its forward pass. r = count * n rows.
+    struct BlockActivations
+    {
+        Matrix input;  ///< (r, d_model) residual stream entering the block
+        Matrix normed; ///< (r, d_model) what the attention reads (LN(input) or input)
+        LayerNormCacheT<S> layerNorm; ///< empty without LayerNorm
+        Matrix qkv;                   ///< (r, 3*d_model) Q | K | V, head i at columns i*d_k
+        Matrix probs;                 ///< (count*h*n, n) softmax weights, block (s*h + i) per head
+        Matrix concat;                ///< (r, d_model) Concat(head_1..head_h)
+    };
+
+    /// Every intermediate of one forward pass, kept for the backward (as llm.c's activations).
+    struct Activations
+    {
+        int count = 0;  ///< sequences
+        int length = 0; ///< n tokens each
+        std::vector<int> tokens;
+        std::vector<int> positions;
+        std::vector<BlockActivations> blocks;
+        Matrix residual;              ///< (r, d_model) after the last block
+        LayerNormCacheT<S> finalNorm; ///< empty without LayerNorm
+        Matrix final;                 ///< (r, d_model) what the unembedding reads
+        Matrix logits;                ///< (r, vocabulary)
+
+        /// Attention weights (n, n) of head `head` in block `block` for sequence `s`.
+        Eigen::Ref<const Matrix> attention(int block, int head, int s) const;
+    };
+
+    /// Precondition: config.validate() is empty and `parameters` has its shapes.
+    ToyModelT(const ToyModelConfig &config, ToyParametersT<S> parameters);
+
+    const ToyModelConfig &config() const { return m_config; }
+    const ToyParametersT<S> &parameters() const { return m_parameters; }
+    ToyParametersT<S> &parameters() { return m_parameters; }
+
+    /// Runs `count` sequences of `length` tokens (tokens.size() == count * length) and fills
+    /// `acts`, whose logits are the result. Precondition: length <= config.maxLength, every
+    /// token in [0, vocabulary).
+    void forward(const std::vector<int> &tokens, int count, int length, Activations &acts) const;
+
+    /// Backpropagates dL/dlogits through the pass recorded in `acts`; adds dL/dparameter to
+    /// `gradients` (same shapes as parameters()).
+    void backward(const Activations &acts, const Matrix &dLogits,
+                  ToyParametersT<S> &gradients) const;
+
+private:
+    Matrix blockForward(int l, const Matrix &x, int count, int n, BlockActivations &acts) const;
+    Matrix blockBackward(int l, const Matrix &dOut, const BlockActivations &acts, int count, int n,
+                         ToyLayerParametersT<S> &gradients) const;
+
+    ToyModelConfig m_config;
+    ToyParametersT<S> m_parameters;
+};
+
+using ToyModel = ToyModelT<float>;
+
+} // namespace headlens

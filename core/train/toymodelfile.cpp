@@ -1,0 +1,103 @@
+// ToyModelFile: the trained model to and from .npz through NpzArchive.
+#include "train/toymodelfile.h"
+
+#include "io/npzarchive.h"
+#include "util/inputerror.h"
+
+#include <map>
+
+namespace headlens {
+
+namespace {
+
+constexpr const char *kSettingsName = "headlens_toy_settings";
+
+int taskCode(TaskKind kind)
+{
+    return int(kind);
+}
+
+Tensor settingsTensor(const TrainedModel &model)
+{
+    const TrainingSettings &s = model.settings;
+    std::vector<float> values = {float(ToyModelFile::kFormatVersion), float(taskCode(s.task)),
+                                 float(s.model.layers), float(s.model.heads), float(s.model.dModel),
+                                 float(s.model.vocabulary), float(s.model.maxLength),
+                                 s.model.layerNorm ? 1.0f : 0.0f, float(model.steps),
+                                 s.learningRate, float(s.batchSize),
+                                 // The seed in 24-bit pieces: a float holds 24 bits exactly.
+                                 float(s.seed & 0xffffff), float((s.seed >> 24) & 0xffffff),
+                                 float(s.seed >> 48), float(s.heldOutSize), s.gradientClip};
+    return Tensor(Shape{{"field", ToyModelFile::kSettingsFields}}, std::move(values));
+}
+
+TrainingSettings settingsFrom(const Tensor &tensor, const std::string &path, int64_t &steps)
+{
+    if (tensor.numel() < ToyModelFile::kSettingsFields)
+        throw InputError(path + ": headlens_toy_settings is too short; the file is damaged.");
+    const float *v = tensor.data();
+    if (int(v[0]) > ToyModelFile::kFormatVersion)
+        throw InputError(path + " was written by a newer HeadLens (toy model format " +
+                         std::to_string(int(v[0])) + "): update HeadLens to open it.");
+    if (v[1] < 0 || v[1] > 3)
+        throw InputError(path + ": unknown task code " + std::to_string(int(v[1])) + ".");
+    TrainingSettings s;
+    s.task = TaskKind(int(v[1]));
+    s.model = {int(v[2]), int(v[3]), int(v[4]), int(v[5]), int(v[6]), v[7] != 0.0f};
+    steps = int64_t(v[8]);
+    s.learningRate = v[9];
+    s.batchSize = int(v[10]);
+    s.seed = uint64_t(v[11]) | uint64_t(v[12]) << 24 | uint64_t(v[13]) << 48;
+    s.heldOutSize = int(v[14]);
+    s.gradientClip = v[15];
+    if (auto problem = s.validate())
+        throw InputError(path + " holds settings HeadLens cannot use: " + *problem);
+    return s;
+}
+
+} // namespace
+
+void ToyModelFile::save(const std::string &path, const TrainedModel &model)
+{
+    std::vector<std::pair<std::string, Tensor>> entries;
+    entries.emplace_back(kSettingsName, settingsTensor(model));
+    ToyParameters parameters = model.parameters;
+    for (const ParameterViewT<float> &view : parameters.views(model.settings.model.layerNorm)) {
+        const float *begin = view.data;
+        Shape shape =
+            view.cols == 1 ? Shape{{"d0", view.rows}} : Shape{{"d0", view.rows}, {"d1", view.cols}};
+        entries.emplace_back(
+            view.name, Tensor(std::move(shape), std::vector<float>(begin, begin + view.size())));
+    }
+    NpzArchive::write(path, entries, true);
+}
+
+TrainedModel ToyModelFile::load(const std::string &path)
+{
+    std::map<std::string, Tensor> arrays;
+    for (auto &[name, tensor] : NpzArchive::read(path))
+        arrays[name] = tensor;
+    const auto settings = arrays.find(kSettingsName);
+    if (settings == arrays.end())
+        throw InputError(path + " is not a HeadLens toy model (it has no " +
+                         std::string(kSettingsName) +
+                         "): train one with headlens-cli --train TASK --save FILE.");
+    TrainedModel model;
+    model.settings = settingsFrom(settings->second, path, model.steps);
+    model.parameters = ToyParameters::initialize(model.settings.model, model.settings.seed);
+    for (ParameterViewT<float> &view : model.parameters.views(model.settings.model.layerNorm)) {
+        const auto found = arrays.find(view.name);
+        if (found == arrays.end())
+            throw InputError(path + " lacks the parameter " + view.name +
+                             "; the file is damaged or not a toy model.");
+        if (found->second.numel() != view.size())
+            throw InputError(path + ": " + view.name + " has " +
+                             std::to_string(found->second.numel()) + " values where " +
+                             std::to_string(view.size()) + " (" + std::to_string(view.rows) +
+                             " x " + std::to_string(view.cols) + ") were expected.");
+        std::copy(found->second.data(), found->second.data() + view.size(), view.data);
+    }
+    return model;
+}
+
+} // namespace headlens

@@ -1,0 +1,93 @@
+// ToyParameters: seeded initialisation and the named list of parameters.
+#include "train/toyparameters.h"
+
+#include "util/counterrandom.h"
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+template <typename S>
+MatrixT<S> uniformMatrix(uint64_t seed, const std::string &name, Eigen::Index rows,
+                         Eigen::Index cols, float bound)
+{
+    const CounterRandom random(seed, CounterRandom::hash(name));
+    MatrixT<S> m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        m.data()[i] = S(random.symmetric(uint64_t(i), bound));
+    return m;
+}
+
+} // namespace
+
+template <typename S>
+ToyParametersT<S> ToyParametersT<S>::initialize(const ToyModelConfig &config, uint64_t seed)
+{
+    const int d = config.dModel;
+    const float embedBound = std::sqrt(3.0f / float(d));
+    const float linearBound = 1.0f / std::sqrt(float(d));
+    const float xavierBound = std::sqrt(6.0f / float(d + 3 * d));
+    ToyParametersT p;
+    p.tokenEmbedding = uniformMatrix<S>(seed, "token_embedding", config.vocabulary, d, embedBound);
+    p.positionEmbedding =
+        uniformMatrix<S>(seed, "position_embedding", config.maxLength, d, embedBound);
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string prefix = "layers." + std::to_string(l) + ".";
+        ToyLayerParametersT<S> layer;
+        layer.inProj = uniformMatrix<S>(seed, prefix + "in_proj", 3 * d, d, xavierBound);
+        layer.inBias = VectorT<S>::Zero(3 * d);
+        layer.outProj = uniformMatrix<S>(seed, prefix + "out_proj", d, d, linearBound);
+        layer.outBias = VectorT<S>::Zero(d);
+        layer.lnGamma = VectorT<S>::Ones(d);
+        layer.lnBeta = VectorT<S>::Zero(d);
+        p.layers.push_back(std::move(layer));
+    }
+    p.finalGamma = VectorT<S>::Ones(d);
+    p.finalBeta = VectorT<S>::Zero(d);
+    p.unembedding = uniformMatrix<S>(seed, "unembedding", config.vocabulary, d, linearBound);
+    p.unembeddingBias = VectorT<S>::Zero(config.vocabulary);
+    return p;
+}
+
+template <typename S> ToyParametersT<S> ToyParametersT<S>::zerosLike(const ToyParametersT &like)
+{
+    ToyParametersT p = like;
+    for (ParameterViewT<S> &view : p.views(true))
+        view.matrix().setZero();
+    return p;
+}
+
+template <typename S> std::vector<ParameterViewT<S>> ToyParametersT<S>::views(bool withLayerNorm)
+{
+    std::vector<ParameterViewT<S>> out;
+    const auto add = [&out](std::string name, auto &m) {
+        out.push_back({std::move(name), m.data(), m.rows(), m.cols()});
+    };
+    add("token_embedding.weight", tokenEmbedding);
+    add("position_embedding.weight", positionEmbedding);
+    for (size_t l = 0; l < layers.size(); ++l) {
+        const std::string prefix = "layers." + std::to_string(l) + ".";
+        if (withLayerNorm) {
+            add(prefix + "ln.weight", layers[l].lnGamma);
+            add(prefix + "ln.bias", layers[l].lnBeta);
+        }
+        add(prefix + "attn.in_proj_weight", layers[l].inProj);
+        add(prefix + "attn.in_proj_bias", layers[l].inBias);
+        add(prefix + "attn.out_proj.weight", layers[l].outProj);
+        add(prefix + "attn.out_proj.bias", layers[l].outBias);
+    }
+    if (withLayerNorm) {
+        add("final_ln.weight", finalGamma);
+        add("final_ln.bias", finalBeta);
+    }
+    add("unembedding.weight", unembedding);
+    add("unembedding.bias", unembeddingBias);
+    return out;
+}
+
+template struct ToyParametersT<float>;
+template struct ToyParametersT<double>;
+
+} // namespace headlens

@@ -1,0 +1,82 @@
+// ToyParameters: every learned matrix of the toy model, for one scalar type (float or double).
+#pragma once
+
+#include "train/toymodelconfig.h"
+#include "train/trainops.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// One attention block. The fused in-projection is nn.MultiheadAttention's in_proj_weight:
+/// rows [0, d) give Q, [d, 2d) K, [2d, 3d) V; head i owns rows [i*d_k, (i+1)*d_k) of each.
+template <typename S> struct ToyLayerParametersT
+{
+    MatrixT<S> inProj;  ///< (3*d_model, d_model) W_Q; W_K; W_V stacked
+    VectorT<S> inBias;  ///< (3*d_model)
+    MatrixT<S> outProj; ///< (d_model, d_model) W_O; head i owns columns [i*d_v, (i+1)*d_v)
+    VectorT<S> outBias; ///< (d_model)
+    VectorT<S> lnGamma; ///< (d_model) pre-LayerNorm scale (unused without LayerNorm)
+    VectorT<S> lnBeta;  ///< (d_model)
+};
+
+/// A named view of one parameter's storage, for the optimizer, the files and gradient checks.
+template <typename S> struct ParameterViewT
+{
+    std::string name; ///< "layers.0.attn.in_proj_weight", as a PyTorch state_dict would say
+    S *data = nullptr;
+    Eigen::Index rows = 0;
+    Eigen::Index cols = 0; ///< 1 for vectors
+
+    Eigen::Map<MatrixT<S>> matrix() const { return {data, rows, cols}; }
+    Eigen::Index size() const { return rows * cols; }
+};
+
+/// All parameters of the toy model; also used for their gradients and Adam's moments.
+template <typename S> struct ToyParametersT
+{
+    MatrixT<S> tokenEmbedding;    ///< (vocabulary, d_model)
+    MatrixT<S> positionEmbedding; ///< (max_n, d_model) learned positions
+    std::vector<ToyLayerParametersT<S>> layers;
+    VectorT<S> finalGamma;      ///< (d_model) final LayerNorm (unused without LayerNorm)
+    VectorT<S> finalBeta;       ///< (d_model)
+    MatrixT<S> unembedding;     ///< (vocabulary, d_model)
+    VectorT<S> unembeddingBias; ///< (vocabulary)
+
+    /// Seeded initial values (CounterRandom, one stream per parameter name): embeddings and
+    /// positions U(-1, 1) * sqrt(3 / d_model) (unit-length rows on average), in-projection
+    /// xavier-uniform and out-projection U(+-1/sqrt(d_model)) as nn.MultiheadAttention,
+    /// unembedding U(+-1/sqrt(d_model)) as nn.Linear; biases 0; LayerNorm gamma 1, beta 0.
+    /// The values are floats, so a float and a double model start from the same numbers.
+    static ToyParametersT initialize(const ToyModelConfig &config, uint64_t seed);
+    /// Same shapes as `like`, all zero (gradients, Adam's moments).
+    static ToyParametersT zerosLike(const ToyParametersT &like);
+
+    /// Every parameter in a fixed order. LayerNorm parameters are listed only when
+    /// `withLayerNorm` (without LayerNorm they do not take part in the model).
+    std::vector<ParameterViewT<S>> views(bool withLayerNorm);
+
+    /// The same values in another scalar type.
+    template <typename T> ToyParametersT<T> cast() const
+    {
+        ToyParametersT<T> out;
+        out.tokenEmbedding = tokenEmbedding.template cast<T>();
+        out.positionEmbedding = positionEmbedding.template cast<T>();
+        for (const ToyLayerParametersT<S> &layer : layers)
+            out.layers.push_back(
+                {layer.inProj.template cast<T>(), layer.inBias.template cast<T>(),
+                 layer.outProj.template cast<T>(), layer.outBias.template cast<T>(),
+                 layer.lnGamma.template cast<T>(), layer.lnBeta.template cast<T>()});
+        out.finalGamma = finalGamma.template cast<T>();
+        out.finalBeta = finalBeta.template cast<T>();
+        out.unembedding = unembedding.template cast<T>();
+        out.unembeddingBias = unembeddingBias.template cast<T>();
+        return out;
+    }
+};
+
+using ToyParameters = ToyParametersT<float>;
+
+} // namespace headlens

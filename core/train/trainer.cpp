@@ -1,0 +1,216 @@
+// Trainer: batches, parallel gradients, clipping, Adam, held-out evaluation and probe snapshots.
+#include "train/trainer.h"
+
+#include "util/inputerror.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+const TrainingSettings &checked(const TrainingSettings &settings)
+{
+    if (auto problem = settings.validate())
+        throw InputError(*problem);
+    return settings;
+}
+
+/// Sequences [first, first + count) of `batch` as a batch of their own.
+ToyBatch slice(const ToyBatch &batch, int first, int count)
+{
+    const auto begin = size_t(first) * size_t(batch.length);
+    const auto end = begin + size_t(count) * size_t(batch.length);
+    return {
+        count, batch.length,
+        std::vector<int>(batch.tokens.begin() + long(begin), batch.tokens.begin() + long(end)),
+        std::vector<int>(batch.targets.begin() + long(begin), batch.targets.begin() + long(end))};
+}
+
+int scoredCount(const std::vector<int> &targets)
+{
+    int scored = 0;
+    for (int t : targets)
+        scored += t >= 0 ? 1 : 0;
+    return scored;
+}
+
+} // namespace
+
+Trainer::Trainer(const TrainingSettings &settings)
+    : m_settings(checked(settings)),
+      m_task(settings.task, settings.model.vocabulary, settings.model.maxLength),
+      m_model(settings.model, ToyParameters::initialize(settings.model, settings.seed)),
+      m_optimizer({settings.learningRate}, m_model.parameters()),
+      m_heldOut(m_task.batch(settings.seed, ToyTask::kHeldOutStream, 0, settings.heldOutSize)),
+      m_gradients(ToyParameters::zerosLike(m_model.parameters()))
+{
+    for (Part &part : m_parts)
+        part.gradients = m_gradients;
+}
+
+Trainer::Trainer(const TrainedModel &model) : Trainer(model.settings)
+{
+    m_model.parameters() = model.parameters;
+    m_steps = model.steps;
+}
+
+void Trainer::reset()
+{
+    m_model.parameters() = ToyParameters::initialize(m_settings.model, m_settings.seed);
+    m_optimizer = AdamOptimizer({m_settings.learningRate}, m_model.parameters());
+    m_steps = 0;
+    m_seconds = 0.0;
+}
+
+void Trainer::computeGradients(const ToyBatch &batch)
+{
+    using Ops = TrainOps<float>;
+    const float weight = 1.0f / float(std::max(1, scoredCount(batch.targets)));
+#pragma omp parallel for num_threads(kParts) schedule(static)
+    for (int p = 0; p < kParts; ++p) {
+        Part &part = m_parts[size_t(p)];
+        const int first = batch.count * p / kParts;
+        const int count = batch.count * (p + 1) / kParts - first;
+        for (ParameterViewT<float> &view : part.gradients.views(true))
+            view.matrix().setZero();
+        part.lossSum = 0.0;
+        part.correct = 0;
+        if (count == 0)
+            continue;
+        const ToyBatch mine = slice(batch, first, count);
+        m_model.forward(mine.tokens, mine.count, mine.length, part.acts);
+        const auto loss = Ops::crossEntropy(part.acts.logits, mine.targets, weight);
+        m_model.backward(part.acts, loss.dLogits, part.gradients);
+        part.lossSum = loss.lossSum;
+        part.correct = loss.correct;
+    }
+    std::vector<ParameterViewT<float>> sum = m_gradients.views(true);
+    for (ParameterViewT<float> &view : sum)
+        view.matrix().setZero();
+    for (Part &part : m_parts) { // in order: the same sum whatever thread ran which part
+        const std::vector<ParameterViewT<float>> mine = part.gradients.views(true);
+        for (size_t i = 0; i < sum.size(); ++i)
+            sum[i].matrix() += mine[i].matrix();
+    }
+}
+
+float Trainer::clipGradients()
+{
+    double squares = 0.0;
+    for (ParameterViewT<float> &view : m_gradients.views(m_settings.model.layerNorm))
+        squares += double(view.matrix().squaredNorm());
+    const float norm = float(std::sqrt(squares));
+    if (m_settings.gradientClip > 0.0f && norm > m_settings.gradientClip)
+        for (ParameterViewT<float> &view : m_gradients.views(true))
+            view.matrix() *= m_settings.gradientClip / norm;
+    return norm;
+}
+
+TrainingMetrics Trainer::step(int steps)
+{
+    const auto start = std::chrono::steady_clock::now();
+    double lossSum = 0.0;
+    int64_t correct = 0;
+    int64_t scored = 0;
+    for (int s = 0; s < steps; ++s) {
+        const ToyBatch batch =
+            m_task.batch(m_settings.seed, ToyTask::kTrainStream,
+                         uint64_t(m_steps) * uint64_t(m_settings.batchSize), m_settings.batchSize);
+        computeGradients(batch);
+        clipGradients();
+        m_optimizer.step(m_model.parameters(), m_gradients, m_settings.model.layerNorm);
+        ++m_steps;
+        for (const Part &part : m_parts) {
+            lossSum += part.lossSum;
+            correct += part.correct;
+        }
+        scored += scoredCount(batch.targets);
+    }
+    m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    TrainingMetrics metrics;
+    metrics.step = m_steps;
+    metrics.loss = scored > 0 ? lossSum / double(scored) : 0.0;
+    metrics.accuracy = scored > 0 ? double(correct) / double(scored) : 0.0;
+    metrics.seconds = m_seconds;
+    return metrics;
+}
+
+Evaluation Trainer::evaluate() const
+{
+    using Ops = TrainOps<float>;
+    const ToyModelConfig &c = m_settings.model;
+    Evaluation result;
+    result.step = m_steps;
+    result.heads.resize(size_t(c.layers * c.heads));
+    std::array<Evaluation, kParts> parts;
+    std::array<int, kParts> correct{};
+#pragma omp parallel for num_threads(kParts) schedule(static)
+    for (int p = 0; p < kParts; ++p) {
+        const int first = m_heldOut.count * p / kParts;
+        const int count = m_heldOut.count * (p + 1) / kParts - first;
+        parts[size_t(p)].heads.resize(result.heads.size());
+        if (count == 0)
+            continue;
+        const ToyBatch mine = slice(m_heldOut, first, count);
+        ToyModel::Activations acts;
+        m_model.forward(mine.tokens, mine.count, mine.length, acts);
+        const auto loss = Ops::crossEntropy(acts.logits, mine.targets, 1.0f);
+        parts[size_t(p)].loss = loss.lossSum;
+        correct[size_t(p)] = loss.correct;
+        for (int s = 0; s < count; ++s) {
+            const std::vector<int> tokens(mine.tokens.begin() + long(s) * mine.length,
+                                          mine.tokens.begin() + long(s + 1) * mine.length);
+            for (int i = 0; i < c.layers * c.heads; ++i) {
+                const auto w = acts.attention(i / c.heads, i % c.heads, s);
+                parts[size_t(p)].heads[size_t(i)].previousToken += previousTokenScore(w);
+                parts[size_t(p)].heads[size_t(i)].induction += inductionScore(w, tokens);
+            }
+        }
+    }
+    const int scored = scoredCount(m_heldOut.targets);
+    int right = 0;
+    for (int p = 0; p < kParts; ++p) {
+        result.loss += parts[size_t(p)].loss / std::max(1, scored);
+        right += correct[size_t(p)];
+        for (size_t i = 0; i < result.heads.size(); ++i) {
+            result.heads[i].previousToken += parts[size_t(p)].heads[i].previousToken;
+            result.heads[i].induction += parts[size_t(p)].heads[i].induction;
+        }
+    }
+    result.accuracy = double(right) / std::max(1, scored);
+    for (size_t i = 0; i < result.heads.size(); ++i) {
+        result.heads[i].layer = int(i) / c.heads;
+        result.heads[i].head = int(i) % c.heads;
+        result.heads[i].previousToken /= m_heldOut.count;
+        result.heads[i].induction /= m_heldOut.count;
+    }
+    return result;
+}
+
+AttentionSnapshot Trainer::snapshot() const
+{
+    const TrainedModel model = trainedModel();
+    AttentionSnapshot snap;
+    snap.step = m_steps;
+    snap.layers = m_settings.model.layers;
+    snap.heads = m_settings.model.heads;
+    snap.tokens.assign(m_heldOut.tokens.begin(), m_heldOut.tokens.begin() + m_heldOut.length);
+    snap.targets.assign(m_heldOut.targets.begin(), m_heldOut.targets.begin() + m_heldOut.length);
+    snap.labels = model.labels(snap.tokens);
+    snap.predictions = model.predictions(snap.tokens);
+    snap.weights = model.attention(snap.tokens);
+    for (size_t i = 0; i < snap.weights.size(); ++i)
+        snap.scores.push_back({int(i) / snap.heads, int(i) % snap.heads,
+                               previousTokenScore(snap.weights[i]),
+                               inductionScore(snap.weights[i], snap.tokens)});
+    return snap;
+}
+
+TrainedModel Trainer::trainedModel() const
+{
+    return {m_settings, m_model.parameters(), m_steps};
+}
+
+} // namespace headlens
