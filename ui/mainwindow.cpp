@@ -2,6 +2,8 @@
 #include "mainwindow.h"
 
 #include "panels/controlspanel.h"
+#include "pipeline/pipelinecommands.h"
+#include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "views/headsgridview.h"
@@ -27,6 +29,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -77,7 +80,21 @@ void MainWindow::buildViews()
     splitter->setStretchFactor(1, 2);
     layout->addWidget(stripScroll);
     layout->addWidget(splitter, 1);
-    setCentralWidget(m_viewArea);
+    // The heads at a glance, and the step-by-step walk through one layer.
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName("viewTabs");
+    m_tabs->setDocumentMode(true);
+    m_pipeline = new PipelineView(m_tabs);
+    m_pipeline->setSelection(m_selection);
+    m_tabs->addTab(m_viewArea, tr("Heads"));
+    m_tabs->addTab(m_pipeline, tr("Pipeline"));
+    setCentralWidget(m_tabs);
+}
+
+void MainWindow::showPipeline()
+{
+    m_tabs->setCurrentWidget(m_pipeline);
+    m_pipeline->setFocus();
 }
 
 void MainWindow::buildDock()
@@ -120,6 +137,16 @@ void MainWindow::connectActions()
             [this] { m_files->chooseAndExportView(m_viewArea, m_style.background()); });
     connect(a->exportTensors, &QAction::triggered, this,
             [this] { m_files->chooseAndExportTensors(m_trace, m_workspace->state().batchIndex); });
+    auto *pipelineFiles = new PipelineCommands(m_pipeline, this);
+    connect(a->exportStep, &QAction::triggered, pipelineFiles,
+            &PipelineCommands::chooseAndExportStep);
+    connect(a->exportHandout, &QAction::triggered, pipelineFiles,
+            &PipelineCommands::chooseAndWriteHandout);
+    connect(pipelineFiles, &PipelineCommands::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+    connect(a->showHeads, &QAction::triggered, this,
+            [this] { m_tabs->setCurrentWidget(m_viewArea); });
+    connect(a->showPipeline, &QAction::triggered, this, &MainWindow::showPipeline);
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
     connect(a, &MainActions::exampleChosen, this, [this](const Example &example) {
         m_workspace->setState(example.appliedTo(m_workspace->state()));
@@ -155,6 +182,7 @@ void MainWindow::connectPipeline()
     connect(m_workspace, &Workspace::inputChanged, this, &MainWindow::recompute);
     connect(m_workspace, &Workspace::batchIndexChanged, this, &MainWindow::redraw);
     connect(m_runner, &TraceRunner::traceReady, this, &MainWindow::showTrace);
+    connect(m_runner, &TraceRunner::analysisReady, m_pipeline, &PipelineView::setAnalysis);
     connect(m_runner, &TraceRunner::invalid, this, [this](const ConfigProblem &problem) {
         m_controls->showProblem(problem);
         if (!m_trace) // otherwise the last valid view stays on screen
@@ -197,6 +225,7 @@ void MainWindow::redraw()
     const int b = std::clamp(m_workspace->state().batchIndex, 0, int(m_trace->batch()) - 1);
     m_grid->setTrace(m_trace, b);
     m_single->setTrace(m_trace, b);
+    m_pipeline->setTrace(m_trace, b);
     m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
     const AttentionConfig &c = m_trace->config;
     m_info->setText(tr("b=%1 · n=%2 · n_kv=%3 · h=%4 · d_k=%5 · d_v=%6")
@@ -213,6 +242,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_style = style;
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
+    m_pipeline->setPlotStyle(style);
     m_strip->setPlotStyle(style);
     if (auto *scroll = qobject_cast<QScrollArea *>(m_strip->parentWidget()->parentWidget()))
         scroll->setFixedHeight(m_strip->sizeHint().height() + 14);

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QProgressBar;
+class QTabWidget;
 
 namespace headlens {
 
@@ -17,6 +18,7 @@ class ControlsPanel;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
+class PipelineView;
 class Selection;
 class SingleHeadView;
 class TokenStrip;
@@ -38,6 +40,9 @@ public:
     HeadsGridView *grid() const { return m_grid; }
     SingleHeadView *singleHead() const { return m_single; }
     TokenStrip *tokenStrip() const { return m_strip; }
+    PipelineView *pipeline() const { return m_pipeline; }
+    /// Brings the "Pipeline" tab (the step-by-step view) to the front.
+    void showPipeline();
     FileCommands *files() const { return m_files; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     /// The views' area (what "Export view" and --screenshot --view write).
@@ -75,6 +80,8 @@ private:
     SingleHeadView *m_single = nullptr;
     TokenStrip *m_strip = nullptr;
     QWidget *m_viewArea = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    PipelineView *m_pipeline = nullptr;
     MainActions *m_actions = nullptr;
     FileCommands *m_files = nullptr;
     QLabel *m_hover = nullptr;

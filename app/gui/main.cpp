@@ -72,7 +72,8 @@ int main(int argc, char *argv[])
     if (screenshot) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
         new headlens::ScreenshotTaker(&window, options->screenshotPath(),
-                                      QString::fromStdString(options->request().view));
+                                      QString::fromStdString(options->request().view),
+                                      options->request().step);
     }
     window.show();
     return QApplication::exec();

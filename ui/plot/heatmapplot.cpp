@@ -105,6 +105,12 @@ void HeatmapPlot::setTitle(const QString &title)
     m_title->setText(title);
 }
 
+void HeatmapPlot::setTitleColor(const QColor &color)
+{
+    m_titleColor = color;
+    m_title->setTextColor(color.isValid() ? color : m_style.foreground());
+}
+
 void HeatmapPlot::setColorRange(double lower, double upper)
 {
     if (!(upper > lower))
@@ -143,7 +149,7 @@ void HeatmapPlot::setPlotStyle(const PlotStyle &style, bool compact)
         axis->setTickLabelColor(fg);
         axis->setLabelColor(fg);
     }
-    m_title->setTextColor(fg);
+    m_title->setTextColor(m_titleColor.isValid() ? m_titleColor : fg);
     m_rowMark->setPen(QPen(style.highlight(), compact ? 1.5 : 2.0));
     m_cellMark->setPen(QPen(Qt::white, 2.0));
     m_rowMark->setBrush(Qt::NoBrush);

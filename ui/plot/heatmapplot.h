@@ -25,6 +25,8 @@ public:
     void setMatrix(const RowMatrix &values, int maxCells = 0);
     void setLabels(const QStringList &rowLabels, const QStringList &colLabels);
     void setTitle(const QString &title);
+    /// The title in `color` (a head's own color); an invalid color uses the style's text color.
+    void setTitleColor(const QColor &color);
     void setColorRange(double lower, double upper);
     void setColorScaleVisible(bool visible);
     void setAxisTitles(const QString &rows, const QString &cols);
@@ -64,6 +66,7 @@ private:
     QStringList m_rowLabels;
     QStringList m_colLabels;
     PlotStyle m_style;
+    QColor m_titleColor;
     bool m_compact = false;
     int m_rows = 0;
     int m_cols = 0;

@@ -23,7 +23,8 @@ std::optional<TraceRequest> TraceJob::requestFor(const WorkspaceState &state)
 }
 
 std::shared_ptr<const Trace> TraceJob::run(const TraceRequest &request,
-                                           const std::function<bool(double)> &progress)
+                                           const std::function<bool(double)> &progress,
+                                           AttentionWeights *weightsOut)
 {
     if (progress && !progress(0.0))
         throw Cancelled{};
@@ -39,8 +40,11 @@ std::shared_ptr<const Trace> TraceJob::run(const TraceRequest &request,
     }
     TraceOptions options;
     options.progress = progress;
-    return std::make_shared<const Trace>(
+    auto trace = std::make_shared<const Trace>(
         computeTrace(request.config, std::move(input), weights, options));
+    if (weightsOut)
+        *weightsOut = std::move(weights);
+    return trace;
 }
 
 } // namespace headlens

@@ -1,6 +1,7 @@
 // TraceJob: text -> input -> weights -> computeTrace, the work done in the runner's thread.
 #pragma once
 
+#include "attention/attentionweights.h"
 #include "attention/trace.h"
 #include "runner/tracerequest.h"
 #include "workspace/workspacestate.h"
@@ -19,9 +20,10 @@ public:
     static std::optional<TraceRequest> requestFor(const WorkspaceState &state);
 
     /// Runs the whole pipeline. Throws InputError (a message for people) or Cancelled (when
-    /// `progress` returned false).
+    /// `progress` returned false). `weightsOut`, if given, receives the weights used.
     static std::shared_ptr<const Trace> run(const TraceRequest &request,
-                                            const std::function<bool(double)> &progress);
+                                            const std::function<bool(double)> &progress,
+                                            AttentionWeights *weightsOut = nullptr);
 };
 
 } // namespace headlens

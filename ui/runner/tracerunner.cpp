@@ -2,6 +2,7 @@
 #include "runner/tracerunner.h"
 
 #include "attention/attentionforward.h"
+#include "attention/implementations.h"
 #include "runner/tracejob.h"
 #include "util/inputerror.h"
 
@@ -83,12 +84,13 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         return generation == m_generation.load();
     };
     try {
-        std::shared_ptr<const Trace> trace = TraceJob::run(request, onProgress);
+        AttentionWeights weights;
+        std::shared_ptr<const Trace> trace = TraceJob::run(request, onProgress, &weights);
         post([this, generation, trace] {
             if (generation == m_generation.load())
                 emit traceReady(trace);
-            finish(generation);
         });
+        analyse(generation, trace, std::move(weights));
         return;
     } catch (const Cancelled &) {
     } catch (const InputError &error) {
@@ -108,6 +110,32 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
             if (generation == m_generation.load())
                 emit failed(message);
         });
+    }
+    post([this, generation] { finish(generation); });
+}
+
+// Runs in the worker thread after the trace: the comparison the pipeline view shows. Skipped
+// when a newer request is already waiting (newest wins).
+void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace,
+                          AttentionWeights weights)
+{
+    auto post = [this](auto &&call) {
+        QMetaObject::invokeMethod(this, call, Qt::QueuedConnection);
+    };
+    if (generation == m_generation.load()) {
+        try {
+            auto analysis = std::make_shared<TraceAnalysis>();
+            analysis->comparison = compareImplementations(*trace, weights);
+            analysis->trace = std::move(trace);
+            analysis->weights = std::move(weights);
+            std::shared_ptr<const TraceAnalysis> result = std::move(analysis);
+            post([this, generation, result] {
+                if (generation == m_generation.load())
+                    emit analysisReady(result);
+            });
+        } catch (const std::exception &) {
+            // The trace stands on its own; the pipeline view says the comparison is missing.
+        }
     }
     post([this, generation] { finish(generation); });
 }

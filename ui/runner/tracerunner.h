@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "runner/traceanalysis.h"
 #include "runner/tracerequest.h"
 #include "workspace/workspacestate.h"
 
@@ -35,6 +36,8 @@ public:
 
 signals:
     void traceReady(std::shared_ptr<const headlens::Trace> trace);
+    /// After traceReady, for the same request: its weights and the four ways compared.
+    void analysisReady(std::shared_ptr<const headlens::TraceAnalysis> analysis);
     /// The settings cannot be computed; the previous trace stays valid.
     void invalid(const headlens::ConfigProblem &problem);
     /// There is no sentence to look at.
@@ -48,6 +51,7 @@ private:
     void start();
     void work(quint64 generation, const TraceRequest &request);
     void finish(quint64 generation);
+    void analyse(quint64 generation, std::shared_ptr<const Trace> trace, AttentionWeights weights);
     void setBusy(bool busy);
 
     QThread *m_thread = nullptr;

@@ -21,10 +21,13 @@ public:
     void setHover(int head, int query, int key);
     void clearHover() { setHover(-1, -1, -1); }
     void setPinnedHead(int head);
+    /// A click on cell (query, key) of head `head` in any heatmap: the pipeline explains it.
+    void pickCell(int head, int query, int key) { emit cellPicked(head, query, key); }
 
 signals:
     void hoverChanged(int head, int query, int key);
     void pinnedHeadChanged(int head);
+    void cellPicked(int head, int query, int key);
 
 private:
     int m_head = -1;

@@ -2,6 +2,7 @@
 #include "views/headsgridview.h"
 
 #include "plot/colorlegend.h"
+#include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
 #include "views/tracereader.h"
@@ -91,8 +92,11 @@ void HeadsGridView::ensurePlots(int count)
                 m_selection->clearHover();
         });
         connect(plot, &HeatmapPlot::clicked, this, [this, head] {
-            if (m_selection)
-                m_selection->setPinnedHead(head);
+            if (!m_selection)
+                return;
+            m_selection->setPinnedHead(head);
+            if (m_selection->hoverHead() == head)
+                m_selection->pickCell(head, m_selection->hoverQuery(), m_selection->hoverKey());
         });
         m_plots.push_back(plot);
     }
@@ -147,6 +151,7 @@ void HeadsGridView::refill()
         plot->setMatrix(weights, kThumbnailCells);
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
+        plot->setTitleColor(HeadColors::color(head));
         const auto range = m_style.perHeadScale ? TraceReader::range(weights)
                                                 : std::pair<double, double>(0.0, 1.0);
         plot->setColorRange(range.first, range.second);

@@ -40,6 +40,9 @@ void MainActions::buildFileMenu(QMenu *menu)
     exportView->setShortcut(QKeySequence(tr("Ctrl+E")));
     exportTensors = menu->addAction(tr("Export &tensors as .npy/CSV/JSON…"));
     exportTensors->setShortcut(QKeySequence(tr("Ctrl+Shift+E")));
+    exportStep = menu->addAction(tr("Export pipeline &step as PNG/SVG/PDF…"));
+    exportHandout = menu->addAction(tr("Print pipeline &handout (PDF)…"));
+    exportHandout->setShortcut(QKeySequence::Print);
     menu->addSeparator();
     quit = menu->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -82,6 +85,11 @@ void MainActions::buildViewMenu(QMenu *menu)
     zoomOut->setShortcut(QKeySequence::ZoomOut);
     zoomReset = menu->addAction(tr("&Normal size"));
     zoomReset->setShortcut(QKeySequence(tr("Ctrl+0")));
+    menu->addSeparator();
+    showHeads = menu->addAction(tr("&Heads"));
+    showHeads->setShortcut(QKeySequence(tr("Ctrl+1")));
+    showPipeline = menu->addAction(tr("&Pipeline, step by step"));
+    showPipeline->setShortcut(QKeySequence(tr("Ctrl+2")));
     menu->addSeparator();
 }
 

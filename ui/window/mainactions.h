@@ -28,6 +28,8 @@ public:
     QAction *saveWorkspaceAs = nullptr;
     QAction *exportView = nullptr;
     QAction *exportTensors = nullptr;
+    QAction *exportStep = nullptr;
+    QAction *exportHandout = nullptr;
     QAction *quit = nullptr;
     QAction *perHeadScale = nullptr;
     QAction *dark = nullptr;
@@ -35,6 +37,8 @@ public:
     QAction *zoomIn = nullptr;
     QAction *zoomOut = nullptr;
     QAction *zoomReset = nullptr;
+    QAction *showHeads = nullptr;
+    QAction *showPipeline = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;
     QAction *shortcuts = nullptr;

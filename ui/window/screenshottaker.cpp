@@ -2,6 +2,7 @@
 #include "window/screenshottaker.h"
 
 #include "mainwindow.h"
+#include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 
@@ -12,9 +13,12 @@
 
 namespace headlens {
 
-ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view)
-    : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view))
+ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view, int step)
+    : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view)),
+      m_step(step)
 {
+    if (m_view == "pipeline")
+        m_window->showPipeline();
     if (m_view.startsWith("head:"))
         m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
     m_timer.setInterval(50);
@@ -29,6 +33,8 @@ void ScreenshotTaker::poll()
     if (m_window->runner()->isBusy() && !timedOut)
         return;
     m_timer.stop();
+    if (m_view == "pipeline")
+        m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }

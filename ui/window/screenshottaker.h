@@ -15,7 +15,8 @@ class ScreenshotTaker : public QObject
 {
     Q_OBJECT
 public:
-    ScreenshotTaker(MainWindow *window, QString path, QString view);
+    /// `view`: "heads", "head:N" or "pipeline" (then `step`, 1-based, is shown; 0 = the first).
+    ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
 
 private:
     void poll();
@@ -24,6 +25,7 @@ private:
     MainWindow *m_window;
     QString m_path;
     QString m_view;
+    int m_step = 0;
     QTimer m_timer;
     int m_waited = 0;
 };

@@ -1,0 +1,54 @@
+// OutputProjectionPanel: W_O cut into head blocks, and what each head adds to each word.
+#pragma once
+
+#include "plot/plotstyle.h"
+#include "runner/traceanalysis.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCPBars;
+class QCustomPlot;
+class QLabel;
+class QCPItemRect;
+
+namespace headlens {
+
+class HeatmapPlot;
+
+/// output = sum_i head_i W_O[:, block_i]^T + b_O, drawn from the trace's head_contributions:
+/// bars of ||head_i W_O[:, block_i]^T|| per token (one color per head), W_O with its h column
+/// blocks outlined in the heads' colors, and the largest gap between the sum and the output.
+class OutputProjectionPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OutputProjectionPanel(QWidget *parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    /// The weights (W_O, b_O) arrive from the worker after the trace.
+    void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
+    void setPlotStyle(const PlotStyle &style);
+
+    /// max |sum_i share_i + b_O - output|; negative until the weights are known.
+    double largestGap() const { return m_gap; }
+
+private:
+    void refreshBars();
+    void refreshWeights();
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const TraceAnalysis> m_analysis;
+    int m_batch = 0;
+    PlotStyle m_style;
+    QLabel *m_equation;
+    HeatmapPlot *m_weights;
+    QCustomPlot *m_bars;
+    std::vector<QCPBars *> m_series;
+    std::vector<QCPItemRect *> m_blocks;
+    double m_gap = -1.0;
+};
+
+} // namespace headlens

@@ -1,0 +1,30 @@
+// PipelineCommands: the pipeline's file commands (export the step, print the handout) with dialogs.
+#pragma once
+
+#include <QObject>
+
+class QWidget;
+
+namespace headlens {
+
+class PipelineView;
+
+/// Asks for a file name, writes, and reports through message() (the status bar).
+class PipelineCommands : public QObject
+{
+    Q_OBJECT
+public:
+    PipelineCommands(PipelineView *view, QWidget *dialogParent);
+
+    void chooseAndExportStep();
+    void chooseAndWriteHandout();
+
+signals:
+    void message(const QString &text);
+
+private:
+    PipelineView *m_view;
+    QWidget *m_parent;
+};
+
+} // namespace headlens

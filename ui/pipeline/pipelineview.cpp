@@ -1,0 +1,284 @@
+// PipelineView: composes the stepper, header, shape diagram, tensor gallery and teaching panels.
+#include "pipeline/pipelineview.h"
+
+#include "pipeline/cellarithmeticpanel.h"
+#include "pipeline/fourwayspanel.h"
+#include "pipeline/outputprojectionpanel.h"
+#include "pipeline/shapediagram.h"
+#include "pipeline/splitconcatpanel.h"
+#include "pipeline/stepperbar.h"
+#include "pipeline/tensorgallery.h"
+#include "selection/selection.h"
+
+#include <QKeyEvent>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace headlens {
+
+namespace {
+
+QString describe(const Trace &trace, const std::vector<std::string> &names)
+{
+    if (names.empty() || !trace.hasTensor(names.front()))
+        return QObject::tr("text");
+    return QString::fromStdString(names.front() + " " +
+                                  trace.tensor(names.front()).shape().toString());
+}
+
+} // namespace
+
+PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    m_stepper = new StepperBar(this);
+    layout->addWidget(m_stepper);
+    buildHeader();
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    m_gallery = new TensorGallery(split);
+    m_side = new QTabWidget(split);
+    m_split = new SplitConcatPanel(m_side);
+    m_cell = new CellArithmeticPanel(m_side);
+    m_output = new OutputProjectionPanel(m_side);
+    m_fourWays = new FourWaysPanel(m_side);
+    m_side->addTab(m_split, tr("Split && concat"));
+    m_side->addTab(m_cell, tr("One cell"));
+    m_side->addTab(m_output, tr("Output projection"));
+    m_side->addTab(m_fourWays, tr("Four ways"));
+    split->addWidget(m_gallery);
+    split->addWidget(m_side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    connect(m_stepper, &StepperBar::stepRequested, this, [this](int i) { setStep(i); });
+    connect(m_gallery, &TensorGallery::cellClicked, this,
+            [this](const QString &, int head, int row, int col) {
+                if (m_trace && m_trace->keyLength() > 0 && col < m_trace->keyLength())
+                    pickCell(head, row, col);
+            });
+}
+
+void PipelineView::buildHeader()
+{
+    m_title = new QLabel(this);
+    m_shapes = new QLabel(this);
+    m_shapes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagram = new ShapeDiagram(this);
+    m_formula = new QLabel(this);
+    m_pytorch = new QLabel(this);
+    m_sentence = new QLabel(this);
+    for (QLabel *label : {m_formula, m_pytorch, m_sentence}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    auto *code = new QHBoxLayout;
+    code->addWidget(m_formula, 1);
+    code->addWidget(m_pytorch, 1);
+    auto *layout = static_cast<QVBoxLayout *>(this->layout());
+    layout->addWidget(m_title);
+    layout->addWidget(m_shapes);
+    layout->addWidget(m_diagram);
+    layout->addLayout(code);
+    layout->addWidget(m_sentence);
+}
+
+void PipelineView::setTrace(std::shared_ptr<const Trace> trace, int batch)
+{
+    m_trace = std::move(trace);
+    m_batch = batch;
+    if (!m_trace)
+        return;
+    QStringList titles;
+    for (const TraceStep &s : m_trace->steps)
+        titles << QString::fromStdString(s.title);
+    m_stepper->setSteps(titles);
+    m_split->setTrace(m_trace, batch);
+    m_cell->setTrace(m_trace, batch);
+    m_output->setTrace(m_trace, batch);
+    if (m_analysis && m_analysis->trace != m_trace)
+        m_fourWays->setHtml(tr("<p>Comparing the four ways…</p>"));
+    m_step = std::clamp(m_step, 0, stepCount() - 1);
+    showStep(false);
+}
+
+void PipelineView::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    m_output->setAnalysis(m_analysis);
+    m_fourWays->setAnalysis(m_analysis);
+}
+
+void PipelineView::setSelection(Selection *selection)
+{
+    connect(selection, &Selection::cellPicked, this, &PipelineView::pickCell);
+}
+
+void PipelineView::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    m_gallery->setPlotStyle(style);
+    m_output->setPlotStyle(style);
+    m_diagram->setDark(style.dark);
+    m_split->setDark(style.dark);
+    applyFonts();
+}
+
+void PipelineView::applyFonts()
+{
+    const double s = m_style.fontScale;
+    m_stepper->setFontScale(s);
+    m_diagram->setFontScale(s);
+    m_split->setFontScale(s);
+    m_cell->setFontScale(s);
+    m_fourWays->setFontScale(s);
+    QFont title = font();
+    title.setPointSizeF(16.0 * s);
+    title.setBold(true);
+    m_title->setFont(title);
+    QFont body = font();
+    body.setPointSizeF(11.0 * s);
+    m_shapes->setFont(body);
+    m_sentence->setFont(body);
+    QFont mono("monospace");
+    mono.setStyleHint(QFont::TypeWriter);
+    mono.setPointSizeF(10.5 * s);
+    m_formula->setFont(mono);
+    m_pytorch->setFont(mono);
+    QFont tabs = font();
+    tabs.setPointSizeF(10.0 * s);
+    m_side->tabBar()->setFont(tabs);
+}
+
+int PipelineView::stepCount() const
+{
+    return m_trace ? int(m_trace->steps.size()) : 0;
+}
+
+void PipelineView::setStep(int index, bool animate)
+{
+    if (!m_trace || stepCount() == 0)
+        return;
+    m_step = std::clamp(index, 0, stepCount() - 1);
+    showStep(animate);
+}
+
+QString PipelineView::shapeBeforeText() const
+{
+    return m_trace && m_step < stepCount()
+               ? describe(*m_trace, m_trace->steps[size_t(m_step)].inputs)
+               : QString();
+}
+
+QString PipelineView::shapeAfterText() const
+{
+    return m_trace && m_step < stepCount()
+               ? describe(*m_trace, m_trace->steps[size_t(m_step)].outputs)
+               : QString();
+}
+
+void PipelineView::showStep(bool animate)
+{
+    if (stepCount() == 0)
+        return;
+    const TraceStep &step = m_trace->steps[size_t(m_step)];
+    m_stepper->setCurrent(m_step);
+    m_title->setText(QString("%1 / %2 · %3")
+                         .arg(m_step + 1)
+                         .arg(stepCount())
+                         .arg(QString::fromStdString(step.title)));
+    m_shapes->setText(
+        tr("before  %1     →     after  %2").arg(shapeBeforeText(), shapeAfterText()));
+    auto shapeOf = [this](const std::vector<std::string> &names) {
+        return names.empty() || !m_trace->hasTensor(names.front())
+                   ? Shape()
+                   : m_trace->tensor(names.front()).shape();
+    };
+    auto nameOf = [](const std::vector<std::string> &names) {
+        return names.empty() ? QString() : QString::fromStdString(names.front());
+    };
+    m_diagram->setHeadCount(m_trace->heads());
+    m_diagram->setShapes(nameOf(step.inputs), shapeOf(step.inputs), nameOf(step.outputs),
+                         shapeOf(step.outputs), animate);
+    m_formula->setText(
+        tr("<b>Formula</b>  %1").arg(QString::fromStdString(step.formula).toHtmlEscaped()));
+    m_pytorch->setText(
+        tr("<b>PyTorch</b>  %1").arg(QString::fromStdString(step.pytorch).toHtmlEscaped()));
+    m_sentence->setText(QString::fromStdString(step.explanation));
+    m_gallery->setStep(m_trace, m_batch, step);
+    showSidePanel(step, animate);
+}
+
+// The panel that teaches this step comes to the front.
+void PipelineView::showSidePanel(const TraceStep &step, bool animate)
+{
+    using Mode = SplitBarWidget::Mode;
+    switch (step.kind) {
+    case StepKind::Tokens:
+    case StepKind::Embed:
+    case StepKind::Project:
+        m_split->present(Mode::Split, 0.0, false);
+        m_side->setCurrentWidget(m_split);
+        break;
+    case StepKind::Split:
+    case StepKind::Transpose:
+        m_split->present(Mode::Split, 1.0, animate);
+        m_side->setCurrentWidget(m_split);
+        break;
+    case StepKind::WeightedSum:
+    case StepKind::TransposeBack:
+        m_split->present(Mode::Concat, 1.0, false);
+        m_side->setCurrentWidget(m_split);
+        break;
+    case StepKind::Concat:
+        m_split->present(Mode::Concat, 0.0, animate);
+        m_side->setCurrentWidget(m_split);
+        break;
+    case StepKind::OutputProjection:
+        m_side->setCurrentWidget(m_output);
+        break;
+    default:
+        m_side->setCurrentWidget(m_cell);
+        break;
+    }
+}
+
+void PipelineView::pickCell(int head, int query, int key)
+{
+    if (!m_trace || head < 0 || query < 0 || key < 0)
+        return;
+    m_cell->setCell(head, query, key);
+    m_side->setCurrentWidget(m_cell);
+}
+
+void PipelineView::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_Right:
+    case Qt::Key_PageDown:
+        setStep(m_step + 1);
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_PageUp:
+        setStep(m_step - 1);
+        break;
+    case Qt::Key_Home:
+        setStep(0);
+        break;
+    case Qt::Key_End:
+        setStep(stepCount() - 1);
+        break;
+    case Qt::Key_Space:
+        m_stepper->setPlaying(!m_stepper->isPlaying());
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+} // namespace headlens

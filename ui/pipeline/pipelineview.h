@@ -1,0 +1,89 @@
+// PipelineView: the step-by-step walk through multi-head attention, from tokens to the output.
+#pragma once
+
+#include "plot/plotstyle.h"
+#include "runner/traceanalysis.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTabWidget;
+
+namespace headlens {
+
+class CellArithmeticPanel;
+class FourWaysPanel;
+class OutputProjectionPanel;
+class Selection;
+class ShapeDiagram;
+class SplitConcatPanel;
+class StepperBar;
+class TensorGallery;
+
+/// Passive: setTrace / setAnalysis / setSelection. Each step of the trace shows its title, the
+/// shape before and after (text and animated blocks), the formula, the PyTorch line, one
+/// sentence, its tensors as heatmaps, and beside them the panel that teaches it (split and
+/// concat, one cell's arithmetic, the output projection, four ways). Keys: Left/Right,
+/// Home/End, Space plays.
+class PipelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PipelineView(QWidget *parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
+    void setSelection(Selection *selection);
+    void setPlotStyle(const PlotStyle &style);
+    /// Shows step `index` (0-based, clamped); animate moves the shape blocks and split bar.
+    void setStep(int index, bool animate = true);
+
+    int step() const { return m_step; }
+    int stepCount() const;
+    std::shared_ptr<const Trace> trace() const { return m_trace; }
+    std::shared_ptr<const TraceAnalysis> analysis() const { return m_analysis; }
+    int batch() const { return m_batch; }
+    const PlotStyle &plotStyle() const { return m_style; }
+    /// "q (b=1, n=10, h*d_k=512)": what the header shows before and after the step.
+    QString shapeBeforeText() const;
+    QString shapeAfterText() const;
+    ShapeDiagram *diagram() const { return m_diagram; }
+    StepperBar *stepper() const { return m_stepper; }
+    CellArithmeticPanel *cellPanel() const { return m_cell; }
+    OutputProjectionPanel *outputPanel() const { return m_output; }
+    TensorGallery *gallery() const { return m_gallery; }
+    QTabWidget *sideTabs() const { return m_side; }
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void buildHeader();
+    void showStep(bool animate);
+    void showSidePanel(const TraceStep &step, bool animate);
+    void pickCell(int head, int query, int key);
+    void applyFonts();
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const TraceAnalysis> m_analysis;
+    int m_batch = 0;
+    int m_step = 0;
+    PlotStyle m_style;
+    StepperBar *m_stepper = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_shapes = nullptr;
+    ShapeDiagram *m_diagram = nullptr;
+    QLabel *m_formula = nullptr;
+    QLabel *m_pytorch = nullptr;
+    QLabel *m_sentence = nullptr;
+    TensorGallery *m_gallery = nullptr;
+    QTabWidget *m_side = nullptr;
+    SplitConcatPanel *m_split = nullptr;
+    OutputProjectionPanel *m_output = nullptr;
+    CellArithmeticPanel *m_cell = nullptr;
+    FourWaysPanel *m_fourWays = nullptr;
+};
+
+} // namespace headlens

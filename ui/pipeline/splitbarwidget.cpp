@@ -1,0 +1,228 @@
+// SplitBarWidget: cells keep their width while their segment glides, so nothing but place changes.
+#include "pipeline/splitbarwidget.h"
+
+#include "attention/elementroute.h"
+#include "plot/headcolors.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <cmath>
+
+namespace headlens {
+
+SplitBarWidget::SplitBarWidget(QWidget *parent) : QWidget(parent)
+{
+    m_animation.setDuration(1200);
+    m_animation.setEasingCurve(QEasingCurve::InOutCubic);
+    connect(&m_animation, &QVariantAnimation::valueChanged, this, [this](const QVariant &v) {
+        m_progress = v.toDouble();
+        update();
+    });
+}
+
+void SplitBarWidget::setData(std::shared_ptr<const Trace> trace, int batch, int token, Mode mode)
+{
+    m_trace = std::move(trace);
+    m_batch = batch;
+    m_mode = mode;
+    m_token = std::clamp(token, 0, int(std::max<int64_t>(m_trace->queryLength(), 1)) - 1);
+    m_width = mode == Mode::Split ? m_trace->config.headDimK() : m_trace->config.headDimV();
+    if (m_feature >= heads() * m_width)
+        m_feature = -1;
+    emit routeChanged(routeText());
+    update();
+}
+
+void SplitBarWidget::moveTo(double progress, bool animate)
+{
+    m_animation.stop();
+    if (!animate || std::abs(progress - m_progress) < 1e-9) {
+        m_progress = progress;
+        update();
+        return;
+    }
+    m_animation.setStartValue(m_progress);
+    m_animation.setEndValue(progress);
+    m_animation.start();
+}
+
+void SplitBarWidget::setFontScale(double scale)
+{
+    m_scale = scale;
+    updateGeometry();
+    update();
+}
+
+void SplitBarWidget::setDark(bool dark)
+{
+    m_dark = dark;
+    update();
+}
+
+void SplitBarWidget::pickFeature(int feature)
+{
+    m_feature = feature;
+    emit routeChanged(routeText());
+    update();
+}
+
+int SplitBarWidget::heads() const
+{
+    return m_trace ? m_trace->heads() : 0;
+}
+
+const float *SplitBarWidget::values() const
+{
+    const Tensor &t = m_trace->tensor(m_mode == Mode::Split ? "q" : "concat");
+    return t.data() + (int64_t(m_batch) * t.shape().size(1) + m_token) * t.shape().size(2);
+}
+
+QString SplitBarWidget::routeText() const
+{
+    if (!m_trace || m_feature < 0)
+        return tr("Click a cell to follow one number through the reshapes.");
+    const int head = m_feature / m_width, within = m_feature % m_width;
+    const std::vector<TensorIndex> route =
+        m_mode == Mode::Split ? splitRoute("q", m_batch, m_token, m_feature, m_width)
+                              : concatRoute(m_batch, head, m_token, within, m_width);
+    QStringList parts;
+    for (const TensorIndex &at : route)
+        parts << QString::fromStdString(toString(at));
+    return tr("value %1 · head %2, place %3 of %4:  %5")
+        .arg(double(values()[m_feature]), 0, 'f', 4)
+        .arg(head + 1)
+        .arg(within + 1)
+        .arg(m_width)
+        .arg(parts.join(QString::fromUtf8("  →  ")));
+}
+
+QSize SplitBarWidget::minimumSizeHint() const
+{
+    return QSize(300, int(140 * m_scale));
+}
+
+SplitBarWidget::Geometry SplitBarWidget::geometry() const
+{
+    Geometry g;
+    const double labelH = 20.0 * m_scale;
+    g.left = 8.0;
+    g.top = labelH + 4.0;
+    const double total = std::max(1, heads() * m_width);
+    g.cell = (width() - 16.0) / total;
+    g.bar = std::clamp(30.0 * m_scale, 12.0, 60.0);
+    g.rowsTop = g.top + g.bar + labelH * 1.6;
+    const double available = height() - g.rowsTop - 4.0;
+    g.row = std::clamp(available / std::max(heads(), 1) - 3.0, 6.0, g.bar);
+    return g;
+}
+
+// At progress 0 the cell sits in the bar; at 1 in its head's row, flush left.
+QRectF SplitBarWidget::cellRect(const Geometry &g, int feature, double progress) const
+{
+    const int head = feature / m_width, within = feature % m_width;
+    const QRectF inBar(g.left + feature * g.cell, g.top, g.cell, g.bar);
+    const QRectF inRow(g.left + within * g.cell, g.rowsTop + head * (g.row + 3.0), g.cell, g.row);
+    return QRectF(inBar.x() + (inRow.x() - inBar.x()) * progress,
+                  inBar.y() + (inRow.y() - inBar.y()) * progress, g.cell,
+                  g.bar + (g.row - g.bar) * progress);
+}
+
+void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
+{
+    const float *v = values();
+    const int total = heads() * m_width;
+    float largest = 1e-6f;
+    for (int f = 0; f < total; ++f)
+        largest = std::max(largest, std::abs(v[f]));
+    QFont f = font();
+    f.setPointSizeF(8.5 * m_scale);
+    p.setFont(f);
+    const bool numbers = g.cell > QFontMetricsF(f).horizontalAdvance("-0.00") + 4;
+    // Faint copies of both layouts stay in place, so a still picture shows where cells go.
+    for (int i = 0; i < total; ++i) {
+        p.fillRect(cellRect(g, i, 0.0), HeadColors::light(i / m_width));
+        p.fillRect(cellRect(g, i, 1.0), HeadColors::light(i / m_width));
+    }
+    for (int i = 0; i < total; ++i) {
+        const QRectF r = cellRect(g, i, m_progress);
+        // Strong values dark, weak ones pale, always in the head's own hue.
+        const double t = std::abs(v[i]) / largest;
+        QColor c = HeadColors::color(i / m_width);
+        c = QColor::fromHsvF(c.hsvHueF(), float(0.15 + 0.75 * t), float(1.0 - 0.25 * t));
+        p.fillRect(r, c);
+        if (numbers) {
+            p.setPen(QColor("#111111"));
+            p.drawText(r, Qt::AlignCenter, QString::number(double(v[i]), 'f', 2));
+        }
+    }
+    for (int head = 0; head < heads(); ++head) {
+        const QRectF a = cellRect(g, head * m_width, m_progress);
+        const QRectF b = cellRect(g, head * m_width + m_width - 1, m_progress);
+        p.setPen(QPen(HeadColors::color(head).darker(140), 2.0));
+        p.drawRect(a.united(b));
+    }
+    if (m_feature >= 0 && m_feature < total) {
+        p.setPen(QPen(m_dark ? Qt::white : Qt::black, 3.0));
+        p.drawRect(cellRect(g, m_feature, m_progress).adjusted(-1, -1, 1, 1));
+    }
+}
+
+void SplitBarWidget::drawRowLabels(QPainter &p, const Geometry &g) const
+{
+    QFont f = font();
+    f.setPointSizeF(9.5 * m_scale);
+    p.setFont(f);
+    p.setPen(m_dark ? QColor("#e6e6e6") : QColor("#202020"));
+    const QString token = QString::fromStdString(m_trace->input.queryLabel(m_batch, m_token));
+    const QString name = m_mode == Mode::Split ? "q" : "concat";
+    p.drawText(QRectF(g.left, 0, width() - 16, g.top - 2), Qt::AlignLeft | Qt::AlignBottom,
+               tr("%1[%2, %3, :] — token “%4”: %5 numbers = %6 heads × %7")
+                   .arg(name)
+                   .arg(m_batch)
+                   .arg(m_token)
+                   .arg(token)
+                   .arg(heads() * m_width)
+                   .arg(heads())
+                   .arg(m_width));
+    const QString perHead = m_mode == Mode::Split ? "q_heads" : "context";
+    const double rowsLeft = g.left + m_width * g.cell + 10.0;
+    p.drawText(QRectF(g.left, g.top + g.bar + 2, width() - 16, g.rowsTop - g.top - g.bar - 4),
+               Qt::AlignLeft | Qt::AlignBottom,
+               tr("%1[%2, i, %3, :] — one row of %4 per head")
+                   .arg(perHead)
+                   .arg(m_batch)
+                   .arg(m_token)
+                   .arg(m_width));
+    if (m_progress < 0.5 || g.row < QFontMetricsF(f).height() * 0.8)
+        return;
+    for (int head = 0; head < heads(); ++head) {
+        p.setPen(HeadColors::color(head).darker(120));
+        p.drawText(QRectF(rowsLeft, g.rowsTop + head * (g.row + 3.0), width() - rowsLeft, g.row),
+                   Qt::AlignLeft | Qt::AlignVCenter, tr("head %1").arg(head + 1));
+    }
+}
+
+void SplitBarWidget::paintEvent(QPaintEvent *)
+{
+    if (!m_trace || heads() == 0)
+        return;
+    QPainter p(this);
+    const Geometry g = geometry();
+    drawValues(p, g);
+    drawRowLabels(p, g);
+}
+
+void SplitBarWidget::mousePressEvent(QMouseEvent *event)
+{
+    if (!m_trace)
+        return;
+    const Geometry g = geometry();
+    for (int i = 0; i < heads() * m_width; ++i)
+        if (cellRect(g, i, m_progress).contains(event->position())) {
+            pickFeature(i);
+            return;
+        }
+}
+
+} // namespace headlens

@@ -1,0 +1,122 @@
+// StepperBar: buttons and a timer; the step list doubles as "where am I" on a projector.
+#include "pipeline/stepperbar.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+namespace headlens {
+
+StepperBar::StepperBar(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_first = addButton(QString::fromUtf8("« First"), tr("First step (Home)"));
+    m_previous = addButton(QString::fromUtf8("◀ Previous"), tr("Previous step (Left)"));
+    m_list = new QComboBox(this);
+    m_list->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_list->setToolTip(tr("Jump to a step"));
+    m_next = addButton(QString::fromUtf8("Next ▶"), tr("Next step (Right)"));
+    m_last = addButton(QString::fromUtf8("Last »"), tr("Last step (End)"));
+    m_play = addButton(QString::fromUtf8("▶ Play"), tr("Walk through the steps (Space)"));
+    m_speed = new QComboBox(this);
+    m_speed->addItem(tr("slow (6 s)"), 6);
+    m_speed->addItem(tr("normal (3 s)"), 3);
+    m_speed->addItem(tr("fast (1 s)"), 1);
+    m_speed->setCurrentIndex(1);
+    m_speed->setToolTip(tr("Seconds per step while playing"));
+    layout->addWidget(m_first);
+    layout->addWidget(m_previous);
+    layout->addWidget(m_list, 1);
+    layout->addWidget(m_next);
+    layout->addWidget(m_last);
+    layout->addSpacing(12);
+    layout->addWidget(m_play);
+    layout->addWidget(m_speed);
+    connect(m_first, &QToolButton::clicked, this, [this] { emit stepRequested(0); });
+    connect(m_previous, &QToolButton::clicked, this, [this] { emit stepRequested(m_current - 1); });
+    connect(m_next, &QToolButton::clicked, this, [this] { emit stepRequested(m_current + 1); });
+    connect(m_last, &QToolButton::clicked, this, [this] { emit stepRequested(m_count - 1); });
+    connect(m_list, &QComboBox::activated, this, &StepperBar::stepRequested);
+    connect(m_play, &QToolButton::clicked, this, [this] { setPlaying(!isPlaying()); });
+    connect(m_speed, &QComboBox::currentIndexChanged, this,
+            [this] { m_timer.setInterval(seconds() * 1000); });
+    connect(&m_timer, &QTimer::timeout, this, &StepperBar::advance);
+    m_timer.setInterval(seconds() * 1000);
+    updateButtons();
+}
+
+QToolButton *StepperBar::addButton(const QString &text, const QString &tip)
+{
+    auto *button = new QToolButton(this);
+    button->setText(text);
+    button->setToolTip(tip);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setFocusPolicy(Qt::NoFocus); // keys belong to the view
+    return button;
+}
+
+void StepperBar::setSteps(const QStringList &titles)
+{
+    m_count = int(titles.size());
+    m_list->clear();
+    for (int i = 0; i < m_count; ++i)
+        m_list->addItem(QString("%1 / %2 · %3").arg(i + 1).arg(m_count).arg(titles[i]));
+    m_current = std::clamp(m_current, 0, std::max(m_count - 1, 0));
+    m_list->setCurrentIndex(m_current);
+    updateButtons();
+}
+
+void StepperBar::setCurrent(int index)
+{
+    m_current = index;
+    m_list->setCurrentIndex(index);
+    updateButtons();
+}
+
+void StepperBar::setPlaying(bool playing)
+{
+    if (playing && m_current >= m_count - 1)
+        emit stepRequested(0); // play from the start when at the end
+    if (playing)
+        m_timer.start();
+    else
+        m_timer.stop();
+    m_play->setText(playing ? QString::fromUtf8("⏸ Pause") : QString::fromUtf8("▶ Play"));
+}
+
+void StepperBar::setFontScale(double scale)
+{
+    QFont f = font();
+    f.setPointSizeF(10.0 * scale);
+    for (QWidget *w : findChildren<QWidget *>())
+        w->setFont(f);
+}
+
+void StepperBar::advance()
+{
+    if (m_current >= m_count - 1) {
+        setPlaying(false);
+        return;
+    }
+    emit stepRequested(m_current + 1);
+    if (m_current >= m_count - 1)
+        setPlaying(false);
+}
+
+int StepperBar::seconds() const
+{
+    return m_speed->currentData().toInt();
+}
+
+void StepperBar::updateButtons()
+{
+    m_first->setEnabled(m_current > 0);
+    m_previous->setEnabled(m_current > 0);
+    m_next->setEnabled(m_current < m_count - 1);
+    m_last->setEnabled(m_current < m_count - 1);
+    m_play->setEnabled(m_count > 1);
+}
+
+} // namespace headlens

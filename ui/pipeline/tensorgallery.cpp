@@ -1,0 +1,170 @@
+// TensorGallery: slices the chosen tensor with TensorSlicer and refills reused HeatmapPlots.
+#include "pipeline/tensorgallery.h"
+
+#include "pipeline/tensorslicer.h"
+#include "plot/headcolors.h"
+#include "plot/heatmapplot.h"
+#include "text/tokenizer.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+std::pair<double, double> finiteRange(const std::vector<RowMatrix> &panels)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (const RowMatrix &m : panels)
+        for (Eigen::Index i = 0; i < m.size(); ++i)
+            if (std::isfinite(m.data()[i])) {
+                lo = std::min(lo, double(m.data()[i]));
+                hi = std::max(hi, double(m.data()[i]));
+            }
+    return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0, 1.0);
+}
+
+} // namespace
+
+TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *top = new QHBoxLayout;
+    m_choice = new QComboBox(this);
+    m_choice->setToolTip(tr("Which of this step's tensors to draw"));
+    m_meaning = new QLabel(this);
+    m_meaning->setWordWrap(true);
+    top->addWidget(m_choice);
+    top->addWidget(m_meaning, 1);
+    m_host = new QWidget(this);
+    m_grid = new QGridLayout(m_host);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(4);
+    layout->addLayout(top);
+    layout->addWidget(m_host, 1);
+    connect(m_choice, &QComboBox::currentIndexChanged, this, &TensorGallery::refill);
+}
+
+void TensorGallery::setStep(std::shared_ptr<const Trace> trace, int batch, const TraceStep &step)
+{
+    m_trace = std::move(trace);
+    m_batch = batch;
+    QSignalBlocker blocker(m_choice);
+    m_choice->clear();
+    for (const auto *names : {&step.outputs, &step.inputs})
+        for (const std::string &name : *names)
+            if (m_trace->hasTensor(name) && m_choice->findText(QString::fromStdString(name)) < 0)
+                m_choice->addItem(QString::fromStdString(name));
+    m_choice->setCurrentIndex(0);
+    refill();
+}
+
+void TensorGallery::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    for (HeatmapPlot *plot : m_plots)
+        plot->setPlotStyle(style, true);
+    QFont f = font();
+    f.setPointSizeF(10.0 * style.fontScale);
+    m_choice->setFont(f);
+    m_meaning->setFont(f);
+    refill();
+}
+
+QString TensorGallery::currentTensor() const
+{
+    return m_choice->currentText();
+}
+
+int TensorGallery::panelCount() const
+{
+    return m_visible;
+}
+
+void TensorGallery::ensurePlots(int count)
+{
+    while (int(m_plots.size()) < count) {
+        const int head = int(m_plots.size());
+        auto *plot = new HeatmapPlot(m_host);
+        plot->setPlotStyle(m_style, true);
+        plot->setColorScaleVisible(false);
+        m_hovered.emplace_back(-1, -1);
+        connect(plot, &HeatmapPlot::cellHovered, this,
+                [this, head](int row, int col) { m_hovered[size_t(head)] = QPoint(row, col); });
+        connect(plot, &HeatmapPlot::clicked, this, [this, head] {
+            const QPoint cell = m_hovered[size_t(head)];
+            if (cell.x() >= 0)
+                emit cellClicked(currentTensor(), head, cell.x(), cell.y());
+        });
+        m_plots.push_back(plot);
+    }
+    const int columns = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
+    m_columns = columns;
+    for (HeatmapPlot *plot : m_plots)
+        m_grid->removeWidget(plot);
+    for (int i = 0; i < int(m_plots.size()); ++i) {
+        m_plots[size_t(i)]->setVisible(i < count);
+        if (i < count)
+            m_grid->addWidget(m_plots[size_t(i)], i / std::max(columns, 1),
+                              i % std::max(columns, 1));
+    }
+    m_visible = count;
+}
+
+QStringList TensorGallery::labelsFor(const std::string &axis, int count) const
+{
+    QStringList labels;
+    for (int i = 0; i < count; ++i) {
+        std::string token;
+        if (axis == "n")
+            token = m_trace->input.queryLabel(m_batch, i);
+        else if (axis == "n_kv")
+            token = m_trace->input.keyLabel(m_batch, i);
+        else {
+            labels << QString::number(i);
+            continue;
+        }
+        labels << (token.empty() ? tr("(pad)")
+                                 : QString::fromStdString(Tokenizer::displayLabel(token)));
+    }
+    return labels;
+}
+
+void TensorGallery::refill()
+{
+    if (!m_trace || m_choice->count() == 0) {
+        ensurePlots(0);
+        return;
+    }
+    const TraceTensor *t = m_trace->find(m_choice->currentText().toStdString());
+    const TensorPanels panels = TensorSlicer::slice(t->tensor, m_batch);
+    m_meaning->setText(QString("%1 %2 — %3")
+                           .arg(QString::fromStdString(t->name),
+                                QString::fromStdString(t->tensor.shape().toString()),
+                                QString::fromStdString(t->meaning)));
+    ensurePlots(int(panels.panels.size()));
+    const auto range = finiteRange(panels.panels);
+    for (size_t i = 0; i < panels.panels.size(); ++i) {
+        HeatmapPlot *plot = m_plots[i];
+        const RowMatrix &m = panels.panels[i];
+        plot->setMatrix(m, std::max<Eigen::Index>(m.rows(), m.cols()) > 256 ? 256 : 0);
+        // Token labels only in the first column: the other panels keep their width for cells.
+        const bool firstColumn = int(i) % std::max(m_columns, 1) == 0;
+        plot->setLabels(firstColumn ? labelsFor(panels.rowsAxis, int(m.rows()))
+                                    : QStringList(int(m.rows()), QString()),
+                        labelsFor(panels.colsAxis, int(m.cols())));
+        plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
+                            QString::fromStdString(panels.colsAxis));
+        plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name));
+        plot->setTitleColor(panels.perHead ? HeadColors::color(int(i)) : QColor());
+        plot->setColorRange(range.first, range.second);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+} // namespace headlens

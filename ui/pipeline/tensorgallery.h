@@ -1,0 +1,56 @@
+// TensorGallery: the tensors of one step as heatmaps, one panel per head for per-head tensors.
+#pragma once
+
+#include "attention/trace.h"
+#include "plot/plotstyle.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+
+namespace headlens {
+
+class HeatmapPlot;
+
+/// Passive. A combo picks which of the step's tensors to draw (its outputs first, then its
+/// inputs); all panels share one color range so heads can be compared. Panel titles carry the
+/// heads' colors.
+class TensorGallery : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TensorGallery(QWidget *parent = nullptr);
+
+    void setStep(std::shared_ptr<const Trace> trace, int batch, const TraceStep &step);
+    void setPlotStyle(const PlotStyle &style);
+    QString currentTensor() const;
+    int panelCount() const;
+
+signals:
+    /// A click on cell (row, col) of head `head`'s panel of tensor `tensor`.
+    void cellClicked(const QString &tensor, int head, int row, int col);
+
+private:
+    void refill();
+    void ensurePlots(int count);
+    QStringList labelsFor(const std::string &axis, int count) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    int m_batch = 0;
+    PlotStyle m_style;
+    QComboBox *m_choice;
+    QLabel *m_meaning;
+    QWidget *m_host;
+    QGridLayout *m_grid;
+    std::vector<HeatmapPlot *> m_plots;
+    std::vector<QPoint> m_hovered;
+    int m_visible = 0;
+    int m_columns = 1;
+};
+
+} // namespace headlens
