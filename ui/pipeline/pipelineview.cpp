@@ -53,6 +53,9 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
     split->addWidget(m_side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    // Stretch factors share only the space left over after the size hints, and the side
+    // panel's hint is wide: start from an even split (scaled to the real width).
+    split->setSizes({1000, 1000});
     layout->addWidget(split, 1);
     connect(m_stepper, &StepperBar::stepRequested, this, [this](int i) { setStep(i); });
     connect(m_gallery, &TensorGallery::cellClicked, this,

@@ -80,7 +80,7 @@ void ShapeDiagram::setDark(bool dark)
 
 QSize ShapeDiagram::sizeHint() const
 {
-    return QSize(600, int(rowHeight() * 2.0 + 24 * m_scale));
+    return QSize(600, int(rowHeight() * 2.0 + 36 * m_scale)); // room for the scale note
 }
 
 double ShapeDiagram::rowHeight() const
@@ -196,6 +196,14 @@ void ShapeDiagram::paintEvent(QPaintEvent *)
                tr("before: %1").arg(m_before.rank() ? m_beforeName : tr("text")));
     p.drawText(QRectF(0, second, labelW, rowHeight()), Qt::AlignVCenter | Qt::AlignRight,
                tr("after: %1").arg(m_afterName));
+    // Say how to read the widths: on a log scale the factors of a split axis (h, d_k) add up to
+    // the axis they come from (h*d_k), which linear widths cannot show in one row.
+    QFont note = f;
+    note.setPointSizeF(8.0 * m_scale);
+    p.setFont(note);
+    p.drawText(QRectF(0, second + rowHeight(), labelW, 14.0 * m_scale),
+               Qt::AlignTop | Qt::AlignRight, tr("widths ∝ log₂(size)"));
+    p.setFont(f);
     for (size_t i = 0; i < beforeRects.size(); ++i)
         drawBlock(p, m_before.axes()[i], beforeRects[i], 0.55);
     for (size_t i = 0; i < afterRects.size(); ++i) {

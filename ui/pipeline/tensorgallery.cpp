@@ -101,6 +101,8 @@ void TensorGallery::ensurePlots(int count)
             if (cell.x() >= 0)
                 emit cellClicked(currentTensor(), head, cell.x(), cell.y());
         });
+        // Widths come from the column stretches alone, not from each plot's size hint.
+        plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
         m_plots.push_back(plot);
     }
     const int columns = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
@@ -113,6 +115,10 @@ void TensorGallery::ensurePlots(int count)
             m_grid->addWidget(m_plots[size_t(i)], i / std::max(columns, 1),
                               i % std::max(columns, 1));
     }
+    // The first column also carries the token labels: give it more room so its heatmaps are
+    // as wide as the others' (without this, heads 1 and 5 shrank to slivers at 8 heads).
+    for (int c = 0; c < m_grid->columnCount(); ++c)
+        m_grid->setColumnStretch(c, c == 0 && columns > 1 ? 3 : (c < columns ? 2 : 0));
     m_visible = count;
 }
 
