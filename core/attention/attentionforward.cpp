@@ -2,13 +2,17 @@
 #include "attention/attentionforward.h"
 
 #include "attention/stepdescriptions.h"
+#include "stats/headstatsaccumulator.h"
 #include "util/counterrandom.h"
 #include "util/inputerror.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+
+#include <omp.h>
 
 namespace headlens {
 
@@ -53,6 +57,9 @@ void validateInputs(const AttentionConfig &config, const AttentionInput &input,
 }
 
 /// Y = X W^T + b for every token of every sequence at once: (b*n, d_in) x (d_in, d_out).
+/// One Eigen product (threaded by Eigen when large). Splitting it into per-thread column slices
+/// halved the time lost to Eigen's spin-waiting threads on a shared machine, but changed the
+/// rounding against the model's own attention code beyond what tst_modelwindow allows (1e-6).
 Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape shape)
 {
     const int64_t rows = x.shape().size(0) * x.shape().size(1);
@@ -72,11 +79,14 @@ Tensor swapAxes12(const Tensor &t, Shape shape)
     Tensor out(std::move(shape));
     const float *src = t.data();
     float *dst = out.data();
-    for (int64_t i = 0; i < d0; ++i)
-        for (int64_t j = 0; j < d1; ++j)
-            for (int64_t k = 0; k < d2; ++k)
-                std::copy_n(src + ((i * d1 + j) * d2 + k) * d3, d3,
-                            dst + ((i * d2 + k) * d1 + j) * d3);
+    // In parallel, like every pass over a whole tensor here, so that the second core is not idle
+    // (a small share: under 1% of computeTrace at n=2048 in perf).
+#pragma omp parallel for schedule(static)
+    for (int64_t ij = 0; ij < d0 * d1; ++ij) {
+        const int64_t i = ij / d1, j = ij % d1;
+        for (int64_t k = 0; k < d2; ++k)
+            std::copy_n(src + (ij * d2 + k) * d3, d3, dst + ((i * d2 + k) * d1 + j) * d3);
+    }
     return out;
 }
 
@@ -141,21 +151,67 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const Dims &d)
 }
 
 /// The per-head part: scores, scaling, mask, softmax, dropout, P V, and the head's share of
-/// the output projection. Heads are independent, so they run in parallel (one head per thread
-/// beats threading inside Eigen's small per-head products).
+/// the output projection, with each head's statistics.
 struct HeadTensors
 {
     Tensor scoresRaw, scores, maskedScores, softmax, weights, context, contributions;
+    std::vector<HeadStats> stats; ///< index b * h + head
 };
 
-HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
-                           const Trace &trace, const Tensor &mask, bool masked, const Dims &d,
-                           const TraceOptions &options)
+/// What every block of every head reads; built once before the parallel loop.
+struct HeadPass
+{
+    const Tensor &q, &k, &v, &mask;
+    const Dims &d;
+    float factor;
+    bool scaled, masked, dropout;
+    float keep;
+    CounterRandom random;
+};
+
+/// Query rows of one head processed together: about 2 MiB of each (n, n_kv) score tensor, so a
+/// block's raw scores, scaled scores and softmax are still in cache when the next step reads
+/// them instead of making a round trip to memory per step (at n=1024..2048 the separate
+/// whole-head passes ran at a quarter of the GEMM rate). Not smaller: each block's products
+/// repack K and V, which costs about as much as the products at 32 rows.
+int64_t rowBlock(const Dims &d)
+{
+    const int64_t rows = (int64_t(1) << 19) / std::max<int64_t>(d.nKv, 1);
+    return std::clamp<int64_t>(rows, 64, std::max<int64_t>(d.n, 1));
+}
+
+void attendRows(const HeadPass &p, HeadTensors &t, int64_t b, int64_t head, int64_t first,
+                int64_t rows, HeadStatsAccumulator &stats)
+{
+    const float negInf = -std::numeric_limits<float>::infinity();
+    auto block = [&](Tensor &x) { return x.matrix({b, head}).middleRows(first, rows); };
+    auto raw = block(t.scoresRaw);
+    raw.noalias() =
+        p.q.matrix({b, head}).middleRows(first, rows) * p.k.matrix({b, head}).transpose();
+    if (p.scaled)
+        block(t.scores) = raw * p.factor;
+    if (p.masked)
+        block(t.maskedScores) = (p.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
+                                    .select(negInf, block(t.scores).array());
+    auto softmax = block(t.softmax);
+    softmaxRows(block(t.maskedScores), softmax);
+    stats.addRows(softmax, first);
+    if (p.dropout) {
+        const uint64_t offset =
+            static_cast<uint64_t>(((b * p.d.h + head) * p.d.n + first) * p.d.nKv);
+        auto weights = block(t.weights);
+        for (int64_t e = 0; e < rows * p.d.nKv; ++e)
+            weights.data()[e] = p.random.uniform(offset + static_cast<uint64_t>(e)) < p.keep
+                                    ? softmax.data()[e] / p.keep
+                                    : 0.0f;
+    }
+    t.context.matrix({b, head}).middleRows(first, rows).noalias() =
+        block(t.weights) * p.v.matrix({b, head});
+}
+
+HeadTensors allocateHeadTensors(const Dims &d, bool scaled, bool masked, bool dropout)
 {
     const Shape scoreShape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"n_kv", d.nKv}};
-    const float factor = config.scaleFactor();
-    const bool scaled = factor != 1.0f;
-    const bool dropout = config.training && config.dropout > 0.0f;
     HeadTensors t;
     t.scoresRaw = Tensor(scoreShape);
     t.scores = scaled ? Tensor(scoreShape) : t.scoresRaw;
@@ -164,42 +220,44 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
     t.weights = dropout ? Tensor(scoreShape) : t.softmax;
     t.context = Tensor(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_v", d.dV}});
     t.contributions = Tensor(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_model", d.dModel}});
+    t.stats.resize(static_cast<size_t>(d.b * d.h));
+    return t;
+}
 
-    const Tensor &qHeads = trace.tensor("q_heads");
-    const Tensor &kHeads = trace.tensor("k_heads");
-    const Tensor &vHeads = trace.tensor("v_heads");
-    const CounterRandom random(config.seed, kDropoutStream);
-    const float keep = 1.0f - config.dropout;
-    const float negInf = -std::numeric_limits<float>::infinity();
+HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
+                           const Trace &trace, const Tensor &mask, bool masked, const Dims &d,
+                           const TraceOptions &options)
+{
+    const float factor = config.scaleFactor();
+    const HeadPass p{trace.tensor("q_heads"),
+                     trace.tensor("k_heads"),
+                     trace.tensor("v_heads"),
+                     mask,
+                     d,
+                     factor,
+                     factor != 1.0f,
+                     masked,
+                     config.training && config.dropout > 0.0f,
+                     1.0f - config.dropout,
+                     CounterRandom(config.seed, kDropoutStream)};
+    HeadTensors t = allocateHeadTensors(d, p.scaled, masked, p.dropout);
+    const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};
     std::atomic<int64_t> done{0};
 
+    // One head per thread: Eigen's own threads inside these small products were 3-10x slower
+    // than one thread at n <= 128.
 #pragma omp parallel for schedule(dynamic)
     for (int64_t bh = 0; bh < d.b * d.h; ++bh) {
         if (cancelled.load(std::memory_order_relaxed))
             continue;
         const int64_t b = bh / d.h, head = bh % d.h;
-        RowMatrixMap raw = t.scoresRaw.matrix({b, head});
-        raw.noalias() = qHeads.matrix({b, head}) * kHeads.matrix({b, head}).transpose();
-        if (scaled)
-            t.scores.matrix({b, head}) = raw * factor;
-        if (masked)
-            t.maskedScores.matrix({b, head}) =
-                (mask.matrix({b}).array() != 0.0f)
-                    .select(negInf, t.scores.matrix({b, head}).array());
-        softmaxRows(t.maskedScores.matrix({b, head}), t.softmax.matrix({b, head}));
-        if (dropout) {
-            const float *p = t.softmax.matrix({b, head}).data();
-            float *out = t.weights.matrix({b, head}).data();
-            const uint64_t offset = static_cast<uint64_t>(bh * d.n * d.nKv);
-            for (int64_t e = 0; e < d.n * d.nKv; ++e)
-                out[e] =
-                    random.uniform(offset + static_cast<uint64_t>(e)) < keep ? p[e] / keep : 0.0f;
-        }
-        RowMatrixMap context = t.context.matrix({b, head});
-        context.noalias() = t.weights.matrix({b, head}) * vHeads.matrix({b, head});
+        HeadStatsAccumulator stats(trace.input.queryLengthOf(b), trace.input.keyLengthOf(b));
+        for (int64_t first = 0; first < d.n; first += blockRows)
+            attendRows(p, t, b, head, first, std::min(blockRows, d.n - first), stats);
+        t.stats[static_cast<size_t>(bh)] = stats.result();
         t.contributions.matrix({b, head}).noalias() =
-            context * w.wO.middleCols(head * d.dV, d.dV).transpose();
+            t.context.matrix({b, head}) * w.wO.middleCols(head * d.dV, d.dV).transpose();
         const int64_t finished = ++done;
         if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
             cancelled = true;
@@ -209,12 +267,64 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
     return t;
 }
 
+/// output = b_O + sum over heads of head_contributions, in parallel over tokens (a pass over
+/// all heads' (n, d_model) shares: memory-bound, so both cores' bandwidth helps).
+Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const Dims &d)
+{
+    Tensor output(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
+#pragma omp parallel for schedule(static)
+    for (int64_t bi = 0; bi < d.b * d.n; ++bi) {
+        const int64_t b = bi / d.n, i = bi % d.n;
+        auto out = output.matrix({b}).row(i);
+        out = bias.transpose();
+        for (int64_t head = 0; head < d.h; ++head)
+            out += contributions.matrix({b, head}).row(i);
+    }
+    return output;
+}
+
 Dims dimsOf(const AttentionConfig &config, const AttentionInput &input)
 {
     return {input.batch(),      input.queryLength(),  input.keyLength(),
             config.heads,       config.headDimK(),    config.headDimV(),
             input.inputWidth(), input.kvInputWidth(), config.dModel};
 }
+
+/// Small layers run on the calling thread alone. Every OpenMP region ends in a barrier, and on a
+/// busy machine a barrier waits for the other thread's next time slice: at n=16, d_model=512,
+/// h=8 two threads took 144 ms against 0.34 ms on one (load average 8 on 2 cores). Below about
+/// 200 MFLOP (2 ms on one core) a second thread has little to win anyway. omp_set_num_threads
+/// changes only the calling thread's setting, which Eigen's products follow too (unless
+/// Eigen::setNbThreads fixed a count).
+class OneThreadForSmallWork
+{
+public:
+    explicit OneThreadForSmallWork(const Dims &d)
+        : m_previous(omp_get_max_threads()), m_small(flopsOf(d) < 2e8)
+    {
+        if (m_small)
+            omp_set_num_threads(1);
+    }
+    ~OneThreadForSmallWork()
+    {
+        if (m_small)
+            omp_set_num_threads(m_previous);
+    }
+    OneThreadForSmallWork(const OneThreadForSmallWork &) = delete;
+    OneThreadForSmallWork &operator=(const OneThreadForSmallWork &) = delete;
+
+private:
+    /// The products' multiply-adds: projections, Q K^T, P V, output projection.
+    static double flopsOf(const Dims &d)
+    {
+        return 2.0 * double(d.b) *
+               (double(d.n) * d.dIn * d.h * d.dK + double(d.nKv) * d.dKvIn * d.h * (d.dK + d.dV) +
+                double(d.h) * d.n * d.nKv * (d.dK + d.dV) + double(d.n) * d.h * d.dV * d.dModel);
+    }
+
+    int m_previous;
+    bool m_small;
+};
 
 void reportProgress(const TraceOptions &options, double fraction)
 {
@@ -229,6 +339,7 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
 {
     validateInputs(config, input, weights);
     const Dims d = dimsOf(config, input);
+    const OneThreadForSmallWork threads(d);
     Trace trace;
     trace.config = config;
     trace.input = std::move(input);
@@ -317,22 +428,14 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
 
     // Output projection as the sum of each head's contribution: concat W_O^T = sum_i head_i W_O[:,
     // block_i]^T.
-    Tensor output(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
-    for (int64_t b = 0; b < d.b; ++b) {
-        RowMatrixMap out = output.matrix({b});
-        out.rowwise() = (bias ? weights.bO : Vector::Zero(d.dModel)).transpose();
-        for (int64_t head = 0; head < d.h; ++head)
-            out += heads.contributions.matrix({b, head});
-    }
+    const Tensor output =
+        sumOverHeads(heads.contributions, bias ? weights.bO : Vector::Zero(d.dModel), d);
     trace.addTensor("head_contributions", heads.contributions,
                     "what each head adds to each token's output: head_i W_O[:, block_i]^T");
     trace.addTensor("output", output, "the layer's output, one d_model vector per token");
     trace.steps.push_back(describe.outputProjection());
 
-    for (int64_t b = 0; b < d.b; ++b)
-        for (int64_t head = 0; head < d.h; ++head)
-            trace.headStats.push_back(computeHeadStats(heads.softmax.matrix({b, head}),
-                                                       in.queryLengthOf(b), in.keyLengthOf(b)));
+    trace.headStats = std::move(heads.stats);
     reportProgress(options, 1.0);
     return trace;
 }

@@ -24,7 +24,8 @@ class Tensor
 {
 public:
     Tensor() = default;
-    /// A zero-filled tensor.
+    /// A zero-filled tensor. Large ones come zeroed from the kernel on first touch (calloc), so
+    /// no thread spends time zero-filling what the core overwrites next.
     explicit Tensor(Shape shape);
     /// A tensor holding `values` (size must equal shape.numel()).
     Tensor(Shape shape, std::vector<float> values);
@@ -33,8 +34,8 @@ public:
     int64_t numel() const { return m_shape.numel(); }
     bool isEmpty() const { return !m_storage; }
 
-    float *data() { return m_storage ? m_storage->data() : nullptr; }
-    const float *data() const { return m_storage ? m_storage->data() : nullptr; }
+    float *data() { return m_storage.get(); }
+    const float *data() const { return m_storage.get(); }
 
     /// Element at a full C-order index.
     float at(std::initializer_list<int64_t> index) const;
@@ -55,7 +56,8 @@ public:
 
 private:
     Shape m_shape;
-    std::shared_ptr<std::vector<float>> m_storage;
+    /// The values; owns either a calloc'd block or a moved-in std::vector (aliasing pointer).
+    std::shared_ptr<float> m_storage;
 };
 
 } // namespace headlens
