@@ -98,6 +98,19 @@ def time_torch(torch, shape, quick):
     return measure(once, quick)
 
 
+KEEP_OPENBLAS_ENV = False
+
+
+def blas_kernels():
+    """threadpoolctl's view of the BLAS in use ("openblas 0.3.21 Cooperlake"), if installed."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return []
+    return [f"{i.get('internal_api')} {i.get('version')} {i.get('architecture', '')}".strip()
+            for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+
+
 def loaded_blas():
     """The BLAS libraries numpy and torch actually loaded (Debian picks libblas.so.3 through
     update-alternatives, so the build information alone does not say which one runs)."""
@@ -122,12 +135,19 @@ def worker(threads, quick):
                      "numpy": time_numpy(np, shape, quick),
                      "torch": time_torch(torch, shape, quick)})
     print(json.dumps({"numpy_version": np.__version__, "torch_version": torch.__version__,
-                      "blas": loaded_blas(), "rows": rows}))
+                      "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows}))
 
 
 def run_worker(threads, quick):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
                MKL_NUM_THREADS=str(threads))
+    # Some machines set OPENBLAS_CORETYPE (and OPENBLAS_L2_SIZE) so that old OpenBLAS builds do
+    # not crash; they pin a current OpenBLAS to an older, slower kernel (Haswell instead of
+    # Cooperlake/SkylakeX here). The comparison wants each library at its best: unset both, for
+    # this child only. --keep-openblas-env keeps them.
+    if not KEEP_OPENBLAS_ENV:
+        env.pop("OPENBLAS_CORETYPE", None)
+        env.pop("OPENBLAS_L2_SIZE", None)
     command = [sys.executable, os.path.abspath(__file__), "--worker", str(threads)]
     output = subprocess.run(command + (["--quick"] if quick else []), env=env, check=True,
                             stdout=subprocess.PIPE, text=True).stdout
@@ -174,8 +194,12 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer shapes, shorter runs")
     parser.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
     parser.add_argument("--headlens", metavar="JSON", help="headlens-bench --json output")
+    parser.add_argument("--keep-openblas-env", action="store_true",
+                        help="keep OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE for the runs")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global KEEP_OPENBLAS_ENV
+    KEEP_OPENBLAS_ENV = args.keep_openblas_env
     if args.worker:
         worker(args.worker, args.quick)
         return 0
@@ -191,7 +215,8 @@ def main():
         rows += result["rows"]
         versions = result
     print(f"numpy {versions['numpy_version']}, torch {versions['torch_version']}, BLAS loaded: "
-          f"{', '.join(versions['blas']) or 'unknown'}")
+          f"{', '.join(versions['blas']) or 'unknown'}"
+          + (f" ({'; '.join(versions['kernels'])})" if versions.get("kernels") else ""))
     if any("/blas/libblas" in path for path in versions["blas"]):
         print("note: that is the reference (netlib) BLAS: single-threaded and unoptimised, so "
               "these figures understate NumPy and PyTorch (install libopenblas0 for a fair run)")

@@ -1,11 +1,14 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "pipeline/pipelinecommands.h"
 #include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
+#include "train/trainview.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "views/tokenstrip.h"
@@ -50,6 +53,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_actions->setControlsToggle(findChild<QDockWidget *>("controlsDock")->toggleViewAction());
     connectActions();
     connectPipeline();
+    m_models = new ModelWiring(this, m_actions);
+    // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
+    connect(m_train, &TrainView::openInViews, m_models->controller(),
+            &ModelController::openToyModel);
+    connect(m_train, &TrainView::openInViews, this,
+            [this] { m_tabs->setCurrentWidget(m_viewArea); });
     setPlotStyle(m_style);
     resize(1400, 900);
 }
@@ -88,6 +97,8 @@ void MainWindow::buildViews()
     m_pipeline->setSelection(m_selection);
     m_tabs->addTab(m_viewArea, tr("Heads"));
     m_tabs->addTab(m_pipeline, tr("Pipeline"));
+    m_train = new TrainView(m_tabs);
+    m_tabs->addTab(m_train, tr("Train"));
     setCentralWidget(m_tabs);
 }
 
@@ -95,6 +106,27 @@ void MainWindow::showPipeline()
 {
     m_tabs->setCurrentWidget(m_pipeline);
     m_pipeline->setFocus();
+}
+
+void MainWindow::showTrain()
+{
+    m_tabs->setCurrentWidget(m_train);
+}
+
+// The Controls dock sets up the Heads and Pipeline views; on the Train tab it only takes room
+// from the heatmaps, so it steps aside there and comes back (if it was open) when leaving.
+void MainWindow::hideDockOnTrainTab()
+{
+    auto *dock = findChild<QDockWidget *>("controlsDock");
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this, dock] {
+        if (m_tabs->currentWidget() == m_train && !dock->isHidden()) {
+            m_dockHiddenForTrain = true;
+            dock->hide();
+        } else if (m_tabs->currentWidget() != m_train && m_dockHiddenForTrain) {
+            m_dockHiddenForTrain = false;
+            dock->show();
+        }
+    });
 }
 
 void MainWindow::buildDock()
@@ -147,6 +179,15 @@ void MainWindow::connectActions()
     connect(a->showHeads, &QAction::triggered, this,
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     connect(a->showPipeline, &QAction::triggered, this, &MainWindow::showPipeline);
+    connect(a->showTrain, &QAction::triggered, this, &MainWindow::showTrain);
+    hideDockOnTrainTab();
+    connect(a->saveTrainedModel, &QAction::triggered, m_train, &TrainView::chooseAndSave);
+    connect(a->openTrainedModel, &QAction::triggered, m_train, [this] {
+        showTrain();
+        m_train->chooseAndOpen();
+    });
+    connect(m_train, &TrainView::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
     connect(a, &MainActions::exampleChosen, this, [this](const Example &example) {
         m_workspace->setState(example.appliedTo(m_workspace->state()));
@@ -206,7 +247,7 @@ void MainWindow::connectPipeline()
 
 void MainWindow::recompute()
 {
-    m_runner->submit(m_workspace->state());
+    m_runner->submit(m_workspace->state(), m_models->controller()->source());
 }
 
 void MainWindow::showTrace(std::shared_ptr<const Trace> trace)
@@ -243,7 +284,10 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);
+    m_train->setPlotStyle(style);
     m_strip->setPlotStyle(style);
+    if (m_models)
+        m_models->setPlotStyle(style);
     if (auto *scroll = qobject_cast<QScrollArea *>(m_strip->parentWidget()->parentWidget()))
         scroll->setFixedHeight(m_strip->sizeHint().height() + 14);
 }
@@ -278,6 +322,12 @@ QString MainWindow::restoreSettings()
     return settings.value("workspace/last").toString();
 }
 
+bool MainWindow::restoreSession()
+{
+    QSettings settings;
+    return m_files->restoreSession(settings);
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     QSettings settings;
@@ -286,8 +336,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue("view/perHeadScale", m_style.perHeadScale);
     settings.setValue("view/dark", m_style.dark);
     settings.setValue("view/colormap", Colormaps::name(m_style.colormap));
-    if (!m_files->workspacePath().isEmpty())
-        settings.setValue("workspace/last", m_files->workspacePath());
+    m_files->storeSession(settings);
     event->accept();
 }
 

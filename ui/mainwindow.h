@@ -18,11 +18,13 @@ class ControlsPanel;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
+class ModelWiring;
 class PipelineView;
 class Selection;
 class SingleHeadView;
 class TokenStrip;
 class TraceRunner;
+class TrainView;
 class Workspace;
 
 /// Builds widgets and connects them; the work lives in Workspace, TraceRunner, the views and
@@ -43,13 +45,21 @@ public:
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
+    /// The training playground (the "Train" tab).
+    TrainView *trainView() const { return m_train; }
+    void showTrain();
     FileCommands *files() const { return m_files; }
+    /// The Model box, the Model tab and the model commands.
+    ModelWiring *models() const { return m_models; }
+    QTabWidget *tabs() const { return m_tabs; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     /// The views' area (what "Export view" and --screenshot --view write).
     QWidget *viewArea() const { return m_viewArea; }
 
     /// Window geometry, dock layout and view options from QSettings; the last workspace's path.
     QString restoreSettings();
+    /// What was on screen when the window last closed (saved or not); false when nothing was.
+    bool restoreSession();
     void setPlotStyle(const PlotStyle &style);
     /// Starts computing the workspace as it is now.
     void recompute();
@@ -64,6 +74,7 @@ private:
     void buildDock();
     void buildStatusBar();
     void connectActions();
+    void hideDockOnTrainTab();
     void connectPipeline();
     void showTrace(std::shared_ptr<const Trace> trace);
     void redraw();
@@ -82,8 +93,11 @@ private:
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
+    TrainView *m_train = nullptr;
+    bool m_dockHiddenForTrain = false; ///< the Train tab has its own settings column
     MainActions *m_actions = nullptr;
     FileCommands *m_files = nullptr;
+    ModelWiring *m_models = nullptr;
     QLabel *m_hover = nullptr;
     QLabel *m_info = nullptr;
     QProgressBar *m_progress = nullptr;

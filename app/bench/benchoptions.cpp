@@ -91,7 +91,7 @@ std::string BenchOptions::helpText()
 {
     return R"(Usage: headlens-bench [options]
 
-Benchmarks the attention core and prints a table; times are the median (and min, max,
+Benchmarks the attention core and the window, prints a table; times are the median (min, max,
 interquartile range) over repeated runs, repeated until ~0.75 s and at least 5 runs per case.
 
 Suites:
@@ -101,6 +101,10 @@ Suites:
                  which is also reported as gemm_reference
   core_memory    peak resident memory (VmHWM) of one forward pass at n=2048, d_model=1024,
                  h=16, each in a fresh process, against Trace::bytes()
+  grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
+                 n=32/h=8, 512/12, 2048/16; max_stall_ms = longest gap of a 5 ms UI timer
+  startup        (with the GUI) fork of `headlens --startup-probe` to its first paint
+  export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 
 Options:
   --quick                 fewer shapes, ~0.1 s and at least 3 runs per case (smoke test)

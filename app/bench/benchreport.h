@@ -22,7 +22,9 @@ namespace headlens {
 ///      "threads"; gemm_reference: "size", "threads"), then for timed suites "median_ms",
 ///      "min_ms", "max_ms", "q1_ms", "q3_ms", "repetitions", then its metrics
 ///      (core_forward: "gflops", "gemm_fraction"; gemm_reference: "gflops"; core_memory:
-///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace")]}
+///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace";
+///      grid_latency: "n", "d_model", "h", timed, "max_stall_ms"; startup: "offscreen", timed,
+///      "in_process_ms"; export_png / export_pdf: "n", "d_model", "h", timed, "file_bytes")]}
 /// A metric that could not be computed is null.
 class BenchReport
 {

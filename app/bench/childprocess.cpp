@@ -1,7 +1,8 @@
-// ChildProcess: fork + execv of /proc/self/exe with a pipe for its stdout.
+// ChildProcess: fork + execve with a pipe for the child's stdout.
 #include "childprocess.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -39,17 +40,21 @@ std::string readAll(int fd)
     }
 }
 
-} // namespace
-
-std::string ChildProcess::runSelf(const std::vector<std::string> &arguments)
+/// fork + execve with stdout on a pipe; returns the child's pid and the pipe's reading end.
+/// Everything is built before fork: between fork and exec the child may only make
+/// async-signal-safe calls.
+std::pair<pid_t, int> spawn(const std::string &program, std::vector<std::string> strings,
+                            std::vector<std::string> environment)
 {
-    // Built before fork: between fork and exec the child may only make async-signal-safe calls.
-    std::vector<std::string> strings{"headlens-bench"};
-    strings.insert(strings.end(), arguments.begin(), arguments.end());
-    std::vector<char *> argv;
+    std::vector<char *> argv, envp;
     for (std::string &s : strings)
         argv.push_back(s.data());
     argv.push_back(nullptr);
+    for (char **e = environ; *e; ++e)
+        environment.push_back(*e); // after ours: getenv returns the first match
+    for (std::string &s : environment)
+        envp.push_back(s.data());
+    envp.push_back(nullptr);
 
     int fds[2];
     if (pipe(fds) != 0)
@@ -61,22 +66,73 @@ std::string ChildProcess::runSelf(const std::vector<std::string> &arguments)
         dup2(fds[1], STDOUT_FILENO);
         close(fds[0]);
         close(fds[1]);
-        execv("/proc/self/exe", argv.data());
+        execve(program.c_str(), argv.data(), envp.data());
         _exit(127);
     }
     close(fds[1]);
-    const std::string output = readAll(fds[0]);
-    close(fds[0]);
+    return {pid, fds[0]};
+}
+
+int waitFor(pid_t pid)
+{
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    return status;
+}
+
+std::string describe(int status)
+{
+    return WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                             : std::string("killed by a signal");
+}
+
+} // namespace
+
+std::string ChildProcess::runSelf(const std::vector<std::string> &arguments)
+{
+    std::vector<std::string> strings{"headlens-bench"};
+    strings.insert(strings.end(), arguments.begin(), arguments.end());
+    const auto [pid, fd] = spawn("/proc/self/exe", strings, {});
+    const std::string output = readAll(fd);
+    close(fd);
+    const int status = waitFor(pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw std::runtime_error("child headlens-bench " + joined(arguments) + " failed (" +
-                                 (WIFEXITED(status)
-                                      ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                      : std::string("killed by a signal")) +
-                                 ")");
+                                 describe(status) + ")");
     return output;
+}
+
+std::pair<double, std::string>
+ChildProcess::timeFirstLine(const std::string &program, const std::vector<std::string> &arguments,
+                            const std::vector<std::string> &environment)
+{
+    std::vector<std::string> strings{program};
+    strings.insert(strings.end(), arguments.begin(), arguments.end());
+    const auto start = std::chrono::steady_clock::now();
+    const auto [pid, fd] = spawn(program, strings, environment);
+    std::string line;
+    double ms = -1.0;
+    char c = 0;
+    while (ms < 0.0) {
+        const ssize_t got = read(fd, &c, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (c == '\n')
+            ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count();
+        else
+            line += c;
+    }
+    readAll(fd);
+    close(fd);
+    const int status = waitFor(pid);
+    if (ms < 0.0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(program + " " + joined(arguments) +
+                                 " printed no line or failed (" + describe(status) + ")");
+    return {ms, line};
 }
 
 } // namespace headlens

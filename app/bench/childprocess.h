@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace headlens {
@@ -15,6 +16,13 @@ public:
     /// wrote to stdout; its stderr goes to ours. Throws std::runtime_error when it cannot be
     /// started or does not exit with status 0.
     static std::string runSelf(const std::vector<std::string> &arguments);
+    /// Runs `program` with `arguments` (and `environment` entries "NAME=value" added to this
+    /// process's) and returns the milliseconds from just before fork to the moment its first
+    /// output line arrived, with that line. Throws std::runtime_error when it prints nothing
+    /// or fails.
+    static std::pair<double, std::string>
+    timeFirstLine(const std::string &program, const std::vector<std::string> &arguments,
+                  const std::vector<std::string> &environment);
 };
 
 } // namespace headlens

@@ -1,10 +1,18 @@
-// headlens-bench: benchmarks of the attention core, as a table and optionally as JSON.
+// headlens-bench: benchmarks of the attention core and the window, as a table and as JSON.
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
 #include "memorysuite.h"
 
 #include "util/inputerror.h"
+
+#ifdef HEADLENS_BENCH_GUI
+#include "exportsuite.h"
+#include "gridlatencysuite.h"
+#include "startupsuite.h"
+
+#include <QApplication>
+#endif
 
 #include <iostream>
 #include <memory>
@@ -19,6 +27,11 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     std::vector<std::unique_ptr<Suite>> suites;
     suites.push_back(std::make_unique<CoreSuite>());
     suites.push_back(std::make_unique<MemorySuite>());
+#ifdef HEADLENS_BENCH_GUI
+    suites.push_back(std::make_unique<GridLatencySuite>());
+    suites.push_back(std::make_unique<StartupSuite>());
+    suites.push_back(std::make_unique<ExportSuite>());
+#endif
     return suites;
 }
 
@@ -57,6 +70,11 @@ int main(int argc, char **argv)
         }
         if (options.single)
             return MemorySuite::runSingleCase(*options.single, std::cout);
+#ifdef HEADLENS_BENCH_GUI
+        // The window's suites draw offscreen: no display needed, and none is used if present.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+#endif
         return runSuites(options);
     } catch (const InputError &error) {
         std::cerr << "headlens-bench: " << error.what() << "\n";

@@ -94,7 +94,7 @@ void ModelRunner::printStats(const Gpt2Run &run) const
     for (int layer = 0; layer < run.layers(); ++layer)
         for (int head = 0; head < run.heads(); ++head) {
             const HeadStats &s = run.stats(layer, head);
-            m_out << std::setw(5) << layer << std::setw(5) << head << std::setw(9)
+            m_out << std::setw(5) << layer << std::setw(5) << head + 1 << std::setw(9)
                   << std::setprecision(3) << s.entropy << std::setw(10) << std::setprecision(2)
                   << s.meanDistance << std::setw(10) << std::setprecision(3) << s.previousToken
                   << std::setw(7) << s.firstToken << "\n";

@@ -88,7 +88,8 @@ int TrainRunner::run(const CommandLineRequest &request)
     m_out << "Head scores on the held-out set (mean attention weight):\n"
           << "  layer  head  previous-token  induction\n";
     for (const HeadScores &head : evaluation.heads)
-        m_out << line("  %5d  %4d  %14.3f  %9.3f\n", head.layer, head.head, head.previousToken,
+        // Heads counted from 1 as everywhere people read them; layers from 0 (h.0, h.1, ...).
+        m_out << line("  %5d  %4d  %14.3f  %9.3f\n", head.layer, head.head + 1, head.previousToken,
                       head.induction);
     if (!t.savePath.empty()) {
         ToyModelFile::save(t.savePath, trainer.trainedModel());

@@ -318,8 +318,10 @@ Output:
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
   --size WxH                window size for --screenshot (default 1400x900)
-  --view heads|head:N|pipeline
-                            the heads grid, head N large beside it, or the pipeline
+  --view heads|head:N|pipeline|train
+                            the heads grid, head N large beside it, the pipeline, or the
+                            Train view (with --train TASK --steps N: after N steps)
+  --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
 )";
     else

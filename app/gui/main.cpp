@@ -1,6 +1,9 @@
 // headlens: the window. `headlens [file.headlens] [options] [--screenshot out.png]`.
 #include "mainwindow.h"
 #include "startupoptions.h"
+#include "startupprobe.h"
+#include "train/trainview.h"
+#include "trainrunner.h"
 #include "util/inputerror.h"
 #include "window/filecommands.h"
 #include "window/screenshottaker.h"
@@ -10,6 +13,7 @@
 #include <QFileInfo>
 
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -38,8 +42,11 @@ std::optional<headlens::StartupOptions> parseArguments(int argc, char *argv[], i
 
 int main(int argc, char *argv[])
 {
+    // --startup-probe (for headlens-bench): report the first paint and quit.
+    const bool probe = argc > 1 && std::string(argv[argc - 1]) == "--startup-probe";
     int exitCode = 0;
-    const std::optional<headlens::StartupOptions> options = parseArguments(argc, argv, &exitCode);
+    const std::optional<headlens::StartupOptions> options =
+        parseArguments(probe ? argc - 1 : argc, argv, &exitCode);
     if (!options)
         return exitCode;
 
@@ -56,9 +63,10 @@ int main(int argc, char *argv[])
         const auto &request = options->request();
         window.resize(request.screenshotWidth, request.screenshotHeight);
     } else {
-        const QString last = window.restoreSettings();
-        if (workspace.isEmpty() && !options->hasSettings() && QFileInfo::exists(last))
-            workspace = last;
+        window.restoreSettings();
+        // Nothing asked for: show exactly what was on screen at the last closing.
+        if (workspace.isEmpty() && !options->hasSettings())
+            window.restoreSession();
     }
     if (!workspace.isEmpty())
         window.files()->openWorkspace(workspace);
@@ -69,12 +77,24 @@ int main(int argc, char *argv[])
         return 2;
     }
     window.recompute();
+    if (const auto &request = options->request(); !request.train.task.empty()) {
+        try { // --train TASK --steps N: the Train view trains N steps in its worker thread
+            window.trainView()->train(headlens::TrainRunner::settingsFor(request),
+                                      request.train.steps);
+            window.showTrain();
+        } catch (const headlens::InputError &error) {
+            std::cerr << "headlens: " << error.what() << "\n";
+            return 2;
+        }
+    }
     if (screenshot) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
         new headlens::ScreenshotTaker(&window, options->screenshotPath(),
                                       QString::fromStdString(options->request().view),
                                       options->request().step);
     }
+    if (probe)
+        new headlens::StartupProbe(&window);
     window.show();
     return QApplication::exec();
 }

@@ -3,6 +3,7 @@
 
 #include "util/inputerror.h"
 
+#include <QFileInfo>
 #include <QStringList>
 
 namespace headlens {
@@ -62,6 +63,10 @@ WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
     }
     if (!r.weightsPath.empty())
         state.weightsPath = QString::fromStdString(r.weightsPath);
+    if (!r.modelDir.empty()) // a GPT-2 folder or a toy model .npz
+        state.modelPath = QFileInfo(QString::fromStdString(r.modelDir)).absoluteFilePath();
+    if (given("--layer"))
+        state.modelLayer = r.modelLayer;
     return state;
 }
 

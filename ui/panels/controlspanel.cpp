@@ -45,6 +45,18 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     connect(workspace, &Workspace::batchIndexChanged, this, &ControlsPanel::syncFromWorkspace);
 }
 
+void ControlsPanel::insertBox(QWidget *box)
+{
+    auto *layout = qobject_cast<QVBoxLayout *>(m_texts->parentWidget()->layout());
+    layout->insertWidget(layout->indexOf(m_texts), box);
+}
+
+void ControlsPanel::setLayerSettingsVisible(bool visible)
+{
+    m_shape->setVisible(visible);
+    m_options->setVisible(visible);
+}
+
 void ControlsPanel::syncFromWorkspace()
 {
     m_texts->syncFromWorkspace();

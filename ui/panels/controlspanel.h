@@ -29,6 +29,10 @@ public:
     ProblemBanner *banner() const { return m_banner; }
     /// Applies a fix to the workspace's settings.
     void applyFix(const ConfigFix &fix);
+    /// Adds `box` above the text box (the Model box).
+    void insertBox(QWidget *box);
+    /// Hides the layer shape and options while a model fixes them.
+    void setLayerSettingsVisible(bool visible);
 
 private:
     void syncFromWorkspace();

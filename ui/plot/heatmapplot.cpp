@@ -74,9 +74,14 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
 
 void HeatmapPlot::setMatrix(const RowMatrix &values, int maxCells)
 {
-    m_rows = int(values.rows());
-    m_cols = int(values.cols());
-    const RowMatrix pooled = MaxPool::pool(values, maxCells);
+    setPooledMatrix(MaxPool::pool(values, maxCells), int(values.rows()), int(values.cols()),
+                    maxCells);
+}
+
+void HeatmapPlot::setPooledMatrix(const RowMatrix &pooled, int rows, int cols, int maxCells)
+{
+    m_rows = rows;
+    m_cols = cols;
     const int fr = MaxPool::factor(m_rows, maxCells);
     const int fc = MaxPool::factor(m_cols, maxCells);
     QCPColorMapData *data = m_map->data();

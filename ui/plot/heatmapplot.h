@@ -23,6 +23,9 @@ public:
     /// `values` (rows = queries, cols = keys), NaN where masked. With maxCells > 0, larger
     /// matrices are max-pooled to at most maxCells per side, so a single strong weight survives.
     void setMatrix(const RowMatrix &values, int maxCells = 0);
+    /// The same with the pooling already done (e.g. off the UI thread): `pooled` is
+    /// MaxPool::pool of a (rows, cols) matrix with `maxCells`.
+    void setPooledMatrix(const RowMatrix &pooled, int rows, int cols, int maxCells);
     void setLabels(const QStringList &rowLabels, const QStringList &colLabels);
     void setTitle(const QString &title);
     /// The title in `color` (a head's own color); an invalid color uses the style's text color.

@@ -3,6 +3,7 @@
 
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
+#include "models/modelrun.h"
 #include "runner/tracerequest.h"
 #include "workspace/workspacestate.h"
 
@@ -16,14 +17,19 @@ namespace headlens {
 class TraceJob
 {
 public:
-    /// The request for `state`, or nothing when there is no text to look at.
-    static std::optional<TraceRequest> requestFor(const WorkspaceState &state);
+    /// The request for `state`, or nothing when there is no text to look at. The model is
+    /// `model` when it is one (a model in memory), else the one state.modelPath names.
+    static std::optional<TraceRequest> requestFor(const WorkspaceState &state,
+                                                  const ModelSource &model = {});
 
     /// Runs the whole pipeline. Throws InputError (a message for people) or Cancelled (when
-    /// `progress` returned false). `weightsOut`, if given, receives the weights used.
+    /// `progress` returned false). `weightsOut`, if given, receives the weights used;
+    /// `modelOut` the whole model's run when the request names a model. Precondition: a model
+    /// source is resolved (ModelCache::resolve).
     static std::shared_ptr<const Trace> run(const TraceRequest &request,
                                             const std::function<bool(double)> &progress,
-                                            AttentionWeights *weightsOut = nullptr);
+                                            AttentionWeights *weightsOut = nullptr,
+                                            std::shared_ptr<const ModelRun> *modelOut = nullptr);
 };
 
 } // namespace headlens

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "models/modelsource.h"
 
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct TraceRequest
     std::vector<std::string> texts;   ///< b query sequences
     std::vector<std::string> kvTexts; ///< cross-attention key/value sequences; empty = self
     std::string weightsPath;          ///< .npz; empty = seeded initialisation
+    /// The layer the views show: the built-in one (config + weightsPath) or a model's layer,
+    /// which then reads only the first text.
+    ModelSource source;
 };
 
 } // namespace headlens

@@ -3,6 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
+#include "models/modelcache.h"
 #include "runner/tracejob.h"
 #include "util/inputerror.h"
 
@@ -12,7 +13,8 @@
 
 namespace headlens {
 
-TraceRunner::TraceRunner(QObject *parent) : QObject(parent)
+TraceRunner::TraceRunner(QObject *parent)
+    : QObject(parent), m_models(std::make_unique<ModelCache>())
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(30);
@@ -32,16 +34,17 @@ TraceRunner::~TraceRunner()
     m_thread->wait();
 }
 
-void TraceRunner::submit(const WorkspaceState &state)
+void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
 {
     ++m_generation; // whatever runs now is obsolete
     m_debounce.stop();
-    if (auto problem = state.config.validate()) {
+    const bool builtIn = !model.isModel() && state.modelPath.isEmpty();
+    if (auto problem = state.config.validate(); problem && builtIn) {
         setBusy(m_inFlight > 0);
         emit invalid(*problem);
         return;
     }
-    std::optional<TraceRequest> request = TraceJob::requestFor(state);
+    std::optional<TraceRequest> request = TraceJob::requestFor(state, model);
     if (!request) {
         setBusy(m_inFlight > 0);
         emit emptyInput();
@@ -85,10 +88,15 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
     };
     try {
         AttentionWeights weights;
-        std::shared_ptr<const Trace> trace = TraceJob::run(request, onProgress, &weights);
-        post([this, generation, trace] {
-            if (generation == m_generation.load())
-                emit traceReady(trace);
+        std::shared_ptr<const ModelRun> model;
+        TraceRequest resolved = request;
+        resolved.source = m_models->resolve(request.source); // opens a model here, off the UI
+        std::shared_ptr<const Trace> trace = TraceJob::run(resolved, onProgress, &weights, &model);
+        post([this, generation, trace, model] {
+            if (generation != m_generation.load())
+                return;
+            emit traceReady(trace);
+            emit modelRunReady(model);
         });
         analyse(generation, trace, std::move(weights));
         return;

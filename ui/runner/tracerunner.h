@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "models/modelrun.h"
 #include "runner/traceanalysis.h"
 #include "runner/tracerequest.h"
 #include "workspace/workspacestate.h"
@@ -17,6 +18,8 @@ class QThread;
 
 namespace headlens {
 
+class ModelCache;
+
 /// Every submit() gets a generation number. A running computation whose generation is no longer
 /// the newest is cancelled through TraceOptions::progress, and a result that arrives late is
 /// dropped, so a view never shows an older request after a newer one.
@@ -29,13 +32,17 @@ public:
 
     /// Milliseconds to wait for more edits before computing (typing, dragging a slider).
     void setDebounce(int milliseconds) { m_debounce.setInterval(milliseconds); }
-    /// Validates `state` on the spot (cheap) and schedules the computation.
-    void submit(const WorkspaceState &state);
+    /// Validates `state` on the spot (cheap) and schedules the computation. `model`: a model
+    /// already in memory to show instead of the one state.modelPath names.
+    void submit(const WorkspaceState &state, const ModelSource &model = {});
     bool isBusy() const { return m_inFlight > 0 || m_debounce.isActive(); }
     quint64 generation() const { return m_generation.load(); }
 
 signals:
     void traceReady(std::shared_ptr<const headlens::Trace> trace);
+    /// Right after traceReady: every layer of the model the trace came from (its Gpt2Run for
+    /// GPT-2), or null when the trace is the built-in layer.
+    void modelRunReady(std::shared_ptr<const headlens::ModelRun> run);
     /// After traceReady, for the same request: its weights and the four ways compared.
     void analysisReady(std::shared_ptr<const headlens::TraceAnalysis> analysis);
     /// The settings cannot be computed; the previous trace stays valid.
@@ -58,6 +65,7 @@ private:
     QObject *m_worker = nullptr; ///< lives in m_thread; work is queued onto it
     QTimer m_debounce;
     TraceRequest m_pending;
+    std::unique_ptr<ModelCache> m_models; ///< used only in m_thread
     std::atomic<quint64> m_generation{0};
     int m_inFlight = 0;
     bool m_busy = false;

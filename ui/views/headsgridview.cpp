@@ -4,12 +4,15 @@
 #include "plot/colorlegend.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
+#include "plot/maxpool.h"
 #include "selection/selection.h"
 #include "views/tracereader.h"
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QPromise>
 #include <QStackedWidget>
+#include <QThreadPool>
 #include <QToolTip>
 
 namespace headlens {
@@ -32,6 +35,11 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
     m_legend = new ColorLegend(this);
     outer->addWidget(m_stack, 1);
     outer->addWidget(m_legend);
+    m_thumbnails = new QFutureWatcher<GridThumbnails>(this);
+    connect(m_thumbnails, &QFutureWatcherBase::finished, this, [this] {
+        if (m_thumbnails->future().resultCount() > 0)
+            applyThumbnails(m_thumbnails->result());
+    });
     showHint(tr("Computing attention…"));
 }
 
@@ -147,19 +155,58 @@ void HeadsGridView::refill()
     const QStringList cols = TraceReader::keyLabels(*m_trace, m_batch);
     for (int head = 0; head < int(m_plots.size()); ++head) {
         HeatmapPlot *plot = m_plots[size_t(head)];
-        const RowMatrix weights = TraceReader::weights(*m_trace, m_batch, head);
-        plot->setMatrix(weights, kThumbnailCells);
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head));
-        const auto range = m_style.perHeadScale ? TraceReader::range(weights)
-                                                : std::pair<double, double>(0.0, 1.0);
-        plot->setColorRange(range.first, range.second);
-        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (m_shown.trace == m_trace && m_shown.batch == m_batch)
+        applyThumbnails(m_shown);
+    else if (std::max(rows.size(), cols.size()) <= kThumbnailCells)
+        applyThumbnails(makeThumbnails(m_trace, m_batch)); // nothing to pool: cheap
+    else {
+        auto promise = std::make_shared<QPromise<GridThumbnails>>();
+        m_thumbnails->setFuture(promise->future());
+        QThreadPool::globalInstance()->start([promise, trace = m_trace, batch = m_batch] {
+            promise->start();
+            promise->addResult(makeThumbnails(trace, batch));
+            promise->finish();
+        });
     }
     if (m_selection)
         onHoverChanged(m_selection->hoverHead(), m_selection->hoverQuery(),
                        m_selection->hoverKey());
+}
+
+GridThumbnails HeadsGridView::makeThumbnails(std::shared_ptr<const Trace> trace, int batch)
+{
+    GridThumbnails t;
+    t.batch = batch;
+    for (int head = 0; head < trace->heads(); ++head) {
+        const RowMatrix weights = TraceReader::weights(*trace, batch, head);
+        t.rows = int(weights.rows());
+        t.cols = int(weights.cols());
+        t.pooled.push_back(MaxPool::pool(weights, kThumbnailCells));
+        t.ranges.push_back(TraceReader::range(weights));
+    }
+    t.trace = std::move(trace);
+    return t;
+}
+
+void HeadsGridView::applyThumbnails(const GridThumbnails &thumbnails)
+{
+    if (thumbnails.trace != m_trace || thumbnails.batch != m_batch)
+        return; // made for a trace that is no longer shown
+    m_shown = thumbnails;
+    const int count = std::min(int(m_plots.size()), int(thumbnails.pooled.size()));
+    for (int head = 0; head < count; ++head) {
+        HeatmapPlot *plot = m_plots[size_t(head)];
+        plot->setPooledMatrix(thumbnails.pooled[size_t(head)], thumbnails.rows, thumbnails.cols,
+                              kThumbnailCells);
+        const auto range = m_style.perHeadScale ? thumbnails.ranges[size_t(head)]
+                                                : std::pair<double, double>(0.0, 1.0);
+        plot->setColorRange(range.first, range.second);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void HeadsGridView::onCellHovered(int head, int row, int col)

@@ -4,6 +4,7 @@
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -20,7 +21,18 @@ class HeatmapPlot;
 class Selection;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
-/// every cell). Plots are reused; only a different head count adds or removes some.
+/// every cell). Plots are reused; only a different head count adds or removes some. Matrices
+/// that need pooling are cut out and pooled in Qt's thread pool and drawn when ready, so the UI
+/// thread never walks the n x n_kv weights (16 MiB per head at n=2048).
+struct GridThumbnails
+{
+    std::shared_ptr<const Trace> trace; ///< the trace they were made from
+    int batch = 0;
+    int rows = 0, cols = 0;        ///< the full matrices' size (real queries, real keys)
+    std::vector<RowMatrix> pooled; ///< one per head
+    std::vector<std::pair<double, double>> ranges; ///< each head's unmasked weight range
+};
+
 class HeadsGridView : public QWidget
 {
     Q_OBJECT
@@ -38,6 +50,9 @@ public:
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int head) const { return m_plots.at(size_t(head)); }
     const QString &hoverText() const { return m_hoverText; }
+    /// The trace whose weights the thumbnails show now (they follow setTrace with a delay when
+    /// pooling runs in the background).
+    const std::shared_ptr<const Trace> &drawnTrace() const { return m_shown.trace; }
 
 signals:
     void hoverTextChanged(const QString &text);
@@ -49,6 +64,8 @@ private:
     void ensurePlots(int count);
     void arrange();
     void refill();
+    void applyThumbnails(const GridThumbnails &thumbnails);
+    static GridThumbnails makeThumbnails(std::shared_ptr<const Trace> trace, int batch);
     void onCellHovered(int head, int row, int col);
     void onHoverChanged(int head, int query, int key);
 
@@ -64,6 +81,8 @@ private:
     std::vector<HeatmapPlot *> m_plots;
     int m_columns = 0;
     QString m_hoverText;
+    QFutureWatcher<GridThumbnails> *m_thumbnails = nullptr;
+    GridThumbnails m_shown; ///< kept so a style change redraws without pooling again
 };
 
 } // namespace headlens

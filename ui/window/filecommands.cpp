@@ -4,10 +4,13 @@
 #include "export/figureexporter.h"
 #include "export/tensorexporter.h"
 #include "io/weightsfile.h"
+#include "models/modelsource.h"
 #include "util/inputerror.h"
+#include "workspace/sessionstore.h"
 #include "workspace/workspace.h"
 #include "workspace/workspacefile.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -68,17 +71,74 @@ bool FileCommands::openWeights(const QString &path)
     });
 }
 
+bool FileCommands::openModel(const QString &path)
+{
+    const QFileInfo info(path);
+    const bool folder = info.isDir();
+    if (folder && !QFileInfo::exists(QDir(path).filePath("config.json"))) {
+        complain(tr("Cannot open the model"),
+                 tr("%1 is not a GPT-2 folder: it has no config.json.").arg(path));
+        return false;
+    }
+    if (!folder && ModelSource::kindOfPath(path.toStdString()) != ModelSource::Kind::Toy) {
+        complain(tr("Cannot open the model"),
+                 tr("%1 is not a HeadLens toy model (no headlens_toy_settings).").arg(path));
+        return false;
+    }
+    m_workspace->setModel(info.absoluteFilePath(), 0);
+    emit message(tr("Opening %1…").arg(info.fileName()));
+    return true;
+}
+
 bool FileCommands::openAny(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (QFileInfo(path).isDir())
+        return openModel(path);
+    if (suffix == "npz" && ModelSource::kindOfPath(path.toStdString()) == ModelSource::Kind::Toy)
+        return openModel(path);
     if (suffix == "npz")
         return openWeights(path);
     if (suffix == "headlens" || suffix == "json")
         return openWorkspace(path);
     complain(tr("Cannot open this file"),
-             tr("HeadLens opens workspaces (.headlens) and weights (.npz); %1 is neither.")
+             tr("HeadLens opens workspaces (.headlens), weights and toy models (.npz) and "
+                "GPT-2 folders; %1 is none of these.")
                  .arg(QFileInfo(path).fileName()));
     return false;
+}
+
+void FileCommands::storeSession(QSettings &settings) const
+{
+    SessionStore::save(settings, Session{m_workspace->state(), m_path});
+}
+
+bool FileCommands::restoreSession(QSettings &settings)
+{
+    const std::optional<Session> session = SessionStore::load(settings);
+    if (!session)
+        return false;
+    m_workspace->setState(session->state);
+    m_path = session->path;
+    emit workspacePathChanged(m_path);
+    return true;
+}
+
+void FileCommands::chooseAndOpenModelFolder()
+{
+    const QString path = QFileDialog::getExistingDirectory(
+        m_window, tr("Open a GPT-2 folder (config.json, model.safetensors, vocab.json, "
+                     "merges.txt)"));
+    if (!path.isEmpty())
+        openModel(path);
+}
+
+void FileCommands::chooseAndOpenToyModel()
+{
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("View a trained toy model"),
+                                                      QString(), tr("HeadLens toy model (*.npz)"));
+    if (!path.isEmpty())
+        openModel(path);
 }
 
 void FileCommands::chooseAndOpenWorkspace()

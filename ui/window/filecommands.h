@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+class QSettings;
 class QWidget;
 
 namespace headlens {
@@ -30,13 +31,22 @@ public:
     bool saveWorkspace(const QString &path);
     /// Sets the weights file after checking it can be read.
     bool openWeights(const QString &path);
-    /// Opens whatever was dropped or given: .headlens or .npz.
+    /// Shows the model at `path` (a GPT-2 folder or a toy .npz), layer 0, after a cheap check;
+    /// the runner opens it in its thread and reports what is wrong in the file.
+    bool openModel(const QString &path);
+    /// Opens whatever was dropped or given: .headlens, a GPT-2 folder, a toy model or weights.
     bool openAny(const QString &path);
+    /// Writes the session (state and workspace path) for the next start.
+    void storeSession(QSettings &settings) const;
+    /// Restores the stored session; false when there is none.
+    bool restoreSession(QSettings &settings);
 
     void chooseAndOpenWorkspace();
     void save();
     void chooseAndSaveWorkspace();
     void chooseAndOpenWeights();
+    void chooseAndOpenModelFolder();
+    void chooseAndOpenToyModel();
     void chooseAndExportView(QWidget *view, const QColor &background);
     void chooseAndExportTensors(const std::shared_ptr<const Trace> &trace, int batchIndex);
 

@@ -28,6 +28,9 @@ void MainActions::buildFileMenu(QMenu *menu)
     openWeights = menu->addAction(tr("Open &weights (.npz)…"));
     openWeights->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     clearWeights = menu->addAction(tr("Use &random weights (seeded)"));
+    openModelFolder = menu->addAction(tr("Open GPT-2 model &folder…"));
+    openModelFolder->setShortcut(QKeySequence(tr("Ctrl+M")));
+    openToyModel = menu->addAction(tr("View a trained &toy model's layers (.npz)…"));
     menu->addSeparator();
     openWorkspace = menu->addAction(tr("&Open workspace…"));
     openWorkspace->setShortcut(QKeySequence::Open);
@@ -43,6 +46,9 @@ void MainActions::buildFileMenu(QMenu *menu)
     exportStep = menu->addAction(tr("Export pipeline &step as PNG/SVG/PDF…"));
     exportHandout = menu->addAction(tr("Print pipeline &handout (PDF)…"));
     exportHandout->setShortcut(QKeySequence::Print);
+    menu->addSeparator();
+    openTrainedModel = menu->addAction(tr("Train view: open a saved toy &model (.npz)…"));
+    saveTrainedModel = menu->addAction(tr("Train view: save the trained mo&del (.npz)…"));
     menu->addSeparator();
     quit = menu->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -90,6 +96,10 @@ void MainActions::buildViewMenu(QMenu *menu)
     showHeads->setShortcut(QKeySequence(tr("Ctrl+1")));
     showPipeline = menu->addAction(tr("&Pipeline, step by step"));
     showPipeline->setShortcut(QKeySequence(tr("Ctrl+2")));
+    showModel = menu->addAction(tr("&Model: every layer and head"));
+    showModel->setShortcut(QKeySequence(tr("Ctrl+4")));
+    showTrain = menu->addAction(tr("&Train a tiny model"));
+    showTrain->setShortcut(QKeySequence(tr("Ctrl+3")));
     menu->addSeparator();
 }
 

@@ -23,6 +23,8 @@ public:
 
     QAction *openWeights = nullptr;
     QAction *clearWeights = nullptr;
+    QAction *openModelFolder = nullptr;
+    QAction *openToyModel = nullptr;
     QAction *openWorkspace = nullptr;
     QAction *saveWorkspace = nullptr;
     QAction *saveWorkspaceAs = nullptr;
@@ -30,6 +32,8 @@ public:
     QAction *exportTensors = nullptr;
     QAction *exportStep = nullptr;
     QAction *exportHandout = nullptr;
+    QAction *openTrainedModel = nullptr;
+    QAction *saveTrainedModel = nullptr;
     QAction *quit = nullptr;
     QAction *perHeadScale = nullptr;
     QAction *dark = nullptr;
@@ -39,6 +43,8 @@ public:
     QAction *zoomReset = nullptr;
     QAction *showHeads = nullptr;
     QAction *showPipeline = nullptr;
+    QAction *showModel = nullptr;
+    QAction *showTrain = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;
     QAction *shortcuts = nullptr;

@@ -2,9 +2,11 @@
 #include "window/screenshottaker.h"
 
 #include "mainwindow.h"
+#include "models/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
+#include "train/trainview.h"
 
 #include <qcustomplot.h>
 
@@ -19,6 +21,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
 {
     if (m_view == "pipeline")
         m_window->showPipeline();
+    if (m_view == "train")
+        m_window->showTrain();
     if (m_view.startsWith("head:"))
         m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
     m_timer.setInterval(50);
@@ -30,9 +34,12 @@ void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
     const bool timedOut = m_waited > 120000;
-    if (m_window->runner()->isBusy() && !timedOut)
+    const bool training = m_view == "train" && m_window->trainView()->isBusy();
+    if ((m_window->runner()->isBusy() || training) && !timedOut)
         return;
     m_timer.stop();
+    if (m_view == "model")
+        m_window->models()->showOverview();
     if (m_view == "pipeline")
         m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
     // Let the views lay out and replot with the new trace before grabbing.

@@ -15,7 +15,8 @@ class ScreenshotTaker : public QObject
 {
     Q_OBJECT
 public:
-    /// `view`: "heads", "head:N" or "pipeline" (then `step`, 1-based, is shown; 0 = the first).
+    /// `view`: "heads", "head:N", "model", "pipeline" (then `step`, 1-based, is shown; 0 = the first) or
+    /// "train" (waits until the training started with --train has finished).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
 
 private:

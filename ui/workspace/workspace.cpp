@@ -1,6 +1,8 @@
 // Workspace: setters that only speak when a value really changed.
 #include "workspace/workspace.h"
 
+#include <algorithm>
+
 namespace headlens {
 
 Workspace::Workspace(QObject *parent) : QObject(parent) {}
@@ -66,6 +68,15 @@ void Workspace::setWeightsPath(const QString &path)
     if (path == m_state.weightsPath)
         return;
     m_state.weightsPath = path;
+    emit inputChanged();
+}
+
+void Workspace::setModel(const QString &path, int layer)
+{
+    if (path == m_state.modelPath && layer == m_state.modelLayer)
+        return;
+    m_state.modelPath = path;
+    m_state.modelLayer = std::max(layer, 0);
     emit inputChanged();
 }
 

@@ -24,6 +24,9 @@ public:
     void setCrossAttention(bool on);
     void setBatchIndex(int index);
     void setWeightsPath(const QString &path);
+    /// Shows layer `layer` of the model at `path` (empty: the built-in layer).
+    void setModel(const QString &path, int layer);
+    void setModelLayer(int layer) { setModel(m_state.modelPath, layer); }
 
 signals:
     /// Something that changes the trace changed: recompute.

@@ -85,6 +85,8 @@ QJsonObject WorkspaceFile::toJson(const WorkspaceState &state)
                               {"cross_attention", state.crossAttention},
                               {"batch_index", state.batchIndex}}},
         {"weights", state.weightsPath},
+        // Optional (older files have none): the model whose layer the views show.
+        {"model", QJsonObject{{"path", state.modelPath}, {"layer", state.modelLayer}}},
     };
 }
 
@@ -107,6 +109,9 @@ WorkspaceState WorkspaceFile::fromJson(const QJsonObject &json)
     state.crossAttention = texts.value("cross_attention").toBool(false);
     state.batchIndex = std::max(0, texts.value("batch_index").toInt(0));
     state.weightsPath = json.value("weights").toString();
+    const QJsonObject model = json.value("model").toObject();
+    state.modelPath = model.value("path").toString();
+    state.modelLayer = std::max(0, model.value("layer").toInt(0));
     return state;
 }
 

@@ -8,8 +8,9 @@
 
 namespace headlens {
 
-/// The .headlens format: one JSON object with "format_version", "settings", "texts" and
-/// "weights". Saving is atomic (QSaveFile): a crash never leaves half a workspace behind.
+/// The .headlens format: one JSON object with "format_version", "settings", "texts",
+/// "weights" and (optional) "model" {"path", "layer"}. Saving is atomic (QSaveFile): a crash never
+/// leaves half a workspace behind.
 class WorkspaceFile
 {
 public:

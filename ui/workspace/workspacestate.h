@@ -22,12 +22,17 @@ struct WorkspaceState
     bool crossAttention = false;
     int batchIndex = 0;  ///< which sequence of the batch the views show
     QString weightsPath; ///< .npz with nn.MultiheadAttention weights; empty = seeded init
+    /// A GPT-2 folder or a toy model .npz whose layer the views show; empty = the built-in
+    /// layer above (config, weightsPath).
+    QString modelPath;
+    int modelLayer = 0; ///< 0-based layer of that model
 
     bool operator==(const WorkspaceState &other) const
     {
         return config == other.config && text == other.text && kvText == other.kvText &&
                crossAttention == other.crossAttention && batchIndex == other.batchIndex &&
-               weightsPath == other.weightsPath;
+               weightsPath == other.weightsPath && modelPath == other.modelPath &&
+               modelLayer == other.modelLayer;
     }
     bool operator!=(const WorkspaceState &other) const { return !(*this == other); }
 };

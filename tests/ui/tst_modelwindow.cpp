@@ -1,0 +1,285 @@
+// tst_modelwindow: a GPT-2 folder and a toy model in the real window, checked against the core.
+#include "mainwindow.h"
+#include "model/gpt2model.h"
+#include "models/headstatsmodel.h"
+#include "models/headstatstable.h"
+#include "models/modelcontroller.h"
+#include "models/modelgridview.h"
+#include "models/modeloverview.h"
+#include "models/modelwiring.h"
+#include "models/predictionspanel.h"
+#include "panels/controlspanel.h"
+#include "panels/problembanner.h"
+#include "plot/heatmapplot.h"
+#include "runner/tracerunner.h"
+#include "selection/selection.h"
+#include "train/toymodelfile.h"
+#include "train/trainer.h"
+#include "views/headsgridview.h"
+#include "views/tokenstrip.h"
+#include "views/tracereader.h"
+#include "window/filecommands.h"
+#include "workspace/workspace.h"
+
+#include "approx.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+
+namespace {
+
+const QString kText = "The tired robot dropped the heavy gear";
+
+QString tinyGpt2()
+{
+    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
+}
+
+// The reference: the same text through the core directly, not through the window.
+const Gpt2Run &referenceRun()
+{
+    static const Gpt2Model model = Gpt2Model::open(tinyGpt2().toStdString());
+    static const Gpt2Run run = model.runText(kText.toStdString(), {0, false, 10, {}});
+    return run;
+}
+
+} // namespace
+
+class TestModelWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+
+    std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
+    ModelOverview *overview() const { return window->models()->overview(); }
+    void settle()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
+        QApplication::processEvents();
+    }
+    // Opens the tiny GPT-2 as a person would (File > Open model folder) and waits for its run.
+    void openGpt2(int layer)
+    {
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        window->findChild<QSpinBox *>("modelLayer")->setValue(layer);
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == layer, 20000);
+        settle();
+    }
+    QString saveToyModel()
+    {
+        const TrainedModel model =
+            Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel();
+        const QString path = m_dir.filePath("toy.npz");
+        ToyModelFile::save(path.toStdString(), model);
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+    }
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1300, 850);
+        window->setAttribute(Qt::WA_DontShowOnScreen); // complaints go to the status bar
+        window->show();
+        window->workspace()->setText(kText);
+        window->recompute();
+        settle();
+    }
+    void cleanup() { window.reset(); }
+
+    void openingGpt2ShowsEveryLayerAndHead()
+    {
+        const int modelTab = window->tabs()->indexOf(overview());
+        QVERIFY(!window->tabs()->isTabVisible(modelTab)); // built-in layer: no Model tab
+        openGpt2(0);
+        const Gpt2Run &expected = referenceRun();
+        QVERIFY(window->tabs()->isTabVisible(modelTab));
+        QCOMPARE(overview()->grid()->layerCount(), expected.layers());
+        QCOMPARE(overview()->grid()->headCount(), expected.heads());
+        QCOMPARE(overview()->grid()->plotCount(), expected.layers() * expected.heads());
+        const int n = int(expected.tokens.size());
+        QCOMPARE(overview()->grid()->plot(1, 1)->rowCount(), n);
+        // The built-in layer's settings are hidden: the model fixes them.
+        QVERIFY(!window->findChild<QSpinBox *>("heads")->isVisibleTo(window.get()));
+    }
+
+    void choosingALayerShowsItsHeads_data()
+    {
+        QTest::addColumn<int>("layer");
+        QTest::newRow("layer 0") << 0;
+        QTest::newRow("layer 1") << 1;
+    }
+    void choosingALayerShowsItsHeads()
+    {
+        QFETCH(int, layer);
+        openGpt2(layer);
+        const Gpt2Run &expected = referenceRun();
+        QCOMPARE(window->grid()->plotCount(), expected.heads());
+        QStringList tokens;
+        for (const std::string &t : expected.tokens)
+            tokens << QString::fromStdString(t);
+        QCOMPARE(window->grid()->plot(0)->rowLabels(), tokens);
+        QCOMPARE(window->tokenStrip()->tokens(), tokens);
+        for (int h = 0; h < expected.heads(); ++h) {
+            RowMatrix shown = TraceReader::weights(*window->trace(), 0, h);
+            const RowMatrix want = expected.weights(layer, h);
+            QCOMPARE(shown.rows(), want.rows());
+            // The heads view draws the causal mask's cells (key after query) as NaN (grey);
+            // Gpt2Run holds their weight, 0.
+            for (Eigen::Index i = 0; i < shown.rows(); ++i)
+                for (Eigen::Index j = 0; j < shown.cols(); ++j) {
+                    QCOMPARE(std::isnan(shown(i, j)), j > i);
+                    if (j > i)
+                        shown(i, j) = 0.0f;
+                }
+            const QByteArray mismatch =
+                test::elementsMismatch(shown.data(), want.data(), want.size(), 1e-5, 1e-6);
+            QVERIFY2(mismatch.isEmpty(), mismatch.constData());
+        }
+    }
+
+    void statsTableSortsByPreviousTokenScore()
+    {
+        openGpt2(0);
+        const Gpt2Run &expected = referenceRun();
+        int bestLayer = 0, bestHead = 0;
+        for (int l = 0; l < expected.layers(); ++l)
+            for (int h = 0; h < expected.heads(); ++h)
+                if (expected.stats(l, h).previousToken >
+                    expected.stats(bestLayer, bestHead).previousToken) {
+                    bestLayer = l;
+                    bestHead = h;
+                }
+        HeadStatsTable *table = overview()->table();
+        window->tabs()->setCurrentWidget(overview());
+        QHeaderView *header = table->horizontalHeader();
+        const int x = header->sectionViewportPosition(HeadStatsModel::PreviousToken) + 10;
+        // Clicking the header sorts; a second click reverses, as in every Qt table.
+        for (int click = 0;
+             click < 2 && !(header->sortIndicatorSection() == HeadStatsModel::PreviousToken &&
+                            header->sortIndicatorOrder() == Qt::DescendingOrder);
+             ++click)
+            QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, 5));
+        QCOMPARE(header->sortIndicatorSection(), int(HeadStatsModel::PreviousToken));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QCOMPARE(table->headAt(0), std::make_pair(bestLayer, bestHead));
+        const QModelIndex top = table->model()->index(0, HeadStatsModel::PreviousToken);
+        QVERIFY(test::isClose(top.data(HeadStatsModel::kSortRole).toDouble(),
+                              expected.stats(bestLayer, bestHead).previousToken, 1e-6, 1e-7));
+        // Clicking the row opens that head in the heads view.
+        const QRect cell = table->visualRect(top);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(window->workspace()->state().modelLayer, bestLayer);
+        QCOMPARE(window->selection()->pinnedHead(), bestHead);
+        QCOMPARE(window->tabs()->currentWidget(), window->viewArea());
+    }
+
+    void predictionsShowTheModelsTopTokens()
+    {
+        openGpt2(0);
+        QStringList expected;
+        for (const TokenPrediction &p : referenceRun().topNext)
+            expected << QString::fromStdString(p.label);
+        QCOMPARE(overview()->predictions()->labels(), expected);
+        QVERIFY(test::isClose(overview()->predictions()->predictions().front().probability,
+                              referenceRun().topNext.front().probability, 1e-6, 1e-9));
+    }
+
+    void clickingAThumbnailOpensThatHead()
+    {
+        openGpt2(0);
+        window->tabs()->setCurrentWidget(overview());
+        HeatmapPlot *thumbnail = overview()->grid()->plot(1, 1);
+        QTest::mouseClick(thumbnail, Qt::LeftButton, {}, thumbnail->rect().center());
+        QCOMPARE(window->workspace()->state().modelLayer, 1);
+        QCOMPARE(window->selection()->pinnedHead(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(run()->source.layer == 1, 20000);
+        QCOMPARE(window->tabs()->currentWidget(), window->viewArea());
+    }
+
+    void toyModelShowsItsLayer_data()
+    {
+        QTest::addColumn<bool>("inMemory");
+        QTest::newRow("dropped .npz") << false;
+        QTest::newRow("from the Train view") << true;
+    }
+    void toyModelShowsItsLayer()
+    {
+        QFETCH(bool, inMemory);
+        const QString path = saveToyModel();
+        const auto model =
+            std::make_shared<const TrainedModel>(ToyModelFile::load(path.toStdString()));
+        if (inMemory)
+            window->models()->controller()->openToyModel(model);
+        else
+            QVERIFY(window->files()->openAny(path));
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
+        settle();
+        QCOMPARE(window->grid()->plotCount(), model->settings.model.heads);
+        QCOMPARE(overview()->grid()->plotCount(),
+                 model->settings.model.heads * model->settings.model.layers);
+        QStringList labels;
+        for (const std::string &l : model->labels(model->task().encode(kText.toStdString())))
+            labels << QString::fromStdString(l);
+        QCOMPARE(window->tokenStrip()->tokens(), labels);
+        auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
+        QVERIFY(note->isVisible());
+        QVERIFY(note->text().contains("toy vocabulary"));
+    }
+
+    void badModelFolderShowsErrorAndKeepsView()
+    {
+        const auto before = window->trace();
+        const int plots = window->grid()->plotCount();
+        QDir(m_dir.path()).mkdir("broken");
+        const QString broken = m_dir.filePath("broken");
+        QFile config(broken + "/config.json");
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("{\"n_layer\": 2}");
+        config.close();
+        QVERIFY(window->files()->openModel(broken));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->controls()->banner()->message().isEmpty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy(), 20000);
+        QVERIFY2(window->controls()->banner()->message().contains("broken") ||
+                     window->controls()->banner()->message().contains(".safetensors") ||
+                     window->controls()->banner()->message().contains("vocab"),
+                 qPrintable(window->controls()->banner()->message()));
+        QCOMPARE(window->trace(), before);
+        QCOMPARE(window->grid()->plotCount(), plots);
+        // A folder without config.json is refused at once, and nothing changes.
+        QVERIFY(!window->files()->openModel(m_dir.path()));
+        QCOMPARE(window->workspace()->state().modelPath, broken);
+    }
+
+    void workspaceRemembersModelAndLayer()
+    {
+        openGpt2(1);
+        const QString file = m_dir.filePath("gpt2.headlens");
+        QVERIFY(window->files()->saveWorkspace(file));
+        window = std::make_unique<MainWindow>();
+        window->show();
+        QVERIFY(window->files()->openWorkspace(file));
+        window->recompute();
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == 1, 20000);
+        QCOMPARE(window->workspace()->state().modelPath, QFileInfo(tinyGpt2()).absoluteFilePath());
+        QCOMPARE(overview()->grid()->plotCount(), referenceRun().layers() * referenceRun().heads());
+    }
+};
+
+QTEST_MAIN(TestModelWindow)
+#include "tst_modelwindow.moc"

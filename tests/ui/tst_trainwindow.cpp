@@ -1,0 +1,61 @@
+// tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock, "Open in Heads view".
+#include "mainwindow.h"
+#include "runner/tracerunner.h"
+#include "train/trainview.h"
+#include "views/headsgridview.h"
+
+#include <QDockWidget>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace headlens;
+
+class TestTrainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window;
+
+    QTabWidget *tabs() { return window->findChild<QTabWidget *>("viewTabs"); }
+    QDockWidget *dock() { return window->findChild<QDockWidget *>("controlsDock"); }
+
+private slots:
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1200, 800);
+        window->show();
+        window->recompute();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
+    }
+    void cleanup() { window.reset(); }
+
+    void ctrl3ShowsTheTrainTabAndTheDockStepsAside()
+    {
+        QVERIFY(dock()->isVisible());
+        QTest::keyClick(window.get(), Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(tabs()->currentWidget(), window->trainView());
+        QVERIFY(!dock()->isVisible()); // the Train view has its own settings column
+        QTest::keyClick(window.get(), Qt::Key_1, Qt::ControlModifier);
+        QVERIFY(dock()->isVisible());
+    }
+
+    void openInHeadsViewShowsTheTrainedModel()
+    {
+        TrainView *train = window->trainView();
+        TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::PreviousToken);
+        settings.model.heads = 4; // unlike the built-in lesson's 8 heads
+        window->showTrain();
+        train->train(settings, 30);
+        QTRY_VERIFY_WITH_TIMEOUT(train->stepsDone() == 30 && !train->isBusy(), 20000);
+        QTest::mouseClick(train->findChild<QPushButton *>("openInViews"), Qt::LeftButton);
+        QCOMPARE(tabs()->currentWidget(), window->viewArea());
+        QTRY_VERIFY_WITH_TIMEOUT(window->trace() && window->trace()->heads() == 4, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plotCount(), 4, 20000);
+    }
+};
+
+QTEST_MAIN(TestTrainWindow)
+#include "tst_trainwindow.moc"

@@ -1,0 +1,47 @@
+// HeadStatsTable: HeadStatsModel behind a QSortFilterProxyModel that sorts by the exact value.
+#include "models/headstatstable.h"
+
+#include "models/headstatsmodel.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+
+namespace headlens {
+
+HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
+{
+    m_model = new HeadStatsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(HeadStatsModel::kSortRole);
+    setModel(m_proxy);
+    setSortingEnabled(true);
+    sortByColumn(HeadStatsModel::Layer, Qt::AscendingOrder);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setAlternatingRowColors(true);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setMinimumSectionSize(40);
+    connect(this, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        const auto [layer, head] = headAt(index.row());
+        emit headActivated(layer, head);
+    });
+}
+
+void HeadStatsTable::setRun(std::shared_ptr<const ModelRun> run)
+{
+    m_model->setRun(std::move(run));
+}
+
+std::pair<int, int> HeadStatsTable::headAt(int row) const
+{
+    const auto cell = [&](int column) {
+        return m_proxy->index(row, column).data(HeadStatsModel::kSortRole).toInt();
+    };
+    return {cell(HeadStatsModel::Layer), cell(HeadStatsModel::Head)};
+}
+
+} // namespace headlens

@@ -1,0 +1,36 @@
+// HeadStatsTable: the per-head statistics of the whole model; click a header to sort.
+#pragma once
+
+#include "models/modelrun.h"
+
+#include <QTableView>
+
+#include <memory>
+#include <utility>
+
+class QSortFilterProxyModel;
+
+namespace headlens {
+
+class HeadStatsModel;
+
+/// A sortable QTableView over HeadStatsModel; clicking a row asks to open that head.
+class HeadStatsTable : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit HeadStatsTable(QWidget *parent = nullptr);
+
+    void setRun(std::shared_ptr<const ModelRun> run);
+    /// (layer, head) shown in row `row` as sorted now.
+    std::pair<int, int> headAt(int row) const;
+
+signals:
+    void headActivated(int layer, int head);
+
+private:
+    HeadStatsModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+};
+
+} // namespace headlens

@@ -1,0 +1,107 @@
+// ModelBox: a combo (built-in / model), a layer spin box, open buttons and read-only settings.
+#include "models/modelbox.h"
+
+#include "models/modelcontroller.h"
+#include "workspace/workspace.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+namespace headlens {
+
+ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *parent)
+    : QGroupBox(tr("Model"), parent), m_controller(controller), m_workspace(workspace)
+{
+    m_choice = new QComboBox(this);
+    m_choice->setObjectName("modelChoice");
+    // A long folder name must not widen the dock beyond the screen: the combo elides it.
+    m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_choice->setMinimumContentsLength(14);
+    m_layer = new QSpinBox(this);
+    m_layer->setObjectName("modelLayer");
+    m_layer->setRange(0, 0);
+    m_layer->setToolTip(tr("The layer the Heads and Pipeline views show (0 = the first)"));
+    m_openGpt2 = new QPushButton(tr("GPT-2 folder…"), this);
+    m_openToy = new QPushButton(tr("Toy model…"), this);
+    m_openGpt2->setToolTip(tr("A folder with config.json, model.safetensors, vocab.json and "
+                              "merges.txt"));
+    m_openToy->setToolTip(tr("A model saved by the Train view or headlens-cli --train (.npz)"));
+    m_settings = new QLabel(this);
+    m_settings->setObjectName("modelSettings");
+    m_settings->setWordWrap(true);
+    m_settings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note = new QLabel(this);
+    m_note->setObjectName("modelNote");
+    m_note->setWordWrap(true);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_openGpt2);
+    buttons->addWidget(m_openToy);
+    auto *form = new QFormLayout(this);
+    form->addRow(tr("Show"), m_choice);
+    form->addRow(tr("Layer"), m_layer);
+    form->addRow(buttons);
+    form->addRow(m_settings);
+    form->addRow(m_note);
+    connect(m_choice, &QComboBox::activated, this, &ModelBox::choose);
+    connect(m_layer, &QSpinBox::valueChanged, controller, &ModelController::setLayer);
+    connect(m_openGpt2, &QPushButton::clicked, this, &ModelBox::openGpt2Requested);
+    connect(m_openToy, &QPushButton::clicked, this, &ModelBox::openToyRequested);
+    connect(workspace, &Workspace::inputChanged, this, &ModelBox::sync);
+    connect(controller, &ModelController::sourceChanged, this, &ModelBox::sync);
+    connect(controller, &ModelController::runChanged, this, &ModelBox::sync);
+    sync();
+}
+
+void ModelBox::choose(int index)
+{
+    if (index == 0)
+        m_controller->useBuiltIn();
+    else
+        m_controller->useModel();
+}
+
+void ModelBox::sync()
+{
+    const bool active = m_controller->isActive();
+    const QSignalBlocker blockChoice(m_choice);
+    const QSignalBlocker blockLayer(m_layer);
+    m_choice->clear();
+    m_choice->addItem(tr("Built-in layer (settings below)"));
+    if (m_controller->hasModel())
+        m_choice->addItem(m_controller->modelName());
+    m_choice->setCurrentIndex(active && m_choice->count() > 1 ? 1 : 0);
+    m_layer->setEnabled(active);
+    showRun(active ? m_controller->run() : nullptr);
+    m_layer->setValue(m_workspace->state().modelLayer);
+}
+
+void ModelBox::showRun(const std::shared_ptr<const ModelRun> &run)
+{
+    if (!run) {
+        m_layer->setRange(0, m_controller->isActive() ? 99 : 0);
+        m_layer->setSuffix(QString());
+        m_settings->setText(m_controller->isActive() ? tr("Opening the model…") : QString());
+        m_settings->setVisible(m_controller->isActive());
+        m_note->hide();
+        return;
+    }
+    m_layer->setRange(0, run->layers - 1);
+    m_layer->setSuffix(tr("   (layers 0–%1)").arg(run->layers - 1));
+    m_settings->setText(tr("<small>Fixed by the model:</small><br>%1")
+                            .arg(QString::fromStdString(run->settingsSummary)
+                                     .toHtmlEscaped()
+                                     .replace('\n', "<br>")));
+    m_settings->show();
+    m_note->setText(run->mappedOntoToyVocabulary
+                        ? tr("<i>Typed text mapped onto the toy vocabulary, one character per "
+                             "token.</i>")
+                        : tr("<i>Reads the first line of the text as GPT-2 BPE tokens.</i>"));
+    m_note->show();
+}
+
+} // namespace headlens

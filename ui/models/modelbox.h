@@ -1,0 +1,48 @@
+// ModelBox: the "Model" group at the top of the controls: built-in layer or a model, its layer.
+#pragma once
+
+#include "models/modelrun.h"
+
+#include <QGroupBox>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace headlens {
+
+class ModelController;
+class Workspace;
+
+/// Follows the workspace and the controller's latest run; choices go to the controller. The
+/// settings a model fixes are shown here read-only.
+class ModelBox : public QGroupBox
+{
+    Q_OBJECT
+public:
+    ModelBox(ModelController *controller, Workspace *workspace, QWidget *parent = nullptr);
+
+    void sync();
+
+signals:
+    void openGpt2Requested();
+    void openToyRequested();
+
+private:
+    void choose(int index);
+    void showRun(const std::shared_ptr<const ModelRun> &run);
+
+    ModelController *m_controller;
+    Workspace *m_workspace;
+    QComboBox *m_choice = nullptr;
+    QSpinBox *m_layer = nullptr;
+    QLabel *m_settings = nullptr;
+    QLabel *m_note = nullptr;
+    QPushButton *m_openGpt2 = nullptr;
+    QPushButton *m_openToy = nullptr;
+};
+
+} // namespace headlens

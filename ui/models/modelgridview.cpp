@@ -1,0 +1,117 @@
+// ModelGridView: a QGridLayout of HeatmapPlot thumbnails with "layer l" / "head h" headers.
+#include "models/modelgridview.h"
+
+#include "plot/heatmapplot.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace headlens {
+
+ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
+{
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->setSpacing(3);
+}
+
+HeatmapPlot *ModelGridView::plot(int layer, int head) const
+{
+    return m_plots.at(size_t(layer * m_heads + head));
+}
+
+void ModelGridView::setRun(std::shared_ptr<const ModelRun> run)
+{
+    m_run = std::move(run);
+    if (!m_run)
+        return;
+    if (m_run->layers != m_layers || m_run->heads != m_heads)
+        rebuild(m_run->layers, m_run->heads);
+    refill();
+}
+
+void ModelGridView::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    for (HeatmapPlot *plot : m_plots)
+        plot->setPlotStyle(style, true);
+    refill();
+}
+
+void ModelGridView::setCurrent(int layer, int head)
+{
+    m_currentLayer = layer;
+    m_currentHead = head;
+    refill();
+}
+
+void ModelGridView::rebuild(int layers, int heads)
+{
+    qDeleteAll(m_plots);
+    qDeleteAll(m_labels);
+    m_plots.clear();
+    m_labels.clear();
+    m_layers = layers;
+    m_heads = heads;
+    auto header = [this](const QString &text, int row, int col) {
+        auto *label = new QLabel(text, this);
+        label->setAlignment(Qt::AlignCenter);
+        m_grid->addWidget(label, row, col);
+        m_labels.push_back(label);
+    };
+    for (int h = 0; h < heads; ++h)
+        header(tr("head %1").arg(h + 1), 0, h + 1); // heads count from 1, as in the Heads view
+    for (int l = 0; l < layers; ++l) {
+        header(tr("layer %1").arg(l), l + 1, 0);
+        for (int h = 0; h < heads; ++h) {
+            auto *plot = new HeatmapPlot(this);
+            plot->setPlotStyle(m_style, true);
+            plot->setColorScaleVisible(false);
+            plot->setMinimumSize(36, 36);
+            plot->setCursor(Qt::PointingHandCursor);
+            connect(plot, &HeatmapPlot::clicked, this, [this, l, h] { emit headClicked(l, h); });
+            m_grid->addWidget(plot, l + 1, h + 1);
+            m_plots.push_back(plot);
+        }
+    }
+    for (int c = 1; c <= heads; ++c)
+        m_grid->setColumnStretch(c, 1);
+    for (int r = 1; r <= layers; ++r)
+        m_grid->setRowStretch(r, 1);
+}
+
+void ModelGridView::refill()
+{
+    if (!m_run || m_run->layers != m_layers || m_run->heads != m_heads)
+        return;
+    const ModelRun &run = *m_run;
+    for (int l = 0; l < m_layers; ++l) {
+        for (int h = 0; h < m_heads; ++h) {
+            HeatmapPlot *plot = this->plot(l, h);
+            plot->setMatrix(run.weights(l, h), kThumbnailCells);
+            // Thumbnails: no token ticks (the Heads view has them), only the pattern.
+            const QStringList blank(int(run.tokens.size()), QString());
+            plot->setLabels(blank, blank);
+            const bool current = l == m_currentLayer && h == m_currentHead;
+            plot->setHighlight(-1, -1);
+            plot->setTitle(current ? tr("▶ shown") : QString());
+            const HeadStats &s = run.stat(l, h);
+            plot->setToolTip(tr("layer %1 · head %2\nentropy %3 · distance %4\nprevious token %5 "
+                                "· first token %6\nclick to open it in the Heads view")
+                                 .arg(l)
+                                 .arg(h + 1)
+                                 .arg(s.entropy, 0, 'f', 2)
+                                 .arg(s.meanDistance, 0, 'f', 2)
+                                 .arg(s.previousToken, 0, 'f', 2)
+                                 .arg(s.firstToken, 0, 'f', 2));
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
+    for (int i = 0; i < int(m_labels.size()); ++i) {
+        QFont font = m_labels[size_t(i)]->font();
+        font.setPointSizeF(9 * m_style.fontScale);
+        m_labels[size_t(i)]->setFont(font);
+    }
+}
+
+} // namespace headlens

@@ -1,0 +1,57 @@
+// ModelGridView: every layer x head of a model as small heatmaps; a click opens that head.
+#pragma once
+
+#include "models/modelrun.h"
+#include "plot/plotstyle.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QGridLayout;
+class QLabel;
+
+namespace headlens {
+
+class HeatmapPlot;
+
+/// Passive: row = layer, column = head, thumbnails max-pooled to kThumbnailCells per side,
+/// one shared 0..1 color scale. Plots are reused when the shape stays the same.
+class ModelGridView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kThumbnailCells = 48;
+
+    explicit ModelGridView(QWidget *parent = nullptr);
+
+    void setRun(std::shared_ptr<const ModelRun> run);
+    void setPlotStyle(const PlotStyle &style);
+    /// Marks the layer and head the heads view shows (-1: none).
+    void setCurrent(int layer, int head);
+
+    int layerCount() const { return m_layers; }
+    int headCount() const { return m_heads; }
+    int plotCount() const { return int(m_plots.size()); }
+    HeatmapPlot *plot(int layer, int head) const;
+
+signals:
+    void headClicked(int layer, int head);
+
+private:
+    void rebuild(int layers, int heads);
+    void refill();
+
+    std::shared_ptr<const ModelRun> m_run;
+    PlotStyle m_style;
+    QGridLayout *m_grid = nullptr;
+    std::vector<HeatmapPlot *> m_plots; ///< layer * heads + head
+    std::vector<QLabel *> m_labels;     ///< row and column headers
+    int m_layers = 0;
+    int m_heads = 0;
+    int m_currentLayer = -1;
+    int m_currentHead = -1;
+};
+
+} // namespace headlens

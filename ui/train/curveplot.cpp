@@ -1,0 +1,154 @@
+// CurvePlot: thin lines, a legend in the corner, the x axis always spanning the steps done.
+#include "train/curveplot.h"
+
+namespace headlens {
+
+CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent)
+{
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, title, QFont(font().family(), 9, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    xAxis->setLabel(tr("step"));
+    xAxis->ticker()->setTickCount(4);
+    yAxis->ticker()->setTickCount(4);
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setRowSpacing(-3);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    setMinimumSize(150, 130);
+    m_replot.setSingleShot(true);
+    m_replot.setInterval(kReplotMs);
+    connect(&m_replot, &QTimer::timeout, this, [this] {
+        rescale();
+        replot(QCustomPlot::rpQueuedReplot);
+    });
+    setPlotStyle(m_style);
+}
+
+void CurvePlot::setTitle(const QString &title)
+{
+    m_title->setText(title);
+}
+
+void CurvePlot::clearSeries()
+{
+    clearGraphs();
+    scheduleReplot();
+}
+
+int CurvePlot::addSeries(const QString &name, const QColor &color, Qt::PenStyle style, double width)
+{
+    QCPGraph *graph = addGraph();
+    graph->setName(name);
+    QPen pen(color, width, style);
+    graph->setPen(pen);
+    graph->setAdaptiveSampling(true);
+    return graphCount() - 1;
+}
+
+void CurvePlot::setFixedYRange(double lower, double upper)
+{
+    m_fixedY = true;
+    yAxis->setRange(lower, upper);
+}
+
+void CurvePlot::setPercentAxis(bool percent)
+{
+    if (!percent)
+        return;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int p = 0; p <= 100; p += 25)
+        ticker->addTick(p / 100.0, QString("%1%").arg(p));
+    yAxis->setTicker(ticker);
+}
+
+void CurvePlot::setLegendCorner(Qt::Alignment corner)
+{
+    axisRect()->insetLayout()->setInsetAlignment(0, corner);
+}
+
+void CurvePlot::setLegendColumns(int columns)
+{
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend->setWrap(std::max(columns, 1));
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
+}
+
+void CurvePlot::addPoint(int series, double step, double value)
+{
+    if (series < 0 || series >= graphCount())
+        return;
+    graph(series)->addData(step, value);
+    scheduleReplot();
+}
+
+void CurvePlot::clearPoints()
+{
+    for (int i = 0; i < graphCount(); ++i)
+        graph(i)->data()->clear();
+    scheduleReplot();
+}
+
+int CurvePlot::pointCount(int series) const
+{
+    return series >= 0 && series < graphCount() ? graph(series)->dataCount() : 0;
+}
+
+void CurvePlot::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    const QColor fg = style.foreground();
+    setBackground(style.background());
+    axisRect()->setBackground(style.background());
+    QFont labels = font();
+    labels.setPointSizeF(7.5 * style.fontScale);
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setBasePen(QPen(fg));
+        axis->setTickPen(QPen(fg));
+        axis->setSubTickPen(QPen(fg));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+        axis->setTickLabelFont(labels);
+        axis->setLabelFont(labels);
+        axis->grid()->setPen(QPen(style.dark ? QColor("#3a3f47") : QColor("#e4e4e4")));
+    }
+    legend->setFont(labels);
+    legend->setTextColor(fg);
+    QFont title = labels;
+    title.setPointSizeF(9.0 * style.fontScale);
+    title.setBold(true);
+    m_title->setFont(title);
+    m_title->setTextColor(fg);
+    scheduleReplot();
+}
+
+void CurvePlot::scheduleReplot()
+{
+    if (!m_replot.isActive())
+        m_replot.start();
+}
+
+void CurvePlot::rescale()
+{
+    bool found = false;
+    QCPRange steps;
+    for (int i = 0; i < graphCount(); ++i) {
+        bool ok = false;
+        const QCPRange range = graph(i)->getKeyRange(ok);
+        if (ok)
+            steps = found ? QCPRange(std::min(steps.lower, range.lower),
+                                     std::max(steps.upper, range.upper))
+                          : range;
+        found = found || ok;
+    }
+    xAxis->setRange(found ? steps.lower : 0.0,
+                    found ? std::max(steps.upper, steps.lower + 1.0) : 1.0);
+    if (!m_fixedY) {
+        yAxis->rescale();
+        yAxis->setRangeLower(std::min(0.0, yAxis->range().lower));
+        yAxis->scaleRange(1.08, yAxis->range().lower);
+    }
+}
+
+} // namespace headlens

@@ -1,0 +1,53 @@
+// CurvePlot: a small line chart over training steps (loss, accuracy, head scores), appended live.
+#pragma once
+
+#include "plot/plotstyle.h"
+
+#include <qcustomplot.h>
+
+#include <QTimer>
+
+namespace headlens {
+
+/// One QCPGraph per series, created once and appended to; replots are coalesced to at most
+/// one per kReplotMs however fast points arrive. x is the step count.
+class CurvePlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    static constexpr int kReplotMs = 100;
+
+    explicit CurvePlot(const QString &title, QWidget *parent = nullptr);
+
+    /// Removes every series (the heads changed).
+    void clearSeries();
+    int addSeries(const QString &name, const QColor &color, Qt::PenStyle style = Qt::SolidLine,
+                  double width = 1.6);
+    /// A fixed y range (accuracy, scores: 0..1); without one the axis follows the data (loss).
+    void setFixedYRange(double lower, double upper);
+    void setPercentAxis(bool percent);
+    /// Where the legend sits inside the plot: the corner the curves leave empty.
+    void setLegendCorner(Qt::Alignment corner);
+    /// Legend entries side by side, `columns` per row (a row per layer of heads).
+    void setLegendColumns(int columns);
+    void setTitle(const QString &title);
+    void addPoint(int series, double step, double value);
+    /// Empties every series but keeps them (a run starting again).
+    void clearPoints();
+
+    QSize sizeHint() const override { return {260, 190}; }
+    int seriesCount() const { return graphCount(); }
+    int pointCount(int series) const;
+    void setPlotStyle(const PlotStyle &style);
+
+private:
+    void scheduleReplot();
+    void rescale();
+
+    QCPTextElement *m_title = nullptr;
+    QTimer m_replot;
+    PlotStyle m_style;
+    bool m_fixedY = false;
+};
+
+} // namespace headlens

@@ -1,0 +1,111 @@
+// SnapshotGrid: HeatmapPlot for the pictures, HeadColors for the titles, like the heads grid.
+#include "train/snapshotgrid.h"
+
+#include "plot/headcolors.h"
+#include "plot/heatmapplot.h"
+#include "train/taskpattern.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace headlens {
+
+SnapshotGrid::SnapshotGrid(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_caption = new QLabel(this);
+    m_caption->setObjectName("probeCaption");
+    m_caption->setWordWrap(true);
+    m_host = new QWidget(this);
+    m_host->installEventFilter(this);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_host, 1);
+}
+
+bool SnapshotGrid::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_host && event->type() == QEvent::Resize)
+        placePlots();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SnapshotGrid::placePlots()
+{
+    if (m_plots.empty())
+        return;
+    const int gap = 6;
+    const int side = std::max(40, std::min((m_host->width() - (m_heads - 1) * gap) / m_heads,
+                                           (m_host->height() - (m_layers - 1) * gap) / m_layers));
+    for (size_t i = 0; i < m_plots.size(); ++i) {
+        const int row = int(i) / m_heads, col = int(i) % m_heads;
+        m_plots[i]->setGeometry(col * (side + gap), row * (side + gap), side, side);
+    }
+}
+
+void SnapshotGrid::rebuild(int layers, int heads)
+{
+    for (HeatmapPlot *plot : m_plots)
+        delete plot;
+    m_plots.clear();
+    for (int layer = 0; layer < layers; ++layer) {
+        for (int head = 0; head < heads; ++head) {
+            auto *plot = new HeatmapPlot(m_host);
+            plot->setPlotStyle(m_style, true);
+            plot->setColorScaleVisible(false);
+            plot->setColorRange(0.0, 1.0);
+            plot->setTitleColor(HeadColors::color(head));
+            plot->show();
+            m_plots.push_back(plot);
+        }
+    }
+    m_layers = layers;
+    m_heads = heads;
+    placePlots();
+}
+
+void SnapshotGrid::setSnapshot(const AttentionSnapshot &snapshot, TaskKind task)
+{
+    if (snapshot.layers != m_layers || snapshot.heads != m_heads)
+        rebuild(snapshot.layers, snapshot.heads);
+    m_step = snapshot.step;
+    QStringList labels;
+    for (const std::string &label : snapshot.labels)
+        labels << QString::fromStdString(label);
+    m_caption->setText(tr("Every head on a held-out probe at step %1 (rows: queries, columns: "
+                          "keys):  %2")
+                           .arg(snapshot.step)
+                           .arg(labels.join(' ')));
+    const QString score = TaskPattern::shortScoreName(task);
+    for (size_t i = 0; i < m_plots.size() && i < snapshot.weights.size(); ++i) {
+        HeatmapPlot *plot = m_plots[i];
+        const HeadScores &s = snapshot.scores.at(i);
+        plot->setMatrix(snapshot.weights[i]);
+        plot->setLabels(labels, labels);
+        plot->setTitle(tr("L%1 H%2 · %3 %4")
+                           .arg(s.layer)
+                           .arg(s.head)
+                           .arg(score)
+                           .arg(TaskPattern::score(task, s), 0, 'f', 2));
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void SnapshotGrid::clear()
+{
+    rebuild(0, 0);
+    m_caption->clear();
+    m_step = -1;
+}
+
+void SnapshotGrid::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    for (HeatmapPlot *plot : m_plots) {
+        plot->setPlotStyle(style, true);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+} // namespace headlens

@@ -1,0 +1,224 @@
+// TrainingRunner: the chunk loop, its timing, and the hand-over between the worker and the window.
+#include "train/trainingrunner.h"
+
+#include "util/inputerror.h"
+
+#include <QThread>
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+
+namespace headlens {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+QString messageFor(const std::exception &error)
+{
+    if (dynamic_cast<const std::bad_alloc *>(&error))
+        return TrainingRunner::tr("Not enough memory to train this model. Try a smaller d_model, "
+                                  "fewer heads or a smaller batch.");
+    if (dynamic_cast<const InputError *>(&error))
+        return QString::fromStdString(error.what());
+    return TrainingRunner::tr("Training stopped: %1").arg(error.what());
+}
+
+} // namespace
+
+TrainingRunner::TrainingRunner(QObject *parent) : QObject(parent)
+{
+    m_thread = new QThread(this);
+    m_thread->setObjectName("headlens-train");
+    m_worker = new QObject;
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+}
+
+TrainingRunner::~TrainingRunner()
+{
+    ++m_generation; // the chunk running now is the last one
+    ++m_chain;
+    m_thread->quit();
+    m_thread->wait();
+}
+
+template <typename Call> void TrainingRunner::post(Call &&call)
+{
+    QMetaObject::invokeMethod(this, std::forward<Call>(call), Qt::QueuedConnection);
+}
+
+// Runs `command` in the worker, then tells the window it is done (isBusy()).
+void TrainingRunner::queue(std::function<void()> command)
+{
+    ++m_inFlight;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, command = std::move(command)] {
+            try {
+                command();
+            } catch (const std::exception &error) {
+                const QString message = messageFor(error);
+                post([this, message] { emit failed(message); });
+            }
+            post([this] { finish(); });
+        },
+        Qt::QueuedConnection);
+}
+
+void TrainingRunner::restart(const TrainingSettings &settings)
+{
+    const quint64 generation = ++m_generation;
+    ++m_chain;
+    setRunning(false);
+    queue([this, generation, settings] {
+        m_trainer = std::make_unique<Trainer>(settings);
+        report(generation);
+    });
+}
+
+void TrainingRunner::load(const TrainedModel &model)
+{
+    const quint64 generation = ++m_generation;
+    ++m_chain;
+    setRunning(false);
+    queue([this, generation, model] {
+        m_trainer = std::make_unique<Trainer>(model);
+        report(generation);
+    });
+}
+
+void TrainingRunner::reset()
+{
+    const quint64 generation = ++m_generation;
+    ++m_chain;
+    setRunning(false);
+    queue([this, generation] {
+        if (!m_trainer)
+            return;
+        m_trainer->reset();
+        report(generation);
+    });
+}
+
+void TrainingRunner::pause()
+{
+    if (!m_running)
+        return;
+    ++m_chain;
+    setRunning(false);
+    const quint64 generation = m_generation.load();
+    queue([this, generation] {
+        if (m_trainer)
+            report(generation); // the exact state the training stopped at
+    });
+}
+
+void TrainingRunner::trainUntil(int64_t goal)
+{
+    const quint64 chain = ++m_chain;
+    const quint64 generation = m_generation.load();
+    m_goal = goal;
+    setRunning(true);
+    ++m_inFlight;
+    QMetaObject::invokeMethod(
+        m_worker, [this, generation, chain] { chunk(generation, chain, 1, 0.0, 0); },
+        Qt::QueuedConnection);
+}
+
+// Runs in the worker: one chunk of steps, sized to last about kChunkSeconds, then queues the
+// next one behind whatever command the window sent meanwhile.
+void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double sinceReport,
+                           int stepsSinceReport)
+{
+    if (generation != m_generation.load() || chain != m_chain.load() || !m_trainer) {
+        post([this] { finish(); });
+        return;
+    }
+    const int64_t left = m_goal.load() - m_trainer->stepsDone();
+    const auto start = Clock::now();
+    try {
+        if (left > 0) {
+            const int now = int(std::min<int64_t>(steps, left));
+            stepsSinceReport += now;
+            const TrainingMetrics metrics = m_trainer->step(now);
+            post([this, generation, metrics] {
+                if (generation == m_generation.load())
+                    emit stepped(metrics);
+            });
+        }
+        const double took = secondsSince(start);
+        const bool done = m_trainer->stepsDone() >= m_goal.load();
+        sinceReport += took;
+        if (done || sinceReport >= kReportSeconds ||
+            (stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
+            report(generation);
+            sinceReport = 0.0;
+            stepsSinceReport = 0;
+        }
+        if (done) {
+            post([this, chain] {
+                if (chain == m_chain.load())
+                    setRunning(false);
+                finish();
+            });
+            return;
+        }
+        const double perStep = std::max(took, 1e-6) / std::max(steps, 1);
+        const int next = std::clamp(int(kChunkSeconds / perStep), 1, std::max(2 * steps, 2));
+        QMetaObject::invokeMethod(
+            m_worker,
+            [this, generation, chain, next, sinceReport, stepsSinceReport] {
+                chunk(generation, chain, std::min(next, kReportSteps), sinceReport,
+                      stepsSinceReport);
+            },
+            Qt::QueuedConnection);
+    } catch (const std::exception &error) {
+        const QString message = messageFor(error);
+        post([this, chain, message] {
+            if (chain == m_chain.load())
+                setRunning(false);
+            emit failed(message);
+            finish();
+        });
+    }
+}
+
+// Runs in the worker: evaluate() and snapshot() of the model as it is now.
+void TrainingRunner::report(quint64 generation)
+{
+    if (generation != m_generation.load())
+        return;
+    auto report = std::make_shared<TrainingReport>();
+    report->evaluation = m_trainer->evaluate();
+    report->snapshot = m_trainer->snapshot();
+    report->model = std::make_shared<const TrainedModel>(m_trainer->trainedModel());
+    report->seconds = m_trainer->secondsTrained();
+    std::shared_ptr<const TrainingReport> result = std::move(report);
+    post([this, generation, result] {
+        if (generation == m_generation.load())
+            emit reported(result);
+    });
+}
+
+void TrainingRunner::finish()
+{
+    --m_inFlight;
+}
+
+void TrainingRunner::setRunning(bool running)
+{
+    if (running == m_running)
+        return;
+    m_running = running;
+    emit runningChanged(running);
+}
+
+} // namespace headlens

@@ -1,0 +1,79 @@
+// TrainingRunner: trains a toy model in a worker thread, in short chunks, so the window never
+// waits.
+#pragma once
+
+#include "train/trainingreport.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QThread;
+
+namespace headlens {
+
+/// Owns one Trainer, which lives in (and is only touched by) its worker thread. Every command
+/// is queued to the worker; training runs as a chain of chunks of about kChunkSeconds each, so
+/// pause(), reset() and restart() take effect within one chunk. Like TraceRunner, the newest
+/// command wins: a result of a run that was since replaced is dropped, never shown.
+/// Reports (evaluate() + snapshot()) are throttled to a few per second while training, and one
+/// is always sent when a run starts, stops or is loaded, so a paused view is exact.
+class TrainingRunner : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr double kChunkSeconds = 0.06;
+    /// A report after kReportSteps steps or kReportSeconds, whichever comes first (so a fast
+    /// run still draws a curve), but never more often than every kMinReportSeconds.
+    static constexpr double kReportSeconds = 0.15;
+    static constexpr double kMinReportSeconds = 0.01;
+    static constexpr int kReportSteps = 25;
+
+    explicit TrainingRunner(QObject *parent = nullptr);
+    ~TrainingRunner() override;
+
+    /// A fresh run (step 0, paused). Precondition: settings.validate() is empty.
+    void restart(const TrainingSettings &settings);
+    /// Continues from a saved model (paused at its step count).
+    void load(const TrainedModel &model);
+    /// Back to step 0 with the same initial weights (paused).
+    void reset();
+    /// Trains until `goal` steps have been taken in total, then stops by itself.
+    void trainUntil(int64_t goal);
+    void pause();
+
+    bool isRunning() const { return m_running; }
+    /// Running, or the worker still has a command (or the final report) to deliver.
+    bool isBusy() const { return m_running || m_inFlight > 0; }
+
+signals:
+    /// After every chunk: the training loss and accuracy over it.
+    void stepped(const headlens::TrainingMetrics &metrics);
+    void reported(std::shared_ptr<const headlens::TrainingReport> report);
+    void runningChanged(bool running);
+    /// Out of memory or a file the core refused: a sentence for people.
+    void failed(const QString &message);
+
+private:
+    void queue(std::function<void()> command);
+    void chunk(quint64 generation, quint64 chain, int steps, double sinceReport,
+               int stepsSinceReport);
+    void report(quint64 generation);
+    void finish();
+    void setRunning(bool running);
+    template <typename Call> void post(Call &&call);
+
+    QThread *m_thread = nullptr;
+    QObject *m_worker = nullptr;          ///< lives in m_thread; commands are queued onto it
+    std::unique_ptr<Trainer> m_trainer;   ///< touched only in m_thread
+    std::atomic<quint64> m_generation{0}; ///< changes when the run is replaced or reset
+    std::atomic<quint64> m_chain{0};      ///< changes when training starts or stops
+    std::atomic<int64_t> m_goal{0};
+    int m_inFlight = 0;
+    bool m_running = false;
+};
+
+} // namespace headlens
