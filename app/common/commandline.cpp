@@ -218,8 +218,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 
 bool isWindowOption(const std::string &option)
 {
-    return option == "--screenshot" || option == "--size" || option == "--view" ||
-           option == "--step";
+    return option == "--screenshot" || option == "--handout" || option == "--size" ||
+           option == "--view" || option == "--step";
 }
 
 } // namespace
@@ -258,6 +258,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         if (allowWindowOptions && isWindowOption(option)) {
             if (option == "--screenshot")
                 request.screenshotPath = value;
+            else if (option == "--handout")
+                request.handoutPath = value;
             else if (option == "--size")
                 parseScreenshotSize(request, value);
             else if (option == "--step")
@@ -317,6 +319,7 @@ Output:
     if (windowOptions)
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
+  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
   --size WxH                window size for --screenshot (default 1400x900)
   --view heads|head:N|pipeline|train
                             the heads grid, head N large beside it, the pipeline, or the

@@ -55,6 +55,7 @@ struct CommandLineRequest
 
     // The window's own options.
     std::string screenshotPath;
+    std::string handoutPath; ///< --handout: print the pipeline handout PDF and exit
     int screenshotWidth = 1400;
     int screenshotHeight = 900;
     std::string view = "heads";

@@ -57,7 +57,9 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName("headlens");
 
     headlens::MainWindow window;
-    const bool screenshot = !options->screenshotPath().isEmpty();
+    // --handout is a screenshot of a kind: the same offscreen wait for the trace, then a PDF.
+    const std::string &handoutPath = options->request().handoutPath;
+    const bool screenshot = !options->screenshotPath().isEmpty() || !handoutPath.empty();
     QString workspace = options->workspacePath();
     if (screenshot) {
         const auto &request = options->request();
@@ -89,9 +91,12 @@ int main(int argc, char *argv[])
     }
     if (screenshot) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
-        new headlens::ScreenshotTaker(&window, options->screenshotPath(),
-                                      QString::fromStdString(options->request().view),
-                                      options->request().step);
+        if (!handoutPath.empty())
+            new headlens::ScreenshotTaker(&window, QString::fromStdString(handoutPath), "handout");
+        else
+            new headlens::ScreenshotTaker(&window, options->screenshotPath(),
+                                          QString::fromStdString(options->request().view),
+                                          options->request().step);
     }
     if (probe)
         new headlens::StartupProbe(&window);

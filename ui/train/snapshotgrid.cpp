@@ -83,9 +83,10 @@ void SnapshotGrid::setSnapshot(const AttentionSnapshot &snapshot, TaskKind task)
         const HeadScores &s = snapshot.scores.at(i);
         plot->setMatrix(snapshot.weights[i]);
         plot->setLabels(labels, labels);
+        // Layers from 0 (like GPT-2's h.0), heads from 1, as in every other view.
         plot->setTitle(tr("L%1 H%2 · %3 %4")
                            .arg(s.layer)
-                           .arg(s.head)
+                           .arg(s.head + 1)
                            .arg(score)
                            .arg(TaskPattern::score(task, s), 0, 'f', 2));
         plot->replot(QCustomPlot::rpQueuedReplot);

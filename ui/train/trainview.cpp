@@ -229,7 +229,7 @@ void TrainView::clearCurves(const TrainingSettings &settings)
     m_scores->setTitle(tr("%1 score per head").arg(score.left(1).toUpper() + score.mid(1)));
     for (int layer = 0; layer < settings.model.layers; ++layer) {
         for (int head = 0; head < settings.model.heads; ++head)
-            m_scores->addSeries(tr("L%1 H%2").arg(layer).arg(head), HeadColors::color(head),
+            m_scores->addSeries(tr("L%1 H%2").arg(layer).arg(head + 1), HeadColors::color(head),
                                 layer == 0 ? Qt::SolidLine : Qt::DashLine, 1.8);
     }
     m_scores->setLegendColumns(std::min(settings.model.heads, 4));

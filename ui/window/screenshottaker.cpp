@@ -3,10 +3,12 @@
 
 #include "mainwindow.h"
 #include "models/modelwiring.h"
+#include "pipeline/handoutwriter.h"
 #include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
+#include "util/inputerror.h"
 
 #include <qcustomplot.h>
 
@@ -48,11 +50,36 @@ void ScreenshotTaker::poll()
 
 void ScreenshotTaker::take()
 {
+    if (m_view == "handout") {
+        writeHandout();
+        return;
+    }
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>())
         plot->replot(QCustomPlot::rpImmediateRefresh);
     const bool ok = m_window->grab().save(m_path);
     QTextStream(stderr) << (ok ? "wrote " : "cannot write ") << m_path << "\n";
     QApplication::exit(ok ? 0 : 1);
+}
+
+void ScreenshotTaker::writeHandout()
+{
+    const PipelineView *view = m_window->pipeline();
+    if (!view->trace()) {
+        QTextStream(stderr) << "cannot write " << m_path << ": there is no trace to print "
+                            << "(check the text and the settings)\n";
+        QApplication::exit(2);
+        return;
+    }
+    try {
+        const int pages =
+            HandoutWriter(view->trace(), view->analysis(), view->batch(), view->plotStyle())
+                .write(m_path);
+        QTextStream(stderr) << "wrote " << m_path << " (" << pages << " pages)\n";
+        QApplication::exit(0);
+    } catch (const InputError &error) {
+        QTextStream(stderr) << "headlens: " << error.what() << "\n";
+        QApplication::exit(2);
+    }
 }
 
 } // namespace headlens

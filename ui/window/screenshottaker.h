@@ -15,13 +15,15 @@ class ScreenshotTaker : public QObject
 {
     Q_OBJECT
 public:
-    /// `view`: "heads", "head:N", "model", "pipeline" (then `step`, 1-based, is shown; 0 = the first) or
-    /// "train" (waits until the training started with --train has finished).
+    /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
+    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first) or "train" (waits until the
+    /// training started with --train has finished).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
 
 private:
     void poll();
     void take();
+    void writeHandout();
 
     MainWindow *m_window;
     QString m_path;
