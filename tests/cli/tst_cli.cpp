@@ -1,5 +1,6 @@
 // Tests of headlens-cli as a person runs it: PyTorch goldens, shape table, exports, errors.
 #include "approx.h"
+#include "clirun.h"
 
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
@@ -14,30 +15,10 @@
 #include <map>
 
 using namespace headlens;
+using headlens::test::CliResult;
+using headlens::test::runCli;
 
 namespace {
-
-struct CliResult
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliResult runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(HEADLENS_CLI_PATH, arguments);
-    CliResult result;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
-}
 
 std::map<std::string, Tensor> readNpz(const QString &path)
 {

@@ -1,5 +1,6 @@
 // tst_traincli: `headlens-cli --train` through the real binary: progress, scores, saved model.
 #include "approx.h"
+#include "clirun.h"
 
 #include "train/toymodelfile.h"
 
@@ -9,32 +10,10 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::CliResult;
+using headlens::test::runCli;
 
-namespace {
-
-struct CliResult
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliResult runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(HEADLENS_CLI_PATH, arguments);
-    CliResult result;
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return result;
-    }
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestTrainCli : public QObject
 {

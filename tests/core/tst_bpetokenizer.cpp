@@ -1,5 +1,6 @@
 // Tests of BpeTokenizer: encoder.py's encodings, GPT-2's real ids, labels, and refused files.
 #include "approx.h"
+#include "errorof.h"
 
 #include "text/bpetokenizer.h"
 #include "util/inputerror.h"
@@ -11,6 +12,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 namespace {
 
@@ -28,16 +30,6 @@ BpeTokenizer tiny()
 {
     return BpeTokenizer::load((kData + "tiny/vocab.json").toStdString(),
                               (kData + "tiny/merges.txt").toStdString());
-}
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // Tests of Gpt2Model::open on broken folders: each problem named with its file and what to do.
 #include "approx.h"
+#include "errorof.h"
 
 #include "model/gpt2model.h"
 #include "util/inputerror.h"
@@ -12,20 +13,11 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 namespace {
 
 const QString kTiny = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny/");
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
 
 /// A copy of the tiny checkpoint in `dir`, then `change` applied to it.
 enum class Change

@@ -1,5 +1,6 @@
 // Tests of Gpt2Model: every layer's attention and the logits against an independent NumPy GPT-2.
 #include "approx.h"
+#include "errorof.h"
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
@@ -12,6 +13,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 namespace {
 
@@ -48,16 +50,6 @@ std::string goldenText(int index)
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read golden_texts.json");
     return QJsonDocument::fromJson(file.readAll()).array().at(index).toString().toStdString();
-}
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
 }
 
 /// Same values, axis names aside (goldens come with "d0", "d1", ...).

@@ -1,5 +1,6 @@
 // Tests of NpyFile: files numpy wrote, round trips, and damaged files refused with clear messages.
 #include "approx.h"
+#include "errorof.h"
 
 #include "io/npyfile.h"
 #include "util/inputerror.h"
@@ -14,6 +15,7 @@
 #include <limits>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 Q_DECLARE_METATYPE(std::vector<int64_t>)
 Q_DECLARE_METATYPE(std::vector<float>)
@@ -23,16 +25,6 @@ namespace {
 const QString kSamples = QStringLiteral(HEADLENS_TEST_DATA "/npy/");
 
 /// The InputError message `action` throws, or "(no error)".
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
-
 /// A .npy v1.0 file with the header dict `dict` (padded as numpy pads it) and `data`.
 QByteArray npyWith(const QByteArray &dict, const QByteArray &data)
 {

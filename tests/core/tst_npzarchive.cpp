@@ -1,6 +1,7 @@
 // Tests of NpzArchive: archives numpy wrote, round trips, and damaged archives or zip bombs
 // refused.
 #include "approx.h"
+#include "errorof.h"
 
 #include "io/npzarchive.h"
 #include "util/inputerror.h"
@@ -12,20 +13,11 @@
 #include <cstring>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 namespace {
 
 const QString kSamples = QStringLiteral(HEADLENS_TEST_DATA "/npy/");
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
 
 Tensor counting(std::vector<Axis> axes, float start)
 {

@@ -1,5 +1,6 @@
 // Tests of SafetensorsFile: header checks with their messages, mapping, and F16/BF16 conversion.
 #include "approx.h"
+#include "errorof.h"
 
 #include "io/safetensorsfile.h"
 #include "util/inputerror.h"
@@ -12,18 +13,9 @@
 #include <cstring>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 namespace {
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
 
 /// A safetensors file: little-endian u64 header length, the header, then `data`.
 QByteArray fileBytes(const QByteArray &header, const QByteArray &data, uint64_t declared = 0)

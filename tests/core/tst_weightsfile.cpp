@@ -1,5 +1,6 @@
 // Tests of WeightsFile: PyTorch state_dicts read as PyTorch lays them out, round trips, refusals.
 #include "approx.h"
+#include "errorof.h"
 
 #include "io/npzarchive.h"
 #include "io/weightsfile.h"
@@ -9,6 +10,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::errorOf;
 
 using Entries = std::vector<std::pair<std::string, Tensor>>;
 Q_DECLARE_METATYPE(Entries)
@@ -16,16 +18,6 @@ Q_DECLARE_METATYPE(Entries)
 namespace {
 
 const QString kGolden = QStringLiteral(HEADLENS_TEST_DATA "/golden/");
-
-template <typename Action> QString errorOf(Action action)
-{
-    try {
-        action();
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return QStringLiteral("(no error)");
-}
 
 Tensor zeros(std::initializer_list<int64_t> sizes)
 {
