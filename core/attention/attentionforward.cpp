@@ -1,13 +1,11 @@
 // computeTrace: multi-head attention step by step, each intermediate kept for the views.
 #include "attention/attentionforward.h"
 
+#include "attention/headkernel.h"
 #include "attention/stepdescriptions.h"
-#include "stats/headstatsaccumulator.h"
-#include "util/counterrandom.h"
 #include "util/inputerror.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -17,14 +15,6 @@
 namespace headlens {
 
 namespace {
-
-constexpr uint64_t kDropoutStream = 0xd40b0u;
-
-/// The sizes every step uses, read once from the config and the input.
-struct Dims
-{
-    int64_t b, n, nKv, h, dK, dV, dIn, dKvIn, dModel;
-};
 
 void validateInputs(const AttentionConfig &config, const AttentionInput &input,
                     const AttentionWeights &weights)
@@ -91,7 +81,7 @@ Tensor swapAxes12(const Tensor &t, Shape shape)
 }
 
 /// (b, n, n_kv): 1 where query i may not look at key j (causal: j > i; padding: key is padding).
-Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const Dims &d)
+Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d)
 {
     Tensor mask(Shape{{"b", d.b}, {"n", d.n}, {"n_kv", d.nKv}});
     for (int64_t b = 0; b < d.b; ++b) {
@@ -114,28 +104,12 @@ bool anyMasked(const Tensor &mask)
     return std::any_of(p, p + mask.numel(), [](float v) { return v != 0.0f; });
 }
 
-/// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
-/// A row whose every entry is -inf (every key masked) becomes all zeros, not NaN.
-void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out)
-{
-    const float negInf = -std::numeric_limits<float>::infinity();
-    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-        const float rowMax = logits.row(i).maxCoeff();
-        if (rowMax == negInf) {
-            out.row(i).setZero();
-            continue;
-        }
-        out.row(i) = (logits.row(i).array() - rowMax).exp();
-        out.row(i) /= out.row(i).sum();
-    }
-}
-
 std::string quoted(const std::string &label)
 {
     return "\"" + label + "\"";
 }
 
-void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const Dims &d)
+void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
 {
     for (int64_t b = 0; b < d.b; ++b) {
         const ConstRowMatrixMap m = static_cast<const Tensor &>(mask).matrix({b});
@@ -150,126 +124,9 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const Dims &d)
     }
 }
 
-/// The per-head part: scores, scaling, mask, softmax, dropout, P V, and the head's share of
-/// the output projection, with each head's statistics.
-struct HeadTensors
-{
-    Tensor scoresRaw, scores, maskedScores, softmax, weights, context, contributions;
-    std::vector<HeadStats> stats; ///< index b * h + head
-};
-
-/// What every block of every head reads; built once before the parallel loop.
-struct HeadPass
-{
-    const Tensor &q, &k, &v, &mask;
-    const Dims &d;
-    float factor;
-    bool scaled, masked, dropout;
-    float keep;
-    CounterRandom random;
-};
-
-/// Query rows of one head processed together: about 2 MiB of each (n, n_kv) score tensor, so a
-/// block's raw scores, scaled scores and softmax are still in cache when the next step reads
-/// them instead of making a round trip to memory per step (at n=1024..2048 the separate
-/// whole-head passes ran at a quarter of the GEMM rate). Not smaller: each block's products
-/// repack K and V, which costs about as much as the products at 32 rows.
-int64_t rowBlock(const Dims &d)
-{
-    const int64_t rows = (int64_t(1) << 19) / std::max<int64_t>(d.nKv, 1);
-    return std::clamp<int64_t>(rows, 64, std::max<int64_t>(d.n, 1));
-}
-
-void attendRows(const HeadPass &p, HeadTensors &t, int64_t b, int64_t head, int64_t first,
-                int64_t rows, HeadStatsAccumulator &stats)
-{
-    const float negInf = -std::numeric_limits<float>::infinity();
-    auto block = [&](Tensor &x) { return x.matrix({b, head}).middleRows(first, rows); };
-    auto raw = block(t.scoresRaw);
-    raw.noalias() =
-        p.q.matrix({b, head}).middleRows(first, rows) * p.k.matrix({b, head}).transpose();
-    if (p.scaled)
-        block(t.scores) = raw * p.factor;
-    if (p.masked)
-        block(t.maskedScores) = (p.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
-                                    .select(negInf, block(t.scores).array());
-    auto softmax = block(t.softmax);
-    softmaxRows(block(t.maskedScores), softmax);
-    stats.addRows(softmax, first);
-    if (p.dropout) {
-        const uint64_t offset =
-            static_cast<uint64_t>(((b * p.d.h + head) * p.d.n + first) * p.d.nKv);
-        auto weights = block(t.weights);
-        for (int64_t e = 0; e < rows * p.d.nKv; ++e)
-            weights.data()[e] = p.random.uniform(offset + static_cast<uint64_t>(e)) < p.keep
-                                    ? softmax.data()[e] / p.keep
-                                    : 0.0f;
-    }
-    t.context.matrix({b, head}).middleRows(first, rows).noalias() =
-        block(t.weights) * p.v.matrix({b, head});
-}
-
-HeadTensors allocateHeadTensors(const Dims &d, bool scaled, bool masked, bool dropout)
-{
-    const Shape scoreShape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"n_kv", d.nKv}};
-    HeadTensors t;
-    t.scoresRaw = Tensor(scoreShape);
-    t.scores = scaled ? Tensor(scoreShape) : t.scoresRaw;
-    t.maskedScores = masked ? Tensor(scoreShape) : t.scores;
-    t.softmax = Tensor(scoreShape);
-    t.weights = dropout ? Tensor(scoreShape) : t.softmax;
-    t.context = Tensor(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_v", d.dV}});
-    t.contributions = Tensor(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_model", d.dModel}});
-    t.stats.resize(static_cast<size_t>(d.b * d.h));
-    return t;
-}
-
-HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
-                           const Trace &trace, const Tensor &mask, bool masked, const Dims &d,
-                           const TraceOptions &options)
-{
-    const float factor = config.scaleFactor();
-    const HeadPass p{trace.tensor("q_heads"),
-                     trace.tensor("k_heads"),
-                     trace.tensor("v_heads"),
-                     mask,
-                     d,
-                     factor,
-                     factor != 1.0f,
-                     masked,
-                     config.training && config.dropout > 0.0f,
-                     1.0f - config.dropout,
-                     CounterRandom(config.seed, kDropoutStream)};
-    HeadTensors t = allocateHeadTensors(d, p.scaled, masked, p.dropout);
-    const int64_t blockRows = rowBlock(d);
-    std::atomic<bool> cancelled{false};
-    std::atomic<int64_t> done{0};
-
-    // One head per thread: Eigen's own threads inside these small products were 3-10x slower
-    // than one thread at n <= 128.
-#pragma omp parallel for schedule(dynamic)
-    for (int64_t bh = 0; bh < d.b * d.h; ++bh) {
-        if (cancelled.load(std::memory_order_relaxed))
-            continue;
-        const int64_t b = bh / d.h, head = bh % d.h;
-        HeadStatsAccumulator stats(trace.input.queryLengthOf(b), trace.input.keyLengthOf(b));
-        for (int64_t first = 0; first < d.n; first += blockRows)
-            attendRows(p, t, b, head, first, std::min(blockRows, d.n - first), stats);
-        t.stats[static_cast<size_t>(bh)] = stats.result();
-        t.contributions.matrix({b, head}).noalias() =
-            t.context.matrix({b, head}) * w.wO.middleCols(head * d.dV, d.dV).transpose();
-        const int64_t finished = ++done;
-        if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
-            cancelled = true;
-    }
-    if (cancelled)
-        throw Cancelled{};
-    return t;
-}
-
 /// output = b_O + sum over heads of head_contributions, in parallel over tokens (a pass over
 /// all heads' (n, d_model) shares: memory-bound, so both cores' bandwidth helps).
-Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const Dims &d)
+Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d)
 {
     Tensor output(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
 #pragma omp parallel for schedule(static)
@@ -283,7 +140,7 @@ Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const Dims 
     return output;
 }
 
-Dims dimsOf(const AttentionConfig &config, const AttentionInput &input)
+ForwardDims dimsOf(const AttentionConfig &config, const AttentionInput &input)
 {
     return {input.batch(),      input.queryLength(),  input.keyLength(),
             config.heads,       config.headDimK(),    config.headDimV(),
@@ -299,7 +156,7 @@ Dims dimsOf(const AttentionConfig &config, const AttentionInput &input)
 class OneThreadForSmallWork
 {
 public:
-    explicit OneThreadForSmallWork(const Dims &d)
+    explicit OneThreadForSmallWork(const ForwardDims &d)
         : m_previous(omp_get_max_threads()), m_small(flopsOf(d) < 2e8)
     {
         if (m_small)
@@ -315,7 +172,7 @@ public:
 
 private:
     /// The products' multiply-adds: projections, Q K^T, P V, output projection.
-    static double flopsOf(const Dims &d)
+    static double flopsOf(const ForwardDims &d)
     {
         return 2.0 * double(d.b) *
                (double(d.n) * d.dIn * d.h * d.dK + double(d.nKv) * d.dKvIn * d.h * (d.dK + d.dV) +
@@ -338,7 +195,7 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
                    const AttentionWeights &weights, const TraceOptions &options)
 {
     validateInputs(config, input, weights);
-    const Dims d = dimsOf(config, input);
+    const ForwardDims d = dimsOf(config, input);
     const OneThreadForSmallWork threads(d);
     Trace trace;
     trace.config = config;

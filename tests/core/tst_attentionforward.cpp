@@ -436,8 +436,8 @@ void TestAttentionForward::memoryEstimateMatchesTheTrace()
     if (padding)
         texts.push_back("The bank was robbed");
     const Trace trace = traceFor(config, texts);
-    const int64_t estimate = estimateTraceBytes(config, trace.batch(), trace.queryLength(),
-                                                trace.keyLength(), padding);
+    const int64_t estimate =
+        estimateTraceBytes(config, trace.batch(), trace.queryLength(), trace.keyLength(), padding);
     QCOMPARE(estimate, trace.bytes());
 }
 

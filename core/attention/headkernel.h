@@ -1,0 +1,40 @@
+// HeadKernel: the per-head part of the forward pass, every (sequence, head) in parallel.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "attention/attentionforward.h"
+#include "attention/attentionweights.h"
+#include "attention/trace.h"
+#include "stats/headstats.h"
+
+#include <vector>
+
+namespace headlens {
+
+/// The sizes every step of the forward pass uses, read once from the config and the input.
+struct ForwardDims
+{
+    int64_t b, n, nKv, h, dK, dV, dIn, dKvIn, dModel;
+};
+
+/// What the per-head pass writes. Steps that change nothing (no scaling, no mask, no dropout)
+/// share the previous step's storage, as a view would.
+struct HeadTensors
+{
+    Tensor scoresRaw, scores, maskedScores, softmax, weights, context, contributions;
+    std::vector<HeadStats> stats; ///< index b * h + head
+};
+
+/// Scores Q_h K_h^T, scaling, mask, softmax, dropout, P V, each head's share of the output
+/// projection and its statistics, for every (sequence, head) of `trace` (which must hold
+/// q_heads, k_heads and v_heads). `mask` is (b, n, n_kv), 1 = masked; `masked` says whether
+/// any entry is set. Throws Cancelled when options.progress returns false.
+HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
+                           const Trace &trace, const Tensor &mask, bool masked,
+                           const ForwardDims &d, const TraceOptions &options);
+
+/// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
+/// A row whose every entry is -inf (every key masked) becomes all zeros, not NaN.
+void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out);
+
+} // namespace headlens
