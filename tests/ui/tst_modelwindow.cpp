@@ -179,8 +179,11 @@ private slots:
         QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
         QCOMPARE(table->headAt(0), std::make_pair(bestLayer, bestHead));
         const QModelIndex top = table->model()->index(0, HeadStatsModel::PreviousToken);
-        QVERIFY(test::isClose(top.data(HeadStatsModel::kSortRole).toDouble(),
-                              expected.stats(bestLayer, bestHead).previousToken, 1e-6, 1e-7));
+        // The traced layer runs through computeTrace and the others through the fast path, which
+        // round differently in float32; which layer was traced for the run on screen depends on
+        // timing, so compare to 1e-5 as the weights above (1e-6 failed about half the runs).
+        HL_COMPARE_NEAR(top.data(HeadStatsModel::kSortRole).toDouble(),
+                        expected.stats(bestLayer, bestHead).previousToken, 1e-5, 1e-7);
         // Clicking the row opens that head in the heads view.
         const QRect cell = table->visualRect(top);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
@@ -196,8 +199,8 @@ private slots:
         for (const TokenPrediction &p : referenceRun().topNext)
             expected << QString::fromStdString(p.label);
         QCOMPARE(overview()->predictions()->labels(), expected);
-        QVERIFY(test::isClose(overview()->predictions()->predictions().front().probability,
-                              referenceRun().topNext.front().probability, 1e-6, 1e-9));
+        HL_COMPARE_NEAR(overview()->predictions()->predictions().front().probability,
+                        referenceRun().topNext.front().probability, 1e-5, 1e-9);
     }
 
     void clickingAThumbnailOpensThatHead()
