@@ -118,6 +118,16 @@ void MainWindow::showTrain()
 void MainWindow::hideDockOnTrainTab()
 {
     auto *dock = findChild<QDockWidget *>("controlsDock");
+    // The four-ways comparison is computed only while the Pipeline tab shows; opening the tab
+    // asks for it once for what is on screen.
+    m_runner->setComparisonWanted(m_tabs->currentWidget() == m_pipeline);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        const bool pipeline = m_tabs->currentWidget() == m_pipeline;
+        m_runner->setComparisonWanted(pipeline);
+        const auto analysis = m_pipeline->analysis();
+        if (pipeline && m_trace && (!analysis || !analysis->compared))
+            recompute();
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this, dock] {
         if (m_tabs->currentWidget() == m_train && !dock->isHidden()) {
             m_dockHiddenForTrain = true;

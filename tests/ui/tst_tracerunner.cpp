@@ -1,4 +1,5 @@
 // tst_tracerunner: the newest request wins; an obsolete result is never delivered after it.
+#include "runner/traceanalysis.h"
 #include "runner/tracerunner.h"
 
 #include <QSignalSpy>
@@ -57,6 +58,35 @@ private slots:
         QCOMPARE(invalid.count(), 1);
         QTest::qWait(100);
         QCOMPARE(ready.count(), 0);
+    }
+
+    void comparisonIsMadeOnlyWhenWanted_data()
+    {
+        QTest::addColumn<bool>("wanted");
+        QTest::newRow("pipeline shown") << true;
+        QTest::newRow("pipeline hidden") << false;
+    }
+
+    // The four ways cost several forward passes: made only while the pipeline view is shown.
+    void comparisonIsMadeOnlyWhenWanted()
+    {
+        QFETCH(bool, wanted);
+        TraceRunner runner;
+        runner.setDebounce(0);
+        runner.setComparisonWanted(wanted);
+        QSignalSpy analyses(&runner, &TraceRunner::analysisReady);
+        WorkspaceState state;
+        state.config.dModel = 16;
+        state.config.heads = 2;
+        runner.submit(state);
+        QTRY_COMPARE_WITH_TIMEOUT(analyses.count(), 1, 20000);
+        const auto analysis =
+            analyses.first().first().value<std::shared_ptr<const TraceAnalysis>>();
+        QCOMPARE(analysis->compared, wanted);
+        QCOMPARE(analysis->comparison.ways.size(), size_t(wanted ? 4 : 0));
+        if (wanted)
+            QVERIFY(analysis->comparison.largestDifference < 1e-4);
+        QCOMPARE(analysis->weights.wO.rows(), 16); // the weights come either way
     }
 };
 

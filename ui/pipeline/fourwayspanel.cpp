@@ -38,8 +38,10 @@ void FourWaysPanel::setFontScale(double scale)
 
 void FourWaysPanel::render()
 {
-    if (!m_analysis)
+    if (!m_analysis || !m_analysis->compared) {
+        setHtml(tr("<p>Comparing the four ways…</p>"));
         return;
+    }
     const ImplementationComparison &c = m_analysis->comparison;
     const AttentionConfig &config = m_analysis->trace->config;
     QString html = QString("<div style='font-size:%1pt'>").arg(10.0 * m_scale);

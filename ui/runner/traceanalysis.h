@@ -17,6 +17,7 @@ struct TraceAnalysis
     std::shared_ptr<const Trace> trace;
     AttentionWeights weights;
     ImplementationComparison comparison;
+    bool compared = false; ///< the comparison is made only while the pipeline view is shown
 };
 
 } // namespace headlens

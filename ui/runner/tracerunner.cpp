@@ -122,8 +122,8 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
     post([this, generation] { finish(generation); });
 }
 
-// Runs in the worker thread after the trace: the comparison the pipeline view shows. Skipped
-// when a newer request is already waiting (newest wins).
+// Runs in the worker thread after the trace: the weights and, while the pipeline view is shown,
+// the comparison it draws. Skipped when a newer request is already waiting (newest wins).
 void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace,
                           AttentionWeights weights)
 {
@@ -133,7 +133,10 @@ void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace
     if (generation == m_generation.load()) {
         try {
             auto analysis = std::make_shared<TraceAnalysis>();
-            analysis->comparison = compareImplementations(*trace, weights);
+            if (m_comparisonWanted) {
+                analysis->comparison = compareImplementations(*trace, weights);
+                analysis->compared = true;
+            }
             analysis->trace = std::move(trace);
             analysis->weights = std::move(weights);
             std::shared_ptr<const TraceAnalysis> result = std::move(analysis);

@@ -36,6 +36,10 @@ public:
     /// already in memory to show instead of the one state.modelPath names.
     void submit(const WorkspaceState &state, const ModelSource &model = {});
     bool isBusy() const { return m_inFlight > 0 || m_debounce.isActive(); }
+    /// Whether each trace is followed by the four-ways comparison. It costs several forward
+    /// passes (at n=128 the index loops alone take longer than the trace), so it is made only
+    /// while someone can see it.
+    void setComparisonWanted(bool wanted) { m_comparisonWanted = wanted; }
     quint64 generation() const { return m_generation.load(); }
 
 signals:
@@ -67,6 +71,7 @@ private:
     TraceRequest m_pending;
     std::unique_ptr<ModelCache> m_models; ///< used only in m_thread
     std::atomic<quint64> m_generation{0};
+    std::atomic<bool> m_comparisonWanted{true}; ///< read in m_thread
     int m_inFlight = 0;
     bool m_busy = false;
 };
