@@ -8,6 +8,19 @@
 
 namespace headlens {
 
+namespace {
+
+/// One sequence per line, as the editors hold them.
+QString asEditorText(const std::vector<std::string> &sequences)
+{
+    QStringList lines;
+    for (const std::string &sequence : sequences)
+        lines << QString::fromStdString(sequence);
+    return lines.join('\n');
+}
+
+} // namespace
+
 WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
 {
     const CommandLineRequest &r = m_request;
@@ -48,17 +61,10 @@ WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
         to.tokenizer = from.tokenizer;
     if (given("--memory-budget"))
         to.memoryBudgetBytes = from.memoryBudgetBytes;
-    if (!r.texts.empty()) {
-        QStringList lines;
-        for (const std::string &text : r.texts)
-            lines << QString::fromStdString(text);
-        state.text = lines.join('\n');
-    }
+    if (!r.texts.empty())
+        state.text = asEditorText(r.texts);
     if (!r.kvTexts.empty()) {
-        QStringList lines;
-        for (const std::string &text : r.kvTexts)
-            lines << QString::fromStdString(text);
-        state.kvText = lines.join('\n');
+        state.kvText = asEditorText(r.kvTexts);
         state.crossAttention = true;
     }
     if (!r.weightsPath.empty())
