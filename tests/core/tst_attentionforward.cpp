@@ -3,7 +3,6 @@
 
 #include "attention/attentionforward.h"
 #include "text/inputbuilder.h"
-#include "util/inputerror.h"
 
 #include <QTest>
 
@@ -75,11 +74,6 @@ private slots:
     void scalingModes_data();
     void scalingModes();
     void dropoutOnlyInTraining();
-    void badInputIsRefusedWithMessage_data();
-    void badInputIsRefusedWithMessage();
-    void memoryBudgetIsEnforced();
-    void memoryEstimateMatchesTheTrace_data();
-    void memoryEstimateMatchesTheTrace();
     void stepsComeInLessonOrder();
 };
 
@@ -351,94 +345,6 @@ void TestAttentionForward::dropoutOnlyInTraining()
     QVERIFY2(share > 0.35 && share < 0.65, QByteArray::number(share));
     const Trace again = traceFor(config, text); // the same seed drops the same weights
     QVERIFY(std::equal(w.data(), w.data() + w.numel(), again.tensor("weights").data()));
-}
-
-void TestAttentionForward::badInputIsRefusedWithMessage_data()
-{
-    QTest::addColumn<int>("dModel");
-    QTest::addColumn<int>("heads");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("not divisible") << 10 << 3 << "cannot be split evenly over 3 heads";
-    QTest::newRow("zero heads") << 8 << 0 << "number of heads must be between 1";
-    QTest::newRow("negative width") << -4 << 2 << "d_model must be between 1";
-}
-
-void TestAttentionForward::badInputIsRefusedWithMessage()
-{
-    QFETCH(int, dModel);
-    QFETCH(int, heads);
-    QFETCH(QString, expected);
-    AttentionConfig config;
-    config.dModel = dModel;
-    config.heads = heads;
-    AttentionConfig valid;
-    valid.dModel = 8;
-    valid.heads = 2;
-    AttentionInput input = textInput(valid, {"The bank was robbed"});
-    try {
-        computeTrace(config, input, AttentionWeights::initialize(valid, 8));
-        QFAIL("an impossible configuration was accepted");
-    } catch (const InputError &error) {
-        QVERIFY2(QString(error.what()).contains(expected), error.what());
-    }
-}
-
-void TestAttentionForward::memoryBudgetIsEnforced()
-{
-    AttentionConfig config;
-    config.dModel = 64;
-    config.heads = 16;
-    config.memoryBudgetBytes = 1 << 20;
-    std::string longText;
-    for (int i = 0; i < 300; ++i)
-        longText += "word" + std::to_string(i) + " ";
-    AttentionInput input = textInput(AttentionConfig{}, {longText});
-    config.dModel = 512;
-    try {
-        computeTrace(config, input, AttentionWeights::initialize(config, 512));
-        QFAIL("a trace over the budget was computed");
-    } catch (const InputError &error) {
-        const QString message = error.what();
-        QVERIFY2(message.contains("MiB") && message.contains("n=300") &&
-                     message.contains("memory budget of 1.0 MiB"),
-                 error.what());
-    }
-}
-
-void TestAttentionForward::memoryEstimateMatchesTheTrace_data()
-{
-    QTest::addColumn<bool>("causal");
-    QTest::addColumn<bool>("padding");
-    QTest::addColumn<bool>("dropout");
-    QTest::addColumn<int>("scale");
-    QTest::newRow("plain") << false << false << false << int(ScaleMode::InvSqrtDk);
-    QTest::newRow("unscaled") << false << false << false << int(ScaleMode::None);
-    QTest::newRow("causal") << true << false << false << int(ScaleMode::InvSqrtDk);
-    QTest::newRow("padding") << false << true << false << int(ScaleMode::InvSqrtDk);
-    QTest::newRow("dropout") << false << false << true << int(ScaleMode::InvSqrtDk);
-}
-
-// The budget check must neither refuse traces that fit nor admit ones that do not.
-void TestAttentionForward::memoryEstimateMatchesTheTrace()
-{
-    QFETCH(bool, causal);
-    QFETCH(bool, padding);
-    QFETCH(bool, dropout);
-    QFETCH(int, scale);
-    AttentionConfig config;
-    config.dModel = 16;
-    config.heads = 4;
-    config.causal = causal;
-    config.scale = ScaleMode(scale);
-    config.dropout = dropout ? 0.1f : 0.0f;
-    config.training = dropout;
-    std::vector<std::string> texts{"The tired robot dropped the heavy gear because it broke"};
-    if (padding)
-        texts.push_back("The bank was robbed");
-    const Trace trace = traceFor(config, texts);
-    const int64_t estimate =
-        estimateTraceBytes(config, trace.batch(), trace.queryLength(), trace.keyLength(), padding);
-    QCOMPARE(estimate, trace.bytes());
 }
 
 void TestAttentionForward::stepsComeInLessonOrder()
