@@ -28,7 +28,7 @@ test-asan: deps
 
 bench: build
 	cmake --build --preset release --target headlens-bench -j $(JOBS)
-	./build/release/app/headlens-bench --json build/release/bench.json
+	./build/release/app/bench/headlens-bench --json build/release/bench.json
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
