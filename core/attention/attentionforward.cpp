@@ -53,7 +53,7 @@ void validateInputs(const AttentionConfig &config, const AttentionInput &input,
 Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape shape)
 {
     const int64_t rows = x.shape().size(0) * x.shape().size(1);
-    Tensor y(std::move(shape));
+    Tensor y = Tensor::uninitialized(std::move(shape));
     RowMatrixMap out(y.data(), rows, w.rows());
     const ConstRowMatrixMap in(x.data(), rows, x.shape().size(2));
     out.noalias() = in * w.transpose();
@@ -66,7 +66,7 @@ Tensor swapAxes12(const Tensor &t, Shape shape)
 {
     const int64_t d0 = t.shape().size(0), d1 = t.shape().size(1), d2 = t.shape().size(2),
                   d3 = t.shape().size(3);
-    Tensor out(std::move(shape));
+    Tensor out = Tensor::uninitialized(std::move(shape));
     const float *src = t.data();
     float *dst = out.data();
     // In parallel, like every pass over a whole tensor here, so that the second core is not idle
@@ -128,7 +128,7 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
 /// all heads' (n, d_model) shares: memory-bound, so both cores' bandwidth helps).
 Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d)
 {
-    Tensor output(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
+    Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
 #pragma omp parallel for schedule(static)
     for (int64_t bi = 0; bi < d.b * d.n; ++bi) {
         const int64_t b = bi / d.n, i = bi % d.n;

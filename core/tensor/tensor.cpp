@@ -1,35 +1,26 @@
 // Tensor: storage, element access and matrix maps over C-order slices.
 #include "tensor/tensor.h"
 
+#include "tensor/storagepool.h"
+
 #include <algorithm>
 #include <cassert>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <stdexcept>
 
 namespace headlens {
 
-namespace {
-
-/// calloc, not a zero-filled std::vector: a large block comes straight from mmap, already zero,
-/// and is faulted in by whichever thread first writes it (the core's parallel loops) instead of
-/// being zero-filled by one thread and then overwritten. Transparent huge pages (madvise) were
-/// tried and made computeTrace twice as slow on this VM (clear_page of fresh huge pages);
-/// MADV_POPULATE_WRITE saved only 3% and would fault in one thread.
-std::shared_ptr<float> allocateZeroed(int64_t count)
-{
-    const size_t bytes = static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float);
-    auto *block = static_cast<float *>(std::calloc(1, bytes));
-    if (!block)
-        throw std::bad_alloc();
-    return std::shared_ptr<float>(block, [](float *p) { std::free(p); });
-}
-
-} // namespace
-
-Tensor::Tensor(Shape shape) : m_shape(std::move(shape)), m_storage(allocateZeroed(m_shape.numel()))
+Tensor::Tensor(Shape shape)
+    : m_shape(std::move(shape)), m_storage(StoragePool::instance().acquire(m_shape.numel(), true))
 {}
+
+Tensor Tensor::uninitialized(Shape shape)
+{
+    Tensor t;
+    t.m_storage = StoragePool::instance().acquire(shape.numel(), false);
+    t.m_shape = std::move(shape);
+    return t;
+}
 
 Tensor::Tensor(Shape shape, std::vector<float> values) : m_shape(std::move(shape))
 {
@@ -37,7 +28,7 @@ Tensor::Tensor(Shape shape, std::vector<float> values) : m_shape(std::move(shape
         throw std::invalid_argument("Tensor: " + std::to_string(values.size()) +
                                     " values do not fill shape " + m_shape.toString());
     if (values.empty()) { // data() of an empty vector may be null, which would read as isEmpty()
-        m_storage = allocateZeroed(0);
+        m_storage = StoragePool::instance().acquire(0, true);
         return;
     }
     auto owner = std::make_shared<std::vector<float>>(std::move(values));
@@ -95,7 +86,7 @@ Tensor Tensor::clone() const
 {
     if (isEmpty())
         return Tensor();
-    Tensor copy(m_shape);
+    Tensor copy = uninitialized(m_shape);
     std::memcpy(copy.data(), data(), static_cast<size_t>(numel()) * sizeof(float));
     return copy;
 }

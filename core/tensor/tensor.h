@@ -24,9 +24,11 @@ class Tensor
 {
 public:
     Tensor() = default;
-    /// A zero-filled tensor. Large ones come zeroed from the kernel on first touch (calloc), so
-    /// no thread spends time zero-filling what the core overwrites next.
+    /// A zero-filled tensor.
     explicit Tensor(Shape shape);
+    /// A tensor whose values are unspecified, for a step that writes every element: its storage
+    /// may be recycled from an earlier trace (StoragePool) and is then not cleared first.
+    static Tensor uninitialized(Shape shape);
     /// A tensor holding `values` (size must equal shape.numel()).
     Tensor(Shape shape, std::vector<float> values);
 
@@ -56,7 +58,7 @@ public:
 
 private:
     Shape m_shape;
-    /// The values; owns either a calloc'd block or a moved-in std::vector (aliasing pointer).
+    /// The values; owns either a StoragePool block or a moved-in std::vector (aliasing pointer).
     std::shared_ptr<float> m_storage;
 };
 

@@ -1,0 +1,108 @@
+// StoragePool: best-fit reuse of idle blocks, oldest freed first.
+#include "tensor/storagepool.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace headlens {
+
+namespace {
+
+/// A recycled block may be up to this much larger than asked for (1/4): a text one token longer
+/// still reuses the previous trace's blocks, without tying up twice the memory.
+size_t largestFitFor(size_t bytes)
+{
+    return bytes + bytes / 4;
+}
+
+} // namespace
+
+StoragePool &StoragePool::instance()
+{
+    // Never destroyed: tensors in other static objects may give their blocks back during exit.
+    static StoragePool *pool = new StoragePool;
+    return *pool;
+}
+
+std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
+{
+    const size_t bytes = static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float);
+    if (bytes >= kMinPooledBytes) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        auto best = m_idle.end();
+        for (auto it = m_idle.begin(); it != m_idle.end(); ++it)
+            if (it->bytes >= bytes && it->bytes <= largestFitFor(bytes) &&
+                (best == m_idle.end() || it->bytes < best->bytes))
+                best = it;
+        if (best != m_idle.end()) {
+            const Block block = *best;
+            m_idle.erase(best);
+            m_idleBytes -= block.bytes;
+            lock.unlock();
+            if (zeroed)
+                std::memset(block.data, 0, block.bytes);
+            return std::shared_ptr<float>(
+                block.data, [this, size = block.bytes](float *p) { giveBack(p, size); });
+        }
+    }
+    // calloc, not malloc + memset: a large block comes straight from mmap, already zero, and is
+    // faulted in by whichever thread first writes it (the core's parallel loops).
+    auto *data = static_cast<float *>(std::calloc(1, bytes));
+    if (!data)
+        throw std::bad_alloc();
+    if (bytes < kMinPooledBytes)
+        return std::shared_ptr<float>(data, [](float *p) { std::free(p); });
+    return std::shared_ptr<float>(data, [this, bytes](float *p) { giveBack(p, bytes); });
+}
+
+void StoragePool::giveBack(float *data, size_t bytes)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (bytes > m_capacity) {
+        std::free(data);
+        return;
+    }
+    shrinkTo(m_capacity - bytes);
+    m_idle.push_back({data, bytes});
+    m_idleBytes += bytes;
+}
+
+void StoragePool::shrinkTo(size_t bytes)
+{
+    auto kept = m_idle.begin();
+    while (m_idleBytes > bytes && kept != m_idle.end()) {
+        std::free(kept->data);
+        m_idleBytes -= kept->bytes;
+        ++kept;
+    }
+    m_idle.erase(m_idle.begin(), kept);
+}
+
+void StoragePool::setCapacity(size_t bytes)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_capacity = bytes;
+    shrinkTo(bytes);
+}
+
+size_t StoragePool::capacity() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_capacity;
+}
+
+size_t StoragePool::idleBytes() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_idleBytes;
+}
+
+void StoragePool::clear()
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    shrinkTo(0);
+}
+
+} // namespace headlens

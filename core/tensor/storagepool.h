@@ -1,0 +1,59 @@
+// StoragePool: large tensor blocks kept after their last tensor lets go, for the next trace.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace headlens {
+
+/// Recycles large float blocks between forward passes. A fresh block from the kernel costs a page
+/// fault per 4 KiB on first write: at n=512, d_model=768, h=12 that was half of computeTrace's
+/// time. Dragging a slider recomputes a trace of the same size again and again, so the blocks the
+/// previous trace gave back fit the next one and are already mapped.
+///
+/// The price is memory held while idle, bounded by capacity() (256 MiB by default: every block
+/// of an n=1024, h=12 trace). Blocks larger than the capacity, and blocks under 64 KiB (which
+/// malloc serves from its own heap), are never kept. Thread-safe.
+class StoragePool
+{
+public:
+    /// The process's pool, used by every Tensor.
+    static StoragePool &instance();
+
+    /// A block of at least `count` floats. A recycled block has unspecified values; with
+    /// `zeroed` it is cleared first (fresh blocks come zeroed from calloc either way).
+    std::shared_ptr<float> acquire(int64_t count, bool zeroed);
+
+    /// The most bytes kept idle; lowering it frees the oldest idle blocks at once.
+    void setCapacity(size_t bytes);
+    size_t capacity() const;
+    /// Bytes held in idle blocks now.
+    size_t idleBytes() const;
+    /// Frees every idle block.
+    void clear();
+
+    /// Blocks smaller than this go straight to malloc and free.
+    static constexpr size_t kMinPooledBytes = size_t(64) << 10;
+
+private:
+    struct Block
+    {
+        float *data;
+        size_t bytes;
+    };
+
+    StoragePool() = default;
+    void giveBack(float *data, size_t bytes);
+    /// Frees the oldest idle blocks until at most `bytes` are idle (m_mutex held).
+    void shrinkTo(size_t bytes);
+
+    mutable std::mutex m_mutex;
+    std::vector<Block> m_idle; ///< oldest first
+    size_t m_idleBytes = 0;
+    size_t m_capacity = size_t(256) << 20;
+};
+
+} // namespace headlens

@@ -1,0 +1,114 @@
+// Tests of StoragePool: tensors of a size seen before reuse its blocks, within the capacity.
+#include "tensor/storagepool.h"
+#include "tensor/tensor.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace headlens;
+
+namespace {
+
+/// A (rows, 1024) shape: 4 KiB per row, so 16 rows make the smallest pooled block.
+Shape rowsOf4KiB(int64_t rows)
+{
+    return Shape{{"rows", rows}, {"cols", 1024}};
+}
+
+bool allZero(const Tensor &t)
+{
+    return std::all_of(t.data(), t.data() + t.numel(), [](float v) { return v == 0.0f; });
+}
+
+} // namespace
+
+class TestStoragePool : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void sameSizeReusesTheBlock();
+    void recycledTensorsStartAtZero();
+    void aLittleLargerBlockFitsButNotAMuchLargerOne();
+    void idleMemoryStaysWithinCapacity();
+    void smallBlocksAreNotKept();
+};
+
+void TestStoragePool::init()
+{
+    StoragePool::instance().setCapacity(size_t(256) << 20);
+    StoragePool::instance().clear();
+}
+
+void TestStoragePool::sameSizeReusesTheBlock()
+{
+    const float *first = nullptr;
+    {
+        const Tensor t(rowsOf4KiB(64)); // 256 KiB
+        first = t.data();
+    }
+    QCOMPARE(StoragePool::instance().idleBytes(), size_t(256) << 10);
+    const Tensor again = Tensor::uninitialized(rowsOf4KiB(64));
+    QCOMPARE(again.data(), first);
+    QCOMPARE(StoragePool::instance().idleBytes(), size_t(0));
+}
+
+void TestStoragePool::recycledTensorsStartAtZero()
+{
+    {
+        Tensor dirty(rowsOf4KiB(32));
+        std::fill(dirty.data(), dirty.data() + dirty.numel(), 7.0f);
+    }
+    const Tensor clean(rowsOf4KiB(32));
+    QCOMPARE(StoragePool::instance().idleBytes(), size_t(0)); // it was the recycled block
+    QVERIFY(allZero(clean));
+}
+
+void TestStoragePool::aLittleLargerBlockFitsButNotAMuchLargerOne()
+{
+    const float *block = nullptr;
+    {
+        const Tensor t(rowsOf4KiB(100));
+        block = t.data();
+    }
+    // A text a few tokens shorter reuses the block (up to a quarter larger than needed)...
+    {
+        const Tensor shorter(rowsOf4KiB(90));
+        QCOMPARE(shorter.data(), block);
+    }
+    // ...a much shorter one does not tie it up.
+    const Tensor muchShorter(rowsOf4KiB(50));
+    QVERIFY(muchShorter.data() != block);
+    QCOMPARE(StoragePool::instance().idleBytes(), size_t(400) << 10);
+}
+
+void TestStoragePool::idleMemoryStaysWithinCapacity()
+{
+    StoragePool &pool = StoragePool::instance();
+    pool.setCapacity(size_t(1) << 20); // 1 MiB
+    {
+        const Tensor a(rowsOf4KiB(128)), b(rowsOf4KiB(128)), c(rowsOf4KiB(128)); // 512 KiB each
+    }
+    QCOMPARE(pool.idleBytes(), size_t(1) << 20); // two kept, the oldest one freed
+    {
+        const Tensor tooLarge(rowsOf4KiB(512)); // 2 MiB: more than the pool may hold
+    }
+    QCOMPARE(pool.idleBytes(), size_t(1) << 20);
+    pool.setCapacity(size_t(512) << 10);
+    QCOMPARE(pool.idleBytes(), size_t(512) << 10);
+    pool.clear();
+    QCOMPARE(pool.idleBytes(), size_t(0));
+}
+
+void TestStoragePool::smallBlocksAreNotKept()
+{
+    {
+        const Tensor small(Shape{{"n", 100}});
+    }
+    QCOMPARE(StoragePool::instance().idleBytes(), size_t(0));
+}
+
+QTEST_APPLESS_MAIN(TestStoragePool)
+#include "tst_storagepool.moc"
