@@ -35,6 +35,9 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
 
 /// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
 /// A row whose every entry is -inf (every key masked) becomes all zeros, not NaN.
-void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out);
+/// Also gives each row's largest logit m and log sum_j exp(s_j - m), from which
+/// HeadStatsAccumulator::addSoftmaxRows takes the row's entropy.
+void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
+                 Vector &rowMax, Vector &logNormalizer);
 
 } // namespace headlens

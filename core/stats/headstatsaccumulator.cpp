@@ -17,6 +17,33 @@ HeadStatsAccumulator::HeadStatsAccumulator(int64_t queries, int64_t keys)
 
 void HeadStatsAccumulator::addRows(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow)
 {
+    addRowsWith(block, firstRow, [](const auto &w, int64_t) -> double {
+        // w log w with log(max(w, FLT_MIN)): 0 where w = 0, and no select(), which Eigen 3.4
+        // does not vectorise (it fell back to one logf per weight).
+        return -(w * w.max(std::numeric_limits<float>::min()).log()).sum();
+    });
+}
+
+void HeadStatsAccumulator::addSoftmaxRows(const Eigen::Ref<const RowMatrix> &block,
+                                          const Eigen::Ref<const RowMatrix> &logits,
+                                          const Vector &rowMax, const Vector &logNormalizer,
+                                          int64_t firstRow)
+{
+    addRowsWith(block, firstRow, [&](const auto &w, int64_t r) -> double {
+        // A masked logit is -inf where p_j = 0; max() with the lowest float turns 0 * -inf into
+        // 0 * (finite) without a select(). s_j - m is taken per element, before the sum: the
+        // logits may be 1e4 while the entropy is 1e-3.
+        const auto s = logits.row(r).head(m_keys).array();
+        const float m = rowMax(r);
+        return double(logNormalizer(r)) -
+               (w * (s.max(std::numeric_limits<float>::lowest()) - m)).sum();
+    });
+}
+
+template <typename EntropyOf>
+void HeadStatsAccumulator::addRowsWith(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow,
+                                       EntropyOf entropyOf)
+{
     assert(m_keys <= block.cols());
     const int64_t last = std::min<int64_t>(firstRow + block.rows(), m_queries);
     for (int64_t i = firstRow; i < last; ++i) {
@@ -26,13 +53,10 @@ void HeadStatsAccumulator::addRows(const Eigen::Ref<const RowMatrix> &block, int
         const double rowSum = w.sum();
         if (rowSum == 0.0)
             continue; // every key masked: no distribution to describe
-        // w log w with log(max(w, FLT_MIN)): 0 where w = 0, and no select(), which Eigen 3.4
-        // does not vectorise (it fell back to one logf per weight).
-        const double entropy = -(w * w.max(std::numeric_limits<float>::min()).log()).sum();
         const double distance = (w * (m_columnIndex - float(i)).abs()).sum();
         m_sums.maxWeight = std::max(m_sums.maxWeight, double(w.maxCoeff()));
         ++m_rows;
-        m_sums.entropy += entropy;
+        m_sums.entropy += entropyOf(w, i - firstRow);
         m_sums.meanDistance += distance;
         m_sums.firstToken += m_keys > 0 ? w(0) : 0.0f;
         if (i < m_keys)

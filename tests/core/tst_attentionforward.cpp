@@ -2,6 +2,7 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
+#include "stats/headstats.h"
 #include "text/inputbuilder.h"
 
 #include <QTest>
@@ -75,6 +76,7 @@ private slots:
     void scalingModes();
     void dropoutOnlyInTraining();
     void stepsComeInLessonOrder();
+    void headStatsDescribeTheWeights();
 };
 
 void TestAttentionForward::paperCaseWeights()
@@ -367,6 +369,29 @@ void TestAttentionForward::stepsComeInLessonOrder()
     const TraceStep *split = trace.step("split");
     QCOMPARE(split->pytorch, std::string("q = q.view(b, n, h, d_k)"));
     QVERIFY(trace.step("scores")->flops == 2.0 * 1 * 2 * 4 * 4 * 4);
+}
+
+void TestAttentionForward::headStatsDescribeTheWeights()
+{
+    // The forward pass computes the statistics block by block from the logits; they must equal
+    // computeHeadStats on the finished weights, for a causal, padded batch.
+    AttentionConfig config;
+    config.dModel = 16;
+    config.heads = 4;
+    config.causal = true;
+    const Trace trace = traceFor(config, {"the cat sat on the mat", "a dog ran"});
+    const Tensor &softmax = trace.tensor("softmax");
+    for (int64_t b = 0; b < 2; ++b)
+        for (int64_t head = 0; head < 4; ++head) {
+            const HeadStats expected =
+                computeHeadStats(softmax.matrix({b, head}), trace.input.queryLengthOf(b),
+                                 trace.input.keyLengthOf(b));
+            const HeadStats &actual = trace.headStats[size_t(b * 4 + head)];
+            HL_COMPARE_NEAR(actual.entropy, expected.entropy, 1e-5, 1e-6);
+            HL_COMPARE_NEAR(actual.meanDistance, expected.meanDistance, 1e-6, 0);
+            HL_COMPARE_NEAR(actual.previousToken, expected.previousToken, 1e-6, 0);
+            HL_COMPARE_NEAR(actual.diagonal, expected.diagonal, 1e-6, 0);
+        }
 }
 
 QTEST_APPLESS_MAIN(TestAttentionForward)

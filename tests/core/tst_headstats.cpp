@@ -1,11 +1,14 @@
 // Tests of the per-head statistics on patterns whose numbers are known by heart.
 #include "approx.h"
 
+#include "attention/headkernel.h"
 #include "stats/headstats.h"
+#include "stats/headstatsaccumulator.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace headlens;
 
@@ -18,6 +21,7 @@ private slots:
     void previousTokenHead();
     void uniformHead();
     void paddingAndMaskedRowsAreLeftOut();
+    void entropyFromLogitsMatchesTheLogarithm();
 };
 
 void TestHeadStats::diagonalHead()
@@ -61,6 +65,40 @@ void TestHeadStats::paddingAndMaskedRowsAreLeftOut()
     const HeadStats s = computeHeadStats(w, 2, 2);
     HL_COMPARE_NEAR(s.diagonal, 1.0, 0, 1e-12);
     HL_COMPARE_NEAR(s.maxWeight, 1.0, 0, 1e-12);
+}
+
+void TestHeadStats::entropyFromLogitsMatchesTheLogarithm()
+{
+    // computeTrace takes each row's entropy from its logits (log Z - sum p (s - max)); the plain
+    // -sum p log p on the same weights is the independent reference.
+    const float inf = std::numeric_limits<float>::infinity();
+    RowMatrix logits(5, 4);
+    logits << 0, 0, -inf, -inf,          // two equal keys: ln 2
+        1e4f, 1e4f - 20, -inf, 1e4f - 3, // huge logits, almost one-hot
+        -inf, -inf, -inf, -inf,          // every key masked: row left out
+        0.5f, -1.25f, 2, 0.75f,          // an ordinary row
+        -3e4f, -3e4f, -3e4f, -3e4f;      // uniform over 4 at a large negative offset: ln 4
+    RowMatrix weights(5, 4);
+    Vector rowMax, logNormalizer;
+    softmaxRows(logits, weights, rowMax, logNormalizer);
+
+    HeadStatsAccumulator fromLogits(5, 4), fromLog(5, 4);
+    fromLogits.addSoftmaxRows(weights, logits, rowMax, logNormalizer, 0);
+    fromLog.addRows(weights, 0);
+    const HeadStats a = fromLogits.result(), b = fromLog.result();
+    HL_COMPARE_NEAR(a.entropy, b.entropy, 1e-5, 1e-7);
+    HL_COMPARE_NEAR(a.meanDistance, b.meanDistance, 0, 1e-12);
+    HL_COMPARE_NEAR(a.maxWeight, b.maxWeight, 0, 1e-12);
+
+    // The same rows one at a time give each row's own entropy.
+    const double expected[] = {std::log(2.0), -1, -1, -1, std::log(4.0)};
+    for (int row : {0, 4}) {
+        HeadStatsAccumulator one(1, 4);
+        one.addSoftmaxRows(weights.row(row), logits.row(row), rowMax.segment(row, 1),
+                           logNormalizer.segment(row, 1), 0);
+        HL_COMPARE_NEAR(one.result().entropy, expected[row], 1e-6, 0);
+    }
+    QCOMPARE(weights.row(2).sum(), 0.0f); // a fully masked row is zeros, not NaN
 }
 
 QTEST_APPLESS_MAIN(TestHeadStats)
