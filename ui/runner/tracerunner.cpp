@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
 #include "models/modelcache.h"
+#include "runner/releasedoffthread.h"
 #include "runner/tracejob.h"
 #include "util/inputerror.h"
 
@@ -17,7 +18,7 @@ TraceRunner::TraceRunner(QObject *parent)
     : QObject(parent), m_models(std::make_unique<ModelCache>())
 {
     m_debounce.setSingleShot(true);
-    m_debounce.setInterval(30);
+    m_debounce.setInterval(0);
     connect(&m_debounce, &QTimer::timeout, this, &TraceRunner::start);
     m_thread = new QThread(this);
     m_thread->setObjectName("headlens-trace");
@@ -92,6 +93,8 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         TraceRequest resolved = request;
         resolved.source = m_models->resolve(request.source); // opens a model here, off the UI
         std::shared_ptr<const Trace> trace = TraceJob::run(resolved, onProgress, &weights, &model);
+        const int64_t bytes = trace->bytes();
+        trace = releasedOffThread(std::move(trace), bytes);
         post([this, generation, trace, model] {
             if (generation != m_generation.load())
                 return;
