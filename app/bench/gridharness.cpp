@@ -18,7 +18,7 @@ namespace headlens {
 GridHarness::GridHarness() : m_grid(std::make_unique<HeadsGridView>())
 {
     m_runner = new TraceRunner(this);
-    m_runner->setDebounce(0);
+    m_runner->setComparisonWanted(false); // the window's Heads tab does not show it
     m_grid->resize(1000, 800);
     m_grid->show();
     connect(m_runner, &TraceRunner::traceReady, m_grid.get(),

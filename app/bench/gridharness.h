@@ -20,9 +20,9 @@ struct Interaction
     int64_t n = 0;          ///< query tokens the trace really had
 };
 
-/// A TraceRunner feeding a HeadsGridView as MainWindow wires them, shown on the offscreen
-/// platform at a window-like size. The runner's debounce is 0: the latency is the app's work,
-/// not the wait for more typing. Needs a QApplication.
+/// A TraceRunner feeding a HeadsGridView as MainWindow wires them while the Heads tab is shown
+/// (no four-ways comparison), on the offscreen platform at a window-like size, with the runner's
+/// own settings. Needs a QApplication.
 class GridHarness : public QObject
 {
 public:
@@ -30,7 +30,7 @@ public:
     ~GridHarness() override;
 
     /// Submits `state`, waits until the grid has replotted every head and the runner is idle
-    /// again (the pipeline comparison that follows each trace included), and reports the time
+    /// again, and reports the time
     /// to the repaint. Throws std::runtime_error after 60 s or when the runner reports a failure.
     Interaction change(const WorkspaceState &state);
     HeadsGridView *grid() const { return m_grid.get(); }

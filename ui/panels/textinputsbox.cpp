@@ -1,4 +1,4 @@
-// TextInputsBox: every edit goes straight to the Workspace; the runner debounces.
+// TextInputsBox: every edit goes straight to the Workspace; the runner drops what it outdates.
 #include "panels/textinputsbox.h"
 
 #include "text/tokenizer.h"

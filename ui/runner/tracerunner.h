@@ -1,4 +1,4 @@
-// TraceRunner: computes traces in a worker thread, debounced; the newest request always wins.
+// TraceRunner: computes traces in a worker thread; the newest request always wins.
 #pragma once
 
 #include "attention/trace.h"
@@ -22,7 +22,9 @@ class ModelCache;
 
 /// Every submit() gets a generation number. A running computation whose generation is no longer
 /// the newest is cancelled through TraceOptions::progress, and a result that arrives late is
-/// dropped, so a view never shows an older request after a newer one.
+/// dropped, so a view never shows an older request after a newer one. Because of that there is
+/// no waiting for more edits by default: the first tick of a dragged slider is computed at once
+/// and later ticks cancel what they make obsolete.
 class TraceRunner : public QObject
 {
     Q_OBJECT
@@ -30,7 +32,8 @@ public:
     explicit TraceRunner(QObject *parent = nullptr);
     ~TraceRunner() override;
 
-    /// Milliseconds to wait for more edits before computing (typing, dragging a slider).
+    /// Milliseconds to wait for more edits before computing. 0 (the default) still merges the
+    /// submits of one pass of the event loop (a workspace that sets several controls at once).
     void setDebounce(int milliseconds) { m_debounce.setInterval(milliseconds); }
     /// Validates `state` on the spot (cheap) and schedules the computation. `model`: a model
     /// already in memory to show instead of the one state.modelPath names.
