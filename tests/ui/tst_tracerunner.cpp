@@ -1,6 +1,7 @@
 // tst_tracerunner: the newest request wins; an obsolete result is never delivered after it.
 #include "runner/traceanalysis.h"
 #include "runner/tracerunner.h"
+#include "tensor/storagepool.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -44,6 +45,25 @@ private slots:
         QCOMPARE(delivered.back(), 8);
         // A result may arrive before the next request exists, but never after a newer one.
         QVERIFY(std::is_sorted(delivered.begin(), delivered.end()));
+    }
+
+    // The blocks StoragePool keeps for the next trace go back to the system once work stops.
+    void idleRunnerGivesPooledMemoryBack()
+    {
+        TraceRunner runner;
+        runner.setPoolTrimDelay(20);
+        QSignalSpy ready(&runner, &TraceRunner::traceReady);
+        WorkspaceState state;
+        state.config.dModel = 16;
+        state.config.heads = 2;
+        { // a block a trace could have used
+            const Tensor idle(Shape{{"n", 1 << 20}});
+        }
+        QVERIFY(StoragePool::instance().idleBytes() >= size_t(4) << 20);
+        runner.submit(state);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.isBusy(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(StoragePool::instance().idleBytes(), size_t(0), 5000);
     }
 
     void invalidSettingsAreReportedAtOnce()

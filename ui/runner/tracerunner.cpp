@@ -6,6 +6,7 @@
 #include "models/modelcache.h"
 #include "runner/releasedoffthread.h"
 #include "runner/tracejob.h"
+#include "tensor/storagepool.h"
 #include "util/inputerror.h"
 
 #include <QThread>
@@ -20,6 +21,9 @@ TraceRunner::TraceRunner(QObject *parent)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(0);
     connect(&m_debounce, &QTimer::timeout, this, &TraceRunner::start);
+    m_poolTrim.setSingleShot(true);
+    m_poolTrim.setInterval(3000);
+    connect(&m_poolTrim, &QTimer::timeout, this, [] { StoragePool::instance().clear(); });
     m_thread = new QThread(this);
     m_thread->setObjectName("headlens-trace");
     m_worker = new QObject;
@@ -165,6 +169,10 @@ void TraceRunner::setBusy(bool busy)
     if (busy == m_busy)
         return;
     m_busy = busy;
+    if (busy)
+        m_poolTrim.stop();
+    else
+        m_poolTrim.start();
     emit busyChanged(busy);
 }
 

@@ -43,6 +43,10 @@ public:
     /// passes (at n=128 the index loops alone take longer than the trace), so it is made only
     /// while someone can see it.
     void setComparisonWanted(bool wanted) { m_comparisonWanted = wanted; }
+    /// Milliseconds without work after which the tensor blocks kept for the next trace
+    /// (StoragePool) are given back to the system: they make a dragged slider fast, and are
+    /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000.
+    void setPoolTrimDelay(int milliseconds) { m_poolTrim.setInterval(milliseconds); }
     quint64 generation() const { return m_generation.load(); }
 
 signals:
@@ -71,6 +75,7 @@ private:
     QThread *m_thread = nullptr;
     QObject *m_worker = nullptr; ///< lives in m_thread; work is queued onto it
     QTimer m_debounce;
+    QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
     TraceRequest m_pending;
     std::unique_ptr<ModelCache> m_models; ///< used only in m_thread
     std::atomic<quint64> m_generation{0};
