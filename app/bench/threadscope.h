@@ -15,7 +15,6 @@ public:
 
 private:
     int m_previousOpenMp;
-    int m_previousEigen;
     int m_previousDynamic;
 };
 
