@@ -102,7 +102,8 @@ Suites:
   core_memory    peak resident memory (VmHWM) of one forward pass at n=2048, d_model=1024,
                  h=16, each in a fresh process, against Trace::bytes()
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
-                 n=32/h=8, 512/12, 2048/16; max_stall_ms = longest gap of a 5 ms UI timer
+                 n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
+                 max_stall_ms = longest gap of a 5 ms UI timer
   startup        (with the GUI) fork of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 

@@ -3,10 +3,13 @@
 
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
+#include "selection/selection.h"
 #include "views/headsgridview.h"
+#include "views/singleheadview.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QHBoxLayout>
 #include <QTimer>
 
 #include <algorithm>
@@ -15,14 +18,38 @@
 
 namespace headlens {
 
-GridHarness::GridHarness() : m_grid(std::make_unique<HeadsGridView>())
+GridHarness::GridHarness(bool pinnedHead) : m_window(std::make_unique<QWidget>())
 {
     m_runner = new TraceRunner(this);
     m_runner->setComparisonWanted(false); // the window's Heads tab does not show it
-    m_grid->resize(1000, 800);
-    m_grid->show();
-    connect(m_runner, &TraceRunner::traceReady, m_grid.get(),
-            [this](std::shared_ptr<const Trace> trace) { m_grid->setTrace(std::move(trace), 0); });
+    m_selection = new Selection(this);
+    auto *layout = new QHBoxLayout(m_window.get());
+    m_grid = new HeadsGridView(m_window.get());
+    m_grid->setSelection(m_selection);
+    layout->addWidget(m_grid, 1);
+    if (pinnedHead) {
+        m_single = new SingleHeadView(m_window.get());
+        m_single->setSelection(m_selection);
+        layout->addWidget(m_single, 1);
+        m_selection->setPinnedHead(0);
+    }
+    m_window->resize(pinnedHead ? 1400 : 1000, 800);
+    m_window->show();
+    connect(m_runner, &TraceRunner::traceReady, this, [this](std::shared_ptr<const Trace> trace) {
+        m_grid->setTrace(trace, 0);
+        if (m_single)
+            m_single->setTrace(trace, 0);
+    });
+}
+
+std::vector<std::pair<HeatmapPlot *, std::shared_ptr<const Trace>>> GridHarness::plots() const
+{
+    std::vector<std::pair<HeatmapPlot *, std::shared_ptr<const Trace>>> result;
+    for (int head = 0; head < m_grid->plotCount(); ++head)
+        result.emplace_back(m_grid->plot(head), m_grid->drawnTrace());
+    if (m_single)
+        result.emplace_back(m_single->plot(), m_single->drawnTrace());
+    return result;
 }
 
 GridHarness::~GridHarness() = default;
@@ -71,15 +98,16 @@ Interaction GridHarness::change(const WorkspaceState &state)
     links.push_back(
         connect(m_runner, &TraceRunner::traceReady, this, [&](std::shared_ptr<const Trace> trace) {
             result.n = trace->queryLength();
-            done.assign(size_t(m_grid->plotCount()), false);
-            // A replot counts once it draws this trace's weights (the thumbnails of large
-            // matrices arrive from the thread pool after a first replot of the new labels).
-            for (int head = 0; head < m_grid->plotCount(); ++head)
+            const auto shown = plots();
+            done.assign(shown.size(), false);
+            // A replot counts once it draws this trace's weights (the images of large matrices
+            // arrive from the thread pool after a first replot of the new labels).
+            for (size_t i = 0; i < shown.size(); ++i)
                 links.push_back(
-                    connect(m_grid->plot(head), &QCustomPlot::afterReplot, this, [&, head, trace] {
-                        if (m_grid->drawnTrace() != trace || done[size_t(head)])
+                    connect(shown[i].first, &QCustomPlot::afterReplot, this, [&, i, trace] {
+                        if (plots()[i].second != trace || done[i])
                             return;
-                        done[size_t(head)] = true;
+                        done[i] = true;
                         if (allDrawn())
                             result.latencyMs = clock.nsecsElapsed() * 1e-6;
                         quitWhenFinished();

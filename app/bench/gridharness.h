@@ -1,15 +1,22 @@
-// GridHarness: the window's compute-and-draw path (TraceRunner -> HeadsGridView), offscreen.
+// GridHarness: the window's compute-and-draw path (TraceRunner -> heads grid), offscreen.
 #pragma once
 
+#include "attention/trace.h"
 #include "workspace/workspacestate.h"
 
 #include <QObject>
+#include <QWidget>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace headlens {
 
 class HeadsGridView;
+class HeatmapPlot;
+class Selection;
+class SingleHeadView;
 class TraceRunner;
 
 /// One control change as a person feels it: from the new settings to the heads grid repainted.
@@ -20,26 +27,33 @@ struct Interaction
     int64_t n = 0;          ///< query tokens the trace really had
 };
 
-/// A TraceRunner feeding a HeadsGridView as MainWindow wires them while the Heads tab is shown
-/// (no four-ways comparison), on the offscreen platform at a window-like size, with the runner's
-/// own settings. Needs a QApplication.
+/// A TraceRunner feeding a HeadsGridView (and, with `pinnedHead`, the SingleHeadView beside it
+/// showing head 1) as MainWindow wires them while the Heads tab is shown (no four-ways
+/// comparison), on the offscreen platform at a window-like size, with the runner's own
+/// settings. Needs a QApplication.
 class GridHarness : public QObject
 {
 public:
-    GridHarness();
+    explicit GridHarness(bool pinnedHead = false);
     ~GridHarness() override;
 
-    /// Submits `state`, waits until the grid has replotted every head and the runner is idle
-    /// again, and reports the time
-    /// to the repaint. Throws std::runtime_error after 60 s or when the runner reports a failure.
+    /// Submits `state`, waits until every plot shows the new trace and the runner is idle
+    /// again, and reports the time to that repaint. Throws std::runtime_error after 60 s or
+    /// when the runner reports a failure.
     Interaction change(const WorkspaceState &state);
-    HeadsGridView *grid() const { return m_grid.get(); }
+    HeadsGridView *grid() const { return m_grid; }
 
     /// The lesson's defaults with d_model, h and a text of about n word tokens.
     static WorkspaceState stateFor(int n, int dModel, int heads, int seed);
 
 private:
-    std::unique_ptr<HeadsGridView> m_grid;
+    /// The plots showing the current trace, each with the trace it has drawn.
+    std::vector<std::pair<HeatmapPlot *, std::shared_ptr<const Trace>>> plots() const;
+
+    std::unique_ptr<QWidget> m_window;
+    HeadsGridView *m_grid = nullptr;
+    SingleHeadView *m_single = nullptr; ///< null unless a head is pinned
+    Selection *m_selection = nullptr;
     TraceRunner *m_runner = nullptr;
 };
 

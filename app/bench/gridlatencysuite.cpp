@@ -12,6 +12,7 @@ namespace {
 struct GridCase
 {
     int n, dModel, heads;
+    bool pinned = false; ///< head 1 also shown large beside the grid (SingleHeadView)
 };
 
 } // namespace
@@ -20,11 +21,13 @@ std::vector<Measurement> GridLatencySuite::run(const BenchOptions &options, std:
 {
     const std::vector<GridCase> cases =
         options.quick ? std::vector<GridCase>{{32, 512, 8}, {512, 768, 12}}
-                      : std::vector<GridCase>{{32, 512, 8}, {512, 768, 12}, {2048, 1024, 16}};
+                      : std::vector<GridCase>{
+                            {32, 512, 8}, {512, 768, 12}, {2048, 1024, 16}, {2048, 1024, 16, true}};
     std::vector<Measurement> rows;
     for (const GridCase &c : cases) {
-        log << "grid_latency n=" << c.n << " d_model=" << c.dModel << " h=" << c.heads << std::endl;
-        GridHarness harness;
+        log << "grid_latency n=" << c.n << " d_model=" << c.dModel << " h=" << c.heads
+            << (c.pinned ? " pinned_head=1" : "") << std::endl;
+        GridHarness harness(c.pinned);
         int seed = 0;
         double stall = 0.0;
         int64_t n = 0;
@@ -45,7 +48,7 @@ std::vector<Measurement> GridLatencySuite::run(const BenchOptions &options, std:
         }
         Measurement m;
         m.suite = name();
-        m.parameters = {{"n", n}, {"d_model", c.dModel}, {"h", c.heads}};
+        m.parameters = {{"n", n}, {"d_model", c.dModel}, {"h", c.heads}, {"pinned_head", c.pinned}};
         m.timing = Timing::fromSamples(samples);
         m.metrics = {{"max_stall_ms", stall}};
         rows.push_back(m);

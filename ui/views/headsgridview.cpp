@@ -4,16 +4,15 @@
 #include "plot/colorlegend.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
-#include "plot/maxpool.h"
 #include "selection/selection.h"
 #include "views/tracereader.h"
 
 #include <QGridLayout>
 #include <QLabel>
-#include <QPromise>
 #include <QStackedWidget>
-#include <QThreadPool>
 #include <QToolTip>
+
+#include <numeric>
 
 namespace headlens {
 
@@ -35,11 +34,8 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
     m_legend = new ColorLegend(this);
     outer->addWidget(m_stack, 1);
     outer->addWidget(m_legend);
-    m_thumbnails = new QFutureWatcher<GridThumbnails>(this);
-    connect(m_thumbnails, &QFutureWatcherBase::finished, this, [this] {
-        if (m_thumbnails->future().resultCount() > 0)
-            applyThumbnails(m_thumbnails->result());
-    });
+    m_thumbnails = new HeadImageMaker(this);
+    connect(m_thumbnails, &HeadImageMaker::ready, this, &HeadsGridView::applyThumbnails);
     showHint(tr("Computing attention…"));
 }
 
@@ -159,53 +155,27 @@ void HeadsGridView::refill()
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head));
     }
-    if (m_shown.trace == m_trace && m_shown.batch == m_batch)
+    if (m_shown.trace == m_trace && m_shown.batch == m_batch) {
         applyThumbnails(m_shown);
-    else if (std::max(rows.size(), cols.size()) <= kThumbnailCells)
-        applyThumbnails(makeThumbnails(m_trace, m_batch)); // nothing to pool: cheap
-    else {
-        auto promise = std::make_shared<QPromise<GridThumbnails>>();
-        m_thumbnails->setFuture(promise->future());
-        QThreadPool::globalInstance()->start([promise, trace = m_trace, batch = m_batch] {
-            promise->start();
-            promise->addResult(makeThumbnails(trace, batch));
-            promise->finish();
-        });
+    } else {
+        std::vector<int> heads(m_plots.size());
+        std::iota(heads.begin(), heads.end(), 0);
+        m_thumbnails->request(m_trace, m_batch, std::move(heads), kThumbnailCells);
     }
     if (m_selection)
         onHoverChanged(m_selection->hoverHead(), m_selection->hoverQuery(),
                        m_selection->hoverKey());
 }
 
-GridThumbnails HeadsGridView::makeThumbnails(std::shared_ptr<const Trace> trace, int batch)
-{
-    GridThumbnails t;
-    t.batch = batch;
-    for (int head = 0; head < trace->heads(); ++head) {
-        const RowMatrix weights = TraceReader::weights(*trace, batch, head);
-        t.rows = int(weights.rows());
-        t.cols = int(weights.cols());
-        t.pooled.push_back(MaxPool::pool(weights, kThumbnailCells));
-        t.ranges.push_back(TraceReader::range(weights));
-    }
-    t.trace = std::move(trace);
-    return t;
-}
-
-void HeadsGridView::applyThumbnails(const GridThumbnails &thumbnails)
+void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)
 {
     if (thumbnails.trace != m_trace || thumbnails.batch != m_batch)
         return; // made for a trace that is no longer shown
     m_shown = thumbnails;
-    const int count = std::min(int(m_plots.size()), int(thumbnails.pooled.size()));
-    for (int head = 0; head < count; ++head) {
-        HeatmapPlot *plot = m_plots[size_t(head)];
-        plot->setPooledMatrix(thumbnails.pooled[size_t(head)], thumbnails.rows, thumbnails.cols,
-                              kThumbnailCells);
-        const auto range = m_style.perHeadScale ? thumbnails.ranges[size_t(head)]
-                                                : std::pair<double, double>(0.0, 1.0);
-        plot->setColorRange(range.first, range.second);
-        plot->replot(QCustomPlot::rpQueuedReplot);
+    for (const HeadImage &image : thumbnails.heads) {
+        if (image.head >= int(m_plots.size()))
+            continue;
+        thumbnails.draw(image, m_plots[size_t(image.head)], m_style.perHeadScale);
     }
 }
 

@@ -3,8 +3,8 @@
 
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
+#include "views/headimagemaker.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -21,18 +21,8 @@ class HeatmapPlot;
 class Selection;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
-/// every cell). Plots are reused; only a different head count adds or removes some. Matrices
-/// that need pooling are cut out and pooled in Qt's thread pool and drawn when ready, so the UI
-/// thread never walks the n x n_kv weights (16 MiB per head at n=2048).
-struct GridThumbnails
-{
-    std::shared_ptr<const Trace> trace; ///< the trace they were made from
-    int batch = 0;
-    int rows = 0, cols = 0;        ///< the full matrices' size (real queries, real keys)
-    std::vector<RowMatrix> pooled; ///< one per head
-    std::vector<std::pair<double, double>> ranges; ///< each head's unmasked weight range
-};
-
+/// more). Plots are reused; only a different head count adds or removes some. The thumbnails of
+/// long texts are made in Qt's thread pool (HeadImageMaker) and drawn when ready.
 class HeadsGridView : public QWidget
 {
     Q_OBJECT
@@ -64,8 +54,7 @@ private:
     void ensurePlots(int count);
     void arrange();
     void refill();
-    void applyThumbnails(const GridThumbnails &thumbnails);
-    static GridThumbnails makeThumbnails(std::shared_ptr<const Trace> trace, int batch);
+    void applyThumbnails(const HeadImages &thumbnails);
     void onCellHovered(int head, int row, int col);
     void onHoverChanged(int head, int query, int key);
 
@@ -81,8 +70,8 @@ private:
     std::vector<HeatmapPlot *> m_plots;
     int m_columns = 0;
     QString m_hoverText;
-    QFutureWatcher<GridThumbnails> *m_thumbnails = nullptr;
-    GridThumbnails m_shown; ///< kept so a style change redraws without pooling again
+    HeadImageMaker *m_thumbnails = nullptr;
+    HeadImages m_shown; ///< kept so a style change redraws without pooling again
 };
 
 } // namespace headlens

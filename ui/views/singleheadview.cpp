@@ -33,6 +33,8 @@ SingleHeadView::SingleHeadView(QWidget *parent) : QWidget(parent)
         if (m_selection)
             m_selection->clearHover();
     });
+    m_images = new HeadImageMaker(this);
+    connect(m_images, &HeadImageMaker::ready, this, &SingleHeadView::applyImage);
     setMinimumWidth(320);
     hide();
 }
@@ -77,15 +79,23 @@ void SingleHeadView::refill()
 {
     if (!m_trace || m_head < 0 || m_head >= m_trace->heads())
         return;
-    const RowMatrix weights = TraceReader::weights(*m_trace, m_batch, m_head);
-    m_plot->setMatrix(weights); // full resolution: every cell of n x n_kv
     m_plot->setLabels(TraceReader::queryLabels(*m_trace, m_batch),
                       TraceReader::keyLabels(*m_trace, m_batch));
     m_plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, m_head));
-    const auto range =
-        m_style.perHeadScale ? TraceReader::range(weights) : std::pair<double, double>(0.0, 1.0);
-    m_plot->setColorRange(range.first, range.second);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (m_shown.trace == m_trace && m_shown.batch == m_batch && !m_shown.heads.empty() &&
+        m_shown.heads.front().head == m_head)
+        m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);
+    else
+        m_images->request(m_trace, m_batch, {m_head}, kMaxCells);
+}
+
+void SingleHeadView::applyImage(const HeadImages &images)
+{
+    if (images.trace != m_trace || images.batch != m_batch || images.heads.empty() ||
+        images.heads.front().head != m_head)
+        return; // made for a trace or head that is no longer shown
+    m_shown = images;
+    m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);
 }
 
 void SingleHeadView::onCellHovered(int row, int col)

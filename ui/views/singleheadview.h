@@ -1,8 +1,9 @@
-// SingleHeadView: one head at full resolution, large, with its own color bar and the same hover.
+// SingleHeadView: one head, large, with its own color bar and the same hover.
 #pragma once
 
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
+#include "views/headimagemaker.h"
 
 #include <QWidget>
 
@@ -16,10 +17,15 @@ namespace headlens {
 class HeatmapPlot;
 class Selection;
 
+/// The pinned head at full resolution up to kMaxCells per side; longer texts are max-pooled to
+/// that (more cells than the plot has pixels cannot be seen, and pooling keeps the strongest
+/// weights), and hovering still names the exact cell. Drawn when HeadImageMaker has the image.
 class SingleHeadView : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr int kMaxCells = 1024;
+
     explicit SingleHeadView(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batchIndex);
@@ -28,6 +34,9 @@ public:
     int head() const { return m_head; }
     HeatmapPlot *plot() const { return m_plot; }
     const QString &hoverText() const { return m_hoverText; }
+    /// The trace whose weights the plot shows now (it follows setTrace with a delay for long
+    /// texts).
+    const std::shared_ptr<const Trace> &drawnTrace() const { return m_shown.trace; }
 
 signals:
     void hoverTextChanged(const QString &text);
@@ -35,6 +44,7 @@ signals:
 private:
     void setHead(int head);
     void refill();
+    void applyImage(const HeadImages &images);
     void onCellHovered(int row, int col);
 
     std::shared_ptr<const Trace> m_trace;
@@ -45,6 +55,8 @@ private:
     HeatmapPlot *m_plot = nullptr;
     QToolButton *m_close = nullptr;
     QString m_hoverText;
+    HeadImageMaker *m_images = nullptr;
+    HeadImages m_shown; ///< kept so a style change redraws without pooling again
 };
 
 } // namespace headlens

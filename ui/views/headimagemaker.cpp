@@ -1,0 +1,67 @@
+// HeadImageMaker: a promise per request, a watcher that follows only the newest one.
+#include "views/headimagemaker.h"
+
+#include "plot/heatmapplot.h"
+#include "plot/maxpool.h"
+#include "views/tracereader.h"
+
+#include <QPromise>
+#include <QThreadPool>
+
+namespace headlens {
+
+HeadImages HeadImages::make(std::shared_ptr<const Trace> trace, int batch,
+                            const std::vector<int> &heads, int maxCells)
+{
+    HeadImages images;
+    images.batch = batch;
+    images.maxCells = maxCells;
+    images.rows = int(trace->input.queryLengthOf(batch));
+    images.cols = int(trace->input.keyLengthOf(batch));
+    for (int head : heads) {
+        const RowMatrix weights = TraceReader::weights(*trace, batch, head);
+        images.heads.push_back(
+            {head, MaxPool::pool(weights, maxCells), TraceReader::range(weights)});
+    }
+    images.trace = std::move(trace);
+    return images;
+}
+
+void HeadImages::draw(const HeadImage &image, HeatmapPlot *plot, bool perHeadScale) const
+{
+    plot->setPooledMatrix(image.pooled, rows, cols, maxCells);
+    const auto range = perHeadScale ? image.range : std::pair<double, double>(0.0, 1.0);
+    plot->setColorRange(range.first, range.second);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+HeadImageMaker::HeadImageMaker(QObject *parent) : QObject(parent)
+{
+    m_watcher = new QFutureWatcher<HeadImages>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        if (m_watcher->future().resultCount() > 0)
+            emit ready(m_watcher->result());
+    });
+}
+
+void HeadImageMaker::request(std::shared_ptr<const Trace> trace, int batch, std::vector<int> heads,
+                             int maxCells)
+{
+    const int64_t cells =
+        int64_t(heads.size()) * trace->input.queryLengthOf(batch) * trace->input.keyLengthOf(batch);
+    if (cells <= kInlineCells) {
+        m_watcher->setFuture(QFuture<HeadImages>()); // an older request running now is dropped
+        emit ready(HeadImages::make(std::move(trace), batch, heads, maxCells));
+        return;
+    }
+    auto promise = std::make_shared<QPromise<HeadImages>>();
+    m_watcher->setFuture(promise->future());
+    QThreadPool::globalInstance()->start(
+        [promise, trace = std::move(trace), batch, heads = std::move(heads), maxCells] {
+            promise->start();
+            promise->addResult(HeadImages::make(trace, batch, heads, maxCells));
+            promise->finish();
+        });
+}
+
+} // namespace headlens
