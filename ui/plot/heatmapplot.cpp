@@ -107,7 +107,16 @@ void HeatmapPlot::setLabels(const QStringList &rowLabels, const QStringList &col
 
 void HeatmapPlot::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_titleText = title;
+    fitTitle();
+}
+
+// A title wider than the plot would be cut off at both ends ("ead 1 · H 7.3"); elided at the
+// right, the head's number, which comes first, always shows.
+void HeatmapPlot::fitTitle()
+{
+    const QFontMetrics metrics(m_title->font());
+    m_title->setText(metrics.elidedText(m_titleText, Qt::ElideRight, std::max(width() - 8, 20)));
 }
 
 void HeatmapPlot::setTitleColor(const QColor &color)
@@ -175,6 +184,7 @@ void HeatmapPlot::applyFonts()
     title.setPointSizeF(base + 1.0);
     title.setBold(true);
     m_title->setFont(title);
+    fitTitle();
     xAxis->setLabelFont(labels);
     yAxis->setLabelFont(labels);
 }
@@ -225,7 +235,14 @@ void HeatmapPlot::leaveEvent(QEvent *event)
 
 void HeatmapPlot::resizeEvent(QResizeEvent *event)
 {
+    // QCustomPlot replots at once on every resize. At an empty size (a plot on a tab not shown
+    // yet) its paint buffers are null pixmaps and QPainter warns; the next real size replots.
+    if (event->size().isEmpty()) {
+        QWidget::resizeEvent(event);
+        return;
+    }
     QCustomPlot::resizeEvent(event);
+    fitTitle();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -58,6 +58,7 @@ private:
     void updateTicks();
     void fillTicks();
     void applyFonts();
+    void fitTitle();
 
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
@@ -66,6 +67,7 @@ private:
     QCPItemRect *m_cellMark = nullptr;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;
     QSharedPointer<QCPAxisTickerText> m_colTicker;
+    QString m_titleText; ///< the whole title; the element shows it elided to the width
     QStringList m_rowLabels;
     QStringList m_colLabels;
     PlotStyle m_style;
