@@ -121,9 +121,11 @@ void MainWindow::hideDockOnTrainTab()
     // The four-ways comparison is computed only while the Pipeline tab shows; opening the tab
     // asks for it once for what is on screen.
     m_runner->setComparisonWanted(m_tabs->currentWidget() == m_pipeline);
+    m_pipeline->setActive(m_tabs->currentWidget() == m_pipeline);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         const bool pipeline = m_tabs->currentWidget() == m_pipeline;
         m_runner->setComparisonWanted(pipeline);
+        m_pipeline->setActive(pipeline);
         const auto analysis = m_pipeline->analysis();
         if (pipeline && m_trace && (!analysis || !analysis->compared))
             recompute();

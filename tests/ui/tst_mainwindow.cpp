@@ -2,6 +2,8 @@
 #include "mainwindow.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
+#include "pipeline/cellarithmeticpanel.h"
+#include "pipeline/pipelineview.h"
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
@@ -76,6 +78,27 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plot(0)->rowLabels(), expected, 20000);
         QCOMPARE(window->grid()->plot(3)->colLabels(), expected);
         QCOMPARE(window->tokenStrip()->tokens(), expected);
+    }
+
+    // The hidden Pipeline tab keeps new traces without redrawing (140 ms at n=2048) and shows
+    // the newest one as soon as it is opened.
+    void pipelineCatchesUpWhenItsTabOpens()
+    {
+        QVERIFY(window->tabs()->currentWidget() != window->pipeline());
+        const CellArithmeticPanel *cell = window->pipeline()->cellPanel();
+        const double shownBefore = cell->shownWeight();
+        AttentionConfig config = window->workspace()->state().config;
+        config.seed += 1;
+        window->workspace()->setConfig(config);
+        QTRY_VERIFY_WITH_TIMEOUT(window->trace()->config.seed == config.seed, 20000);
+        settle();
+        const double newWeight =
+            window->trace()->tensor("weights").at({0, cell->head(), cell->query(), cell->key()});
+        QVERIFY(newWeight != shownBefore); // a new seed gives new weights
+        QCOMPARE(cell->shownWeight(), shownBefore);
+        QCOMPARE(window->pipeline()->trace(), window->trace()); // kept, not drawn
+        window->tabs()->setCurrentWidget(window->pipeline());
+        QCOMPARE(cell->shownWeight(), newWeight);
     }
 
     void invalidCombinationKeepsTraceAndOffersFix()

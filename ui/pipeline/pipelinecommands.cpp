@@ -22,6 +22,7 @@ void PipelineCommands::chooseAndExportStep()
     if (path.isEmpty())
         return;
     try {
+        m_view->bringUpToDate();
         HandoutWriter::writeStep(m_view, path);
         emit message(tr("Wrote %1").arg(path));
     } catch (const InputError &error) {

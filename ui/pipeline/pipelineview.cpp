@@ -93,15 +93,23 @@ void PipelineView::setTrace(std::shared_ptr<const Trace> trace, int batch)
 {
     m_trace = std::move(trace);
     m_batch = batch;
+    m_traceStale = !m_active;
+    if (m_active)
+        applyTrace();
+}
+
+void PipelineView::applyTrace()
+{
+    m_traceStale = false;
     if (!m_trace)
         return;
     QStringList titles;
     for (const TraceStep &s : m_trace->steps)
         titles << QString::fromStdString(s.title);
     m_stepper->setSteps(titles);
-    m_split->setTrace(m_trace, batch);
-    m_cell->setTrace(m_trace, batch);
-    m_output->setTrace(m_trace, batch);
+    m_split->setTrace(m_trace, m_batch);
+    m_cell->setTrace(m_trace, m_batch);
+    m_output->setTrace(m_trace, m_batch);
     if (m_analysis && m_analysis->trace != m_trace)
         m_fourWays->setHtml(tr("<p>Comparing the four ways…</p>"));
     m_step = std::clamp(m_step, 0, stepCount() - 1);
@@ -111,8 +119,31 @@ void PipelineView::setTrace(std::shared_ptr<const Trace> trace, int batch)
 void PipelineView::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis)
 {
     m_analysis = std::move(analysis);
+    m_analysisStale = !m_active;
+    if (m_active)
+        applyAnalysis();
+}
+
+void PipelineView::applyAnalysis()
+{
+    m_analysisStale = false;
     m_output->setAnalysis(m_analysis);
     m_fourWays->setAnalysis(m_analysis);
+}
+
+void PipelineView::setActive(bool active)
+{
+    m_active = active;
+    if (active)
+        bringUpToDate();
+}
+
+void PipelineView::bringUpToDate()
+{
+    if (m_traceStale)
+        applyTrace();
+    if (m_analysisStale)
+        applyAnalysis();
 }
 
 void PipelineView::setSelection(Selection *selection)
@@ -163,6 +194,7 @@ int PipelineView::stepCount() const
 
 void PipelineView::setStep(int index, bool animate)
 {
+    bringUpToDate(); // the panels must show the trace the step is taken from
     if (!m_trace || stepCount() == 0)
         return;
     m_step = std::clamp(index, 0, stepCount() - 1);
@@ -251,6 +283,7 @@ void PipelineView::showSidePanel(const TraceStep &step, bool animate)
 
 void PipelineView::pickCell(int head, int query, int key)
 {
+    bringUpToDate(); // the cell is picked in the newest trace
     if (!m_trace || head < 0 || query < 0 || key < 0)
         return;
     m_cell->setCell(head, query, key);
