@@ -53,7 +53,7 @@ void attendRows(const HeadPass &p, HeadTensors &t, int64_t b, int64_t head, int6
                                     .select(negInf, block(t.scores).array());
     auto softmax = block(t.softmax);
     Vector rowMax, logNormalizer;
-    softmaxRows(block(t.maskedScores), softmax, rowMax, logNormalizer);
+    softmaxRows(block(t.maskedScores), softmax, rowMax, logNormalizer, p.masked);
     stats.addSoftmaxRows(softmax, block(t.maskedScores), rowMax, logNormalizer, first);
     if (p.dropout) {
         const uint64_t offset =
@@ -88,7 +88,7 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, bool scaled, bool masked, 
 } // namespace
 
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
-                 Vector &rowMax, Vector &logNormalizer)
+                 Vector &rowMax, Vector &logNormalizer, bool mayBeMasked)
 {
     const float negInf = -std::numeric_limits<float>::infinity();
     rowMax.resize(logits.rows());
@@ -101,6 +101,14 @@ void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix
             continue;
         }
         out.row(i) = (logits.row(i).array() - rowMax(i)).exp();
+        // Eigen's SSE and AVX2 exp clamp their input at -88.4 and so return 2.9e-39 for -inf; a
+        // masked key must get exactly 0, as in PyTorch (AVX-512's exp already gives 0).
+        if (mayBeMasked) {
+            float *row = out.row(i).data();
+            const float *in = logits.row(i).data();
+            for (Eigen::Index j = 0; j < logits.cols(); ++j)
+                row[j] = in[j] == negInf ? 0.0f : row[j];
+        }
         const float sum = out.row(i).sum();
         logNormalizer(i) = std::log(sum);
         // One division per row and a multiplication per weight, as PyTorch's CPU softmax does.

@@ -34,10 +34,11 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                            const ForwardDims &d, const TraceOptions &options);
 
 /// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
-/// A row whose every entry is -inf (every key masked) becomes all zeros, not NaN.
-/// Also gives each row's largest logit m and log sum_j exp(s_j - m), from which
-/// HeadStatsAccumulator::addSoftmaxRows takes the row's entropy.
+/// A -inf logit (a masked key) gets exactly 0 unless `mayBeMasked` is false (then the caller
+/// promises there is none, and the check is skipped); a row whose every entry is -inf becomes
+/// all zeros, not NaN. Also gives each row's largest logit m and log sum_j exp(s_j - m), from
+/// which HeadStatsAccumulator::addSoftmaxRows takes the row's entropy.
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
-                 Vector &rowMax, Vector &logNormalizer);
+                 Vector &rowMax, Vector &logNormalizer, bool mayBeMasked = true);
 
 } // namespace headlens
