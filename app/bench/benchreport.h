@@ -24,7 +24,8 @@ namespace headlens {
 ///      (core_forward: "gflops", "gemm_fraction"; gemm_reference: "gflops"; core_memory:
 ///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace";
 ///      grid_latency: "n", "d_model", "h", "pinned_head" (1: head 1 also shown large beside
-///      the grid, 0: not), timed, "max_stall_ms"; startup: "offscreen", timed,
+///      the grid, 0: not), timed, "max_stall_ms"; window_latency: "n", "d_model", "h",
+///      timed, "max_stall_ms"; startup: "offscreen", timed,
 ///      "in_process_ms"; export_png / export_pdf: "n", "d_model", "h", timed, "file_bytes")]}
 /// A metric that could not be computed is null.
 class BenchReport

@@ -1,11 +1,13 @@
 // GridHarness: submit, wait for every plot's afterReplot, and watch the event loop's stalls.
 #include "gridharness.h"
 
+#include "mainwindow.h"
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
+#include "workspace/workspace.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -18,8 +20,19 @@
 
 namespace headlens {
 
-GridHarness::GridHarness(bool pinnedHead) : m_window(std::make_unique<QWidget>())
+GridHarness::GridHarness(GridHost host)
 {
+    if (host == GridHost::MainWindow) {
+        auto window = std::make_unique<MainWindow>();
+        m_mainWindow = window.get();
+        m_runner = window->runner();
+        m_grid = window->grid();
+        m_window = std::move(window);
+        m_window->resize(1400, 900);
+        m_window->show();
+        return;
+    }
+    m_window = std::make_unique<QWidget>();
     m_runner = new TraceRunner(this);
     m_runner->setComparisonWanted(false); // the window's Heads tab does not show it
     m_selection = new Selection(this);
@@ -27,13 +40,13 @@ GridHarness::GridHarness(bool pinnedHead) : m_window(std::make_unique<QWidget>()
     m_grid = new HeadsGridView(m_window.get());
     m_grid->setSelection(m_selection);
     layout->addWidget(m_grid, 1);
-    if (pinnedHead) {
+    if (host == GridHost::PinnedHead) {
         m_single = new SingleHeadView(m_window.get());
         m_single->setSelection(m_selection);
         layout->addWidget(m_single, 1);
         m_selection->setPinnedHead(0);
     }
-    m_window->resize(pinnedHead ? 1400 : 1000, 800);
+    m_window->resize(host == GridHost::PinnedHead ? 1400 : 1000, 800);
     m_window->show();
     connect(m_runner, &TraceRunner::traceReady, this, [this](std::shared_ptr<const Trace> trace) {
         m_grid->setTrace(trace, 0);
@@ -125,7 +138,10 @@ Interaction GridHarness::change(const WorkspaceState &state)
 
     clock.start();
     ticker.start();
-    m_runner->submit(state);
+    if (m_mainWindow)
+        m_mainWindow->workspace()->setState(state); // as the controls do
+    else
+        m_runner->submit(state);
     loop.exec();
     // The gap still open when the grid finished counts too: a change shorter than one tick of
     // the timer would otherwise report no stall at all.

@@ -15,6 +15,7 @@ namespace headlens {
 
 class HeadsGridView;
 class HeatmapPlot;
+class MainWindow;
 class Selection;
 class SingleHeadView;
 class TraceRunner;
@@ -27,14 +28,21 @@ struct Interaction
     int64_t n = 0;          ///< query tokens the trace really had
 };
 
-/// A TraceRunner feeding a HeadsGridView (and, with `pinnedHead`, the SingleHeadView beside it
-/// showing head 1) as MainWindow wires them while the Heads tab is shown (no four-ways
-/// comparison), on the offscreen platform at a window-like size, with the runner's own
-/// settings. Needs a QApplication.
+/// What a change is made in and waited for, offscreen at a window-like size.
+enum class GridHost
+{
+    Grid,       ///< a TraceRunner feeding a HeadsGridView, wired as MainWindow wires them
+    PinnedHead, ///< the same with the SingleHeadView beside the grid showing head 1
+    MainWindow, ///< the whole window on its Heads tab: every view a new trace reaches
+};
+
+/// Drives a change the way a person makes one and waits for the heads grid (and a pinned head)
+/// to show it. The runner keeps its own settings and, as on the Heads tab, makes no four-ways
+/// comparison. Needs a QApplication.
 class GridHarness : public QObject
 {
 public:
-    explicit GridHarness(bool pinnedHead = false);
+    explicit GridHarness(GridHost host = GridHost::Grid);
     ~GridHarness() override;
 
     /// Submits `state`, waits until every plot shows the new trace and the runner is idle
@@ -50,7 +58,8 @@ private:
     /// The plots showing the current trace, each with the trace it has drawn.
     std::vector<std::pair<HeatmapPlot *, std::shared_ptr<const Trace>>> plots() const;
 
-    std::unique_ptr<QWidget> m_window;
+    std::unique_ptr<QWidget> m_window;  ///< the bare views, or the MainWindow
+    MainWindow *m_mainWindow = nullptr; ///< m_window itself for GridHost::MainWindow
     HeadsGridView *m_grid = nullptr;
     SingleHeadView *m_single = nullptr; ///< null unless a head is pinned
     Selection *m_selection = nullptr;

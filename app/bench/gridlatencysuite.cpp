@@ -19,15 +19,19 @@ struct GridCase
 
 std::vector<Measurement> GridLatencySuite::run(const BenchOptions &options, std::ostream &log)
 {
-    const std::vector<GridCase> cases =
-        options.quick ? std::vector<GridCase>{{32, 512, 8}, {512, 768, 12}}
-                      : std::vector<GridCase>{
-                            {32, 512, 8}, {512, 768, 12}, {2048, 1024, 16}, {2048, 1024, 16, true}};
+    std::vector<GridCase> cases{{32, 512, 8}, {512, 768, 12}};
+    if (!options.quick) {
+        cases.push_back({2048, 1024, 16});
+        if (!m_wholeWindow)
+            cases.push_back({2048, 1024, 16, true});
+    }
     std::vector<Measurement> rows;
     for (const GridCase &c : cases) {
-        log << "grid_latency n=" << c.n << " d_model=" << c.dModel << " h=" << c.heads
+        log << name() << " n=" << c.n << " d_model=" << c.dModel << " h=" << c.heads
             << (c.pinned ? " pinned_head=1" : "") << std::endl;
-        GridHarness harness(c.pinned);
+        GridHarness harness(m_wholeWindow ? GridHost::MainWindow
+                            : c.pinned    ? GridHost::PinnedHead
+                                          : GridHost::Grid);
         int seed = 0;
         double stall = 0.0;
         int64_t n = 0;
@@ -48,7 +52,9 @@ std::vector<Measurement> GridLatencySuite::run(const BenchOptions &options, std:
         }
         Measurement m;
         m.suite = name();
-        m.parameters = {{"n", n}, {"d_model", c.dModel}, {"h", c.heads}, {"pinned_head", c.pinned}};
+        m.parameters = {{"n", n}, {"d_model", c.dModel}, {"h", c.heads}};
+        if (!m_wholeWindow)
+            m.parameters.emplace_back("pinned_head", c.pinned);
         m.timing = Timing::fromSamples(samples);
         m.metrics = {{"max_stall_ms", stall}};
         rows.push_back(m);

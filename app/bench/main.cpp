@@ -28,7 +28,8 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<CoreSuite>());
     suites.push_back(std::make_unique<MemorySuite>());
 #ifdef HEADLENS_BENCH_GUI
-    suites.push_back(std::make_unique<GridLatencySuite>());
+    suites.push_back(std::make_unique<GridLatencySuite>(false));
+    suites.push_back(std::make_unique<GridLatencySuite>(true));
     suites.push_back(std::make_unique<StartupSuite>());
     suites.push_back(std::make_unique<ExportSuite>());
 #endif
