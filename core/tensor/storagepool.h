@@ -12,7 +12,8 @@ namespace headlens {
 /// Recycles large float blocks between forward passes. A fresh block from the kernel costs a page
 /// fault per 4 KiB on first write: at n=512, d_model=768, h=12 that was half of computeTrace's
 /// time. Dragging a slider recomputes a trace of the same size again and again, so the blocks the
-/// previous trace gave back fit the next one and are already mapped.
+/// previous trace gave back fit the next one and are already mapped; block sizes are rounded up
+/// (eight sizes per doubling) so that a text a token longer, as while typing, fits them too.
 ///
 /// The price is memory held while idle, bounded by capacity(): 2 GiB by default, a trace as large
 /// as AttentionConfig's default memory budget allows, since a trace of n=2048, h=16 (1 GiB)
