@@ -97,8 +97,15 @@ void MainWindow::buildViews()
     m_pipeline->setSelection(m_selection);
     m_tabs->addTab(m_viewArea, tr("Heads"));
     m_tabs->addTab(m_pipeline, tr("Pipeline"));
-    m_train = new TrainView(m_tabs);
-    m_tabs->addTab(m_train, tr("Train"));
+    // In a scroll area: a tab widget is as wide as its widest page's minimum, and the Train
+    // view's (its settings column beside the big scores) set the whole window's minimum to
+    // 1140 px. Scrolled, it leaves the window usable on a 1024 px projector.
+    m_trainPage = new QScrollArea(m_tabs);
+    m_trainPage->setWidgetResizable(true);
+    m_trainPage->setFrameShape(QFrame::NoFrame);
+    m_train = new TrainView(m_trainPage);
+    m_trainPage->setWidget(m_train);
+    m_tabs->addTab(m_trainPage, tr("Train"));
     setCentralWidget(m_tabs);
 }
 
@@ -110,7 +117,7 @@ void MainWindow::showPipeline()
 
 void MainWindow::showTrain()
 {
-    m_tabs->setCurrentWidget(m_train);
+    m_tabs->setCurrentWidget(m_trainPage);
 }
 
 // The Controls dock sets up the Heads and Pipeline views; on the Train tab it only takes room
@@ -131,10 +138,10 @@ void MainWindow::hideDockOnTrainTab()
             recompute();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this, dock] {
-        if (m_tabs->currentWidget() == m_train && !dock->isHidden()) {
+        if (m_tabs->currentWidget() == m_trainPage && !dock->isHidden()) {
             m_dockHiddenForTrain = true;
             dock->hide();
-        } else if (m_tabs->currentWidget() != m_train && m_dockHiddenForTrain) {
+        } else if (m_tabs->currentWidget() != m_trainPage && m_dockHiddenForTrain) {
             m_dockHiddenForTrain = false;
             dock->show();
         }

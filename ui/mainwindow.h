@@ -10,6 +10,7 @@
 
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 class QTabWidget;
 
 namespace headlens {
@@ -94,7 +95,8 @@ private:
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
     TrainView *m_train = nullptr;
-    bool m_dockHiddenForTrain = false; ///< the Train tab has its own settings column
+    QScrollArea *m_trainPage = nullptr; ///< the Train tab: m_train in a scroll area
+    bool m_dockHiddenForTrain = false;  ///< the Train tab has its own settings column
     MainActions *m_actions = nullptr;
     FileCommands *m_files = nullptr;
     ModelWiring *m_models = nullptr;

@@ -12,6 +12,7 @@
 
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTest>
 
@@ -99,6 +100,20 @@ private slots:
         QCOMPARE(window->pipeline()->trace(), window->trace()); // kept, not drawn
         window->tabs()->setCurrentWidget(window->pipeline());
         QCOMPARE(cell->shownWeight(), newWeight);
+    }
+
+    // A classroom projector of 1024 px shows the whole window, and the Controls dock is never
+    // narrower than its widest row (the model buttons, the causal-mask checkbox).
+    void fitsA1024PixelScreenWithoutClippingTheControls()
+    {
+        QVERIFY2(window->minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(window->minimumSizeHint().width())));
+        auto *controls = window->findChild<ControlsPanel *>();
+        auto *scroll = controls->findChild<QScrollArea *>();
+        QVERIFY(controls->minimumWidth() >= scroll->widget()->sizeHint().width());
+        window->resize(1024, 700);
+        QTRY_COMPARE(window->width(), 1024);
+        QVERIFY(controls->width() >= scroll->widget()->sizeHint().width());
     }
 
     void invalidCombinationKeepsTraceAndOffersFix()

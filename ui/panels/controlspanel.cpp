@@ -8,8 +8,11 @@
 #include "workspace/workspace.h"
 
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace headlens {
 
@@ -18,11 +21,11 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    auto *content = new QWidget(scroll);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    auto *content = new QWidget(m_scroll);
     auto *layout = new QVBoxLayout(content);
     m_banner = new ProblemBanner(content);
     m_texts = new TextInputsBox(workspace, content);
@@ -33,13 +36,11 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     layout->addWidget(m_shape);
     layout->addWidget(m_options);
     layout->addStretch(1);
-    scroll->setWidget(content);
-    // The dock is never narrower than its controls: nothing is clipped.
-    scroll->setMinimumWidth(content->minimumSizeHint().width() + 24);
-    outer->addWidget(scroll);
+    m_scroll->setWidget(content);
+    fitWidth();
+    outer->addWidget(m_scroll);
     // A red frame marks the setting a problem names.
     setStyleSheet("*[problem=\"true\"] { border: 2px solid #d9534f; border-radius: 3px; }");
-    setMinimumWidth(300);
     connect(m_banner, &ProblemBanner::fixChosen, this, &ControlsPanel::applyFix);
     connect(workspace, &Workspace::inputChanged, this, &ControlsPanel::syncFromWorkspace);
     connect(workspace, &Workspace::batchIndexChanged, this, &ControlsPanel::syncFromWorkspace);
@@ -49,6 +50,17 @@ void ControlsPanel::insertBox(QWidget *box)
 {
     auto *layout = qobject_cast<QVBoxLayout *>(m_texts->parentWidget()->layout());
     layout->insertWidget(layout->indexOf(m_texts), box);
+    fitWidth();
+}
+
+// The dock is never narrower than its widest row (the model buttons, the causal-mask checkbox):
+// at 1024 px the minimum size hint let those rows be cut off at the right edge. Measured again
+// whenever a box is added.
+void ControlsPanel::fitWidth()
+{
+    const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
+    // On the panel itself: an explicit minimum width there would override the scroll area's.
+    setMinimumWidth(std::max(300, m_scroll->widget()->sizeHint().width() + scrollBar));
 }
 
 void ControlsPanel::setLayerSettingsVisible(bool visible)

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QScrollArea;
+
 namespace headlens {
 
 class AttentionOptionsBox;
@@ -35,11 +37,13 @@ public:
     void setLayerSettingsVisible(bool visible);
 
 private:
+    void fitWidth();
     void syncFromWorkspace();
     void markField(const QString &field);
     QWidget *fieldWidget(const QString &field) const;
 
     Workspace *m_workspace;
+    QScrollArea *m_scroll = nullptr;
     ProblemBanner *m_banner = nullptr;
     TextInputsBox *m_texts = nullptr;
     LayerShapeBox *m_shape = nullptr;
