@@ -59,6 +59,10 @@ std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
             return std::shared_ptr<float>(
                 block.data, [this, size = block.bytes](float *p) { giveBack(p, size); });
         }
+        // A miss means the sizes changed (another text length or head count): the idle blocks
+        // of the old size make room, so that idle memory plus the new trace stay within the
+        // capacity instead of piling up.
+        shrinkTo(m_capacity > bytes ? m_capacity - bytes : 0);
     }
     // calloc, not malloc + memset: a large block comes straight from mmap, already zero, and is
     // faulted in by whichever thread first writes it (the core's parallel loops).

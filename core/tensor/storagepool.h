@@ -27,7 +27,9 @@ public:
     static StoragePool &instance();
 
     /// A block of at least `count` floats. A recycled block has unspecified values; with
-    /// `zeroed` it is cleared first (fresh blocks come zeroed from calloc either way).
+    /// `zeroed` it is cleared first (fresh blocks come zeroed from calloc either way). When no
+    /// idle block fits, the oldest idle blocks are freed until they and the new block together
+    /// fit in the capacity.
     std::shared_ptr<float> acquire(int64_t count, bool zeroed);
 
     /// The most bytes kept idle; lowering it frees the oldest idle blocks at once.

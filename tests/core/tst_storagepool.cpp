@@ -34,6 +34,7 @@ private slots:
     void aLittleLargerBlockFitsButNotAMuchLargerOne();
     void aTextOneTokenLongerReusesTheBlock();
     void idleMemoryStaysWithinCapacity();
+    void aNewSizeMakesRoomInsteadOfPilingUp();
     void smallBlocksAreNotKept();
 };
 
@@ -107,13 +108,27 @@ void TestStoragePool::idleMemoryStaysWithinCapacity()
         const Tensor a(rowsOf4KiB(128)), b(rowsOf4KiB(128)), c(rowsOf4KiB(128)); // 512 KiB each
     }
     QCOMPARE(pool.idleBytes(), size_t(1) << 20); // two kept, the oldest one freed
-    {
-        const Tensor tooLarge(rowsOf4KiB(512)); // 2 MiB: more than the pool may hold
-    }
-    QCOMPARE(pool.idleBytes(), size_t(1) << 20);
     pool.setCapacity(size_t(512) << 10);
     QCOMPARE(pool.idleBytes(), size_t(512) << 10);
     pool.clear();
+    QCOMPARE(pool.idleBytes(), size_t(0));
+    {
+        const Tensor tooLarge(rowsOf4KiB(512)); // 2 MiB: more than the pool may hold
+    }
+    QCOMPARE(pool.idleBytes(), size_t(0)); // freed at once, not kept
+}
+
+void TestStoragePool::aNewSizeMakesRoomInsteadOfPilingUp()
+{
+    StoragePool &pool = StoragePool::instance();
+    pool.setCapacity(size_t(1) << 20); // 1 MiB
+    {
+        const Tensor a(rowsOf4KiB(128)), b(rowsOf4KiB(128)); // 512 KiB each, then idle
+    }
+    QCOMPARE(pool.idleBytes(), size_t(1) << 20);
+    // 768 KiB fits neither idle block: both old blocks go, the new one is allocated.
+    const Tensor larger(rowsOf4KiB(192));
+    QVERIFY(pool.idleBytes() + (size_t(768) << 10) <= pool.capacity());
     QCOMPARE(pool.idleBytes(), size_t(0));
 }
 
