@@ -33,6 +33,11 @@ struct HeadImages
 
     static HeadImages make(std::shared_ptr<const Trace> trace, int batch,
                            const std::vector<int> &heads, int maxCells);
+    /// Made from sequence `b` of `t`: what a view shows now, or an image that came too late.
+    bool madeFrom(const std::shared_ptr<const Trace> &t, int b) const
+    {
+        return trace == t && batch == b;
+    }
     /// Puts `image` (one of `heads`) into `plot` and queues a replot; the colour scale is 0..1,
     /// or the head's own range with `perHeadScale`.
     void draw(const HeadImage &image, HeatmapPlot *plot, bool perHeadScale) const;

@@ -155,7 +155,7 @@ void HeadsGridView::refill()
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head));
     }
-    if (m_shown.trace == m_trace && m_shown.batch == m_batch) {
+    if (m_shown.madeFrom(m_trace, m_batch)) {
         applyThumbnails(m_shown);
     } else {
         std::vector<int> heads(m_plots.size());
@@ -169,7 +169,7 @@ void HeadsGridView::refill()
 
 void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)
 {
-    if (thumbnails.trace != m_trace || thumbnails.batch != m_batch)
+    if (!thumbnails.madeFrom(m_trace, m_batch))
         return; // made for a trace that is no longer shown
     m_shown = thumbnails;
     for (const HeadImage &image : thumbnails.heads) {

@@ -82,17 +82,21 @@ void SingleHeadView::refill()
     m_plot->setLabels(TraceReader::queryLabels(*m_trace, m_batch),
                       TraceReader::keyLabels(*m_trace, m_batch));
     m_plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, m_head));
-    if (m_shown.trace == m_trace && m_shown.batch == m_batch && !m_shown.heads.empty() &&
-        m_shown.heads.front().head == m_head)
+    if (isCurrent(m_shown))
         m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);
     else
         m_images->request(m_trace, m_batch, {m_head}, kMaxCells);
 }
 
+bool SingleHeadView::isCurrent(const HeadImages &images) const
+{
+    return images.madeFrom(m_trace, m_batch) && !images.heads.empty() &&
+           images.heads.front().head == m_head;
+}
+
 void SingleHeadView::applyImage(const HeadImages &images)
 {
-    if (images.trace != m_trace || images.batch != m_batch || images.heads.empty() ||
-        images.heads.front().head != m_head)
+    if (!isCurrent(images))
         return; // made for a trace or head that is no longer shown
     m_shown = images;
     m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);

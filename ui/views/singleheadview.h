@@ -45,6 +45,8 @@ private:
     void setHead(int head);
     void refill();
     void applyImage(const HeadImages &images);
+    /// `images` show the pinned head of the trace and sequence on screen now.
+    bool isCurrent(const HeadImages &images) const;
     void onCellHovered(int row, int col);
 
     std::shared_ptr<const Trace> m_trace;
