@@ -13,8 +13,8 @@ ThreadScope::ThreadScope(int threads)
     // and the row would then be labelled with the wrong thread count.
     omp_set_dynamic(0);
     omp_set_num_threads(threads);
-    // Eigen follows OpenMP's count (0 = omp_get_max_threads()), as in the app, so computeTrace
-    // can keep a small layer on one thread; the reference GEMM runs in this thread and follows.
+    // Eigen follows OpenMP's count (0 = omp_get_max_threads()), as in the app; so does the
+    // core's parallelFor. The reference GEMM runs in this thread and follows too.
     Eigen::setNbThreads(0);
 }
 

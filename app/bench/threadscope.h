@@ -3,8 +3,9 @@
 
 namespace headlens {
 
-/// The core parallelises over heads with OpenMP and Eigen parallelises its large products
-/// (the projections) on its own pool setting; both must agree for "1 thread" to mean one.
+/// The core's parallelFor (heads, projections' column blocks, rows) takes its thread count from
+/// OpenMP's setting, and Eigen, outside those loops, threads its large products (the reference
+/// GEMM) by its own setting; both must agree for "1 thread" to mean one.
 class ThreadScope
 {
 public:

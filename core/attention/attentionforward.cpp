@@ -3,14 +3,14 @@
 
 #include "attention/headkernel.h"
 #include "attention/stepdescriptions.h"
+#include "tensor/columnsplitproduct.h"
 #include "util/inputerror.h"
+#include "util/workteam.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
-
-#include <omp.h>
 
 namespace headlens {
 
@@ -47,16 +47,13 @@ void validateInputs(const AttentionConfig &config, const AttentionInput &input,
 }
 
 /// Y = X W^T + b for every token of every sequence at once: (b*n, d_in) x (d_in, d_out).
-/// One Eigen product (threaded by Eigen when large). Splitting it into per-thread column slices
-/// halved the time lost to Eigen's spin-waiting threads on a shared machine, but changed the
-/// rounding against the model's own attention code beyond what tst_modelwindow allows (1e-6).
 Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape shape)
 {
     const int64_t rows = x.shape().size(0) * x.shape().size(1);
     Tensor y = Tensor::uninitialized(std::move(shape));
     RowMatrixMap out(y.data(), rows, w.rows());
     const ConstRowMatrixMap in(x.data(), rows, x.shape().size(2));
-    out.noalias() = in * w.transpose();
+    assignColumnSplitProduct(out, in, w.transpose());
     out.rowwise() += bias.transpose();
     return y;
 }
@@ -71,12 +68,11 @@ Tensor swapAxes12(const Tensor &t, Shape shape)
     float *dst = out.data();
     // In parallel, like every pass over a whole tensor here, so that the second core is not idle
     // (a small share: under 1% of computeTrace at n=2048 in perf).
-#pragma omp parallel for schedule(static)
-    for (int64_t ij = 0; ij < d0 * d1; ++ij) {
+    parallelFor(d0 * d1, [&](int64_t ij) {
         const int64_t i = ij / d1, j = ij % d1;
         for (int64_t k = 0; k < d2; ++k)
             std::copy_n(src + (ij * d2 + k) * d3, d3, dst + ((i * d2 + k) * d1 + j) * d3);
-    }
+    });
     return out;
 }
 
@@ -129,14 +125,13 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
 Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d)
 {
     Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
-#pragma omp parallel for schedule(static)
-    for (int64_t bi = 0; bi < d.b * d.n; ++bi) {
+    parallelFor(d.b * d.n, [&](int64_t bi) {
         const int64_t b = bi / d.n, i = bi % d.n;
         auto out = output.matrix({b}).row(i);
         out = bias.transpose();
         for (int64_t head = 0; head < d.h; ++head)
             out += contributions.matrix({b, head}).row(i);
-    }
+    });
     return output;
 }
 
@@ -146,42 +141,6 @@ ForwardDims dimsOf(const AttentionConfig &config, const AttentionInput &input)
             config.heads,       config.headDimK(),    config.headDimV(),
             input.inputWidth(), input.kvInputWidth(), config.dModel};
 }
-
-/// Small layers run on the calling thread alone. Every OpenMP region ends in a barrier, and on a
-/// busy machine a barrier waits for the other thread's next time slice: at n=16, d_model=512,
-/// h=8 two threads took 144 ms against 0.34 ms on one (load average 8 on 2 cores). Below about
-/// 200 MFLOP (2 ms on one core) a second thread has little to win anyway. omp_set_num_threads
-/// changes only the calling thread's setting, which Eigen's products follow too (unless
-/// Eigen::setNbThreads fixed a count).
-class OneThreadForSmallWork
-{
-public:
-    explicit OneThreadForSmallWork(const ForwardDims &d)
-        : m_previous(omp_get_max_threads()), m_small(flopsOf(d) < 2e8)
-    {
-        if (m_small)
-            omp_set_num_threads(1);
-    }
-    ~OneThreadForSmallWork()
-    {
-        if (m_small)
-            omp_set_num_threads(m_previous);
-    }
-    OneThreadForSmallWork(const OneThreadForSmallWork &) = delete;
-    OneThreadForSmallWork &operator=(const OneThreadForSmallWork &) = delete;
-
-private:
-    /// The products' multiply-adds: projections, Q K^T, P V, output projection.
-    static double flopsOf(const ForwardDims &d)
-    {
-        return 2.0 * double(d.b) *
-               (double(d.n) * d.dIn * d.h * d.dK + double(d.nKv) * d.dKvIn * d.h * (d.dK + d.dV) +
-                double(d.h) * d.n * d.nKv * (d.dK + d.dV) + double(d.n) * d.h * d.dV * d.dModel);
-    }
-
-    int m_previous;
-    bool m_small;
-};
 
 void reportProgress(const TraceOptions &options, double fraction)
 {
@@ -196,7 +155,6 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
 {
     validateInputs(config, input, weights);
     const ForwardDims d = dimsOf(config, input);
-    const OneThreadForSmallWork threads(d);
     Trace trace;
     trace.config = config;
     trace.input = std::move(input);

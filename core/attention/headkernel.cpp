@@ -3,6 +3,7 @@
 
 #include "stats/headstatsaccumulator.h"
 #include "util/counterrandom.h"
+#include "util/workteam.h"
 
 #include <algorithm>
 #include <atomic>
@@ -139,10 +140,9 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
 
     // One head per thread: Eigen's own threads inside these small products were 3-10x slower
     // than one thread at n <= 128.
-#pragma omp parallel for schedule(dynamic)
-    for (int64_t bh = 0; bh < d.b * d.h; ++bh) {
+    parallelFor(d.b * d.h, [&](int64_t bh) {
         if (cancelled.load(std::memory_order_relaxed))
-            continue;
+            return;
         const int64_t b = bh / d.h, head = bh % d.h;
         HeadStatsAccumulator stats(trace.input.queryLengthOf(b), trace.input.keyLengthOf(b));
         for (int64_t first = 0; first < d.n; first += blockRows)
@@ -153,7 +153,7 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
         const int64_t finished = ++done;
         if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
             cancelled = true;
-    }
+    });
     if (cancelled)
         throw Cancelled{};
     return t;

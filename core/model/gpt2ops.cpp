@@ -1,7 +1,8 @@
 // gpt2ops: LayerNorm, GELU, MLP and the lean causal attention, in Eigen.
 #include "model/gpt2ops.h"
 
-#include <omp.h>
+#include "tensor/columnsplitproduct.h"
+#include "util/workteam.h"
 
 #include <algorithm>
 #include <cassert>
@@ -12,19 +13,11 @@ namespace headlens::gpt2 {
 
 namespace {
 
-/// a * b with each thread computing a block of columns. Eigen's own OpenMP GEMM spin-waits
-/// between its threads, which collapses (10x slower) when the two cores are shared with other
-/// work; one plain parallel loop per product does not. Inside it Eigen runs single-threaded.
+/// a * b as a new matrix, split over the threads by columns (see assignColumnSplitProduct).
 template <typename Rhs> RowMatrix product(const Eigen::Ref<const RowMatrix> &a, const Rhs &b)
 {
     RowMatrix out(a.rows(), b.cols());
-    const Eigen::Index cols = b.cols(), blocks = std::max<Eigen::Index>(1, cols / 64);
-    const int parts = int(std::min<Eigen::Index>(blocks, 2 * omp_get_max_threads()));
-#pragma omp parallel for schedule(static)
-    for (int part = 0; part < parts; ++part) {
-        const Eigen::Index begin = cols * part / parts, end = cols * (part + 1) / parts;
-        out.middleCols(begin, end - begin).noalias() = a * b.middleCols(begin, end - begin);
-    }
+    assignColumnSplitProduct(out, a, b);
     return out;
 }
 
@@ -85,8 +78,7 @@ RowMatrix causalSelfAttention(const Eigen::Ref<const RowMatrix> &x, const Attent
     v.rowwise() += w.bV.transpose();
     const float scale = 1.0f / std::sqrt(float(dK)); // Vaswani et al. 2017, eq. 1
     RowMatrix concat(n, d);
-#pragma omp parallel for
-    for (int head = 0; head < heads; ++head) {
+    parallelFor(heads, [&](int64_t head) {
         Eigen::Map<RowMatrix> p(weightsOut + Eigen::Index(head) * n * n, n, n);
         p.noalias() = q.middleCols(head * dK, dK) * k.middleCols(head * dK, dK).transpose();
         for (Eigen::Index i = 0; i < n; ++i) {
@@ -98,7 +90,7 @@ RowMatrix causalSelfAttention(const Eigen::Ref<const RowMatrix> &x, const Attent
             p.row(i).tail(n - i - 1).setZero();
         }
         concat.middleCols(head * dK, dK).noalias() = p * v.middleCols(head * dK, dK);
-    }
+    });
     RowMatrix out = product(concat, w.wO.transpose());
     out.rowwise() += w.bO.transpose();
     return out;

@@ -2,6 +2,7 @@
 #include "model/gpt2weights.h"
 
 #include "util/inputerror.h"
+#include "util/workteam.h"
 
 namespace headlens {
 
@@ -107,14 +108,13 @@ Gpt2Weights Gpt2Weights::fromSafetensors(const SafetensorsFile &file, const Gpt2
     std::vector<std::string> errors(w.blocks.size());
     // Blocks are independent; converting them on both cores halves the time to open GPT-2.
     // Errors are kept per layer so the message names the first bad layer, whatever the timing.
-#pragma omp parallel for schedule(dynamic)
-    for (int layer = 0; layer < config.nLayer; ++layer) {
+    parallelFor(config.nLayer, [&](int64_t layer) {
         try {
-            w.blocks[static_cast<size_t>(layer)] = readBlock(read, config, layer);
+            w.blocks[static_cast<size_t>(layer)] = readBlock(read, config, int(layer));
         } catch (const InputError &e) {
             errors[static_cast<size_t>(layer)] = e.what();
         }
-    }
+    });
     for (const std::string &error : errors)
         if (!error.empty())
             throw InputError(error);

@@ -2,6 +2,7 @@
 #include "train/trainer.h"
 
 #include "util/inputerror.h"
+#include "util/workteam.h"
 
 #include <chrono>
 #include <cmath>
@@ -68,8 +69,7 @@ void Trainer::computeGradients(const ToyBatch &batch)
 {
     using Ops = TrainOps<float>;
     const float weight = 1.0f / float(std::max(1, scoredCount(batch.targets)));
-#pragma omp parallel for num_threads(kParts) schedule(static)
-    for (int p = 0; p < kParts; ++p) {
+    parallelFor(kParts, [&](int64_t p) {
         Part &part = m_parts[size_t(p)];
         const int first = batch.count * p / kParts;
         const int count = batch.count * (p + 1) / kParts - first;
@@ -78,14 +78,14 @@ void Trainer::computeGradients(const ToyBatch &batch)
         part.lossSum = 0.0;
         part.correct = 0;
         if (count == 0)
-            continue;
+            return;
         const ToyBatch mine = slice(batch, first, count);
         m_model.forward(mine.tokens, mine.count, mine.length, part.acts);
         const auto loss = Ops::crossEntropy(part.acts.logits, mine.targets, weight);
         m_model.backward(part.acts, loss.dLogits, part.gradients);
         part.lossSum = loss.lossSum;
         part.correct = loss.correct;
-    }
+    });
     std::vector<ParameterViewT<float>> sum = m_gradients.views(true);
     for (ParameterViewT<float> &view : sum)
         view.matrix().setZero();
@@ -146,13 +146,12 @@ Evaluation Trainer::evaluate() const
     result.heads.resize(size_t(c.layers * c.heads));
     std::array<Evaluation, kParts> parts;
     std::array<int, kParts> correct{};
-#pragma omp parallel for num_threads(kParts) schedule(static)
-    for (int p = 0; p < kParts; ++p) {
+    parallelFor(kParts, [&](int64_t p) {
         const int first = m_heldOut.count * p / kParts;
         const int count = m_heldOut.count * (p + 1) / kParts - first;
         parts[size_t(p)].heads.resize(result.heads.size());
         if (count == 0)
-            continue;
+            return;
         const ToyBatch mine = slice(m_heldOut, first, count);
         ToyModel::Activations acts;
         m_model.forward(mine.tokens, mine.count, mine.length, acts);
@@ -168,7 +167,7 @@ Evaluation Trainer::evaluate() const
                 parts[size_t(p)].heads[size_t(i)].induction += inductionScore(w, tokens);
             }
         }
-    }
+    });
     const int scored = scoredCount(m_heldOut.targets);
     int right = 0;
     for (int p = 0; p < kParts; ++p) {

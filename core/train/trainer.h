@@ -53,7 +53,7 @@ struct AttentionSnapshot
 /// owns it and calls step() in chunks of a few steps, then evaluate() / snapshot() and sends the
 /// returned values (plain copies) to the window. Pausing is not calling step(); reset() is
 /// instant. Every batch is a pure function of (seed, step), each batch is split into a fixed
-/// number of parts computed in parallel (OpenMP) and summed in order, so a run reproduces bit
+/// number of parts computed in parallel (parallelFor) and summed in order, so a run reproduces bit
 /// for bit on one machine whatever the number of threads.
 class Trainer
 {
