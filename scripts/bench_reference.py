@@ -19,7 +19,9 @@ Usage (needs numpy and torch for /usr/bin/python3; exits 0 with a message otherw
     /usr/bin/python3 scripts/bench_reference.py --headlens results.json
 where results.json comes from `headlens-bench --json results.json`; the table then adds
 HeadLens's median and the time ratios HeadLens / NumPy and HeadLens / PyTorch (below 1 means
-HeadLens is faster).
+HeadLens is faster). Where the environment sets OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE, there is
+one table with OpenBLAS as configured and one with OpenBLAS choosing its own kernel
+(--openblas-env keep|unset for one of them).
 """
 import argparse
 import importlib.util
@@ -98,9 +100,6 @@ def time_torch(torch, shape, quick):
     return measure(once, quick)
 
 
-KEEP_OPENBLAS_ENV = False
-
-
 def blas_kernels():
     """threadpoolctl's view of the BLAS in use ("openblas 0.3.21 Cooperlake"), if installed."""
     try:
@@ -138,16 +137,18 @@ def worker(threads, quick):
                       "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows}))
 
 
-def run_worker(threads, quick):
+OPENBLAS_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+def run_worker(threads, quick, keep_openblas_env):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
                MKL_NUM_THREADS=str(threads))
     # Some machines set OPENBLAS_CORETYPE (and OPENBLAS_L2_SIZE) so that old OpenBLAS builds do
     # not crash; they pin a current OpenBLAS to an older, slower kernel (Haswell instead of
-    # Cooperlake/SkylakeX here). The comparison wants each library at its best: unset both, for
-    # this child only. --keep-openblas-env keeps them.
-    if not KEEP_OPENBLAS_ENV:
-        env.pop("OPENBLAS_CORETYPE", None)
-        env.pop("OPENBLAS_L2_SIZE", None)
+    # Cooperlake/SkylakeX here). Unset, for this child only, OpenBLAS picks its own kernel.
+    if not keep_openblas_env:
+        for name in OPENBLAS_SETTINGS:
+            env.pop(name, None)
     command = [sys.executable, os.path.abspath(__file__), "--worker", str(threads)]
     output = subprocess.run(command + (["--quick"] if quick else []), env=env, check=True,
                             stdout=subprocess.PIPE, text=True).stdout
@@ -194,12 +195,12 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer shapes, shorter runs")
     parser.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
     parser.add_argument("--headlens", metavar="JSON", help="headlens-bench --json output")
-    parser.add_argument("--keep-openblas-env", action="store_true",
-                        help="keep OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE for the runs")
+    parser.add_argument("--openblas-env", choices=("both", "keep", "unset"), default="both",
+                        help="where this machine sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: run "
+                             "with them as set (keep), with OpenBLAS choosing its own kernel "
+                             "(unset), or one table for each (both, the default)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global KEEP_OPENBLAS_ENV
-    KEEP_OPENBLAS_ENV = args.keep_openblas_env
     if args.worker:
         worker(args.worker, args.quick)
         return 0
@@ -209,18 +210,30 @@ def main():
               "compare (Debian: apt install python3-numpy python3-torch).")
         return 0
     headlens = read_headlens(args.headlens) if args.headlens else None
-    rows, versions = [], None
-    for threads in (int(t) for t in args.threads.split(",")):
-        result = run_worker(threads, args.quick)
-        rows += result["rows"]
-        versions = result
-    print(f"numpy {versions['numpy_version']}, torch {versions['torch_version']}, BLAS loaded: "
-          f"{', '.join(versions['blas']) or 'unknown'}"
-          + (f" ({'; '.join(versions['kernels'])})" if versions.get("kernels") else ""))
-    if any("/blas/libblas" in path for path in versions["blas"]):
-        print("note: that is the reference (netlib) BLAS: single-threaded and unoptimised, so "
-              "these figures understate NumPy and PyTorch (install libopenblas0 for a fair run)")
-    print_table(rows, headlens)
+    configured = {name: os.environ[name] for name in OPENBLAS_SETTINGS if name in os.environ}
+    if not configured:
+        variants = [(True, "")]
+    else:
+        settings = " ".join(f"{name}={value}" for name, value in configured.items())
+        variants = [(True, f"OpenBLAS as this machine configures it ({settings})"),
+                    (False, "OpenBLAS choosing its own kernel (those settings unset)")]
+        wanted = {"both": (True, False), "keep": (True,), "unset": (False,)}[args.openblas_env]
+        variants = [v for v in variants if v[0] in wanted]
+    for keep, title in variants:
+        rows, versions = [], None
+        for threads in (int(t) for t in args.threads.split(",")):
+            result = run_worker(threads, args.quick, keep)
+            rows += result["rows"]
+            versions = result
+        if title:
+            print(f"\n{title}")
+        print(f"numpy {versions['numpy_version']}, torch {versions['torch_version']}, BLAS loaded: "
+              f"{', '.join(versions['blas']) or 'unknown'}"
+              + (f" ({'; '.join(versions['kernels'])})" if versions.get("kernels") else ""))
+        if any("/blas/libblas" in path for path in versions["blas"]):
+            print("note: that is the reference (netlib) BLAS: single-threaded and unoptimised, so "
+                  "these figures understate NumPy and PyTorch (install libopenblas0 for a fair run)")
+        print_table(rows, headlens)
     return 0
 
 
