@@ -34,6 +34,21 @@ std::vector<int> parseList(const std::string &option, const std::string &text)
     return values;
 }
 
+/// "0", "2": a whole number of at least 0.
+int parseCount(const std::string &option, const std::string &text)
+{
+    size_t used = 0;
+    int value = -1;
+    try {
+        value = std::stoi(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || value < 0)
+        throw InputError(option + " expects a whole number, 0 or more, got '" + text + "'");
+    return value;
+}
+
 SingleCase parseSingleCase(const std::string &text)
 {
     const std::vector<int> v = parseList("--single-case", text);
@@ -79,6 +94,8 @@ BenchOptions BenchOptions::parse(const std::vector<std::string> &arguments)
             options.suites.push_back(value());
         else if (arg == "--threads")
             options.threads = parseList(arg, value());
+        else if (arg == "--busy")
+            options.busyPrograms = parseCount(arg, value());
         else if (arg == "--single-case")
             options.single = parseSingleCase(value());
         else
@@ -91,8 +108,9 @@ std::string BenchOptions::helpText()
 {
     return R"(Usage: headlens-bench [options]
 
-Benchmarks the attention core and the window, prints a table; times are the median (min, max,
-interquartile range) over repeated runs, repeated until ~0.75 s and at least 5 runs per case.
+Benchmarks the attention core and the window, prints a table; times are the median (mean, 90th
+percentile, min, max, interquartile range) over repeated runs, repeated until ~0.75 s and at
+least 5 runs per case.
 
 Suites:
   core_forward   computeTrace with every intermediate kept, n x d_model x h from 16x512x8 to
@@ -114,6 +132,8 @@ Options:
   --json PATH             also write the results as JSON (format_version 1, see benchreport.h)
   --suite NAME            run only this suite (repeatable)
   --threads LIST          thread counts, default 1,2
+  --busy N                N other programs spin on the cores while the suites run (a busy
+                          machine; compare mean and p90 with a run without)
   --single-case N,D,H,T   internal: one forward pass, print its memory as JSON and exit
   --help                  this text
 )";

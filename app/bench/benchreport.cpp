@@ -52,7 +52,7 @@ Row cells(const Measurement &m, bool timed)
         row.push_back(std::to_string(value));
     if (timed) {
         const Timing &t = *m.timing;
-        for (double ms : {t.medianMs, t.minMs, t.maxMs, t.q3Ms - t.q1Ms})
+        for (double ms : {t.medianMs, t.meanMs, t.p90Ms, t.minMs, t.maxMs, t.q3Ms - t.q1Ms})
             row.push_back(number(ms));
         row.push_back(std::to_string(t.repetitions()));
     }
@@ -70,8 +70,9 @@ void printRow(std::ostream &out, const Row &row, const std::vector<size_t> &widt
 
 } // namespace
 
-BenchReport::BenchReport(MachineInfo machine, RepetitionPolicy policy, bool quick)
-    : m_machine(std::move(machine)), m_policy(policy), m_quick(quick), m_date(MachineInfo::utcNow())
+BenchReport::BenchReport(MachineInfo machine, RepetitionPolicy policy, bool quick, int busyPrograms)
+    : m_machine(std::move(machine)), m_policy(policy), m_quick(quick), m_busyPrograms(busyPrograms),
+      m_date(MachineInfo::utcNow())
 {}
 
 void BenchReport::add(const std::vector<Measurement> &rows)
@@ -83,7 +84,11 @@ void BenchReport::printTable(std::ostream &out) const
 {
     out << m_machine.cpu << ", " << m_machine.logicalCores << " logical cores, "
         << m_machine.compiler << ", " << m_machine.buildType << (m_machine.native ? " native" : "")
-        << ", SIMD " << m_machine.simd << "\n";
+        << ", SIMD " << m_machine.simd;
+    if (m_busyPrograms > 0)
+        out << "; " << m_busyPrograms << " busy program" << (m_busyPrograms == 1 ? "" : "s")
+            << " beside the benchmarks";
+    out << "\n";
     std::vector<std::string> suites;
     for (const Measurement &m : m_rows)
         if (std::find(suites.begin(), suites.end(), m.suite) == suites.end())
@@ -104,7 +109,8 @@ void BenchReport::printSuiteTable(std::ostream &out, const std::string &suite) c
     for (const auto &[name, value] : first.parameters)
         header.push_back(name);
     if (timed)
-        header.insert(header.end(), {"median ms", "min ms", "max ms", "IQR ms", "reps"});
+        header.insert(header.end(),
+                      {"median ms", "mean ms", "p90 ms", "min ms", "max ms", "IQR ms", "reps"});
     for (const auto &[name, value] : first.metrics)
         header.push_back(name);
 
@@ -136,6 +142,8 @@ std::string BenchReport::toJson() const
             row["q1_ms"] = m.timing->q1Ms;
             row["q3_ms"] = m.timing->q3Ms;
             row["repetitions"] = m.timing->repetitions();
+            row["p90_ms"] = m.timing->p90Ms;
+            row["mean_ms"] = m.timing->meanMs;
         }
         for (const auto &[name, value] : m.metrics)
             row[name] = std::isfinite(value) ? Json(value) : Json(nullptr);
@@ -160,7 +168,8 @@ std::string BenchReport::toJson() const
                             {{"quick", m_quick},
                              {"target_seconds", m_policy.targetSeconds},
                              {"min_repetitions", m_policy.minRepetitions},
-                             {"max_repetitions", m_policy.maxRepetitions}}},
+                             {"max_repetitions", m_policy.maxRepetitions},
+                             {"busy_programs", m_busyPrograms}}},
                            {"results", results}};
     return document.dump(2) + "\n";
 }

@@ -16,11 +16,12 @@ namespace headlens {
 ///   {"format_version": 1, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
 ///    "machine": {"cpu", "logical_cores", "compiler", "build_type", "flags", "native",
 ///                "assertions", "simd", "eigen", "openmp"},
-///    "settings": {"quick", "target_seconds", "min_repetitions", "max_repetitions"},
+///    "settings": {"quick", "target_seconds", "min_repetitions", "max_repetitions",
+///                 "busy_programs"},
 ///    "results": [one object per Measurement, keys in this order:
 ///      "suite", then its parameters (core_forward/core_memory: "n", "d_model", "h",
 ///      "threads"; gemm_reference: "size", "threads"), then for timed suites "median_ms",
-///      "min_ms", "max_ms", "q1_ms", "q3_ms", "repetitions", then its metrics
+///      "min_ms", "max_ms", "q1_ms", "q3_ms", "repetitions", "p90_ms", "mean_ms", then its metrics
 ///      (core_forward: "gflops", "gemm_fraction"; gemm_reference: "gflops"; core_memory:
 ///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace";
 ///      grid_latency: "n", "d_model", "h", "pinned_head" (1: head 1 also shown large beside
@@ -31,7 +32,8 @@ namespace headlens {
 class BenchReport
 {
 public:
-    BenchReport(MachineInfo machine, RepetitionPolicy policy, bool quick);
+    /// `busyPrograms`: how many spinning programs ran beside the suites (--busy).
+    BenchReport(MachineInfo machine, RepetitionPolicy policy, bool quick, int busyPrograms);
 
     void add(const std::vector<Measurement> &rows);
     const std::vector<Measurement> &measurements() const { return m_rows; }
@@ -49,6 +51,7 @@ private:
     MachineInfo m_machine;
     RepetitionPolicy m_policy;
     bool m_quick;
+    int m_busyPrograms;
     std::string m_date;
     std::vector<Measurement> m_rows;
 };

@@ -1,4 +1,5 @@
 // headlens-bench: benchmarks of the attention core and the window, as a table and as JSON.
+#include "backgroundload.h"
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
@@ -46,7 +47,8 @@ int runSuites(const BenchOptions &options)
         if (!known)
             throw InputError("there is no suite '" + name + "'; see --help");
     }
-    BenchReport report(MachineInfo::probe(), options.repetitionPolicy(), options.quick);
+    BenchReport report(MachineInfo::probe(), options.repetitionPolicy(), options.quick,
+                       options.busyPrograms);
     for (const auto &suite : suites)
         if (options.wantsSuite(suite->name()))
             report.add(suite->run(options, std::cerr));
@@ -71,6 +73,8 @@ int main(int argc, char **argv)
         }
         if (options.single)
             return MemorySuite::runSingleCase(*options.single, std::cout);
+        // Forked before any thread exists, and stopped when main returns.
+        const BackgroundLoad load(options.busyPrograms);
 #ifdef HEADLENS_BENCH_GUI
         // The window's suites draw offscreen: no display needed, and none is used if present.
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <numeric>
 
 namespace headlens {
 
@@ -33,6 +34,8 @@ Timing Timing::fromSamples(std::vector<double> samplesMs)
     t.maxMs = sorted.back();
     t.q1Ms = percentile(sorted, 0.25);
     t.q3Ms = percentile(sorted, 0.75);
+    t.p90Ms = percentile(sorted, 0.9);
+    t.meanMs = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
     return t;
 }
 

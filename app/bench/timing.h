@@ -13,8 +13,10 @@ struct Timing
     double medianMs = 0.0;
     double minMs = 0.0;
     double maxMs = 0.0;
-    double q1Ms = 0.0; ///< first quartile (linear interpolation, as numpy.percentile)
-    double q3Ms = 0.0; ///< third quartile
+    double q1Ms = 0.0;   ///< first quartile (linear interpolation, as numpy.percentile)
+    double q3Ms = 0.0;   ///< third quartile
+    double p90Ms = 0.0;  ///< 90th percentile: how slow one run in ten is
+    double meanMs = 0.0; ///< with --busy, the figure a waiting person feels; the tail moves it
 
     /// Precondition: `samplesMs` is not empty.
     static Timing fromSamples(std::vector<double> samplesMs);
