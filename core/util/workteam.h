@@ -37,8 +37,8 @@ public:
     int helpers() const;
 
     /// Calls body(i) once for every i in [0, count), on the caller and on at most threads - 1
-    /// helpers at a time. If a body throws, the remaining iterations still run and the first
-    /// exception is rethrown here afterwards.
+    /// helpers at a time. If a body throws, iterations not yet started are skipped and the first
+    /// exception is rethrown here once the started ones have finished.
     void run(int64_t count, int threads, const std::function<void(int64_t)> &body);
 
 private:
