@@ -8,6 +8,7 @@
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "views/tokenstrip.h"
+#include "windowsettled.h"
 #include "workspace/workspace.h"
 
 #include <QPlainTextEdit>
@@ -17,6 +18,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::waitUntilSettled;
 
 class TestMainWindow : public QObject
 {
@@ -25,12 +27,6 @@ class TestMainWindow : public QObject
 private:
     std::unique_ptr<MainWindow> window;
 
-    // Waits until the runner is idle and a trace is on screen.
-    void settle()
-    {
-        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
-        QApplication::processEvents();
-    }
     QSpinBox *spin(const char *name) { return window->findChild<QSpinBox *>(name); }
 
 private slots:
@@ -40,7 +36,7 @@ private slots:
         window->resize(1200, 800);
         window->show();
         window->recompute();
-        settle();
+        QVERIFY(waitUntilSettled(*window));
     }
     void cleanup() { window.reset(); }
 
@@ -65,7 +61,7 @@ private slots:
         box->selectAll();
         QTest::keyClicks(box, QString::number(heads));
         QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plotCount(), heads, 20000);
-        settle();
+        QVERIFY(waitUntilSettled(*window));
         QCOMPARE(window->trace()->heads(), heads);
     }
 
@@ -92,7 +88,7 @@ private slots:
         config.seed += 1;
         window->workspace()->setConfig(config);
         QTRY_VERIFY_WITH_TIMEOUT(window->trace()->config.seed == config.seed, 20000);
-        settle();
+        QVERIFY(waitUntilSettled(*window));
         const double newWeight =
             window->trace()->tensor("weights").at({0, cell->head(), cell->query(), cell->key()});
         QVERIFY(newWeight != shownBefore); // a new seed gives new weights

@@ -19,6 +19,7 @@
 #include "views/tokenstrip.h"
 #include "views/tracereader.h"
 #include "window/filecommands.h"
+#include "windowsettled.h"
 #include "workspace/workspace.h"
 
 #include "approx.h"
@@ -32,6 +33,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::waitUntilSettled;
 
 namespace {
 
@@ -62,18 +64,13 @@ private:
 
     std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
     ModelOverview *overview() const { return window->models()->overview(); }
-    void settle()
-    {
-        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
-        QApplication::processEvents();
-    }
     // Opens the tiny GPT-2 as a person would (File > Open model folder) and waits for its run.
     void openGpt2(int layer)
     {
         QVERIFY(window->files()->openModel(tinyGpt2()));
         window->findChild<QSpinBox *>("modelLayer")->setValue(layer);
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == layer, 20000);
-        settle();
+        QVERIFY(waitUntilSettled(*window));
     }
     QString saveToyModel()
     {
@@ -98,7 +95,7 @@ private slots:
         window->show();
         window->workspace()->setText(kText);
         window->recompute();
-        settle();
+        QVERIFY(waitUntilSettled(*window));
     }
     void cleanup() { window.reset(); }
 
@@ -232,7 +229,7 @@ private slots:
         else
             QVERIFY(window->files()->openAny(path));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
-        settle();
+        QVERIFY(waitUntilSettled(*window));
         QCOMPARE(window->grid()->plotCount(), model->settings.model.heads);
         QCOMPARE(overview()->grid()->plotCount(),
                  model->settings.model.heads * model->settings.model.layers);

@@ -5,6 +5,7 @@
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "window/filecommands.h"
+#include "windowsettled.h"
 #include "workspace/workspace.h"
 
 #include <QSettings>
@@ -12,6 +13,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::waitUntilSettled;
 
 class TestSessionRestore : public QObject
 {
@@ -74,7 +76,7 @@ private slots:
         QCOMPARE(second.workspace()->state().text, text);
         QCOMPARE(second.files()->workspacePath(), saveFirst ? file : QString());
         QCOMPARE(second.windowTitle().startsWith("lesson.headlens"), saveFirst);
-        QTRY_VERIFY_WITH_TIMEOUT(!second.runner()->isBusy() && second.trace(), 20000);
+        QVERIFY(waitUntilSettled(second));
         QCOMPARE(second.trace()->heads(), model.isEmpty() ? heads : 2); // tiny GPT-2: 2 heads
         if (!model.isEmpty())
             QCOMPARE(second.models()->controller()->run()->source.layer, layer);

@@ -3,6 +3,7 @@
 #include "runner/tracerunner.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"
+#include "windowsettled.h"
 
 #include <QDockWidget>
 #include <QPushButton>
@@ -10,6 +11,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::waitUntilSettled;
 
 class TestTrainWindow : public QObject
 {
@@ -28,7 +30,7 @@ private slots:
         window->resize(1200, 800);
         window->show();
         window->recompute();
-        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy() && window->trace(), 20000);
+        QVERIFY(waitUntilSettled(*window));
     }
     void cleanup() { window.reset(); }
 
