@@ -37,7 +37,7 @@ private:
 
     int64_t m_queries;
     int64_t m_keys;
-    Eigen::Array<float, 1, Eigen::Dynamic> m_columnIndex; ///< 0, 1, ..., keys - 1: the distances. j
+    Eigen::Array<float, 1, Eigen::Dynamic> m_columnIndex; ///< 0, 1, ..., keys - 1: each key j
     HeadStats m_sums;
     int64_t m_rows = 0;
     int64_t m_rowsWithPrevious = 0;
