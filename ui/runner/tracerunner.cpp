@@ -9,14 +9,12 @@
 #include "tensor/storagepool.h"
 #include "util/inputerror.h"
 
-#include <QThread>
-
 #include <new>
 
 namespace headlens {
 
 TraceRunner::TraceRunner(QObject *parent)
-    : QObject(parent), m_models(std::make_unique<ModelCache>())
+    : QObject(parent), m_worker("headlens-trace"), m_models(std::make_unique<ModelCache>())
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(0);
@@ -24,19 +22,12 @@ TraceRunner::TraceRunner(QObject *parent)
     m_poolTrim.setSingleShot(true);
     m_poolTrim.setInterval(3000);
     connect(&m_poolTrim, &QTimer::timeout, this, [] { StoragePool::instance().clear(); });
-    m_thread = new QThread(this);
-    m_thread->setObjectName("headlens-trace");
-    m_worker = new QObject;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start();
 }
 
 TraceRunner::~TraceRunner()
 {
     ++m_generation; // cancels the running computation at its next progress call
-    m_thread->quit();
-    m_thread->wait();
+    m_worker.stop();
 }
 
 void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
@@ -64,19 +55,14 @@ void TraceRunner::start()
 {
     const quint64 generation = m_generation.load();
     ++m_inFlight;
-    QMetaObject::invokeMethod(
-        m_worker, [this, generation, request = m_pending] { work(generation, request); },
-        Qt::QueuedConnection);
+    m_worker.run([this, generation, request = m_pending] { work(generation, request); });
 }
 
 // Runs in the worker thread; talks back only through queued calls.
 void TraceRunner::work(quint64 generation, const TraceRequest &request)
 {
-    auto post = [this](auto &&call) {
-        QMetaObject::invokeMethod(this, call, Qt::QueuedConnection);
-    };
     if (generation != m_generation.load()) {
-        post([this, generation] { finish(generation); });
+        queueOn(this, [this, generation] { finish(generation); });
         return;
     }
     int lastPercent = -1;
@@ -84,7 +70,7 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         const int percent = int(fraction * 100.0);
         if (percent != lastPercent) {
             lastPercent = percent;
-            post([this, generation, percent] {
+            queueOn(this, [this, generation, percent] {
                 if (generation == m_generation.load())
                     emit progress(percent);
             });
@@ -99,7 +85,7 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         std::shared_ptr<const Trace> trace = TraceJob::run(resolved, onProgress, &weights, &model);
         const int64_t bytes = trace->bytes();
         trace = releasedOffThread(std::move(trace), bytes);
-        post([this, generation, trace, model] {
+        queueOn(this, [this, generation, trace, model] {
             if (generation != m_generation.load())
                 return;
             emit traceReady(trace);
@@ -110,23 +96,23 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
     } catch (const Cancelled &) {
     } catch (const InputError &error) {
         const QString message = QString::fromStdString(error.what());
-        post([this, generation, message] {
+        queueOn(this, [this, generation, message] {
             if (generation == m_generation.load())
                 emit failed(message);
         });
     } catch (const std::bad_alloc &) {
-        post([this, generation] {
+        queueOn(this, [this, generation] {
             if (generation == m_generation.load())
                 emit failed(tr("Not enough memory for these sizes. Try fewer tokens or heads."));
         });
     } catch (const std::exception &error) {
         const QString message = tr("Something went wrong: %1").arg(error.what());
-        post([this, generation, message] {
+        queueOn(this, [this, generation, message] {
             if (generation == m_generation.load())
                 emit failed(message);
         });
     }
-    post([this, generation] { finish(generation); });
+    queueOn(this, [this, generation] { finish(generation); });
 }
 
 // Runs in the worker thread after the trace: the weights and, while the pipeline view is shown,
@@ -134,9 +120,6 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
 void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace,
                           AttentionWeights weights)
 {
-    auto post = [this](auto &&call) {
-        QMetaObject::invokeMethod(this, call, Qt::QueuedConnection);
-    };
     if (generation == m_generation.load()) {
         try {
             auto analysis = std::make_shared<TraceAnalysis>();
@@ -147,7 +130,7 @@ void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace
             analysis->trace = std::move(trace);
             analysis->weights = std::move(weights);
             std::shared_ptr<const TraceAnalysis> result = std::move(analysis);
-            post([this, generation, result] {
+            queueOn(this, [this, generation, result] {
                 if (generation == m_generation.load())
                     emit analysisReady(result);
             });
@@ -155,7 +138,7 @@ void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace
             // The trace stands on its own; the pipeline view says the comparison is missing.
         }
     }
-    post([this, generation] { finish(generation); });
+    queueOn(this, [this, generation] { finish(generation); });
 }
 
 void TraceRunner::finish(quint64)

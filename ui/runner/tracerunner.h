@@ -5,6 +5,7 @@
 #include "models/modelrun.h"
 #include "runner/traceanalysis.h"
 #include "runner/tracerequest.h"
+#include "runner/workerthread.h"
 #include "workspace/workspacestate.h"
 
 #include <QObject>
@@ -13,8 +14,6 @@
 
 #include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace headlens {
 
@@ -72,14 +71,13 @@ private:
     void analyse(quint64 generation, std::shared_ptr<const Trace> trace, AttentionWeights weights);
     void setBusy(bool busy);
 
-    QThread *m_thread = nullptr;
-    QObject *m_worker = nullptr; ///< lives in m_thread; work is queued onto it
+    WorkerThread m_worker; ///< computes the traces
     QTimer m_debounce;
     QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
     TraceRequest m_pending;
-    std::unique_ptr<ModelCache> m_models; ///< used only in m_thread
+    std::unique_ptr<ModelCache> m_models; ///< used only in m_worker
     std::atomic<quint64> m_generation{0};
-    std::atomic<bool> m_comparisonWanted{true}; ///< read in m_thread
+    std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker
     int m_inFlight = 0;
     bool m_busy = false;
 };

@@ -3,8 +3,6 @@
 
 #include "util/inputerror.h"
 
-#include <QThread>
-
 #include <algorithm>
 #include <chrono>
 #include <new>
@@ -32,45 +30,28 @@ QString messageFor(const std::exception &error)
 
 } // namespace
 
-TrainingRunner::TrainingRunner(QObject *parent) : QObject(parent)
-{
-    m_thread = new QThread(this);
-    m_thread->setObjectName("headlens-train");
-    m_worker = new QObject;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread->start();
-}
+TrainingRunner::TrainingRunner(QObject *parent) : QObject(parent), m_worker("headlens-train") {}
 
 TrainingRunner::~TrainingRunner()
 {
     ++m_generation; // the chunk running now is the last one
     ++m_chain;
-    m_thread->quit();
-    m_thread->wait();
-}
-
-template <typename Call> void TrainingRunner::post(Call &&call)
-{
-    QMetaObject::invokeMethod(this, std::forward<Call>(call), Qt::QueuedConnection);
+    m_worker.stop();
 }
 
 // Runs `command` in the worker, then tells the window it is done (isBusy()).
 void TrainingRunner::queue(std::function<void()> command)
 {
     ++m_inFlight;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [this, command = std::move(command)] {
-            try {
-                command();
-            } catch (const std::exception &error) {
-                const QString message = messageFor(error);
-                post([this, message] { emit failed(message); });
-            }
-            post([this] { finish(); });
-        },
-        Qt::QueuedConnection);
+    m_worker.run([this, command = std::move(command)] {
+        try {
+            command();
+        } catch (const std::exception &error) {
+            const QString message = messageFor(error);
+            queueOn(this, [this, message] { emit failed(message); });
+        }
+        queueOn(this, [this] { finish(); });
+    });
 }
 
 void TrainingRunner::restart(const TrainingSettings &settings)
@@ -128,9 +109,7 @@ void TrainingRunner::trainUntil(int64_t goal)
     m_goal = goal;
     setRunning(true);
     ++m_inFlight;
-    QMetaObject::invokeMethod(
-        m_worker, [this, generation, chain] { chunk(generation, chain, 1, 0.0, 0); },
-        Qt::QueuedConnection);
+    m_worker.run([this, generation, chain] { chunk(generation, chain, 1, 0.0, 0); });
 }
 
 // Runs in the worker: one chunk of steps, sized to last about kChunkSeconds, then queues the
@@ -139,7 +118,7 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
                            int stepsSinceReport)
 {
     if (generation != m_generation.load() || chain != m_chain.load() || !m_trainer) {
-        post([this] { finish(); });
+        queueOn(this, [this] { finish(); });
         return;
     }
     const int64_t left = m_goal.load() - m_trainer->stepsDone();
@@ -149,7 +128,7 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
             const int now = int(std::min<int64_t>(steps, left));
             stepsSinceReport += now;
             const TrainingMetrics metrics = m_trainer->step(now);
-            post([this, generation, metrics] {
+            queueOn(this, [this, generation, metrics] {
                 if (generation == m_generation.load())
                     emit stepped(metrics);
             });
@@ -164,7 +143,7 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
             stepsSinceReport = 0;
         }
         if (done) {
-            post([this, chain] {
+            queueOn(this, [this, chain] {
                 if (chain == m_chain.load())
                     setRunning(false);
                 finish();
@@ -173,16 +152,12 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
         }
         const double perStep = std::max(took, 1e-6) / std::max(steps, 1);
         const int next = std::clamp(int(kChunkSeconds / perStep), 1, std::max(2 * steps, 2));
-        QMetaObject::invokeMethod(
-            m_worker,
-            [this, generation, chain, next, sinceReport, stepsSinceReport] {
-                chunk(generation, chain, std::min(next, kReportSteps), sinceReport,
-                      stepsSinceReport);
-            },
-            Qt::QueuedConnection);
+        m_worker.run([this, generation, chain, next, sinceReport, stepsSinceReport] {
+            chunk(generation, chain, std::min(next, kReportSteps), sinceReport, stepsSinceReport);
+        });
     } catch (const std::exception &error) {
         const QString message = messageFor(error);
-        post([this, chain, message] {
+        queueOn(this, [this, chain, message] {
             if (chain == m_chain.load())
                 setRunning(false);
             emit failed(message);
@@ -202,7 +177,7 @@ void TrainingRunner::report(quint64 generation)
     report->model = std::make_shared<const TrainedModel>(m_trainer->trainedModel());
     report->seconds = m_trainer->secondsTrained();
     std::shared_ptr<const TrainingReport> result = std::move(report);
-    post([this, generation, result] {
+    queueOn(this, [this, generation, result] {
         if (generation == m_generation.load())
             emit reported(result);
     });

@@ -2,6 +2,7 @@
 // waits.
 #pragma once
 
+#include "runner/workerthread.h"
 #include "train/trainingreport.h"
 
 #include <QObject>
@@ -10,8 +11,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-
-class QThread;
 
 namespace headlens {
 
@@ -64,11 +63,9 @@ private:
     void report(quint64 generation);
     void finish();
     void setRunning(bool running);
-    template <typename Call> void post(Call &&call);
 
-    QThread *m_thread = nullptr;
-    QObject *m_worker = nullptr;          ///< lives in m_thread; commands are queued onto it
-    std::unique_ptr<Trainer> m_trainer;   ///< touched only in m_thread
+    WorkerThread m_worker;                ///< runs the commands, one at a time
+    std::unique_ptr<Trainer> m_trainer;   ///< touched only in m_worker
     std::atomic<quint64> m_generation{0}; ///< changes when the run is replaced or reset
     std::atomic<quint64> m_chain{0};      ///< changes when training starts or stops
     std::atomic<int64_t> m_goal{0};
