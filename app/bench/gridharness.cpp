@@ -34,17 +34,17 @@ GridHarness::GridHarness(GridHost host)
     }
     m_window = std::make_unique<QWidget>();
     m_runner = new TraceRunner(this);
-    m_runner->setComparisonWanted(false); // the window's Heads tab does not show it
-    m_selection = new Selection(this);
+    m_runner->setComparisonWanted(false);  // the window's Heads tab does not show it
+    auto *selection = new Selection(this); // hover and the pinned head, shared as in the window
     auto *layout = new QHBoxLayout(m_window.get());
     m_grid = new HeadsGridView(m_window.get());
-    m_grid->setSelection(m_selection);
+    m_grid->setSelection(selection);
     layout->addWidget(m_grid, 1);
     if (host == GridHost::PinnedHead) {
         m_single = new SingleHeadView(m_window.get());
-        m_single->setSelection(m_selection);
+        m_single->setSelection(selection);
         layout->addWidget(m_single, 1);
-        m_selection->setPinnedHead(0);
+        selection->setPinnedHead(0);
     }
     m_window->resize(host == GridHost::PinnedHead ? 1400 : 1000, 800);
     m_window->show();

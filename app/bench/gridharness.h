@@ -16,7 +16,6 @@ namespace headlens {
 class HeadsGridView;
 class HeatmapPlot;
 class MainWindow;
-class Selection;
 class SingleHeadView;
 class TraceRunner;
 
@@ -62,7 +61,6 @@ private:
     MainWindow *m_mainWindow = nullptr; ///< m_window itself for GridHost::MainWindow
     HeadsGridView *m_grid = nullptr;
     SingleHeadView *m_single = nullptr; ///< null unless a head is pinned
-    Selection *m_selection = nullptr;
     TraceRunner *m_runner = nullptr;
 };
 
