@@ -8,17 +8,23 @@ namespace headlens {
 Timing BenchClock::measure(const std::function<void()> &once) const
 {
     using Clock = std::chrono::steady_clock;
-    once();
-    std::vector<double> samplesMs;
-    double totalSeconds = 0.0;
-    while (static_cast<int>(samplesMs.size()) < m_policy.minRepetitions ||
-           (totalSeconds < m_policy.targetSeconds &&
-            static_cast<int>(samplesMs.size()) < m_policy.maxRepetitions)) {
+    return collect([&] {
         const Clock::time_point start = Clock::now();
         once();
-        const std::chrono::duration<double> elapsed = Clock::now() - start;
-        samplesMs.push_back(elapsed.count() * 1000.0);
-        totalSeconds += elapsed.count();
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    });
+}
+
+Timing BenchClock::collect(const std::function<double()> &sampleMs) const
+{
+    sampleMs();
+    std::vector<double> samplesMs;
+    double totalMs = 0.0;
+    while (static_cast<int>(samplesMs.size()) < m_policy.minRepetitions ||
+           (totalMs < m_policy.targetSeconds * 1000.0 &&
+            static_cast<int>(samplesMs.size()) < m_policy.maxRepetitions)) {
+        samplesMs.push_back(sampleMs());
+        totalMs += samplesMs.back();
     }
     return Timing::fromSamples(std::move(samplesMs));
 }

@@ -24,6 +24,10 @@ public:
     /// Runs `once` one time untimed (first-touch page faults, lazy initialisation, caches), then
     /// times each further run with a monotonic clock until the policy is satisfied.
     Timing measure(const std::function<void()> &once) const;
+    /// The same for cases that measure themselves (a child process's first line, a repaint):
+    /// `sampleMs` runs the case and returns its time in milliseconds. Its first run is untimed
+    /// too and not kept.
+    Timing collect(const std::function<double()> &sampleMs) const;
 
     const RepetitionPolicy &policy() const { return m_policy; }
 

@@ -35,27 +35,22 @@ std::vector<Measurement> GridLatencySuite::run(const BenchOptions &options, std:
         int seed = 0;
         double stall = 0.0;
         int64_t n = 0;
-        std::vector<double> samples;
-        // One untimed change first, as BenchClock does: it creates the plots of this head count.
-        harness.change(GridHarness::stateFor(c.n, c.dModel, c.heads, seed++));
-        const RepetitionPolicy policy = options.repetitionPolicy();
-        double total = 0.0;
-        while (int(samples.size()) < policy.minRepetitions ||
-               (total < policy.targetSeconds * 1000.0 &&
-                int(samples.size()) < policy.maxRepetitions)) {
+        bool timed = false; // the untimed first change creates the plots of this head count
+        const Timing timing = BenchClock(options.repetitionPolicy()).collect([&] {
             const Interaction i =
                 harness.change(GridHarness::stateFor(c.n, c.dModel, c.heads, seed++));
-            samples.push_back(i.latencyMs);
-            total += i.latencyMs;
-            stall = std::max(stall, i.stallMs);
+            if (timed)
+                stall = std::max(stall, i.stallMs);
+            timed = true;
             n = i.n;
-        }
+            return i.latencyMs;
+        });
         Measurement m;
         m.suite = name();
         m.parameters = {{"n", n}, {"d_model", c.dModel}, {"h", c.heads}};
         if (!m_wholeWindow)
             m.parameters.emplace_back("pinned_head", c.pinned);
-        m.timing = Timing::fromSamples(samples);
+        m.timing = timing;
         m.metrics = {{"max_stall_ms", stall}};
         rows.push_back(m);
     }

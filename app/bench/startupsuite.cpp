@@ -39,23 +39,20 @@ std::vector<Measurement> StartupSuite::run(const BenchOptions &options, std::ost
         "QT_QPA_PLATFORM=offscreen", std::string("XDG_CONFIG_HOME=") + folder,
         std::string("HOME=") + folder, "QT_LOGGING_RULES=*.debug=false"};
     log << "startup " << binary << " --startup-probe" << std::endl;
-    std::vector<double> samples, inside;
-    const RepetitionPolicy policy = options.repetitionPolicy();
-    double total = 0.0;
-    ChildProcess::timeFirstLine(binary, {"--startup-probe"}, environment); // warm the disk cache
-    while (int(samples.size()) < policy.minRepetitions ||
-           (total < policy.targetSeconds * 1000.0 && int(samples.size()) < policy.maxRepetitions)) {
+    std::vector<double> inside;
+    // The untimed first run warms the disk cache.
+    const Timing timing = BenchClock(options.repetitionPolicy()).collect([&] {
         const auto [ms, line] =
             ChildProcess::timeFirstLine(binary, {"--startup-probe"}, environment);
-        samples.push_back(ms);
         inside.push_back(std::atof(line.substr(line.find(' ') + 1).c_str()));
-        total += ms;
-    }
+        return ms;
+    });
+    inside.erase(inside.begin()); // the untimed run's
     std::filesystem::remove_all(folder);
     Measurement m;
     m.suite = name();
     m.parameters = {{"offscreen", 1}};
-    m.timing = Timing::fromSamples(samples);
+    m.timing = timing;
     m.metrics = {{"in_process_ms", Timing::fromSamples(inside).medianMs}};
     return {m};
 }
