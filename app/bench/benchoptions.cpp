@@ -124,7 +124,7 @@ Suites:
                  max_stall_ms = longest gap of a 5 ms UI timer
   window_latency (with the GUI) the same change in the whole window on its Heads tab, where
                  every view a new trace reaches does its work, at n=32, 512, 2048
-  startup        (with the GUI) fork of `headlens --startup-probe` to its first paint
+  startup        (with the GUI) start of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 
 Options:

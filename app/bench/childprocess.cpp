@@ -1,4 +1,4 @@
-// ChildProcess: fork + execve with a pipe for the child's stdout.
+// ChildProcess: posix_spawn with a pipe for the child's stdout.
 #include "childprocess.h"
 
 #include <cerrno>
@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,9 +41,10 @@ std::string readAll(int fd)
     }
 }
 
-/// fork + execve with stdout on a pipe; returns the child's pid and the pipe's reading end.
-/// Everything is built before fork: between fork and exec the child may only make
-/// async-signal-safe calls.
+/// posix_spawn with stdout on a pipe; returns the child's pid and the pipe's reading end.
+/// Not fork + exec: fork copies the page tables of this process, which after the window suites
+/// holds gigabytes (their trace blocks, kept for reuse), and that made the start-up suite
+/// measure 156 ms instead of 57. posix_spawn starts the child without copying them.
 std::pair<pid_t, int> spawn(const std::string &program, std::vector<std::string> strings,
                             std::vector<std::string> environment)
 {
@@ -59,17 +61,20 @@ std::pair<pid_t, int> spawn(const std::string &program, std::vector<std::string>
     int fds[2];
     if (pipe(fds) != 0)
         throw std::runtime_error(systemError("pipe"));
-    const pid_t pid = fork();
-    if (pid < 0)
-        throw std::runtime_error(systemError("fork"));
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        execve(program.c_str(), argv.data(), envp.data());
-        _exit(127);
-    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    posix_spawn_file_actions_addclose(&actions, fds[1]);
+    pid_t pid = 0;
+    const int error =
+        posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
     close(fds[1]);
+    if (error != 0) {
+        close(fds[0]);
+        throw std::runtime_error("cannot start " + program + ": " + std::strerror(error));
+    }
     return {pid, fds[0]};
 }
 

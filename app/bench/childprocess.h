@@ -17,7 +17,7 @@ public:
     /// started or does not exit with status 0.
     static std::string runSelf(const std::vector<std::string> &arguments);
     /// Runs `program` with `arguments` (and `environment` entries "NAME=value" added to this
-    /// process's) and returns the milliseconds from just before fork to the moment its first
+    /// process's) and returns the milliseconds from just before it starts to the moment its first
     /// output line arrived, with that line. Throws std::runtime_error when it prints nothing
     /// or fails.
     static std::pair<double, std::string>

@@ -1,4 +1,4 @@
-// StartupSuite: fork/exec of headlens --startup-probe, repeated like every other case.
+// StartupSuite: posix_spawn of headlens --startup-probe, repeated like every other case.
 #include "startupsuite.h"
 
 #include "childprocess.h"

@@ -5,7 +5,7 @@
 
 namespace headlens {
 
-/// "startup" rows: timing = fork of `headlens --startup-probe` (offscreen platform, a fresh
+/// "startup" rows: timing = start of `headlens --startup-probe` (offscreen platform, a fresh
 /// settings folder, so no earlier session is restored) to its "first_paint_ms" line; metric
 /// in_process_ms = the child's own count from its window's construction to that paint. The
 /// binary is looked for beside headlens-bench's folder (build/app/headlens).
