@@ -210,6 +210,10 @@ private slots:
         QCOMPARE(window->selection()->pinnedHead(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(run()->source.layer == 1, 20000);
         QCOMPARE(window->tabs()->currentWidget(), window->viewArea());
+        // The overview marks that head, and only that one, as the one shown.
+        for (int l = 0; l < referenceRun().layers(); ++l)
+            for (int h = 0; h < referenceRun().heads(); ++h)
+                QCOMPARE(overview()->grid()->plot(l, h)->title().isEmpty(), l != 1 || h != 1);
     }
 
     void toyModelShowsItsLayer_data()

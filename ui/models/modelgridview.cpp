@@ -42,7 +42,20 @@ void ModelGridView::setCurrent(int layer, int head)
 {
     m_currentLayer = layer;
     m_currentHead = head;
-    refill();
+    markCurrent();
+}
+
+// Only the titles: pooling every head again (refill) for a moved marker cost a second pass over
+// all of them on each new run.
+void ModelGridView::markCurrent()
+{
+    for (int l = 0; l < m_layers; ++l)
+        for (int h = 0; h < m_heads; ++h) {
+            const bool current = l == m_currentLayer && h == m_currentHead;
+            HeatmapPlot *plot = this->plot(l, h);
+            plot->setTitle(current ? tr("▶ shown") : QString());
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
 }
 
 void ModelGridView::rebuild(int layers, int heads)
@@ -92,9 +105,7 @@ void ModelGridView::refill()
             // Thumbnails: no token ticks (the Heads view has them), only the pattern.
             const QStringList blank(int(run.tokens.size()), QString());
             plot->setLabels(blank, blank);
-            const bool current = l == m_currentLayer && h == m_currentHead;
             plot->setHighlight(-1, -1);
-            plot->setTitle(current ? tr("▶ shown") : QString());
             const HeadStats &s = run.stat(l, h);
             plot->setToolTip(tr("layer %1 · head %2\nentropy %3 · distance %4\nprevious token %5 "
                                 "· first token %6\nclick to open it in the Heads view")
@@ -104,9 +115,9 @@ void ModelGridView::refill()
                                  .arg(s.meanDistance, 0, 'f', 2)
                                  .arg(s.previousToken, 0, 'f', 2)
                                  .arg(s.firstToken, 0, 'f', 2));
-            plot->replot(QCustomPlot::rpQueuedReplot);
         }
     }
+    markCurrent(); // titles, and the replot of every plot
     for (int i = 0; i < int(m_labels.size()); ++i) {
         QFont font = m_labels[size_t(i)]->font();
         font.setPointSizeF(9 * m_style.fontScale);

@@ -42,6 +42,7 @@ signals:
 private:
     void rebuild(int layers, int heads);
     void refill();
+    void markCurrent();
 
     std::shared_ptr<const ModelRun> m_run;
     PlotStyle m_style;

@@ -28,6 +28,8 @@ public:
     void setPooledMatrix(const RowMatrix &pooled, int rows, int cols, int maxCells);
     void setLabels(const QStringList &rowLabels, const QStringList &colLabels);
     void setTitle(const QString &title);
+    /// The whole title, as set (it may show elided).
+    const QString &title() const { return m_titleText; }
     /// The title in `color` (a head's own color); an invalid color uses the style's text color.
     void setTitleColor(const QColor &color);
     void setColorRange(double lower, double upper);
