@@ -243,12 +243,22 @@ void MainWindow::connectPipeline()
     connect(m_workspace, &Workspace::batchIndexChanged, this, &MainWindow::redraw);
     connect(m_runner, &TraceRunner::traceReady, this, &MainWindow::showTrace);
     connect(m_runner, &TraceRunner::analysisReady, m_pipeline, &PipelineView::setAnalysis);
-    connect(m_runner, &TraceRunner::invalid, this, [this](const ConfigProblem &problem) {
-        m_controls->showProblem(problem);
-        if (!m_trace) // otherwise the last valid view stays on screen
-            m_grid->showHint(tr("Fix the setting marked on the left to see the heads."));
-    });
-    connect(m_runner, &TraceRunner::failed, m_controls, &ControlsPanel::showMessage);
+    // With a trace on screen the last valid view stays; without one, the grid must not go on
+    // saying "Computing attention…" after the computation was refused.
+    auto hintIfNothingShown = [this](const QString &hint) {
+        if (!m_trace)
+            m_grid->showHint(hint);
+    };
+    connect(m_runner, &TraceRunner::invalid, this,
+            [this, hintIfNothingShown](const ConfigProblem &problem) {
+                m_controls->showProblem(problem);
+                hintIfNothingShown(tr("Fix the setting marked on the left to see the heads."));
+            });
+    connect(
+        m_runner, &TraceRunner::failed, this, [this, hintIfNothingShown](const QString &message) {
+            m_controls->showMessage(message);
+            hintIfNothingShown(tr("Nothing to show: the message on the left says what to change."));
+        });
     connect(m_runner, &TraceRunner::emptyInput, this, [this] {
         m_controls->clearProblem();
         m_grid->showHint(tr("Type a sentence in the Text box on the left to see how each head "

@@ -115,6 +115,22 @@ private slots:
         QVERIFY(!window->findChild<QSpinBox *>("heads")->isVisibleTo(window.get()));
     }
 
+    void aRefusedTextSaysSoInsteadOfComputing()
+    {
+        // A fresh window whose first text is longer than the tiny GPT-2's 32 positions: no
+        // trace ever comes, so the grid must say why rather than "Computing attention…".
+        window = std::make_unique<MainWindow>();
+        window->setAttribute(Qt::WA_DontShowOnScreen);
+        window->show();
+        window->workspace()->setText(QString("word ").repeated(40).trimmed());
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        window->recompute();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy(), 20000);
+        QVERIFY(!window->trace());
+        QCOMPARE(window->grid()->hint(),
+                 QString("Nothing to show: the message on the left says what to change."));
+    }
+
     void choosingALayerShowsItsHeads_data()
     {
         QTest::addColumn<int>("layer");

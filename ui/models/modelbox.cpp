@@ -85,7 +85,12 @@ void ModelBox::showRun(const std::shared_ptr<const ModelRun> &run)
     if (!run) {
         m_layer->setRange(0, m_controller->isActive() ? 99 : 0);
         m_layer->setSuffix(QString());
-        m_settings->setText(m_controller->isActive() ? tr("Opening the model…") : QString());
+        // No run yet: the model is opening or running, or the text was refused; the window
+        // cannot tell these apart here, so the text must hold for all of them.
+        m_settings->setText(m_controller->isActive()
+                                ? tr("No run of this model yet: it is opening, or the message "
+                                     "above says what to change.")
+                                : QString());
         m_settings->setVisible(m_controller->isActive());
         m_note->hide();
         return;

@@ -76,6 +76,11 @@ void HeadsGridView::showHint(const QString &text)
     m_legend->setVisible(false);
 }
 
+QString HeadsGridView::hint() const
+{
+    return m_stack->currentWidget() == m_hint ? m_hint->text() : QString();
+}
+
 void HeadsGridView::ensurePlots(int count)
 {
     const bool changed = count != int(m_plots.size());

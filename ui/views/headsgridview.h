@@ -36,6 +36,8 @@ public:
     void setPlotStyle(const PlotStyle &style);
     /// Replaces the grid by a friendly sentence (e.g. no text yet); setTrace brings it back.
     void showHint(const QString &text);
+    /// The sentence shown instead of the grid, or empty while the grid is shown.
+    QString hint() const;
 
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int head) const { return m_plots.at(size_t(head)); }
