@@ -31,6 +31,14 @@ void prepare(QWidget *widget, QSize size)
     QApplication::processEvents();
 }
 
+// Runs the event loop until `drawn()` holds: a long text's heatmaps are pooled in Qt's thread
+// pool (HeadImageMaker) and reach the view as a queued signal, after prepare() has returned.
+template <typename Drawn> void waitUntil(Drawn drawn)
+{
+    while (!drawn())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+}
+
 void paintPlots(QWidget *widget, QCPPainter &painter, const QColor &background)
 {
     painter.fillRect(QRect(QPoint(0, 0), widget->size()), background);
@@ -104,6 +112,8 @@ void FigureExporter::writeGrid(const QString &path, QSize size) const
     view.setPlotStyle(m_style);
     view.setTrace(m_trace, m_batch);
     prepare(&view, size);
+    if (m_trace)
+        waitUntil([&] { return view.drawnTrace() == m_trace; });
     writeWidget(&view, path, m_style.background());
 }
 
@@ -117,6 +127,10 @@ void FigureExporter::writeHead(const QString &path, int head, QSize size) const
     view.setTrace(m_trace, m_batch);
     selection.setPinnedHead(head);
     prepare(&view, size);
+    // The view puts its Close bar above the plot: grown by that much, the plot itself is `size`.
+    prepare(&view, size + (view.size() - view.plot()->size()));
+    if (m_trace && head >= 0 && head < m_trace->heads())
+        waitUntil([&] { return view.drawnTrace() == m_trace; });
     writeWidget(view.plot(), path, m_style.background());
 }
 
