@@ -8,6 +8,12 @@ num_heads and causal as 0-d arrays, and what PyTorch computed: output (b, n, E) 
 attn_weights (b, h, n, n_kv). The C++ test rebuilds the layer from the file and must match
 within 1e-4 relative, so it needs no Python.
 
+Beside them, the intermediates under the names headlens-cli --export-dir gives its files, made by
+the same PyTorch functions the layer calls (F._in_projection_packed or F._in_projection): q, k,
+v (b, n or n_kv, E) after the input projections with their biases; scores (b, h, n, n_kv) =
+Q_i K_i^T / sqrt(d_k) per head, before any mask; context (b, h, n, d_k) = attn_weights V_i. The
+script checks that out_proj of the concatenated context gives the layer's output.
+
 Biases are set to non-zero random values (PyTorch initialises them to zero, which would leave
 the bias path untested). Padding is on the right and causal masks keep key 0, so no query row is
 fully masked (PyTorch returns NaN there).
@@ -15,6 +21,7 @@ fully masked (PyTorch returns NaN there).
 Regenerate (CPU, deterministic; Debian: apt install python3-torch python3-numpy):
     /usr/bin/python3 scripts/make_goldens.py
 """
+import math
 import os
 
 import numpy as np
@@ -33,6 +40,31 @@ CASES = [
     ("cross_padding", 8, 2, 2, 3, 6, None, True, False, [6, 4], True),
     ("cross_kdim", 12, 3, 1, 4, 5, 10, True, False, None, False),
 ]
+
+
+def split_heads(mha, query, key_value, weights):
+    """q, k, v, scores and context of `mha`, as nn.functional.multi_head_attention_forward
+    computes them (torch 1.13), with `weights` the per-head attention weights it returned."""
+    F = torch.nn.functional
+    with torch.no_grad():
+        if mha._qkv_same_embed_dim:
+            q, k, v = F._in_projection_packed(query, key_value, key_value, mha.in_proj_weight,
+                                              mha.in_proj_bias)
+        else:
+            b_q, b_k, b_v = (mha.in_proj_bias.chunk(3) if mha.in_proj_bias is not None
+                             else (None, None, None))
+            q, k, v = F._in_projection(query, key_value, key_value, mha.q_proj_weight,
+                                       mha.k_proj_weight, mha.v_proj_weight, b_q, b_k, b_v)
+        b, n, E = q.shape
+        h = mha.num_heads
+        d_k = E // h
+
+        def heads(t):  # (b, m, E) -> (b, h, m, d_k)
+            return t.reshape(b, t.shape[1], h, d_k).transpose(1, 2)
+
+        scores = heads(q) @ heads(k).transpose(-2, -1) / math.sqrt(d_k)
+        context = weights @ heads(v)
+    return {"q": q, "k": k, "v": v, "scores": scores, "context": context}
 
 
 def make_case(name, E, h, b, n, n_kv, kdim, bias, causal, lengths, compressed):
@@ -58,6 +90,9 @@ def make_case(name, E, h, b, n, n_kv, kdim, bias, causal, lengths, compressed):
                           attn_mask=attn_mask, need_weights=True, average_attn_weights=False)
     output, weights = output.detach(), weights.detach()
     assert not torch.isnan(output).any() and not torch.isnan(weights).any(), name
+    intermediates = split_heads(mha, query, key_value, weights)
+    concat = intermediates["context"].transpose(1, 2).reshape(b, n, E)
+    assert torch.allclose(mha.out_proj(concat).detach(), output, rtol=1e-5, atol=1e-6), name
 
     arrays = {k: v.detach().numpy().astype(np.float32) for k, v in mha.state_dict().items()}
     arrays["query"] = query.numpy()
@@ -69,6 +104,8 @@ def make_case(name, E, h, b, n, n_kv, kdim, bias, causal, lengths, compressed):
     arrays["num_heads"] = np.array(h, dtype=np.int64)
     arrays["output"] = output.numpy()
     arrays["attn_weights"] = weights.numpy()
+    for key, value in intermediates.items():
+        arrays[key] = value.numpy().astype(np.float32)
     save = np.savez_compressed if compressed else np.savez
     save(os.path.join(OUT, name + ".npz"), **arrays)
 

@@ -109,7 +109,12 @@ void TestPyTorchGolden::matchesPyTorch()
     const Trace trace = computeTrace(config, input, loaded.weights);
     HL_COMPARE_TENSORS_NEAR(trace.tensor("weights"), *find(entries, "attn_weights"), kRelative,
                             kAbsolute);
-    HL_COMPARE_TENSORS_NEAR(trace.tensor("output"), *find(entries, "output"), kRelative, kAbsolute);
+    // The steps in between, under the trace's names: projections, scaled scores before the mask,
+    // per-head context, output.
+    for (const char *step : {"q", "k", "v", "scores", "context", "output"}) {
+        QVERIFY2(find(entries, step), step);
+        HL_COMPARE_TENSORS_NEAR(trace.tensor(step), *find(entries, step), kRelative, kAbsolute);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPyTorchGolden)
