@@ -375,24 +375,43 @@ void TestAttentionForward::stepsComeInLessonOrder()
 
 void TestAttentionForward::headStatsDescribeTheWeights()
 {
-    // The forward pass computes the statistics block by block from the logits; they must equal
-    // computeHeadStats on the finished weights, for a causal, padded batch.
+    // W_Q = 0 makes every score 0, so each query spreads evenly over the keys it may see: with
+    // the causal mask, query i over keys 0..i. The statistics the forward pass computes block by
+    // block from the logits are then known on paper, for a padded batch too.
     AttentionConfig config;
-    config.dModel = 16;
-    config.heads = 4;
+    config.dModel = 4;
+    config.heads = 2;
+    config.bias = false;
     config.causal = true;
-    const Trace trace = traceFor(config, {"the cat sat on the mat", "a dog ran"});
-    const Tensor &softmax = trace.tensor("softmax");
+    AttentionInput input = textInput(config, {"one two three", "four five"});
+    QCOMPARE(input.queryLengthOf(0), int64_t(3));
+    QCOMPARE(input.queryLengthOf(1), int64_t(2)); // its third row and column are padding
+    AttentionWeights weights = AttentionWeights::initialize(config, int(input.kvInputWidth()));
+    weights.wQ.setZero();
+    const Trace trace = computeTrace(config, std::move(input), weights);
+
+    // Sequence 0, rows [1], [1/2 1/2], [1/3 1/3 1/3]:
+    //   entropy (0 + ln 2 + ln 3) / 3 = ln 6 / 3; distance (0 + 1/2 + (2 + 1 + 0)/3) / 3 = 1/2;
+    //   diagonal = first = (1 + 1/2 + 1/3) / 3 = 11/18; previous (1/2 + 1/3) / 2 = 5/12.
+    // Sequence 1, rows [1], [1/2 1/2] (the padding row and key left out):
+    //   entropy ln 2 / 2; distance (0 + 1/2) / 2 = 1/4; diagonal = first = (1 + 1/2) / 2 = 3/4;
+    //   previous 1/2. The largest weight is 1 (row 0) everywhere.
+    struct Expected
+    {
+        double entropy, distance, diagonal, previous, first;
+    };
+    const Expected expected[] = {{std::log(6.0) / 3, 0.5, 11.0 / 18, 5.0 / 12, 11.0 / 18},
+                                 {std::log(2.0) / 2, 0.25, 0.75, 0.5, 0.75}};
     for (int64_t b = 0; b < 2; ++b)
-        for (int64_t head = 0; head < 4; ++head) {
-            const HeadStats expected =
-                computeHeadStats(softmax.matrix({b, head}), trace.input.queryLengthOf(b),
-                                 trace.input.keyLengthOf(b));
-            const HeadStats &actual = trace.headStats[size_t(b * 4 + head)];
-            HL_COMPARE_NEAR(actual.entropy, expected.entropy, 1e-5, 1e-6);
-            HL_COMPARE_NEAR(actual.meanDistance, expected.meanDistance, 1e-6, 0);
-            HL_COMPARE_NEAR(actual.previousToken, expected.previousToken, 1e-6, 0);
-            HL_COMPARE_NEAR(actual.diagonal, expected.diagonal, 1e-6, 0);
+        for (int64_t head = 0; head < 2; ++head) {
+            const HeadStats &actual = trace.stats(b, head);
+            const Expected &e = expected[b];
+            HL_COMPARE_NEAR(actual.entropy, e.entropy, 1e-5, 1e-6);
+            HL_COMPARE_NEAR(actual.meanDistance, e.distance, 1e-6, 1e-7);
+            HL_COMPARE_NEAR(actual.diagonal, e.diagonal, 1e-6, 1e-7);
+            HL_COMPARE_NEAR(actual.previousToken, e.previous, 1e-6, 1e-7);
+            HL_COMPARE_NEAR(actual.firstToken, e.first, 1e-6, 1e-7);
+            HL_COMPARE_NEAR(actual.maxWeight, 1.0, 1e-6, 1e-7);
         }
 }
 
