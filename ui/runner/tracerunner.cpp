@@ -83,6 +83,8 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         TraceRequest resolved = request;
         resolved.source = m_models->resolve(request.source); // opens a model here, off the UI
         std::shared_ptr<const Trace> trace = TraceJob::run(resolved, onProgress, &weights, &model);
+        if (m_traceComputedHook)
+            m_traceComputedHook();
         const int64_t bytes = trace->bytes();
         trace = releasedOffThread(std::move(trace), bytes);
         queueOn(this, [this, generation, trace, model] {

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace headlens {
@@ -47,6 +48,12 @@ public:
     /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000.
     void setPoolTrimDelay(int milliseconds) { m_poolTrim.setInterval(milliseconds); }
     quint64 generation() const { return m_generation.load(); }
+    /// Test hook; the app never sets it. `hook` runs in the worker thread each time a trace has
+    /// been computed, before it is handed to the UI thread. A test blocks in it while it submits
+    /// newer requests: the finished trace is then obsolete on its way, the race newest-wins must
+    /// survive, made to happen on every run instead of when the timing allows. Set before
+    /// submit().
+    void setTraceComputedHook(std::function<void()> hook) { m_traceComputedHook = std::move(hook); }
 
 signals:
     void traceReady(std::shared_ptr<const headlens::Trace> trace);
@@ -78,6 +85,7 @@ private:
     std::unique_ptr<ModelCache> m_models; ///< used only in m_worker
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker
+    std::function<void()> m_traceComputedHook;  ///< see setTraceComputedHook; called in m_worker
     int m_inFlight = 0;
     bool m_busy = false;
 };
