@@ -55,11 +55,10 @@ private slots:
         QCOMPARE(view->stepsDone(), int64_t(0));
         QTest::mouseClick(button("trainStart"), Qt::LeftButton);
         QVERIFY(view->runner()->isRunning());
-        // A previous-token head forms within a few hundred milliseconds of training.
-        QTRY_VERIFY_WITH_TIMEOUT(view->lastReport()->evaluation.loss < 0.5 * initial, 10000);
+        // A previous-token head forms: the loss halves. How fast is not this test's business
+        // (a loaded machine is slow); the timeout only keeps a stuck run from hanging.
+        QTRY_VERIFY_WITH_TIMEOUT(view->lastReport()->evaluation.loss < 0.5 * initial, 60000);
         QVERIFY(view->stepsDone() > 0);
-        QVERIFY2(view->lastReport()->seconds < 1.5,
-                 qPrintable(QString::number(view->lastReport()->seconds)));
         QVERIFY(view->lossPlot()->pointCount(0) > 0); // the training curve grows too
     }
 
@@ -70,12 +69,21 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() > 5, 10000);
         QTest::mouseClick(button("trainPause"), Qt::LeftButton);
         QVERIFY(!view->runner()->isRunning());
+        // The runner counts the chain of training chunks as busy until a chunk has seen the
+        // pause and ended it, so once settled no step can come any more (a pause that did not
+        // stop the chain never settles).
         settle();
         const int64_t paused = view->stepsDone();
         QCOMPARE(view->lastReport()->evaluation.step, paused); // the paused view is exact
-        QTest::qWait(400);
-        QCOMPARE(view->stepsDone(), paused);
         QVERIFY(paused < 100000);
+        // The trainer itself is still at that step: a command queued behind the pause (train
+        // until a goal already reached) runs after everything before it and reports its step.
+        const auto pausedReport = view->lastReport();
+        view->runner()->trainUntil(paused);
+        settle();
+        QVERIFY(view->lastReport() != pausedReport);
+        QCOMPARE(view->lastReport()->evaluation.step, paused);
+        QCOMPARE(view->stepsDone(), paused);
         QVERIFY(button("trainStart")->isEnabled());
     }
 
@@ -200,7 +208,7 @@ private slots:
                  qPrintable(view->banner()->message()));
         QVERIFY(!view->runner()->isRunning());
         QVERIFY(!button("trainStart")->isEnabled());
-        QTest::qWait(300);
+        QVERIFY(!view->isBusy()); // nothing was given to the worker, so no step can come
         QCOMPARE(view->stepsDone(), int64_t(0));
         spin("trainDModel")->setValue(heads * 8); // fixed: the message goes, Start comes back
         QTRY_VERIFY(!view->banner()->isVisible());
