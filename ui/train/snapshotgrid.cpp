@@ -9,7 +9,23 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace headlens {
+
+namespace {
+
+// Every toy model is causal (TrainedModel::layerConfig): a key after its query is masked, so it
+// is drawn in the mask colour as in the Heads and Model views, not as a weight of 0.
+RowMatrix maskedFuture(RowMatrix weights)
+{
+    for (Eigen::Index i = 0; i < weights.rows(); ++i)
+        weights.row(i).tail(std::max<Eigen::Index>(weights.cols() - i - 1, 0)).setConstant(NAN);
+    return weights;
+}
+
+} // namespace
 
 SnapshotGrid::SnapshotGrid(QWidget *parent) : QWidget(parent)
 {
@@ -81,7 +97,7 @@ void SnapshotGrid::setSnapshot(const AttentionSnapshot &snapshot, TaskKind task)
     for (size_t i = 0; i < m_plots.size() && i < snapshot.weights.size(); ++i) {
         HeatmapPlot *plot = m_plots[i];
         const HeadScores &s = snapshot.scores.at(i);
-        plot->setMatrix(snapshot.weights[i]);
+        plot->setMatrix(maskedFuture(snapshot.weights[i]));
         plot->setLabels(labels, labels);
         // Layers from 0 (like GPT-2's h.0), heads from 1, as in every other view.
         plot->setTitle(tr("L%1 H%2 · %3 %4")
