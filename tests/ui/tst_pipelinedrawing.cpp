@@ -1,0 +1,207 @@
+// tst_pipelinedrawing: the pipeline's per-head panels of scores and weights: the k-th panel on
+// screen is titled "head k" and draws head k's slice of the trace, masked cells masked.
+#include "drawnheatmap.h"
+#include "pipelinecases.h"
+#include "plotsonscreen.h"
+
+#include "pipeline/pipelineview.h"
+#include "pipeline/tensorgallery.h"
+
+#include <QTest>
+
+using namespace headlens;
+using namespace headlens::test;
+
+Q_DECLARE_METATYPE(Colormap)
+
+namespace {
+
+/// The gallery max-pools a panel larger than this many cells a side (so n = 2048 stays fast).
+constexpr int kPanelCells = 256;
+
+// A causal text of 300 tokens: more than kPanelCells, so the panels are pooled in blocks of 2.
+PipelineCase longCase()
+{
+    AttentionConfig config;
+    config.seed = 3;
+    config.dModel = 8;
+    config.heads = 2;
+    config.causal = true;
+    std::string text;
+    for (int i = 0; i < 300; ++i)
+        text += "w" + std::to_string(i % 37) + " ";
+    AttentionInput input = InputBuilder::fromTexts(config, {text});
+    PipelineCase c;
+    c.weights = AttentionWeights::initialize(config, int(input.kvInputWidth()));
+    c.trace = std::make_shared<const Trace>(computeTrace(config, std::move(input), c.weights));
+    return c;
+}
+
+PipelineCase makeCase(const QString &name)
+{
+    return name == "long" ? longCase() : makePipelineCase(name);
+}
+
+// What head `head`'s panel of `tensor` should show for sequence `b`, read from the trace's
+// tensors: the masked scores are the scores with every place the "mask" tensor marks left
+// out (NaN), which says what masking means rather than repeating the masked_scores tensor.
+RowMatrix expectedPanel(const Trace &t, const QString &tensor, int b, int head)
+{
+    const std::string source = tensor == "masked_scores" ? "scores" : tensor.toStdString();
+    RowMatrix panel = t.tensor(source).matrix({b, head});
+    if (tensor == "masked_scores") {
+        const Tensor &mask = t.tensor("mask");
+        for (Eigen::Index i = 0; i < panel.rows(); ++i)
+            for (Eigen::Index j = 0; j < panel.cols(); ++j)
+                if (mask.at({b, i, j}) != 0.0f)
+                    panel(i, j) = NAN;
+    }
+    return panel;
+}
+
+// The trace's tokens of sequence `b` as the axes read them; a padded place says "(pad)".
+QStringList tokenLabels(const std::vector<std::vector<std::string>> &sequences, int b,
+                        int64_t length)
+{
+    const std::vector<std::string> &tokens = sequences.at(size_t(b));
+    QStringList labels;
+    for (int64_t i = 0; i < length; ++i)
+        labels << (i < int64_t(tokens.size()) ? QString::fromStdString(tokens[size_t(i)])
+                                              : QString("(pad)"));
+    return labels;
+}
+
+// Shows the first step that writes `tensor`, whose panels the gallery then draws.
+bool showStepWriting(PipelineView &view, const std::string &tensor)
+{
+    const std::vector<TraceStep> &steps = view.trace()->steps;
+    for (size_t i = 0; i < steps.size(); ++i)
+        for (const std::string &name : steps[i].outputs)
+            if (name == tensor) {
+                view.setStep(int(i), false);
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+                return true;
+            }
+    return false;
+}
+
+// The panels in reading order, as a person counts them: left to right, then the next row.
+std::vector<std::pair<HeatmapPlot *, bool>> panelsInReadingOrder(QWidget *gallery)
+{
+    std::vector<std::pair<HeatmapPlot *, bool>> panels; // and whether it starts a row
+    for (const auto &row : plotRowsOnScreen(gallery))
+        for (size_t c = 0; c < row.size(); ++c)
+            panels.emplace_back(row[c], c == 0);
+    return panels;
+}
+
+QByteArray inPanel(int head, const QByteArray &mismatch)
+{
+    return "head " + QByteArray::number(head + 1) + ": " + mismatch;
+}
+
+} // namespace
+
+class TestPipelineDrawing : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void eachPanelDrawsItsHead_data();
+    void eachPanelDrawsItsHead();
+    void panelsAreDrawnInTheirHeadsColours_data();
+    void panelsAreDrawnInTheirHeadsColours();
+};
+
+void TestPipelineDrawing::eachPanelDrawsItsHead_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QString>("tensor");
+    // The settings: 8 heads, a padded second line, n != n_kv, causal, and a text long
+    // enough to be pooled; each with the scores, the masked scores and the weights.
+    for (const char *name : {"lesson", "batch-padding", "cross", "causal", "long"})
+        for (const char *tensor : {"scores", "masked_scores", "weights"})
+            QTest::addRow("%s, %s", name, tensor) << QString(name) << QString(tensor);
+}
+
+void TestPipelineDrawing::eachPanelDrawsItsHead()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QString, tensor);
+    const PipelineCase c = makeCase(caseName);
+    const Trace &t = *c.trace;
+    const int b = int(t.batch()) - 1; // the padded line in "batch-padding"
+    PipelineView view;
+    view.resize(1600, 1000);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setTrace(c.trace, b);
+    QVERIFY(showStepWriting(view, tensor.toStdString()));
+    QCOMPARE(view.gallery()->currentTensor(), tensor);
+    const QStringList queries = tokenLabels(t.input.tokens, b, t.queryLength());
+    const QStringList keys = tokenLabels(
+        t.input.isCrossAttention() ? t.input.kvTokens : t.input.tokens, b, t.keyLength());
+    const auto panels = panelsInReadingOrder(view.gallery());
+    QCOMPARE(int(panels.size()), t.heads());
+    for (int h = 0; h < t.heads(); ++h) {
+        const auto [plot, startsRow] = panels[size_t(h)];
+        QCOMPARE(plot->title(), QString("head %1").arg(h + 1));
+        QCOMPARE(plot->colLabels(), keys);
+        // Query tokens label the first panel of each row; the others keep their width for cells.
+        QCOMPARE(plot->rowLabels(), startsRow ? queries : QStringList(queries.size(), QString()));
+        const RowMatrix want = referenceMaxPool(expectedPanel(t, tensor, b, h), kPanelCells);
+        const QByteArray mismatch = cellsMismatch(drawnCells(*plot), want);
+        QVERIFY2(mismatch.isEmpty(), inPanel(h, mismatch).constData());
+    }
+}
+
+void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QString>("tensor");
+    QTest::addColumn<Colormap>("map");
+    QTest::newRow("causal, masked scores, viridis") << "causal"
+                                                    << "masked_scores" << Colormap::Viridis;
+    QTest::newRow("batch-padding, masked scores, magma") << "batch-padding"
+                                                         << "masked_scores" << Colormap::Magma;
+    QTest::newRow("lesson, weights, grayscale") << "lesson"
+                                                << "weights" << Colormap::Grayscale;
+}
+
+// All panels of a tensor share one colour scale, from the smallest to the largest unmasked
+// value of any head, so heads can be compared.
+void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QString, tensor);
+    QFETCH(Colormap, map);
+    const PipelineCase c = makeCase(caseName);
+    const Trace &t = *c.trace;
+    const int b = int(t.batch()) - 1;
+    PipelineView view;
+    view.resize(1600, 1000);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    PlotStyle style;
+    style.colormap = map;
+    view.setPlotStyle(style);
+    view.setTrace(c.trace, b);
+    QVERIFY(showStepWriting(view, tensor.toStdString()));
+    std::vector<RowMatrix> wanted;
+    std::pair<double, double> range{INFINITY, -INFINITY};
+    for (int h = 0; h < t.heads(); ++h) {
+        wanted.push_back(expectedPanel(t, tensor, b, h));
+        const auto [lower, upper] = unmaskedRange(wanted.back());
+        range = {std::min(range.first, lower), std::max(range.second, upper)};
+    }
+    const auto panels = panelsInReadingOrder(view.gallery());
+    QCOMPARE(int(panels.size()), t.heads());
+    for (int h = 0; h < t.heads(); ++h) {
+        const QByteArray mismatch =
+            pictureMismatch(*panels[size_t(h)].first, wanted[size_t(h)], map, range);
+        QVERIFY2(mismatch.isEmpty(), inPanel(h, mismatch).constData());
+    }
+}
+
+QTEST_MAIN(TestPipelineDrawing)
+#include "tst_pipelinedrawing.moc"
