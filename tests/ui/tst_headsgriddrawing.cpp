@@ -1,0 +1,293 @@
+// tst_headsgriddrawing: the heads grid and the pinned head draw each head's own weights, in its
+// own panel, with its own title and the trace's tokens, and hovering reads exactly the cell under
+// the mouse. Expected pictures come from the trace's tensors and a pooling written in the test.
+#include "attention/attentionforward.h"
+#include "drawnheatmap.h"
+#include "mainwindow.h"
+#include "plot/headcolors.h"
+#include "plot/heatmapplot.h"
+#include "selection/selection.h"
+#include "text/inputbuilder.h"
+#include "util/counterrandom.h"
+#include "views/headsgridview.h"
+#include "views/singleheadview.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include <QTest>
+
+#include <limits>
+
+using namespace headlens;
+using headlens::test::cellsMismatch;
+using headlens::test::drawnCells;
+using headlens::test::pictureMismatch;
+using headlens::test::referenceMaxPool;
+using headlens::test::unmaskedRange;
+
+namespace {
+
+/// "w0 w1 ... w{count-1}": words the word tokenizer keeps as they are.
+QString words(int count)
+{
+    QStringList list;
+    for (int i = 0; i < count; ++i)
+        list << QString("w%1").arg(i);
+    return list.join(' ');
+}
+
+std::shared_ptr<const Trace> traceOf(const QStringList &lines, int dModel, int heads, bool causal)
+{
+    AttentionConfig config;
+    config.dModel = dModel;
+    config.heads = heads;
+    config.causal = causal;
+    std::vector<std::string> texts;
+    for (const QString &line : lines)
+        texts.push_back(line.toStdString());
+    AttentionInput input = InputBuilder::fromTexts(config, texts);
+    const auto weights = AttentionWeights::initialize(config, int(input.kvInputWidth()));
+    return std::make_shared<const Trace>(computeTrace(config, std::move(input), weights));
+}
+
+/// What head `head` of sequence `b` must look like, from the trace's tensor and the settings
+/// alone: its real queries and keys, NaN where a causal mask hides a key (j > i).
+RowMatrix expectedWeights(const Trace &trace, const QStringList &lines, int b, int head)
+{
+    const int tokens = int(lines[b].split(' ', Qt::SkipEmptyParts).size());
+    RowMatrix expected = trace.tensor("weights").matrix({b, head}).topLeftCorner(tokens, tokens);
+    for (int i = 0; i < tokens; ++i) {
+        for (int j = i + 1; j < tokens && trace.config.causal; ++j)
+            expected(i, j) = std::numeric_limits<float>::quiet_NaN();
+    }
+    return expected;
+}
+
+/// The colour range a plot of `weights` uses: 0..1 shared, or the head's own unmasked range.
+std::pair<double, double> scaleOf(const RowMatrix &weights, bool perHead)
+{
+    return perHead ? unmaskedRange(weights) : std::pair<double, double>(0.0, 1.0);
+}
+
+/// The hover sentence for cell (i, j), written from the tensors: the format the README shows.
+QString expectedHover(const Trace &trace, const QStringList &tokens, int b, int head, int i, int j)
+{
+    const QString start =
+        QString("head %1 · \"%2\" -> \"%3\"").arg(head + 1).arg(tokens[i], tokens[j]);
+    if (trace.config.causal && j > i)
+        return start + " · masked (causal: a token sees only itself and earlier tokens)";
+    return start + QString(" · weight %1 · score %2")
+                       .arg(double(trace.tensor("weights").at({b, head, i, j})), 0, 'f', 3)
+                       .arg(double(trace.tensor("scores").at({b, head, i, j})), 0, 'f', 2);
+}
+
+QPoint pixelOfCell(const HeatmapPlot *plot, int row, int col)
+{
+    return QPoint(int(std::lround(plot->xAxis->coordToPixel(col))),
+                  int(std::lround(plot->yAxis->coordToPixel(row))));
+}
+
+} // namespace
+
+class TestHeadsGridDrawing : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void gridDrawsEachHeadsOwnWeights_data()
+    {
+        QTest::addColumn<QStringList>("lines");
+        QTest::addColumn<int>("dModel");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<bool>("perHead");
+        QTest::addColumn<QSize>("size");
+        const QStringList lesson{"The tired robot dropped the heavy gear because it broke"};
+        QTest::newRow("1 head") << lesson << 16 << 1 << false << 0 << false << QSize(700, 600);
+        QTest::newRow("4 heads") << lesson << 32 << 4 << false << 0 << false << QSize(900, 800);
+        QTest::newRow("12 heads") << lesson << 48 << 12 << false << 0 << false << QSize(1400, 1000);
+        QTest::newRow("causal") << lesson << 32 << 4 << true << 0 << false << QSize(900, 800);
+        QTest::newRow("per-head scale")
+            << lesson << 32 << 4 << true << 0 << true << QSize(900, 800);
+        // The second, shorter line of a padded batch: its own tokens, not line 1's padding.
+        QTest::newRow("padded batch line")
+            << QStringList{"the cat sat on the warm mat today", "dogs bark loudly"} << 16 << 2
+            << false << 1 << false << QSize(900, 600);
+        // 150 tokens: pooled by 2 to the grid's 96 cells per side, maxima kept.
+        QTest::newRow("pooled long text")
+            << QStringList{words(150)} << 16 << 2 << true << 0 << false << QSize(1500, 800);
+    }
+    void gridDrawsEachHeadsOwnWeights()
+    {
+        QFETCH(QStringList, lines);
+        QFETCH(int, dModel);
+        QFETCH(int, heads);
+        QFETCH(bool, causal);
+        QFETCH(int, batch);
+        QFETCH(bool, perHead);
+        QFETCH(QSize, size);
+        const auto trace = traceOf(lines, dModel, heads, causal);
+        PlotStyle style;
+        style.perHeadScale = perHead;
+        HeadsGridView grid;
+        grid.setPlotStyle(style);
+        grid.resize(size);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        grid.setTrace(trace, batch);
+        QTRY_COMPARE_WITH_TIMEOUT(grid.drawnTrace(), trace, 20000);
+        QCOMPARE(grid.plotCount(), heads);
+        const QStringList tokens = lines[batch].split(' ', Qt::SkipEmptyParts);
+        for (int head = 0; head < heads; ++head) {
+            HeatmapPlot *plot = grid.plot(head);
+            const QByteArray where = "head " + QByteArray::number(head + 1) + ": ";
+            QVERIFY2(plot->title() == QString("head %1").arg(head + 1) ||
+                         plot->title().startsWith(QString("head %1 · ").arg(head + 1)),
+                     qPrintable(plot->title()));
+            QCOMPARE(plot->rowLabels(), tokens);
+            QCOMPARE(plot->colLabels(), tokens);
+            QCOMPARE(plot->rowCount(), int(tokens.size()));
+            const RowMatrix full = expectedWeights(*trace, lines, batch, head);
+            const RowMatrix expected = referenceMaxPool(full, HeadsGridView::kThumbnailCells);
+            const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);
+            QVERIFY2(cells.isEmpty(), (where + cells).constData());
+            const QByteArray picture =
+                pictureMismatch(*plot, expected, style.colormap, scaleOf(full, perHead));
+            QVERIFY2(picture.isEmpty(), (where + picture).constData());
+        }
+    }
+
+    // Each head keeps its own colour in its title, as in the pipeline and the split bar.
+    void titlesWearTheirHeadsColour()
+    {
+        const QStringList lines{"The movie was not bad"};
+        const auto trace = traceOf(lines, 32, 4, false);
+        HeadsGridView grid;
+        grid.setTrace(trace, 0);
+        for (int head = 0; head < 4; ++head) {
+            auto *title =
+                qobject_cast<QCPTextElement *>(grid.plot(head)->plotLayout()->element(0, 0));
+            QVERIFY(title);
+            QCOMPARE(title->textColor(), HeadColors::color(head));
+        }
+    }
+
+    void pinnedHeadDrawsItsOwnWeights_data()
+    {
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("pinned");
+        QTest::addColumn<bool>("perHead");
+        QTest::newRow("head 3 of 4, shared scale") << 10 << 4 << 2 << false;
+        QTest::newRow("head 2 of 4, own scale") << 10 << 4 << 1 << true;
+        // 1100 tokens: the single view pools by 2 to its 1024 cells per side.
+        QTest::newRow("pooled long text") << 1100 << 2 << 1 << false;
+    }
+    void pinnedHeadDrawsItsOwnWeights()
+    {
+        QFETCH(int, tokens);
+        QFETCH(int, heads);
+        QFETCH(int, pinned);
+        QFETCH(bool, perHead);
+        const QStringList lines{words(tokens)};
+        const auto trace = traceOf(lines, 8 * heads, heads, true);
+        PlotStyle style;
+        style.perHeadScale = perHead;
+        Selection selection;
+        SingleHeadView view;
+        view.setSelection(&selection);
+        view.setPlotStyle(style);
+        view.resize(900, 900);
+        view.setTrace(trace, 0);
+        selection.setPinnedHead(pinned);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_COMPARE_WITH_TIMEOUT(view.drawnTrace(), trace, 20000);
+        QCOMPARE(view.head(), pinned);
+        HeatmapPlot *plot = view.plot();
+        QVERIFY2(plot->title().startsWith(QString("head %1 · ").arg(pinned + 1)),
+                 qPrintable(plot->title()));
+        QCOMPARE(plot->rowLabels(), lines[0].split(' '));
+        const RowMatrix full = expectedWeights(*trace, lines, 0, pinned);
+        const RowMatrix expected = referenceMaxPool(full, SingleHeadView::kMaxCells);
+        const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);
+        QVERIFY2(cells.isEmpty(), cells.constData());
+        if (tokens <= 100) { // cells of 1100 tokens are below a pixel: the values are checked
+            const QByteArray picture =
+                pictureMismatch(*plot, expected, style.colormap, scaleOf(full, perHead));
+            QVERIFY2(picture.isEmpty(), picture.constData());
+        }
+    }
+
+    void hoverReadsTheCellUnderTheMouse_data()
+    {
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<bool>("causal");
+        QTest::newRow("10 tokens") << 10 << false;
+        QTest::newRow("10 tokens, causal") << 10 << true;
+        QTest::newRow("pooled, 150 tokens") << 150 << false;
+    }
+    // Cells chosen by a fixed seed, never on the diagonal, so that reading (j, i) instead of
+    // (i, j) names other tokens and other numbers.
+    void hoverReadsTheCellUnderTheMouse()
+    {
+        QFETCH(int, tokens);
+        QFETCH(bool, causal);
+        const int heads = 4;
+        const QStringList lines{words(tokens)};
+        const auto trace = traceOf(lines, 32, heads, causal);
+        Selection selection;
+        HeadsGridView grid;
+        grid.setSelection(&selection);
+        grid.resize(1600, 1000);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        grid.setTrace(trace, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(grid.drawnTrace(), trace, 20000);
+        const CounterRandom random(2024, 21);
+        for (uint64_t pick = 0; pick < 12; ++pick) {
+            const int head = int(random.bits(3 * pick) % heads);
+            const int i = int(random.bits(3 * pick + 1) % uint64_t(tokens));
+            int j = int(random.bits(3 * pick + 2) % uint64_t(tokens - 1));
+            j += j >= i ? 1 : 0; // off the diagonal
+            HeatmapPlot *plot = grid.plot(head);
+            QTest::mouseMove(plot, pixelOfCell(plot, i, j));
+            const QString expected = expectedHover(*trace, lines[0].split(' '), 0, head, i, j);
+            QTRY_COMPARE(grid.hoverText(), expected);
+            QCOMPARE(selection.hoverHead(), head);
+            QCOMPARE(selection.hoverQuery(), i);
+            QCOMPARE(selection.hoverKey(), j);
+        }
+    }
+
+    // The window shows the trace it computed, line by line of a batch, in the right panels.
+    void windowGridShowsTheChosenBatchLine()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        const QStringList lines{"the robot dropped the heavy gear", "it broke"};
+        window.workspace()->setText(lines.join('\n'));
+        AttentionConfig config = window.workspace()->state().config;
+        config.heads = 4;
+        config.dModel = 32;
+        window.workspace()->setConfig(config);
+        window.workspace()->setBatchIndex(1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.trace() && window.trace()->batch() == 2 && window.trace()->heads() == 4, 20000);
+        QVERIFY(headlens::test::waitUntilSettled(window));
+        QTRY_COMPARE_WITH_TIMEOUT(window.grid()->drawnTrace(), window.trace(), 20000);
+        const auto trace = window.trace();
+        for (int head = 0; head < 4; ++head) {
+            HeatmapPlot *plot = window.grid()->plot(head);
+            QCOMPARE(plot->rowLabels(), lines[1].split(' '));
+            const RowMatrix expected = expectedWeights(*trace, lines, 1, head);
+            const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);
+            QVERIFY2(cells.isEmpty(),
+                     ("head " + QByteArray::number(head + 1) + ": " + cells).constData());
+        }
+    }
+};
+
+QTEST_MAIN(TestHeadsGridDrawing)
+#include "tst_headsgriddrawing.moc"
