@@ -99,8 +99,11 @@ void TestGpt2Cli::refusesBadRequests_data()
                             << "--token-ids expects a whole number, got 'x'.";
     QTest::newRow("both inputs") << QStringList{"--model", kTiny, "--token-ids", "1", "--text", "a"}
                                  << "Give either --text or --token-ids";
-    QTest::newRow("no folder") << QStringList{"--model", "/nonexistent", "--text", "a"}
-                               << "The model folder /nonexistent does not exist";
+    // The folder's name and what a model folder must hold: the name alone is in the arguments.
+    QTest::newRow("no folder")
+        << QStringList{"--model", "/nonexistent", "--text", "a"}
+        << "The model folder /nonexistent does not exist. Give a folder holding config.json, "
+           "model.safetensors, vocab.json and merges.txt.";
 }
 
 void TestGpt2Cli::refusesBadRequests()

@@ -44,19 +44,25 @@ private slots:
 
     void brokenFilesAreRefused_data()
     {
+        // Each message names the file (its whole path, written first) and says what is wrong
+        // and, where a person can do something, what.
         QTest::addColumn<QByteArray>("contents");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("not json") << QByteArray("{ nope") << "damaged";
-        QTest::newRow("newer") << QByteArray(R"({"format_version": 99})") << "newer HeadLens";
-        QTest::newRow("no version") << QByteArray(R"({"settings": {}})") << "format_version";
-        QTest::newRow("bad enum") << QByteArray(
-                                         R"({"format_version": 1, "settings": {"scale": "cubic"}})")
-                                  << "cubic";
+        QTest::addColumn<QStringList>("says");
+        QTest::newRow("not json") << QByteArray("{ nope") << QStringList{" is damaged: "};
+        QTest::newRow("newer") << QByteArray(R"({"format_version": 99})")
+                               << QStringList{"written by a newer HeadLens (format version 99",
+                                              "Please update HeadLens."};
+        QTest::newRow("no version")
+            << QByteArray(R"({"settings": {}})")
+            << QStringList{"not a HeadLens workspace", "it has no \"format_version\""};
+        QTest::newRow("bad enum")
+            << QByteArray(R"({"format_version": 1, "settings": {"scale": "cubic"}})")
+            << QStringList{"setting \"scale\" has the unknown value \"cubic\""};
     }
     void brokenFilesAreRefused()
     {
         QFETCH(QByteArray, contents);
-        QFETCH(QString, message);
+        QFETCH(QStringList, says);
         QTemporaryDir dir;
         QFile file(dir.filePath("b.headlens"));
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -66,7 +72,10 @@ private slots:
             WorkspaceFile::load(file.fileName());
             QFAIL("no error");
         } catch (const InputError &error) {
-            QVERIFY2(QString(error.what()).contains(message), error.what());
+            const QString message = QString::fromStdString(error.what());
+            QVERIFY2(message.startsWith(file.fileName()), error.what());
+            for (const QString &fragment : says)
+                QVERIFY2(message.contains(fragment), qPrintable(message + " lacks: " + fragment));
         }
     }
 };

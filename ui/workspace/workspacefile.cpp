@@ -140,7 +140,11 @@ WorkspaceState WorkspaceFile::load(const QString &path)
                          " at byte " + std::to_string(error.offset) + ".");
     if (!document.isObject())
         throw InputError(path.toStdString() + " is not a HeadLens workspace (no JSON object).");
-    return fromJson(document.object());
+    try {
+        return fromJson(document.object());
+    } catch (const InputError &problem) {
+        throw InputError(path.toStdString() + ": " + problem.what()); // which file, then why
+    }
 }
 
 } // namespace headlens
