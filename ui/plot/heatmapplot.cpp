@@ -64,8 +64,6 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
     setColorRange(0.0, 1.0);
     setPlotStyle(m_style, false);
     connect(this, &QCustomPlot::mouseMove, this, &HeatmapPlot::onMouseMove);
-    // Ticks depend on the axis rect's real size, known only once the layout ran.
-    connect(this, &QCustomPlot::afterLayout, this, &HeatmapPlot::fillTicks);
     connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
         if (event->button() == Qt::LeftButton)
             emit clicked();
@@ -252,8 +250,22 @@ void HeatmapPlot::updateTicks()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-// One label per cell when they fit; otherwise every k-th, so labels never overlap.
-void HeatmapPlot::fillTicks()
+// Ticks depend on the axis rect's real size, known only once the layout ran, and the labels
+// chosen set the margins, which change that size: lay out again until the labels are the ones
+// for the layout they are drawn in. A single pass drew labels chosen for the previous layout, so
+// the same plot could show every 9th token on screen and every 10th in an export.
+void HeatmapPlot::updateLayout()
+{
+    for (int pass = 0; pass < 4; ++pass) {
+        QCustomPlot::updateLayout();
+        if (!fillTicks())
+            return;
+    }
+}
+
+// One label per cell when they fit; otherwise every k-th, so labels never overlap. True when
+// the labels shown changed.
+bool HeatmapPlot::fillTicks()
 {
     const QFontMetrics metrics(xAxis->tickLabelFont());
     const double labelPixels = metrics.height() * 1.05;
@@ -261,16 +273,19 @@ void HeatmapPlot::fillTicks()
     const int width = area.width() > 10 ? area.width() : this->width() - 60;
     const int height = area.height() > 10 ? area.height() : this->height() - 60;
     auto fill = [&](QCPAxisTickerText &ticker, const QStringList &labels, int count, int pixels) {
+        const QMap<double, QString> before = ticker.ticks();
         ticker.clear();
-        if (count == 0)
-            return;
-        const double perCell = double(std::max(pixels, 1)) / count;
-        const int step = std::max(1, int(std::ceil(labelPixels / perCell)));
-        for (int i = 0; i < count; i += step)
-            ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
+        if (count > 0) {
+            const double perCell = double(std::max(pixels, 1)) / count;
+            const int step = std::max(1, int(std::ceil(labelPixels / perCell)));
+            for (int i = 0; i < count; i += step)
+                ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
+        }
+        return ticker.ticks() != before;
     };
-    fill(*m_rowTicker, m_rowLabels, m_rows, height);
-    fill(*m_colTicker, m_colLabels, m_cols, width);
+    const bool rowsChanged = fill(*m_rowTicker, m_rowLabels, m_rows, height);
+    const bool colsChanged = fill(*m_colTicker, m_colLabels, m_cols, width);
+    return rowsChanged || colsChanged;
 }
 
 } // namespace headlens

@@ -54,11 +54,12 @@ signals:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void updateLayout() override;
 
 private:
     void onMouseMove(QMouseEvent *event);
     void updateTicks();
-    void fillTicks();
+    bool fillTicks();
     void applyFonts();
     void fitTitle();
 
