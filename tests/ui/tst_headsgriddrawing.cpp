@@ -169,7 +169,7 @@ private slots:
             auto *title =
                 qobject_cast<QCPTextElement *>(grid.plot(head)->plotLayout()->element(0, 0));
             QVERIFY(title);
-            QCOMPARE(title->textColor(), HeadColors::color(head));
+            QCOMPARE(title->textColor(), HeadColors::color(head, false));
         }
     }
 

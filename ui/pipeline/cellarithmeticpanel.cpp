@@ -50,6 +50,12 @@ void CellArithmeticPanel::setFontScale(double scale)
     render();
 }
 
+void CellArithmeticPanel::setDark(bool dark)
+{
+    m_dark = dark;
+    render();
+}
+
 QString CellArithmeticPanel::productsTable() const
 {
     const CellArithmetic &a = m_arithmetic;
@@ -93,7 +99,7 @@ void CellArithmeticPanel::render()
         Tokenizer::displayLabel(m_trace->input.queryLabel(m_batch, m_query)));
     const QString to =
         QString::fromStdString(Tokenizer::displayLabel(m_trace->input.keyLabel(m_batch, m_key)));
-    const QString color = HeadColors::color(m_head).name();
+    const QString color = HeadColors::color(m_head, m_dark).name();
     QString html = QString("<div style='font-size:%1pt'>").arg(10.0 * m_scale);
     html += tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
                 .arg(color)

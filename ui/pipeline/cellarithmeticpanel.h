@@ -21,6 +21,8 @@ public:
     /// Head, query and key indices (0-based); out-of-range values are clamped.
     void setCell(int head, int query, int key);
     void setFontScale(double scale);
+    /// The dark theme: the head's colour is chosen to stand out from a dark background.
+    void setDark(bool dark);
 
     int head() const { return m_head; }
     int query() const { return m_query; }
@@ -37,6 +39,7 @@ private:
     int m_batch = 0;
     int m_head = 0, m_query = 0, m_key = 0;
     double m_scale = 1.0;
+    bool m_dark = false;
     CellArithmetic m_arithmetic;
 };
 

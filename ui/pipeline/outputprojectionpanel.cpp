@@ -89,7 +89,7 @@ void OutputProjectionPanel::refreshBars()
     auto *group = m_series.empty() ? new QCPBarsGroup(m_bars) : m_series.front()->barsGroup();
     while (int(m_series.size()) < h) {
         auto *bars = new QCPBars(m_bars->xAxis, m_bars->yAxis);
-        const QColor c = HeadColors::color(int(m_series.size()));
+        const QColor c = HeadColors::color(int(m_series.size()), m_style.dark);
         bars->setBrush(c);
         bars->setPen(QPen(c.darker(130)));
         bars->setName(tr("head %1").arg(m_series.size() + 1));
@@ -142,7 +142,7 @@ void OutputProjectionPanel::refreshWeights()
         }
         for (int i = 0; i < int(m_blocks.size()); ++i) {
             m_blocks[size_t(i)]->setVisible(i < h);
-            m_blocks[size_t(i)]->setPen(QPen(HeadColors::color(i), 3.0));
+            m_blocks[size_t(i)]->setPen(QPen(HeadColors::color(i, m_style.dark), 3.0));
             m_blocks[size_t(i)]->topLeft->setCoords(i * dV - 0.5, -0.5);
             m_blocks[size_t(i)]->bottomRight->setCoords((i + 1) * dV - 0.5, w.wO.rows() - 0.5);
         }

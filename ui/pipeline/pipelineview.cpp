@@ -158,6 +158,7 @@ void PipelineView::setPlotStyle(const PlotStyle &style)
     m_output->setPlotStyle(style);
     m_diagram->setDark(style.dark);
     m_split->setDark(style.dark);
+    m_cell->setDark(style.dark);
     applyFonts();
 }
 

@@ -159,7 +159,8 @@ void ShapeDiagram::drawBlock(QPainter &p, const Axis &axis, const QRectF &rect,
         const double w = rect.width() / stripes;
         for (int i = 0; i < stripes; ++i)
             p.fillRect(QRectF(rect.x() + i * w, rect.y(), w + 0.5, rect.height()),
-                       axis.name == "h" ? HeadColors::color(i) : HeadColors::light(i));
+                       axis.name == "h" ? HeadColors::color(i, m_dark)
+                                        : HeadColors::tint(i, m_dark));
     } else {
         p.fillRect(rect, axisColor(axis.name));
     }

@@ -141,14 +141,14 @@ void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
     const bool numbers = g.cell > QFontMetricsF(f).horizontalAdvance("-0.00") + 4;
     // Faint copies of both layouts stay in place, so a still picture shows where cells go.
     for (int i = 0; i < total; ++i) {
-        p.fillRect(cellRect(g, i, 0.0), HeadColors::light(i / m_width));
-        p.fillRect(cellRect(g, i, 1.0), HeadColors::light(i / m_width));
+        p.fillRect(cellRect(g, i, 0.0), HeadColors::tint(i / m_width, m_dark));
+        p.fillRect(cellRect(g, i, 1.0), HeadColors::tint(i / m_width, m_dark));
     }
     for (int i = 0; i < total; ++i) {
         const QRectF r = cellRect(g, i, m_progress);
         // Strong values dark, weak ones pale, always in the head's own hue.
         const double t = std::abs(v[i]) / largest;
-        QColor c = HeadColors::color(i / m_width);
+        QColor c = HeadColors::color(i / m_width, m_dark);
         c = QColor::fromHsvF(c.hsvHueF(), float(0.15 + 0.75 * t), float(1.0 - 0.25 * t));
         p.fillRect(r, c);
         if (numbers) {
@@ -159,7 +159,7 @@ void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
     for (int head = 0; head < heads(); ++head) {
         const QRectF a = cellRect(g, head * m_width, m_progress);
         const QRectF b = cellRect(g, head * m_width + m_width - 1, m_progress);
-        p.setPen(QPen(HeadColors::color(head).darker(140), 2.0));
+        p.setPen(QPen(HeadColors::color(head, m_dark), 2.0));
         p.drawRect(a.united(b));
     }
     if (m_feature >= 0 && m_feature < total) {
@@ -197,7 +197,7 @@ void SplitBarWidget::drawRowLabels(QPainter &p, const Geometry &g) const
     if (m_progress < 0.5 || g.row < QFontMetricsF(f).height() * 0.8)
         return;
     for (int head = 0; head < heads(); ++head) {
-        p.setPen(HeadColors::color(head).darker(120));
+        p.setPen(HeadColors::color(head, m_dark));
         p.drawText(QRectF(rowsLeft, g.rowsTop + head * (g.row + 3.0), width() - rowsLeft, g.row),
                    Qt::AlignLeft | Qt::AlignVCenter, tr("head %1").arg(head + 1));
     }

@@ -167,7 +167,7 @@ void TensorGallery::refill()
         plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
                             QString::fromStdString(panels.colsAxis));
         plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name));
-        plot->setTitleColor(panels.perHead ? HeadColors::color(int(i)) : QColor());
+        plot->setTitleColor(panels.perHead ? HeadColors::color(int(i), m_style.dark) : QColor());
         plot->setColorRange(range.first, range.second);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }

@@ -5,15 +5,28 @@
 
 namespace headlens {
 
-/// Head i always gets the same color, whatever the head count, so "head 3 is orange" holds in
-/// the heads grid, the pipeline and the handout. Ten distinct colors (Okabe-Ito plus Tableau),
-/// then hues spaced by the golden angle.
+/// Head i always gets the same hue, whatever the head count, so "head 3 is green" holds in the
+/// heads grid, the pipeline and the handout. Ten distinct hues (Okabe-Ito plus Tableau), then
+/// hues spaced by the golden angle. In each theme a head's colors keep their hue but stand out
+/// from the background by at least kMinimumContrast (WCAG 2.1's 3:1 for graphical objects and
+/// bold titles): a yellow or sky blue that would vanish on white is darkened, a dark blue that
+/// would vanish on the dark theme is lightened.
 class HeadColors
 {
 public:
-    static QColor color(int head);
-    /// The same hue, light enough to put dark text on.
-    static QColor light(int head);
+    static constexpr double kMinimumContrast = 3.0;
+
+    /// For titles, labels, lines and strong fills on the theme's background.
+    static QColor color(int head, bool dark);
+    /// The same hue as near the background as kMinimumContrast allows, for fills that dark
+    /// text sits on (at 3:1 from white, #111 text still has 5.5:1 on it).
+    static QColor tint(int head, bool dark);
+    /// The theme's background, as PlotStyle draws it.
+    static QColor background(bool dark);
+    /// WCAG 2.1 contrast ratio (L1 + 0.05) / (L2 + 0.05) of the relative luminances, 1 to 21.
+    static double contrast(const QColor &a, const QColor &b);
+    /// WCAG 2.1 relative luminance of an sRGB color, 0 (black) to 1 (white).
+    static double luminance(const QColor &color);
 };
 
 } // namespace headlens

@@ -71,7 +71,7 @@ void SnapshotGrid::rebuild(int layers, int heads)
             plot->setPlotStyle(m_style, true);
             plot->setColorScaleVisible(false);
             plot->setColorRange(0.0, 1.0);
-            plot->setTitleColor(HeadColors::color(head));
+            plot->setTitleColor(HeadColors::color(head, m_style.dark));
             plot->show();
             m_plots.push_back(plot);
         }

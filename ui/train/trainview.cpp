@@ -225,11 +225,13 @@ void TrainView::clearCurves(const TrainingSettings &settings)
     m_loss->clearPoints();
     m_accuracy->clearPoints();
     m_scores->clearSeries();
+    m_headsPerLayer = settings.model.heads;
     const QString score = TaskPattern::scoreName(m_task);
     m_scores->setTitle(tr("%1 score per head").arg(score.left(1).toUpper() + score.mid(1)));
     for (int layer = 0; layer < settings.model.layers; ++layer) {
         for (int head = 0; head < settings.model.heads; ++head)
-            m_scores->addSeries(tr("L%1 H%2").arg(layer).arg(head + 1), HeadColors::color(head),
+            m_scores->addSeries(tr("L%1 H%2").arg(layer).arg(head + 1),
+                                HeadColors::color(head, m_dark),
                                 layer == 0 ? Qt::SolidLine : Qt::DashLine, 1.8);
     }
     m_scores->setLegendColumns(std::min(settings.model.heads, 4));
@@ -290,6 +292,12 @@ void TrainView::setPlotStyle(const PlotStyle &style)
     for (CurvePlot *plot : {m_loss, m_accuracy, m_scores})
         plot->setPlotStyle(style);
     m_heatmaps->setPlotStyle(style);
+    m_dark = style.dark;
+    for (int series = 0; series < m_scores->graphCount() && m_headsPerLayer > 0; ++series) {
+        QPen pen = m_scores->graph(series)->pen();
+        pen.setColor(HeadColors::color(series % m_headsPerLayer, m_dark));
+        m_scores->graph(series)->setPen(pen);
+    }
 }
 
 } // namespace headlens

@@ -93,6 +93,8 @@ private:
     bool m_heatmapsBehind = false;
     std::shared_ptr<const TrainingReport> m_report;
     TaskKind m_task = TaskKind::PreviousToken;
+    int m_headsPerLayer = 0; ///< the score series are layer by layer, a head each
+    bool m_dark = false;     ///< the theme the head colours are chosen for
     int64_t m_steps = 0;
     bool m_valid = true;
 };
