@@ -1,7 +1,9 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "models/modelbox.h"
 #include "models/modelcontroller.h"
+#include "models/modeloverview.h"
 #include "models/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "pipeline/pipelinecommands.h"
@@ -53,12 +55,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_actions->setControlsToggle(findChild<QDockWidget *>("controlsDock")->toggleViewAction());
     connectActions();
     connectPipeline();
-    m_models = new ModelWiring(this, m_actions);
-    // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
-    connect(m_train, &TrainView::openInViews, m_models->controller(),
-            &ModelController::openToyModel);
-    connect(m_train, &TrainView::openInViews, this,
-            [this] { m_tabs->setCurrentWidget(m_viewArea); });
+    buildModels();
     setPlotStyle(m_style);
     resize(1400, 900);
 }
@@ -107,6 +104,53 @@ void MainWindow::buildViews()
     m_trainPage->setWidget(m_train);
     m_tabs->addTab(m_trainPage, tr("Train"));
     setCentralWidget(m_tabs);
+}
+
+// The model widgets go into the controls, a "Model" tab and above the token strip; ModelWiring
+// connects them to each other and says through signals what the window should show.
+void MainWindow::buildModels()
+{
+    m_models = new ModelWiring(m_workspace, m_selection, this);
+    m_controls->insertBox(m_models->box());
+    m_tabs->addTab(m_models->overview(), tr("Model"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_models->overview()), false);
+    qobject_cast<QVBoxLayout *>(m_viewArea->layout())->insertWidget(0, m_models->note());
+    ModelController *controller = m_models->controller();
+    connect(m_runner, &TraceRunner::modelRunReady, controller, &ModelController::setRun);
+    connect(controller, &ModelController::sourceChanged, this, &MainWindow::recompute);
+    connect(m_models, &ModelWiring::runShown, this, &MainWindow::showModelRun);
+    connect(m_models, &ModelWiring::headOpened, this,
+            [this] { m_tabs->setCurrentWidget(m_viewArea); });
+    connect(m_models, &ModelWiring::layerSettingsVisibleChanged, m_controls,
+            &ControlsPanel::setLayerSettingsVisible);
+    connect(m_models->box(), &ModelBox::openGpt2Requested, m_files,
+            &FileCommands::chooseAndOpenModelFolder);
+    connect(m_models->box(), &ModelBox::openToyRequested, m_files,
+            &FileCommands::chooseAndOpenToyModel);
+    connect(m_actions->openModelFolder, &QAction::triggered, m_files,
+            &FileCommands::chooseAndOpenModelFolder);
+    connect(m_actions->openToyModel, &QAction::triggered, m_files,
+            &FileCommands::chooseAndOpenToyModel);
+    connect(m_actions->showModel, &QAction::triggered, this, &MainWindow::showModelTab);
+    // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
+    connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
+    connect(m_train, &TrainView::openInViews, this,
+            [this] { m_tabs->setCurrentWidget(m_viewArea); });
+    m_models->syncActive();
+}
+
+void MainWindow::showModelRun(bool shown)
+{
+    const int index = m_tabs->indexOf(m_models->overview());
+    if (!shown && m_tabs->currentIndex() == index)
+        m_tabs->setCurrentWidget(m_viewArea);
+    m_tabs->setTabVisible(index, shown);
+}
+
+void MainWindow::showModelTab()
+{
+    if (m_tabs->isTabVisible(m_tabs->indexOf(m_models->overview())))
+        m_tabs->setCurrentWidget(m_models->overview());
 }
 
 void MainWindow::showPipeline()

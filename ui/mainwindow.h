@@ -49,6 +49,8 @@ public:
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
     void showTrain();
+    /// Brings the "Model" tab to the front when a model has run (it is hidden otherwise).
+    void showModelTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }
@@ -74,6 +76,8 @@ private:
     void buildViews();
     void buildDock();
     void buildStatusBar();
+    void buildModels();
+    void showModelRun(bool shown);
     void connectActions();
     void hideDockOnTrainTab();
     void connectPipeline();

@@ -1,6 +1,6 @@
 // headlens-cli: multi-head attention from the command line, no display needed.
-#include "clirunner.h"
-#include "trainrunner.h"
+#include "tracecommand.h"
+#include "traincommand.h"
 
 #include "util/inputerror.h"
 
@@ -13,8 +13,8 @@ int main(int argc, char **argv)
         const CommandLineRequest request =
             CommandLine::parse(std::vector<std::string>(argv + 1, argv + argc), false);
         if (!request.train.task.empty())
-            return TrainRunner(std::cout, std::cerr).run(request);
-        return CliRunner(std::cout, std::cerr).run(request);
+            return TrainCommand(std::cout, std::cerr).run(request);
+        return TraceCommand(std::cout, std::cerr).run(request);
     } catch (const InputError &error) {
         std::cerr << "headlens-cli: " << error.what() << "\n";
         return 2;

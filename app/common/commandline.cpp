@@ -303,12 +303,12 @@ Layer:
   --positional sinusoidal|random|none
   --tokenizer words|chars
   --memory-budget MIB       refuse traces larger than this (default 2048)
-GPT-2 (a Hugging Face checkpoint folder):
-  --model DIR               config.json, model.safetensors, vocab.json, merges.txt; runs --text
+Models (a GPT-2 checkpoint folder or a toy model .npz from --train):
+  --model DIR|TOY.npz       GPT-2: config.json, model.safetensors, vocab.json, merges.txt; runs --text
                             through every layer, prints the top-5 next tokens; --export-dir also
                             writes all_weights.npy (n_layer, n_head, n, n) and token_ids.npy
   --layer L                 the layer whose every step is traced and exported (default 0)
-  --token-ids 1,2,3         GPT-2 token ids instead of --text
+  --token-ids 1,2,3         the model's token ids instead of --text
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics

@@ -3,7 +3,7 @@
 #include "startupoptions.h"
 #include "startupprobe.h"
 #include "train/trainview.h"
-#include "trainrunner.h"
+#include "traincommand.h"
 #include "util/inputerror.h"
 #include "window/filecommands.h"
 #include "window/screenshottaker.h"
@@ -81,7 +81,7 @@ int main(int argc, char *argv[])
     window.recompute();
     if (const auto &request = options->request(); !request.train.task.empty()) {
         try { // --train TASK --steps N: the Train view trains N steps in its worker thread
-            window.trainView()->train(headlens::TrainRunner::settingsFor(request),
+            window.trainView()->train(headlens::TrainCommand::settingsFor(request),
                                       request.train.steps);
             window.showTrain();
         } catch (const headlens::InputError &error) {

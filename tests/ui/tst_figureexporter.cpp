@@ -3,8 +3,9 @@
 
 #include "export/figureexporter.h"
 #include "plot/heatmapplot.h"
-#include "runner/tracejob.h"
+#include "runner/jobbuilder.h"
 #include "selection/selection.h"
+#include "session/session.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
@@ -39,7 +40,7 @@ std::shared_ptr<const Trace> traceOf(int heads, int words)
     for (int i = 0; i < words; ++i)
         text << kWords[i % 10];
     state.text = text.join(' ');
-    return TraceJob::run(*TraceJob::requestFor(state), {});
+    return Session().run(*JobBuilder::jobFor(state)).trace;
 }
 
 /// The share of pixels whose colour differs by more than 16 in some channel (1 when the

@@ -102,11 +102,12 @@ std::shared_ptr<const ModelRun> longRun(int layers, int heads, int n)
         run->tokens.push_back("t" + std::to_string(i));
     std::mt19937 random(21);
     std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+    run->attention = Tensor(Shape{{"L", layers}, {"h", heads}, {"n", n}, {"n_kv", n}});
     for (int k = 0; k < layers * heads; ++k) {
         RowMatrix w(n, n);
         for (Eigen::Index i = 0; i < w.size(); ++i)
             w.data()[i] = uniform(random);
-        run->attention.push_back(maskedFuture(w));
+        run->attention.matrix({k / heads, k % heads}) = maskedFuture(w);
     }
     run->stats.resize(size_t(layers * heads));
     return run;
@@ -114,7 +115,11 @@ std::shared_ptr<const ModelRun> longRun(int layers, int heads, int n)
 
 ExpectedHeads headsOf(const ModelRun &run)
 {
-    return {run.layers, run.heads, run.attention};
+    ExpectedHeads e{run.layers, run.heads, {}};
+    for (int l = 0; l < run.layers; ++l)
+        for (int h = 0; h < run.heads; ++h)
+            e.weights.push_back(run.probabilities(l, h));
+    return e;
 }
 
 QByteArray inPanel(int layer, int head, const QByteArray &mismatch)

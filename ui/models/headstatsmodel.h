@@ -1,7 +1,7 @@
 // HeadStatsModel: one row per head of the model, its statistics as sortable columns.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 
 #include <QAbstractTableModel>
 

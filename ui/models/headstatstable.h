@@ -1,7 +1,7 @@
 // HeadStatsTable: the per-head statistics of the whole model; click a header to sort.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 
 #include <QTableView>
 

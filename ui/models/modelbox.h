@@ -1,7 +1,7 @@
 // ModelBox: the "Model" group at the top of the controls: built-in layer or a model, its layer.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 
 #include <QGroupBox>
 

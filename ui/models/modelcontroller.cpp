@@ -1,9 +1,8 @@
 // ModelController: model choices go to the Workspace (or, for a model in memory, to source()).
 #include "models/modelcontroller.h"
 
+#include "model/modelopener.h"
 #include "workspace/workspace.h"
-
-#include <QFileInfo>
 
 namespace headlens {
 
@@ -15,8 +14,7 @@ ModelSource ModelController::source() const
 {
     ModelSource source;
     if (m_memory && m_memoryChosen && m_workspace->state().modelPath.isEmpty()) {
-        source.kind = ModelSource::Kind::Toy;
-        source.toy = m_memory;
+        source.model = m_memory;
         source.layer = m_workspace->state().modelLayer;
     }
     return source;
@@ -38,13 +36,12 @@ QString ModelController::modelName() const
         m_workspace->state().modelPath.isEmpty() ? m_lastPath : m_workspace->state().modelPath;
     if (path.isEmpty())
         return m_memory ? tr("Toy model (trained in this session)") : QString();
-    return QFileInfo(path).isDir() ? tr("GPT-2: %1").arg(QFileInfo(path).fileName())
-                                   : tr("Toy model: %1").arg(QFileInfo(path).fileName());
+    return QString::fromStdString(ModelOpener::label(path.toStdString()));
 }
 
 void ModelController::openToyModel(std::shared_ptr<const TrainedModel> model)
 {
-    m_memory = std::move(model);
+    m_memory = ModelOpener::fromTrained(std::move(model));
     m_memoryChosen = true;
     m_lastPath.clear();
     m_workspace->setModel(QString(), 0);

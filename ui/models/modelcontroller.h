@@ -1,7 +1,7 @@
-// ModelController: which model the views show (built-in layer, GPT-2, toy) and its latest run.
+// ModelController: which model the views show (built-in layer, a file's or one in memory).
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 
 #include <QObject>
 
@@ -9,6 +9,8 @@
 
 namespace headlens {
 
+class OpenedModel;
+struct TrainedModel;
 class Workspace;
 
 /// The workspace names a model by path (saved, restored); a model trained in this session is
@@ -50,9 +52,9 @@ signals:
 
 private:
     Workspace *m_workspace;
-    std::shared_ptr<const TrainedModel> m_memory; ///< a toy model without a file
-    bool m_memoryChosen = false;                  ///< m_memory is the active source
-    QString m_lastPath;                           ///< last model path, for useModel()
+    std::shared_ptr<const OpenedModel> m_memory; ///< a model without a file (Train view)
+    bool m_memoryChosen = false;                 ///< m_memory is the active source
+    QString m_lastPath;                          ///< last model path, for useModel()
     std::shared_ptr<const ModelRun> m_run;
 };
 

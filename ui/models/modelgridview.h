@@ -1,7 +1,7 @@
 // ModelGridView: every layer x head of a model as small heatmaps; a click opens that head.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>

@@ -1,7 +1,7 @@
 // ModelOverview: the "Model" tab: every layer x head, the per-head statistics, the predictions.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>

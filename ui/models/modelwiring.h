@@ -1,7 +1,7 @@
-// ModelWiring: puts the Model box, the Model tab and the model commands into the main window.
+// ModelWiring: the Model box, the Model tab and the note above the views, wired to each other.
 #pragma once
 
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
 #include <QObject>
@@ -12,38 +12,47 @@ class QLabel;
 
 namespace headlens {
 
-class MainActions;
-class MainWindow;
 class ModelBox;
 class ModelController;
 class ModelOverview;
+class Selection;
+class Workspace;
 
-/// Keeps MainWindow small: builds the model widgets, adds them to the window and connects
-/// them to the workspace, the runner, the selection and the File menu.
+/// Keeps MainWindow small: builds the model widgets and connects them to the workspace and the
+/// selection. It never reaches into the window: the window places box(), overview() and
+/// note() and follows the signals below.
 class ModelWiring : public QObject
 {
     Q_OBJECT
 public:
-    ModelWiring(MainWindow *window, MainActions *actions);
+    ModelWiring(Workspace *workspace, Selection *selection, QObject *parent = nullptr);
 
     ModelController *controller() const { return m_controller; }
     ModelOverview *overview() const { return m_overview; }
     ModelBox *box() const { return m_box; }
+    /// Above the token strip: which model and layer the views show; hidden without a model.
+    QLabel *note() const { return m_note; }
     void setPlotStyle(const PlotStyle &style);
-    /// Brings the "Model" tab to the front (when a model has run).
-    void showOverview();
-
-private:
-    void connectActions(MainActions *actions);
-    void showRun(const std::shared_ptr<const ModelRun> &run);
-    void openHead(int layer, int head);
+    /// Says layerSettingsVisibleChanged for the current choice (after the window connected).
     void syncActive();
 
-    MainWindow *m_window;
+signals:
+    /// A model's run is on screen (true) or none is: the Model tab comes and goes with it.
+    void runShown(bool shown);
+    /// A head was opened from the Model tab: the Heads view should come to the front.
+    void headOpened();
+    /// The built-in layer's settings are hidden while a model fixes them.
+    void layerSettingsVisibleChanged(bool visible);
+
+private:
+    void showRun(const std::shared_ptr<const ModelRun> &run);
+    void openHead(int layer, int head);
+
+    Selection *m_selection;
     ModelController *m_controller = nullptr;
     ModelBox *m_box = nullptr;
     ModelOverview *m_overview = nullptr;
-    QLabel *m_note = nullptr; ///< above the token strip: which model and layer the views show
+    QLabel *m_note = nullptr;
 };
 
 } // namespace headlens

@@ -1,7 +1,7 @@
 // PredictionsPanel: the model's most probable next tokens after the text, as labelled bars.
 #pragma once
 
-#include "model/gpt2run.h"
+#include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
 #include <QStringList>

@@ -3,9 +3,9 @@
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
-#include "models/modelcache.h"
+#include "runner/jobbuilder.h"
 #include "runner/releasedoffthread.h"
-#include "runner/tracejob.h"
+#include "session/session.h"
 #include "tensor/storagepool.h"
 #include "util/inputerror.h"
 
@@ -14,7 +14,7 @@
 namespace headlens {
 
 TraceRunner::TraceRunner(QObject *parent)
-    : QObject(parent), m_worker("headlens-trace"), m_models(std::make_unique<ModelCache>())
+    : QObject(parent), m_worker("headlens-trace"), m_session(std::make_unique<Session>())
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(0);
@@ -40,13 +40,13 @@ void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
         emit invalid(*problem);
         return;
     }
-    std::optional<TraceRequest> request = TraceJob::requestFor(state, model);
-    if (!request) {
+    std::optional<TraceJob> job = JobBuilder::jobFor(state, model);
+    if (!job) {
         setBusy(m_inFlight > 0);
         emit emptyInput();
         return;
     }
-    m_pending = std::move(*request);
+    m_pending = std::move(*job);
     m_debounce.start();
     setBusy(true);
 }
@@ -55,11 +55,11 @@ void TraceRunner::start()
 {
     const quint64 generation = m_generation.load();
     ++m_inFlight;
-    m_worker.run([this, generation, request = m_pending] { work(generation, request); });
+    m_worker.run([this, generation, job = m_pending] { work(generation, job); });
 }
 
 // Runs in the worker thread; talks back only through queued calls.
-void TraceRunner::work(quint64 generation, const TraceRequest &request)
+void TraceRunner::work(quint64 generation, const TraceJob &job)
 {
     if (generation != m_generation.load()) {
         queueOn(this, [this, generation] { finish(generation); });
@@ -78,11 +78,10 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
         return generation == m_generation.load();
     };
     try {
-        AttentionWeights weights;
-        std::shared_ptr<const ModelRun> model;
-        TraceRequest resolved = request;
-        resolved.source = m_models->resolve(request.source); // opens a model here, off the UI
-        std::shared_ptr<const Trace> trace = TraceJob::run(resolved, onProgress, &weights, &model);
+        // A model is opened here, off the UI thread, and kept by the session for the next job.
+        TraceRun run = m_session->run(job, onProgress);
+        std::shared_ptr<const Trace> trace = std::move(run.trace);
+        std::shared_ptr<const ModelRun> model = std::move(run.model);
         if (m_traceComputedHook)
             m_traceComputedHook();
         const int64_t bytes = trace->bytes();
@@ -93,7 +92,7 @@ void TraceRunner::work(quint64 generation, const TraceRequest &request)
             emit traceReady(trace);
             emit modelRunReady(model);
         });
-        analyse(generation, trace, std::move(weights));
+        analyse(generation, trace, std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
     } catch (const InputError &error) {

@@ -1,11 +1,11 @@
-// TraceRunner: computes traces in a worker thread; the newest request always wins.
+// TraceRunner: runs TraceJobs through a Session in a worker thread; the newest one always wins.
 #pragma once
 
 #include "attention/trace.h"
-#include "models/modelrun.h"
+#include "model/modelrun.h"
 #include "runner/traceanalysis.h"
-#include "runner/tracerequest.h"
 #include "runner/workerthread.h"
+#include "session/tracejob.h"
 #include "workspace/workspacestate.h"
 
 #include <QObject>
@@ -18,7 +18,7 @@
 
 namespace headlens {
 
-class ModelCache;
+class Session;
 
 /// Every submit() gets a generation number. A running computation whose generation is no longer
 /// the newest is cancelled through TraceOptions::progress, and a result that arrives late is
@@ -57,8 +57,8 @@ public:
 
 signals:
     void traceReady(std::shared_ptr<const headlens::Trace> trace);
-    /// Right after traceReady: every layer of the model the trace came from (its Gpt2Run for
-    /// GPT-2), or null when the trace is the built-in layer.
+    /// Right after traceReady: every layer of the model the trace came from, or null when the
+    /// trace is the built-in layer.
     void modelRunReady(std::shared_ptr<const headlens::ModelRun> run);
     /// After traceReady, for the same request: its weights and the four ways compared.
     void analysisReady(std::shared_ptr<const headlens::TraceAnalysis> analysis);
@@ -73,7 +73,7 @@ signals:
 
 private:
     void start();
-    void work(quint64 generation, const TraceRequest &request);
+    void work(quint64 generation, const TraceJob &job);
     void finish(quint64 generation);
     void analyse(quint64 generation, std::shared_ptr<const Trace> trace, AttentionWeights weights);
     void setBusy(bool busy);
@@ -81,8 +81,8 @@ private:
     WorkerThread m_worker; ///< computes the traces
     QTimer m_debounce;
     QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
-    TraceRequest m_pending;
-    std::unique_ptr<ModelCache> m_models; ///< used only in m_worker
+    TraceJob m_pending;
+    std::unique_ptr<Session> m_session; ///< used only in m_worker; keeps the opened model
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker
     std::function<void()> m_traceComputedHook;  ///< see setTraceComputedHook; called in m_worker

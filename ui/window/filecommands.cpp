@@ -4,13 +4,13 @@
 #include "export/figureexporter.h"
 #include "export/tensorexporter.h"
 #include "io/weightsfile.h"
-#include "models/modelsource.h"
+#include "model/modelopener.h"
+#include "session/weightspolicy.h"
 #include "util/inputerror.h"
 #include "workspace/sessionstore.h"
 #include "workspace/workspace.h"
 #include "workspace/workspacefile.h"
 
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -65,26 +65,24 @@ bool FileCommands::saveWorkspace(const QString &path)
 bool FileCommands::openWeights(const QString &path)
 {
     return guard(tr("Cannot open the weights"), [&] {
-        WeightsFile::load(path.toStdString()); // read once here so a bad file is reported now
-        m_workspace->setWeightsPath(path);
+        // Read once here, so a bad file is reported now. The file fixes d_model, d_in and the
+        // biases: the controls take them from it, as headlens-cli does (WeightsPolicy).
+        const LoadedWeights loaded = WeightsFile::load(path.toStdString());
+        WorkspaceState state = m_workspace->state();
+        state.config = WeightsPolicy::adopt(loaded, state.config, ChosenSettings::none());
+        state.weightsPath = path;
+        m_workspace->setState(state);
         emit message(tr("Weights from %1").arg(QFileInfo(path).fileName()));
     });
 }
 
 bool FileCommands::openModel(const QString &path)
 {
+    if (auto problem = ModelOpener::problemWith(path.toStdString())) {
+        complain(tr("Cannot open the model"), QString::fromStdString(*problem));
+        return false;
+    }
     const QFileInfo info(path);
-    const bool folder = info.isDir();
-    if (folder && !QFileInfo::exists(QDir(path).filePath("config.json"))) {
-        complain(tr("Cannot open the model"),
-                 tr("%1 is not a GPT-2 folder: it has no config.json.").arg(path));
-        return false;
-    }
-    if (!folder && ModelSource::kindOfPath(path.toStdString()) != ModelSource::Kind::Toy) {
-        complain(tr("Cannot open the model"),
-                 tr("%1 is not a HeadLens toy model (no headlens_toy_settings).").arg(path));
-        return false;
-    }
     m_workspace->setModel(info.absoluteFilePath(), 0);
     emit message(tr("Opening %1…").arg(info.fileName()));
     return true;
@@ -93,9 +91,7 @@ bool FileCommands::openModel(const QString &path)
 bool FileCommands::openAny(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (QFileInfo(path).isDir())
-        return openModel(path);
-    if (suffix == "npz" && ModelSource::kindOfPath(path.toStdString()) == ModelSource::Kind::Toy)
+    if (ModelOpener::namesModel(path.toStdString()))
         return openModel(path);
     if (suffix == "npz")
         return openWeights(path);

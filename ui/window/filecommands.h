@@ -29,9 +29,10 @@ public:
     bool openWorkspace(const QString &path);
     /// Saves to `path` (atomically). True on success.
     bool saveWorkspace(const QString &path);
-    /// Sets the weights file after checking it can be read.
+    /// Sets the weights file after checking it can be read, and takes d_model, d_in and the
+    /// biases from it (WeightsPolicy::adopt); a later setting that does not fit is refused.
     bool openWeights(const QString &path);
-    /// Shows the model at `path` (a GPT-2 folder or a toy .npz), layer 0, after a cheap check;
+    /// Shows the model at `path` (any family ModelOpener knows), layer 0, after a cheap check;
     /// the runner opens it in its thread and reports what is wrong in the file.
     bool openModel(const QString &path);
     /// Opens whatever was dropped or given: .headlens, a GPT-2 folder, a toy model or weights.

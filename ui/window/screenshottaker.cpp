@@ -2,7 +2,6 @@
 #include "window/screenshottaker.h"
 
 #include "mainwindow.h"
-#include "models/modelwiring.h"
 #include "pipeline/handoutwriter.h"
 #include "pipeline/pipelineview.h"
 #include "runner/tracerunner.h"
@@ -41,7 +40,7 @@ void ScreenshotTaker::poll()
         return;
     m_timer.stop();
     if (m_view == "model")
-        m_window->models()->showOverview();
+        m_window->showModelTab();
     if (m_view == "pipeline")
         m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
     // Let the views lay out and replot with the new trace before grabbing.

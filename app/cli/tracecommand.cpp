@@ -1,14 +1,14 @@
-// CliRunner: input, weights, trace, then the tables and files the person asked for.
-#include "clirunner.h"
-#include "modelrunner.h"
+// TraceCommand: the job through a Session, then the tables and files the person asked for.
+#include "tracecommand.h"
+
+#include "commandlinejob.h"
+#include "figurewriter.h"
+#include "modelcommand.h"
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
-#include "figurewriter.h"
-#include "io/npyfile.h"
 #include "io/tracejson.h"
-#include "io/weightsfile.h"
-#include "text/inputbuilder.h"
+#include "session/session.h"
 #include "util/inputerror.h"
 
 #include <cstdio>
@@ -36,51 +36,6 @@ std::string flopsText(double flops)
     else
         std::snprintf(text, sizeof text, "%.0f FLOP", flops);
     return text;
-}
-
-/// The weights file decides d_model and bias unless the person set them.
-AttentionWeights loadWeights(CommandLineRequest &request, int kvInputWidthHint)
-{
-    if (request.weightsPath.empty())
-        return AttentionWeights::initialize(request.config, kvInputWidthHint);
-    LoadedWeights loaded = WeightsFile::load(request.weightsPath);
-    if (!loaded.hasBias)
-        request.config.bias = false;
-    if (auto problem = loaded.mismatch(request.config))
-        throw InputError(request.weightsPath + " holds a layer with d_model " +
-                         std::to_string(loaded.dModel) +
-                         " that does not fit the settings: " + *problem);
-    return loaded.weights;
-}
-
-void adoptWeightsWidth(CommandLineRequest &request)
-{
-    if (request.weightsPath.empty() || request.dModelGiven)
-        return;
-    const LoadedWeights loaded = WeightsFile::load(request.weightsPath);
-    request.config.dModel = static_cast<int>(loaded.weights.wO.rows());
-    if (loaded.weights.wQ.cols() != loaded.weights.wO.rows() && request.config.dIn == 0)
-        request.config.dIn = static_cast<int>(loaded.weights.wQ.cols());
-}
-
-AttentionInput buildInput(CommandLineRequest &request)
-{
-    if (!request.inputPath.empty()) {
-        Tensor x = NpyFile::read(request.inputPath);
-        if (request.weightsPath.empty() && !request.dModelGiven && x.shape().rank() >= 2)
-            request.config.dModel = static_cast<int>(x.shape().size(x.shape().rank() - 1));
-        Tensor xKv = request.kvInputPath.empty() ? Tensor() : NpyFile::read(request.kvInputPath);
-        Tensor mask = request.maskPath.empty() ? Tensor() : NpyFile::read(request.maskPath);
-        return InputBuilder::fromTensors(request.config, x, xKv, mask);
-    }
-    if (!request.maskPath.empty() || !request.kvInputPath.empty())
-        throw InputError("--key-padding-mask and --kv-input go with --input; with --text the "
-                         "padding mask is made from the sentence lengths.");
-    if (request.texts.empty())
-        throw InputError("There is no text to attend over: give a sentence with --text "
-                         "\"The movie was not bad\", a file with --text-file, or vectors with "
-                         "--input X.npy.");
-    return InputBuilder::fromTexts(request.config, request.texts, request.kvTexts);
 }
 
 std::string padRight(const std::string &text, size_t width)
@@ -115,7 +70,7 @@ void checkFigureRequest(const CommandLineRequest &request)
 
 } // namespace
 
-int CliRunner::run(CommandLineRequest request)
+int TraceCommand::run(CommandLineRequest request)
 {
     if (request.help) {
         m_out << CommandLine::helpText("headlens-cli", false);
@@ -127,11 +82,10 @@ int CliRunner::run(CommandLineRequest request)
     }
     checkFigureRequest(request);
     if (!request.modelDir.empty())
-        return ModelRunner(m_out, m_err).run(request);
-    adoptWeightsWidth(request);
-    AttentionInput input = buildInput(request);
-    const AttentionWeights weights = loadWeights(request, static_cast<int>(input.kvInputWidth()));
-    const Trace trace = computeTrace(request.config, std::move(input), weights);
+        return ModelCommand(m_out, m_err).run(request);
+    const TraceRun run = Session().run(CommandLineJob::from(request));
+    const Trace &trace = *run.trace;
+    const AttentionWeights &weights = run.parameters;
 
     const bool anyOutput = request.printShapes || request.printStats || request.compare ||
                            request.json || !request.exportDir.empty();
@@ -156,13 +110,12 @@ int CliRunner::run(CommandLineRequest request)
     }
 #ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())
-        writeFigures(std::make_shared<const Trace>(trace), request.exportDir,
-                     request.figureFormats);
+        writeFigures(run.trace, request.exportDir, request.figureFormats);
 #endif
     return 0;
 }
 
-void CliRunner::printSummary(const Trace &trace) const
+void TraceCommand::printSummary(const Trace &trace) const
 {
     const AttentionConfig &c = trace.config;
     m_out << "Multi-head attention: d_model=" << c.dModel << ", h=" << c.heads
@@ -178,7 +131,7 @@ void CliRunner::printSummary(const Trace &trace) const
     }
 }
 
-void CliRunner::printShapes(const Trace &trace) const
+void TraceCommand::printShapes(const Trace &trace) const
 {
     auto chain = [&](const char *a, const char *b, const char *c) {
         return trace.tensor(a).shape().toPlainString() + " -> " +
@@ -197,7 +150,7 @@ void CliRunner::printShapes(const Trace &trace) const
           << formatBytes(trace.bytes()) << "\n";
 }
 
-void CliRunner::printStats(const Trace &trace) const
+void TraceCommand::printStats(const Trace &trace) const
 {
     m_out << "\n"
           << padRight("seq", 5) << padRight("head", 6) << padRight("entropy", 9)
@@ -213,7 +166,7 @@ void CliRunner::printStats(const Trace &trace) const
         }
 }
 
-void CliRunner::printComparison(const Trace &trace, const AttentionWeights &weights) const
+void TraceCommand::printComparison(const Trace &trace, const AttentionWeights &weights) const
 {
     const ImplementationComparison comparison = compareImplementations(trace, weights);
     m_out << "\nFour ways, one answer:\n";

@@ -1,4 +1,4 @@
-// TrainRunner: `headlens-cli --train TASK`: trains a toy model, prints its progress, saves it.
+// TrainCommand: `headlens-cli --train TASK`: trains a toy model, prints its progress, saves it.
 #pragma once
 
 #include "commandline.h"
@@ -12,10 +12,10 @@ struct TrainingSettings;
 /// Runs the training playground from the command line: the task's default settings overridden
 /// by the options given, a line of train and held-out loss/accuracy every --report-every
 /// steps, the heads' previous-token and induction scores at the end, and --save FILE.
-class TrainRunner
+class TrainCommand
 {
 public:
-    TrainRunner(std::ostream &out, std::ostream &err) : m_out(out), m_err(err) {}
+    TrainCommand(std::ostream &out, std::ostream &err) : m_out(out), m_err(err) {}
 
     /// Returns the exit code. Throws InputError for settings a person can fix.
     int run(const CommandLineRequest &request);

@@ -1,4 +1,4 @@
-// CliRunner: what `headlens-cli` does with a parsed command line, writing to given streams.
+// TraceCommand: what `headlens-cli` does with a parsed command line, writing to given streams.
 #pragma once
 
 #include "commandline.h"
@@ -10,12 +10,13 @@ namespace headlens {
 class Trace;
 struct AttentionWeights;
 
-/// Runs one request: builds the input, computes the trace, prints and exports. Every output
-/// comes from the one Trace. Throws InputError for anything the person can fix.
-class CliRunner
+/// Runs one command line: its TraceJob through a Session (as the window does), then prints and
+/// exports. Every output comes from the one Trace. Throws InputError for anything the person
+/// can fix. --model goes to ModelCommand.
+class TraceCommand
 {
 public:
-    CliRunner(std::ostream &out, std::ostream &err) : m_out(out), m_err(err) {}
+    TraceCommand(std::ostream &out, std::ostream &err) : m_out(out), m_err(err) {}
 
     /// Returns the process exit code (0 success).
     int run(CommandLineRequest request);

@@ -1,5 +1,5 @@
-// TrainRunner: settings from the command line, the training loop with reports, the saved model.
-#include "trainrunner.h"
+// TrainCommand: settings from the command line, the training loop with reports, the saved model.
+#include "traincommand.h"
 
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
@@ -28,7 +28,7 @@ std::string line(const char *format, ...)
 
 } // namespace
 
-TrainingSettings TrainRunner::settingsFor(const CommandLineRequest &request)
+TrainingSettings TrainCommand::settingsFor(const CommandLineRequest &request)
 {
     const TrainOptions &t = request.train;
     const auto task = taskKindFromString(t.task);
@@ -53,7 +53,7 @@ TrainingSettings TrainRunner::settingsFor(const CommandLineRequest &request)
     return s;
 }
 
-int TrainRunner::run(const CommandLineRequest &request)
+int TrainCommand::run(const CommandLineRequest &request)
 {
     const TrainingSettings s = settingsFor(request);
     const TrainOptions &t = request.train;

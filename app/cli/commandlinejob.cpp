@@ -1,0 +1,61 @@
+// CommandLineJob: options to TraceJob fields; the mistakes only options can make, in their words.
+#include "commandlinejob.h"
+
+#include "util/inputerror.h"
+
+namespace headlens {
+
+TraceJob CommandLineJob::from(const CommandLineRequest &request)
+{
+    TraceJob job;
+    job.config = request.config;
+    job.chosen.dModel = request.dModelGiven;
+    job.chosen.inputWidth = request.given.count("--d-in") > 0;
+    job.chosen.bias = request.given.count("--no-bias") > 0;
+    job.texts = request.texts;
+    job.kvTexts = request.kvTexts;
+    if (!request.modelDir.empty()) {
+        checkModelInput(request);
+        job.model.path = request.modelDir;
+        job.model.layer = request.modelLayer;
+        job.tokenIds = request.tokenIds;
+        return job;
+    }
+    checkLayerInput(request);
+    job.inputPath = request.inputPath;
+    job.kvInputPath = request.kvInputPath;
+    job.maskPath = request.maskPath;
+    job.weightsPath = request.weightsPath;
+    return job;
+}
+
+void CommandLineJob::checkLayerInput(const CommandLineRequest &request)
+{
+    if (!request.inputPath.empty())
+        return;
+    if (!request.maskPath.empty() || !request.kvInputPath.empty())
+        throw InputError("--key-padding-mask and --kv-input go with --input; with --text the "
+                         "padding mask is made from the sentence lengths.");
+    if (request.texts.empty())
+        throw InputError("There is no text to attend over: give a sentence with --text "
+                         "\"The movie was not bad\", a file with --text-file, or vectors with "
+                         "--input X.npy.");
+}
+
+void CommandLineJob::checkModelInput(const CommandLineRequest &request)
+{
+    if (!request.tokenIds.empty()) {
+        if (!request.texts.empty())
+            throw InputError("Give either --text or --token-ids with --model, not both.");
+    } else if (request.texts.size() != 1) {
+        throw InputError(request.texts.empty()
+                             ? "There is no text for the model: give one with --text \"Hello "
+                               "world\" or ids with --token-ids 15496,995."
+                             : "--model runs one text at a time; give a single --text.");
+    }
+    if (!request.kvTexts.empty() || !request.inputPath.empty() || !request.weightsPath.empty())
+        throw InputError("--model runs the model's own layers: --kv-text, --input and --weights "
+                         "do not apply to it.");
+}
+
+} // namespace headlens

@@ -1,0 +1,23 @@
+// CommandLineJob: a parsed headlens-cli command line as a TraceJob for the core's Session.
+#pragma once
+
+#include "commandline.h"
+#include "session/tracejob.h"
+
+namespace headlens {
+
+/// The command line's side of the agreement with the window: the same TraceJob fields, with
+/// only the layer settings the options gave marked as chosen (a weights file fills the rest).
+class CommandLineJob
+{
+public:
+    /// Throws InputError for combinations only a command line can get wrong (a mask without
+    /// --input, no text at all, --model with --weights, ...), before any file is read.
+    static TraceJob from(const CommandLineRequest &request);
+
+private:
+    static void checkLayerInput(const CommandLineRequest &request);
+    static void checkModelInput(const CommandLineRequest &request);
+};
+
+} // namespace headlens

@@ -1,0 +1,35 @@
+// ModelCommand: what `headlens-cli --model PATH` does: one text through a GPT-2 or toy model.
+#pragma once
+
+#include "commandline.h"
+
+#include <ostream>
+
+namespace headlens {
+
+struct ModelRun;
+
+/// Runs the command line's TraceJob through a Session, as the window does: opens the model
+/// (a GPT-2 folder or a toy .npz, told apart by ModelOpener), runs the text (or --token-ids)
+/// through every layer, prints the tokens and the top-5 next-token predictions (and per-head
+/// statistics with --stats), and with --export-dir writes the chosen layer's trace (as for the
+/// built-in layer) plus all_weights.npy (L, h, n, n) attention probabilities and token_ids.npy
+/// (n) (float32, as NpyFile writes; ids < 2^24 are exact). Throws InputError for anything the
+/// person can fix.
+class ModelCommand
+{
+public:
+    ModelCommand(std::ostream &out, std::ostream &err) : m_out(out), m_err(err) {}
+
+    /// Returns the process exit code (0 success).
+    int run(const CommandLineRequest &request);
+
+private:
+    void printSummary(const ModelRun &run, double milliseconds) const;
+    void printStats(const ModelRun &run) const;
+
+    std::ostream &m_out;
+    std::ostream &m_err;
+};
+
+} // namespace headlens

@@ -1,0 +1,101 @@
+// ModelOpener: folder = GPT-2, .npz with headlens_toy_settings = toy model, decided only here.
+#include "model/modelopener.h"
+
+#include "model/gpt2openedmodel.h"
+#include "model/toyopenedmodel.h"
+#include "train/toymodelfile.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace headlens {
+
+namespace {
+
+enum class Family
+{
+    None,
+    Gpt2,
+    Toy
+};
+
+// A .npz is a zip: its central directory at the end lists every member's name, so the last
+// few kilobytes say whether the file holds "headlens_toy_settings" (ToyModelFile).
+bool namesToySettings(const std::string &path)
+{
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file)
+        return false;
+    const std::streamoff size = file.tellg();
+    const std::streamoff tail = std::min<std::streamoff>(size, 1 << 20);
+    file.seekg(size - tail);
+    const std::string bytes((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
+    return bytes.find("headlens_toy_settings") != std::string::npos;
+}
+
+Family familyOf(const std::string &path)
+{
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        return Family::Gpt2;
+    return namesToySettings(path) ? Family::Toy : Family::None;
+}
+
+bool endsWithNpz(const std::string &path)
+{
+    std::string extension = std::filesystem::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension == ".npz";
+}
+
+} // namespace
+
+bool ModelOpener::namesModel(const std::string &path)
+{
+    return familyOf(path) != Family::None;
+}
+
+std::optional<std::string> ModelOpener::problemWith(const std::string &path)
+{
+    switch (familyOf(path)) {
+    case Family::Gpt2:
+        if (!std::filesystem::exists(std::filesystem::path(path) / "config.json"))
+            return path + " is not a GPT-2 folder: it has no config.json.";
+        return std::nullopt;
+    case Family::Toy:
+        return std::nullopt;
+    case Family::None:
+        break;
+    }
+    return path + " is not a HeadLens toy model (no headlens_toy_settings).";
+}
+
+std::string ModelOpener::label(const std::string &path)
+{
+    const std::string file = std::filesystem::path(path).filename().string();
+    return (familyOf(path) == Family::Gpt2 ? "GPT-2: " : "Toy model: ") + file;
+}
+
+std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path)
+{
+    const Family family = familyOf(path);
+    std::error_code error;
+    const bool missing = !std::filesystem::exists(path, error);
+    if (family == Family::Gpt2 || (missing && !endsWithNpz(path)))
+        return std::make_shared<const Gpt2OpenedModel>(Gpt2Model::open(path));
+    // Any other file is read as a toy model, whose loader says what is wrong with one that is not.
+    return std::make_shared<const ToyOpenedModel>(
+        std::make_shared<const TrainedModel>(ToyModelFile::load(path)), path);
+}
+
+std::shared_ptr<const OpenedModel>
+ModelOpener::fromTrained(std::shared_ptr<const TrainedModel> model)
+{
+    return std::make_shared<const ToyOpenedModel>(std::move(model), std::string());
+}
+
+} // namespace headlens

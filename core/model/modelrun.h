@@ -1,0 +1,54 @@
+// ModelRun: one text through a whole model: every layer's attention probabilities, the traced
+// layer.
+#pragma once
+
+#include "attention/attentionweights.h"
+#include "attention/trace.h"
+#include "model/gpt2run.h"
+#include "model/modelsource.h"
+#include "stats/headstats.h"
+#include "tensor/tensor.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// Made by OpenedModel::run in a worker thread; immutable afterwards and shared by every view.
+/// L = layers, h = heads, n = tokens. Family-neutral: the views and the CLI read only this.
+struct ModelRun
+{
+    ModelSource source;              ///< resolved: `model` is set; source.layer was traced
+    std::string name;                ///< "GPT-2 tiny" or "toy model toy.npz"
+    int layers = 0;                  ///< L
+    int heads = 0;                   ///< h
+    std::vector<int> tokenIds;       ///< (n) ids in the model's vocabulary
+    std::vector<std::string> tokens; ///< (n) labels the model saw (BPE pieces or toy labels)
+    /// (L, h, n, n) attention probabilities of every layer. A handle on the storage of the pass
+    /// that computed them (Gpt2Run::attention for GPT-2), never a second copy; keys after the
+    /// query hold their probability 0 when `causal`: views draw them masked.
+    Tensor attention;
+    bool causal = true;                   ///< key j > query i is masked in every layer
+    std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
+    std::vector<TokenPrediction> topNext; ///< next token after the last position, best first
+    /// The traced layer (source.layer) step by step, b = 1. Shares the pass's memory when the
+    /// family keeps the trace in its own run (GPT-2).
+    std::shared_ptr<const Trace> layerTrace;
+    AttentionWeights layerParameters; ///< that layer's W_Q, W_K, W_V, W_O and biases
+    /// The typed text was mapped onto the toy vocabulary one character at a time.
+    bool mappedOntoToyVocabulary = false;
+    std::string settingsSummary; ///< "d_model 16 · 2 heads · d_k 8 · causal\n2 layers · ..."
+
+    /// Head `head` of layer `layer`, (n, n). Precondition: layer < layers, head < heads.
+    ConstRowMatrixMap probabilities(int layer, int head) const
+    {
+        return attention.matrix({layer, head});
+    }
+    const HeadStats &stat(int layer, int head) const
+    {
+        return stats.at(size_t(layer * heads + head));
+    }
+};
+
+} // namespace headlens

@@ -1,0 +1,40 @@
+// OpenedModel: a model in memory behind one interface, whatever its family (GPT-2, toy model).
+#pragma once
+
+#include "model/modelrun.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// What orchestration (core/session) and the front ends need from a model. Made only by
+/// ModelOpener, the one place that tells families apart. Immutable: run() may be called from
+/// any thread, concurrently.
+class OpenedModel
+{
+public:
+    virtual ~OpenedModel() = default;
+
+    /// The family as people call it, for messages: "GPT-2", "toy model".
+    virtual std::string family() const = 0;
+    /// The family and the file or folder: "GPT-2 tiny", "toy model toy.npz".
+    virtual std::string name() const = 0;
+    virtual int layers() const = 0;
+    /// The token ids of `text`. Throws InputError when the model cannot read it.
+    virtual std::vector<int> encode(const std::string &text) const = 0;
+    /// One pass over `tokenIds`, tracing `layer`. Precondition: 0 <= layer < layers(). Throws
+    /// InputError (ids the model cannot read) or Cancelled (when `progress` returned false).
+    /// The run's `source` is left for the caller to fill in.
+    virtual std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
+                                          const std::function<bool(double)> &progress) const = 0;
+
+protected:
+    /// The two lines of ModelRun::settingsSummary.
+    static std::string summary(const AttentionConfig &config, int layers, int vocabulary,
+                               int context);
+};
+
+} // namespace headlens

@@ -1,0 +1,89 @@
+// ToyOpenedModel: the traced layer through computeTrace, every head from one ToyModel::forward.
+#include "model/toyopenedmodel.h"
+
+#include "attention/attentionforward.h"
+#include "train/toymodel.h"
+#include "util/inputerror.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+namespace headlens {
+
+namespace {
+
+constexpr int kTopK = 10;
+
+// The next-token distribution after the last position (softmax of the logits, not attention),
+// most probable first.
+std::vector<TokenPrediction> predictionsOf(const Eigen::VectorXf &logits, const ToyTask &task)
+{
+    const Eigen::ArrayXd shifted = (logits.array() - logits.maxCoeff()).cast<double>().exp();
+    const Eigen::ArrayXd probabilities = shifted / shifted.sum();
+    std::vector<int> order(size_t(logits.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return probabilities[a] > probabilities[b]; });
+    order.resize(std::min<size_t>(order.size(), kTopK));
+    std::vector<TokenPrediction> out;
+    for (int id : order)
+        out.push_back({id, task.label(id), probabilities[id], logits[id]});
+    return out;
+}
+
+} // namespace
+
+std::string ToyOpenedModel::name() const
+{
+    return m_path.empty() ? "toy model (trained in this session)"
+                          : "toy model " + std::filesystem::path(m_path).filename().string();
+}
+
+std::vector<int> ToyOpenedModel::encode(const std::string &text) const
+{
+    std::vector<int> ids = m_model->task().encode(text);
+    if (ids.empty())
+        throw InputError("Type some letters: the toy model reads the text one character at a "
+                         "time, mapped onto its vocabulary.");
+    return ids;
+}
+
+std::shared_ptr<ModelRun> ToyOpenedModel::run(const std::vector<int> &ids, int layer,
+                                              const std::function<bool(double)> &progress) const
+{
+    const TrainedModel &model = *m_model;
+    const ToyModelConfig &shape = model.settings.model;
+    auto run = std::make_shared<ModelRun>();
+    run->layerParameters = model.layerWeights(layer);
+    TraceOptions options;
+    options.progress = progress;
+    // layerInput checks the ids (InputError) before the forward pass below reads them.
+    run->layerTrace = std::make_shared<const Trace>(computeTrace(
+        model.layerConfig(layer), model.layerInput(layer, ids), run->layerParameters, options));
+    const ToyModel toy(shape, model.parameters);
+    ToyModel::Activations acts;
+    const auto n = int64_t(ids.size());
+    toy.forward(ids, 1, int(n), acts);
+    run->attention = Tensor(Shape{{"L", shape.layers}, {"h", shape.heads}, {"n", n}, {"n_kv", n}});
+    for (int l = 0; l < shape.layers; ++l)
+        for (int h = 0; h < shape.heads; ++h) {
+            RowMatrixMap probabilities = run->attention.matrix({l, h});
+            probabilities = acts.attention(l, h, 0);
+            run->stats.push_back(computeHeadStats(probabilities, n, n));
+        }
+    run->name = name();
+    run->layers = shape.layers;
+    run->heads = shape.heads;
+    run->tokenIds = ids;
+    run->tokens = model.labels(ids);
+    run->causal = model.layerConfig(layer).causal;
+    run->topNext = predictionsOf(acts.logits.row(acts.logits.rows() - 1).transpose(), model.task());
+    run->mappedOntoToyVocabulary = true;
+    run->settingsSummary =
+        summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);
+    return run;
+}
+
+} // namespace headlens

@@ -1,0 +1,32 @@
+// ToyOpenedModel: a trained toy model (file or Train view) as an OpenedModel.
+#pragma once
+
+#include "model/openedmodel.h"
+#include "train/trainedmodel.h"
+
+namespace headlens {
+
+/// Shares the TrainedModel (the Train view may hold the same one). Its runs compute every
+/// layer's attention once, in one forward pass, straight into the run's (L, h, n, n) tensor.
+class ToyOpenedModel : public OpenedModel
+{
+public:
+    /// `path`: the file it was read from, empty for a model trained in this session.
+    ToyOpenedModel(std::shared_ptr<const TrainedModel> model, std::string path)
+        : m_model(std::move(model)), m_path(std::move(path))
+    {}
+
+    std::string family() const override { return "toy model"; }
+    std::string name() const override;
+    int layers() const override { return m_model->settings.model.layers; }
+    /// The text one character at a time, mapped onto the toy vocabulary (ToyTask::encode).
+    std::vector<int> encode(const std::string &text) const override;
+    std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
+                                  const std::function<bool(double)> &progress) const override;
+
+private:
+    std::shared_ptr<const TrainedModel> m_model;
+    std::string m_path;
+};
+
+} // namespace headlens

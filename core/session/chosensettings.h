@@ -1,0 +1,18 @@
+// ChosenSettings: which layer settings the person chose, so a weights file fills in only the rest.
+#pragma once
+
+namespace headlens {
+
+/// The settings a weights file fixes (WeightsPolicy). headlens-cli marks what its options gave;
+/// the window marks every one, because its controls show them all and opening a weights file
+/// already set them from the file (FileCommands::openWeights).
+struct ChosenSettings
+{
+    bool dModel = true;     ///< d_model: rows of out_proj.weight
+    bool inputWidth = true; ///< d_in: columns of W_Q when it differs from d_model
+    bool bias = true;       ///< whether the projections have biases
+
+    static ChosenSettings none() { return {false, false, false}; }
+};
+
+} // namespace headlens

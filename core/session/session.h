@@ -1,0 +1,34 @@
+// Session: runs TraceJobs the same way for headlens-cli and the window, keeping opened models.
+#pragma once
+
+#include "session/modelcache.h"
+#include "session/tracejob.h"
+#include "session/tracerun.h"
+
+#include <functional>
+
+namespace headlens {
+
+/// The one way from a job to a trace: the built-in layer (input from texts or vectors, weights
+/// seeded or read under WeightsPolicy, computeTrace) or a model's layer (opened through
+/// ModelCache, checked layer, OpenedModel::run). Holds the opened model between jobs, so use
+/// one Session per thread (the window: one in its runner's worker; the CLI: one per process).
+class Session
+{
+public:
+    /// Runs `job`. `progress` (0..1) is called from this thread; returning false abandons the
+    /// work. Throws InputError (a message for people) or Cancelled.
+    TraceRun run(const TraceJob &job, const std::function<bool(double)> &progress = {});
+
+    /// The layer check every family shares: "There is no layer 7: this GPT-2 has layers 0 to
+    /// 1." Throws InputError.
+    static void checkLayer(int layer, int layers, const std::string &family);
+
+private:
+    TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
+    TraceRun runModel(const TraceJob &job, const std::function<bool(double)> &progress);
+
+    ModelCache m_models;
+};
+
+} // namespace headlens

@@ -1,0 +1,30 @@
+// TraceJob: the description of one piece of work: what to trace, from which text and weights.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "model/modelsource.h"
+#include "session/chosensettings.h"
+
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// Plain C++, copied into the worker so the front end can move on; Session::run does it.
+/// The built-in layer reads config, the texts (or the vectors of inputPath) and weightsPath;
+/// a model (model.isModel()) reads only its own layers and the first text (or tokenIds).
+struct TraceJob
+{
+    AttentionConfig config;
+    ChosenSettings chosen;            ///< settings a weights file must not change (WeightsPolicy)
+    std::vector<std::string> texts;   ///< b query sequences
+    std::vector<std::string> kvTexts; ///< cross-attention key/value sequences; empty = self
+    std::string inputPath;            ///< query vectors (.npy) instead of texts; empty = texts
+    std::string kvInputPath;          ///< key/value vectors (.npy), with inputPath
+    std::string maskPath;             ///< key-padding mask (.npy), with inputPath
+    std::string weightsPath;          ///< .npz state_dict; empty = seeded initialisation
+    ModelSource model;                ///< the model whose layer to trace; empty = built-in layer
+    std::vector<int> tokenIds;        ///< a model's input as ids instead of texts.front()
+};
+
+} // namespace headlens

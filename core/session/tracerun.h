@@ -1,0 +1,19 @@
+// TraceRun: what one TraceJob produced: the trace the views draw and what came with it.
+#pragma once
+
+#include "attention/attentionweights.h"
+#include "attention/trace.h"
+#include "model/modelrun.h"
+
+#include <memory>
+
+namespace headlens {
+
+struct TraceRun
+{
+    std::shared_ptr<const Trace> trace;
+    AttentionWeights parameters;           ///< the traced layer's W_Q, ..., b_O
+    std::shared_ptr<const ModelRun> model; ///< every layer of the model; null for built-in
+};
+
+} // namespace headlens

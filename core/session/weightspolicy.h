@@ -1,0 +1,28 @@
+// WeightsPolicy: the one rule for a weights file whose sizes differ from the settings.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "io/weightsfile.h"
+#include "session/chosensettings.h"
+
+#include <string>
+
+namespace headlens {
+
+/// A weights file fixes d_model, d_in and the biases. What the person did not choose is taken
+/// from the file; what they chose must fit it, or the job is refused with a message naming the
+/// file, its d_model and what to set. headlens-cli and the window both follow it (Session).
+class WeightsPolicy
+{
+public:
+    /// `config` with d_model, d_in (0 when equal to d_model) and bias taken from `loaded`
+    /// wherever `chosen` leaves them open.
+    static AttentionConfig adopt(const LoadedWeights &loaded, AttentionConfig config,
+                                 ChosenSettings chosen);
+    /// Throws InputError "<path> holds a layer with d_model N that does not fit the settings:
+    /// <which matrix and what to set>" when `config` cannot use the file's matrices.
+    static void check(const LoadedWeights &loaded, const AttentionConfig &config,
+                      const std::string &path);
+};
+
+} // namespace headlens

@@ -1,0 +1,25 @@
+// JobBuilder: QString texts split into lines, the model named by path or handed over in memory.
+#include "runner/jobbuilder.h"
+
+#include "text/tokenizer.h"
+
+namespace headlens {
+
+std::optional<TraceJob> JobBuilder::jobFor(const WorkspaceState &state, const ModelSource &model)
+{
+    TraceJob job;
+    job.config = state.config;
+    job.texts = Tokenizer::splitLines(state.text.toStdString());
+    if (job.texts.empty())
+        return std::nullopt;
+    if (state.crossAttention)
+        job.kvTexts = Tokenizer::splitLines(state.kvText.toStdString());
+    job.weightsPath = state.weightsPath.toStdString();
+    job.model = model;
+    if (!model.isModel())
+        job.model.path = state.modelPath.toStdString();
+    job.model.layer = state.modelLayer;
+    return job;
+}
+
+} // namespace headlens
