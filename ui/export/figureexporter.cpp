@@ -39,13 +39,19 @@ template <typename Drawn> void waitUntil(Drawn drawn)
         QApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
-void paintPlots(QWidget *widget, QCPPainter &painter, const QColor &background)
+// `widget` itself when it is a plot (a head's figure), and every plot inside it.
+QList<QCustomPlot *> plotsOf(QWidget *widget)
 {
-    painter.fillRect(QRect(QPoint(0, 0), widget->size()), background);
     QList<QCustomPlot *> plots = widget->findChildren<QCustomPlot *>();
     if (auto *self = qobject_cast<QCustomPlot *>(widget))
         plots.prepend(self);
-    for (QCustomPlot *plot : plots) {
+    return plots;
+}
+
+void paintPlots(QWidget *widget, QCPPainter &painter, const QColor &background)
+{
+    painter.fillRect(QRect(QPoint(0, 0), widget->size()), background);
+    for (QCustomPlot *plot : plotsOf(widget)) {
         if (!plot->isVisibleTo(widget))
             continue;
         painter.save();
@@ -70,7 +76,9 @@ FigureExporter::FigureExporter(std::shared_ptr<const Trace> trace, int batchInde
 void FigureExporter::writeWidget(QWidget *widget, const QString &path, const QColor &background)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    for (QCustomPlot *plot : widget->findChildren<QCustomPlot *>())
+    // The plot itself too: a head's figure is its plot, which findChildren leaves out, and it
+    // was saved as its last replot had left it (before the pooled image arrived, no labels).
+    for (QCustomPlot *plot : plotsOf(widget))
         plot->replot(QCustomPlot::rpImmediateRefresh);
     if (suffix == "png" || suffix == "jpg") {
         failIf(!widget->grab().save(path), path, "the image could not be saved");
