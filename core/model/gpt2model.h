@@ -51,13 +51,12 @@ public:
 
 private:
     Gpt2Model() = default;
-    /// x += attention of `layer` on ln_1(x): traced when it is run.viewedLayer, lean otherwise.
+    /// x += attention of `layer` on ln_1(x), its probabilities into run.attention: the full
+    /// trace when it is run.viewedLayer, Record::AttentionOnly otherwise (the same per-head code).
     void addAttention(int layer, RowMatrix &x, Gpt2Run &run) const;
     /// ln_f, logits through wte, top-k predictions.
     void addLogits(const RowMatrix &x, const Gpt2RunOptions &options, Gpt2Run &run) const;
     void checkRequest(const std::vector<int> &tokenIds, const Gpt2RunOptions &options) const;
-    std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logits,
-                                                int count) const;
 
     std::string m_directory;
     Gpt2Config m_config;
