@@ -110,18 +110,19 @@ void Gpt2Model::addAttention(int layer, RowMatrix &x, Gpt2Run &run) const
     const int64_t n = x.rows(), d = x.cols(), h = m_config.nHead;
     const RowMatrix a =
         gpt2::layerNorm(x, block.ln1Weight, block.ln1Bias, m_config.layerNormEpsilon);
-    float *weights = run.attention.data() + layer * h * n * n;
-    if (layer != run.viewedLayer) {
-        x += gpt2::causalSelfAttention(a, block.attention, int(h), weights);
-        return;
-    }
+    float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
     AttentionInput input;
     input.tokens = {run.tokens};
-    input.x = Tensor(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
+    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
     RowMatrixMap(input.x.data(), n, d) = a;
+    if (layer != run.viewedLayer) {
+        const AttentionRecord keep{Record::AttentionOnly, probabilities};
+        x += computeLayerOutput(attentionConfig(), input, block.attention, keep).matrix({0});
+        return;
+    }
     run.layerTrace = computeTrace(attentionConfig(), std::move(input), block.attention);
     const Tensor &p = run.layerTrace.tensor("weights");
-    std::memcpy(weights, p.data(), sizeof(float) * size_t(h * n * n));
+    std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
     x += run.layerTrace.tensor("output").matrix({0});
 }
 

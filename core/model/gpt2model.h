@@ -14,9 +14,10 @@ namespace headlens {
 
 /// GPT-2 (Radford et al. 2019) in Eigen: token + position embeddings; per block
 /// x += attn(ln_1(x)), x += mlp(ln_2(x)); logits = ln_f(x) wte^T. Every layer's attention is
-/// recorded; one chosen layer runs through computeTrace so the pipeline and arithmetic views
-/// work on it. Open once (slow: converts every weight), then call run() from a worker thread:
-/// all const members are safe to call concurrently. Move-only (it holds every weight).
+/// recorded; every layer runs the built-in layer's attention (attentionforward.h), the chosen
+/// one through computeTrace so the pipeline and arithmetic views work on it. Open once (slow:
+/// converts every weight), then call run() from a worker thread: all const members are safe to call
+/// concurrently. Move-only (it holds every weight).
 class Gpt2Model
 {
 public:
