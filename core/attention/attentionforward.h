@@ -55,10 +55,11 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
 /// each head's scores live in a block of rows while they are used.
 /// Precondition: keep.record != Record::Everything (that is computeTrace); with AttentionOnly,
 /// keep.probabilities holds b*h*n*n_kv floats.
-/// The probabilities and output agree with computeTrace's to within float rounding (about 1e-7
-/// relative), not bit for bit: Eigen's vectorised exp and row sum treat the first elements of a
-/// row differently depending on where the row sits in memory (its alignment), and the trace's
-/// rows sit elsewhere than these.
+/// The same numbers as computeTrace's "softmax" and "output": bit for bit when
+/// keep.probabilities sits at the same address modulo 64 bytes as the trace's softmax tensor,
+/// within float rounding otherwise (up to ~4e-8 on a probability), because Eigen's vectorised
+/// exp and row sum take a row's first elements one at a time up to a 64-byte boundary, so where
+/// a row sits decides how its last bit rounds (tst_attentionrecord).
 Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &input,
                           const AttentionWeights &weights, const AttentionRecord &keep,
                           const TraceOptions &options = {});
