@@ -112,7 +112,6 @@ void Gpt2Model::addAttention(int layer, RowMatrix &x, Gpt2Run &run) const
         gpt2::layerNorm(x, block.ln1Weight, block.ln1Bias, m_config.layerNormEpsilon);
     float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
     AttentionInput input;
-    input.tokens = {run.tokens};
     input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
     RowMatrixMap(input.x.data(), n, d) = a;
     if (layer != run.viewedLayer) {
@@ -120,6 +119,7 @@ void Gpt2Model::addAttention(int layer, RowMatrix &x, Gpt2Run &run) const
         x += computeLayerOutput(attentionConfig(), input, block.attention, keep).matrix({0});
         return;
     }
+    input.tokens = {run.tokens}; // labels for the views of the trace
     run.layerTrace = computeTrace(attentionConfig(), std::move(input), block.attention);
     const Tensor &p = run.layerTrace.tensor("weights");
     std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
