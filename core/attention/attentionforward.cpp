@@ -113,8 +113,9 @@ HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const For
 {
     const Tensor mask = buildMask(trace.config, trace.input, d);
     const bool masked = anyMasked(mask);
-    const HeadInputs in{trace.tensor("q_heads"), trace.tensor("k_heads"), trace.tensor("v_heads"),
-                        mask, masked};
+    const HeadInputs in{HeadRows::contiguous(trace.tensor("q_heads")),
+                        HeadRows::contiguous(trace.tensor("k_heads")),
+                        HeadRows::contiguous(trace.tensor("v_heads")), mask, masked};
     HeadTensors heads = attendAllHeads(trace.config, weights, trace.input, in, d,
                                        AttentionRecord{Record::Everything, nullptr}, options);
     trace.addTensor("scores_raw", heads.scoresRaw,
@@ -183,25 +184,14 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
     assert(keep.record != Record::Everything);
     validateLayer(config, input, weights);
     const ForwardDims d = dimsOf(config, input);
-    HeadTensors heads;
-    {
-        // q, k, v and the heads' copies go as soon as the heads have read them.
-        const Projections qkv = project(config, input, weights, d);
-        reportProgress(options, 0.1);
-        const Tensor q =
-            swapAxes12(qkv.q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}}),
-                       Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}});
-        const Tensor k =
-            swapAxes12(qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}}),
-                       Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}});
-        const Tensor v =
-            swapAxes12(qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}}),
-                       Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}});
-        reportProgress(options, 0.2);
-        const Tensor mask = buildMask(config, input, d);
-        heads = attendAllHeads(config, weights, input, HeadInputs{q, k, v, mask, anyMasked(mask)},
-                               d, keep, options);
-    }
+    // The heads read q, k and v where the projection left them: the trace's transposed copies
+    // are for its views, the per-head products pack their operands either way.
+    const Projections qkv = project(config, input, weights, d);
+    reportProgress(options, 0.2);
+    const Tensor mask = buildMask(config, input, d);
+    const HeadInputs in{HeadRows::interleaved(qkv.q, d.h), HeadRows::interleaved(qkv.k, d.h),
+                        HeadRows::interleaved(qkv.v, d.h), mask, anyMasked(mask)};
+    const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
     Tensor output = addHeadOutputs(heads.context, weights,
                                    config.bias ? weights.bO : Vector::Zero(d.dModel), d);
     reportProgress(options, 1.0);

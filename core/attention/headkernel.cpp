@@ -69,7 +69,7 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
 {
     const float negInf = -std::numeric_limits<float>::infinity();
     s.raw.noalias() =
-        p.in.q.matrix({b, head}).middleRows(first, rows) * p.in.k.matrix({b, head}).transpose();
+        p.in.q.matrix(b, head).middleRows(first, rows) * p.in.k.matrix(b, head).transpose();
     if (p.scaled)
         s.scores = s.raw * p.factor;
     if (p.masked)
@@ -87,7 +87,7 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
                                       ? s.softmax.data()[e] / p.keep
                                       : 0.0f;
     }
-    context.noalias() = s.weights * p.in.v.matrix({b, head});
+    context.noalias() = s.weights * p.in.v.matrix(b, head);
 }
 
 /// Record::Everything: every step into the trace's own tensors, and the head's statistics.
@@ -156,6 +156,18 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record 
 }
 
 } // namespace
+
+HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads)
+{
+    const int64_t n = t.shape().size(1), width = t.shape().size(2);
+    return {t.data(), n * width, width / heads, width, n, width / heads};
+}
+
+HeadRows HeadRows::contiguous(const Tensor &t)
+{
+    const int64_t h = t.shape().size(1), n = t.shape().size(2), d = t.shape().size(3);
+    return {t.data(), h * n * d, n * d, d, n, d};
+}
 
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
                  Vector &rowMax, Vector &logNormalizer, bool mayBeMasked)

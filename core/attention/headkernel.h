@@ -11,12 +11,34 @@
 
 namespace headlens {
 
+/// One head's rows of Q, K or V where they are, without a copy: (n, d) with rows `rowStride`
+/// apart. From a (b, h, n, d) tensor (the trace's q_heads) or straight from the projection's
+/// (b, n, h*d), whose head columns are a strided view.
+struct HeadRows
+{
+    using Matrix = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+
+    const float *data;
+    int64_t batchStride, headStride, rowStride, rows, cols;
+
+    /// Heads side by side in each row: (b, n, h*d).
+    static HeadRows interleaved(const Tensor &t, int64_t heads);
+    /// Heads one after another: (b, h, n, d).
+    static HeadRows contiguous(const Tensor &t);
+
+    Matrix matrix(int64_t b, int64_t head) const
+    {
+        return Matrix(data + b * batchStride + head * headStride, rows, cols,
+                      Eigen::OuterStride<>(rowStride));
+    }
+};
+
 /// Q, K and V split into heads, and the mask: what the per-head pass reads.
 struct HeadInputs
 {
-    const Tensor &q;    ///< (b, h, n, d_k)
-    const Tensor &k;    ///< (b, h, n_kv, d_k)
-    const Tensor &v;    ///< (b, h, n_kv, d_v)
+    HeadRows q;         ///< (n, d_k) per (b, head)
+    HeadRows k;         ///< (n_kv, d_k)
+    HeadRows v;         ///< (n_kv, d_v)
     const Tensor &mask; ///< (b, n, n_kv), 1 = masked
     bool masked;        ///< whether any entry of `mask` is set
 };
