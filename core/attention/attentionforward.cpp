@@ -1,40 +1,23 @@
 // computeTrace: multi-head attention step by step, each intermediate kept for the views.
 #include "attention/attentionforward.h"
 
+#include "attention/forwardsteps.h"
 #include "attention/headkernel.h"
 #include "attention/stepdescriptions.h"
-#include "tensor/columnsplitproduct.h"
 #include "util/inputerror.h"
-#include "util/workteam.h"
 
-#include <algorithm>
-#include <cmath>
+#include <cassert>
 #include <cstdio>
-#include <limits>
 
 namespace headlens {
 
 namespace {
 
-void validateInputs(const AttentionConfig &config, const AttentionInput &input,
-                    const AttentionWeights &weights)
+/// validateLayer, and the trace must fit config.memoryBudgetBytes.
+void validateTraceInputs(const AttentionConfig &config, const AttentionInput &input,
+                         const AttentionWeights &weights)
 {
-    if (auto problem = config.validate())
-        throw InputError(problem->message);
-    if (input.x.isEmpty() || input.x.shape().rank() != 3 || input.x.numel() == 0)
-        throw InputError("There is no input to attend over: give a sentence or a (b, n, d) "
-                         "tensor of token vectors.");
-    if (input.inputWidth() != config.inputWidth())
-        throw InputError(
-            "The input vectors have " + std::to_string(input.inputWidth()) +
-            " dimensions but the layer expects d_in = " + std::to_string(config.inputWidth()) +
-            ". Set d_model (or d_in) to " + std::to_string(input.inputWidth()) + ".");
-    if (input.isCrossAttention() && input.xKv.shape().size(0) != input.batch())
-        throw InputError("The key/value input has " + std::to_string(input.xKv.shape().size(0)) +
-                         " sequences but the queries have " + std::to_string(input.batch()) +
-                         ": give one key/value sequence per query sequence.");
-    if (auto problem = weights.mismatch(config, static_cast<int>(input.kvInputWidth())))
-        throw InputError(*problem);
+    validateLayer(config, input, weights);
     const int64_t bytes = estimateTraceBytes(config, input.batch(), input.queryLength(),
                                              input.keyLength(), !input.keyPaddingMask.isEmpty());
     if (bytes > config.memoryBudgetBytes)
@@ -44,60 +27,6 @@ void validateInputs(const AttentionConfig &config, const AttentionInput &input,
             ", n_kv=" + std::to_string(input.keyLength()) + ", h=" + std::to_string(config.heads) +
             "), more than the memory budget of " + formatBytes(config.memoryBudgetBytes) +
             ". Use a shorter text or fewer heads, or raise the budget.");
-}
-
-/// Y = X W^T + b for every token of every sequence at once: (b*n, d_in) x (d_in, d_out).
-Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape shape)
-{
-    const int64_t rows = x.shape().size(0) * x.shape().size(1);
-    Tensor y = Tensor::uninitialized(std::move(shape));
-    RowMatrixMap out(y.data(), rows, w.rows());
-    const ConstRowMatrixMap in(x.data(), rows, x.shape().size(2));
-    assignColumnSplitProduct(out, in, w.transpose());
-    out.rowwise() += bias.transpose();
-    return y;
-}
-
-/// (b, n, h, d) -> (b, h, n, d): the copy that `.transpose(1, 2).contiguous()` makes.
-Tensor swapAxes12(const Tensor &t, Shape shape)
-{
-    const int64_t d0 = t.shape().size(0), d1 = t.shape().size(1), d2 = t.shape().size(2),
-                  d3 = t.shape().size(3);
-    Tensor out = Tensor::uninitialized(std::move(shape));
-    const float *src = t.data();
-    float *dst = out.data();
-    // In parallel, like every pass over a whole tensor here, so that the second core is not idle
-    // (a small share: under 1% of computeTrace at n=2048 in perf).
-    parallelFor(d0 * d1, [&](int64_t ij) {
-        const int64_t i = ij / d1, j = ij % d1;
-        for (int64_t k = 0; k < d2; ++k)
-            std::copy_n(src + (ij * d2 + k) * d3, d3, dst + ((i * d2 + k) * d1 + j) * d3);
-    });
-    return out;
-}
-
-/// (b, n, n_kv): 1 where query i may not look at key j (causal: j > i; padding: key is padding).
-Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d)
-{
-    Tensor mask(Shape{{"b", d.b}, {"n", d.n}, {"n_kv", d.nKv}});
-    for (int64_t b = 0; b < d.b; ++b) {
-        RowMatrixMap m = mask.matrix({b});
-        if (config.causal)
-            for (int64_t i = 0; i < d.n; ++i)
-                for (int64_t j = i + 1; j < d.nKv; ++j)
-                    m(i, j) = 1.0f;
-        if (!input.keyPaddingMask.isEmpty())
-            for (int64_t j = 0; j < d.nKv; ++j)
-                if (input.keyPaddingMask.data()[b * d.nKv + j] != 0.0f)
-                    m.col(j).setOnes();
-    }
-    return mask;
-}
-
-bool anyMasked(const Tensor &mask)
-{
-    const float *p = mask.data();
-    return std::any_of(p, p + mask.numel(), [](float v) { return v != 0.0f; });
 }
 
 std::string quoted(const std::string &label)
@@ -120,47 +49,16 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
     }
 }
 
-/// output = b_O + sum over heads of head_contributions, in parallel over tokens (a pass over
-/// all heads' (n, d_model) shares: memory-bound, so both cores' bandwidth helps).
-Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d)
-{
-    Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
-    parallelFor(d.b * d.n, [&](int64_t bi) {
-        const int64_t b = bi / d.n, i = bi % d.n;
-        auto out = output.matrix({b}).row(i);
-        out = bias.transpose();
-        for (int64_t head = 0; head < d.h; ++head)
-            out += contributions.matrix({b, head}).row(i);
-    });
-    return output;
-}
-
-ForwardDims dimsOf(const AttentionConfig &config, const AttentionInput &input)
-{
-    return {input.batch(),      input.queryLength(),  input.keyLength(),
-            config.heads,       config.headDimK(),    config.headDimV(),
-            input.inputWidth(), input.kvInputWidth(), config.dModel};
-}
-
 void reportProgress(const TraceOptions &options, double fraction)
 {
     if (options.progress && !options.progress(fraction))
         throw Cancelled{};
 }
 
-} // namespace
-
-Trace computeTrace(const AttentionConfig &config, AttentionInput input,
-                   const AttentionWeights &weights, const TraceOptions &options)
+/// The tokens and x, as they enter the layer.
+void recordInputs(Trace &trace, const StepDescriptions &describe)
 {
-    validateInputs(config, input, weights);
-    const ForwardDims d = dimsOf(config, input);
-    Trace trace;
-    trace.config = config;
-    trace.input = std::move(input);
     const AttentionInput &in = trace.input;
-    StepDescriptions describe(config, in);
-
     if (in.fromText()) {
         trace.addTensor("token_ids", in.tokenIds,
                         "each token's index in the vocabulary of "
@@ -175,28 +73,23 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     if (in.isCrossAttention())
         trace.addTensor("x_kv", in.xKv, "the vectors keys and values are made from");
     trace.steps.push_back(describe.embed());
+}
 
-    // Project: Q from the queries' side, K and V from the keys' side (the same for self-attention).
-    const Tensor &xKv = in.isCrossAttention() ? in.xKv : in.x;
-    const Vector zeroQ = Vector::Zero(weights.bQ.size()), zeroK = Vector::Zero(weights.bK.size()),
-                 zeroV = Vector::Zero(weights.bV.size());
-    const bool bias = config.bias;
-    const Tensor q = linear(in.x, weights.wQ, bias ? weights.bQ : zeroQ,
-                            Shape{{"b", d.b}, {"n", d.n}, {"h*d_k", d.h * d.dK}});
-    const Tensor k = linear(xKv, weights.wK, bias ? weights.bK : zeroK,
-                            Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_k", d.h * d.dK}});
-    const Tensor v = linear(xKv, weights.wV, bias ? weights.bV : zeroV,
-                            Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_v", d.h * d.dV}});
-    trace.addTensor("q", q, "queries: what each token is looking for");
-    trace.addTensor("k", k, "keys: what each token offers to be found by");
-    trace.addTensor("v", v, "values: what each token passes on when attended to");
+/// Q, K, V, their views as heads and each head's contiguous rows (q_heads, k_heads, v_heads).
+void recordProjections(Trace &trace, const AttentionWeights &weights, const ForwardDims &d,
+                       const StepDescriptions &describe, const TraceOptions &options)
+{
+    const Projections qkv = project(trace.config, trace.input, weights, d);
+    trace.addTensor("q", qkv.q, "queries: what each token is looking for");
+    trace.addTensor("k", qkv.k, "keys: what each token offers to be found by");
+    trace.addTensor("v", qkv.v, "values: what each token passes on when attended to");
     trace.steps.push_back(describe.project());
     reportProgress(options, 0.1);
 
     // Split: a view, no number moves. Transpose: each head's rows become contiguous.
-    const Tensor qView = q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
-    const Tensor kView = k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}});
-    const Tensor vView = v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}});
+    const Tensor qView = qkv.q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
+    const Tensor kView = qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}});
+    const Tensor vView = qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}});
     trace.addTensor("q_view", qView, "queries seen as h heads of d_k numbers each");
     trace.addTensor("k_view", kView, "keys seen as h heads of d_k numbers each");
     trace.addTensor("v_view", vView, "values seen as h heads of d_v numbers each");
@@ -212,10 +105,19 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
         "each head's values: one (n_kv, d_v) matrix per head");
     trace.steps.push_back(describe.transpose());
     reportProgress(options, 0.2);
+}
 
-    const Tensor mask = buildMask(config, in, d);
+/// Scores to context, every step of the per-head pass kept.
+HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const ForwardDims &d,
+                        const StepDescriptions &describe, const TraceOptions &options)
+{
+    const Tensor mask = buildMask(trace.config, trace.input, d);
     const bool masked = anyMasked(mask);
-    HeadTensors heads = attendAllHeads(config, weights, trace, mask, masked, d, options);
+    const HeadInputs in{HeadRows::contiguous(trace.tensor("q_heads")),
+                        HeadRows::contiguous(trace.tensor("k_heads")),
+                        HeadRows::contiguous(trace.tensor("v_heads")), mask, masked};
+    HeadTensors heads = attendAllHeads(trace.config, weights, trace.input, in, d,
+                                       AttentionRecord{Record::Everything, nullptr}, options);
     trace.addTensor("scores_raw", heads.scoresRaw,
                     "Q_h K_h^T: how well each query matches each key");
     trace.addTensor("scores", heads.scores, "the scores after scaling, before masking");
@@ -232,7 +134,14 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     trace.steps.push_back(describe.dropout());
     trace.steps.push_back(describe.weightedSum());
     warnAboutEmptyRows(trace, mask, d);
+    return heads;
+}
 
+/// The heads' outputs side by side, and the output as the sum of each head's contribution:
+/// concat W_O^T = sum_i head_i W_O[:, block_i]^T.
+void recordOutput(Trace &trace, const HeadTensors &heads, const AttentionWeights &weights,
+                  const ForwardDims &d, const StepDescriptions &describe)
+{
     const Tensor contextT =
         swapAxes12(heads.context, Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_v", d.dV}});
     trace.addTensor("context_t", contextT, "the heads' outputs side by side for each token");
@@ -240,19 +149,53 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     trace.addTensor("concat", contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
-
-    // Output projection as the sum of each head's contribution: concat W_O^T = sum_i head_i W_O[:,
-    // block_i]^T.
-    const Tensor output =
-        sumOverHeads(heads.contributions, bias ? weights.bO : Vector::Zero(d.dModel), d);
+    const Tensor output = sumOverHeads(heads.contributions,
+                                       trace.config.bias ? weights.bO : Vector::Zero(d.dModel), d);
     trace.addTensor("head_contributions", heads.contributions,
                     "what each head adds to each token's output: head_i W_O[:, block_i]^T");
     trace.addTensor("output", output, "the layer's output, one d_model vector per token");
     trace.steps.push_back(describe.outputProjection());
+}
 
+} // namespace
+
+Trace computeTrace(const AttentionConfig &config, AttentionInput input,
+                   const AttentionWeights &weights, const TraceOptions &options)
+{
+    validateTraceInputs(config, input, weights);
+    const ForwardDims d = dimsOf(config, input);
+    Trace trace;
+    trace.config = config;
+    trace.input = std::move(input);
+    const StepDescriptions describe(config, trace.input);
+    recordInputs(trace, describe);
+    recordProjections(trace, weights, d, describe, options);
+    HeadTensors heads = recordHeads(trace, weights, d, describe, options);
+    recordOutput(trace, heads, weights, d, describe);
     trace.headStats = std::move(heads.stats);
     reportProgress(options, 1.0);
     return trace;
+}
+
+Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &input,
+                          const AttentionWeights &weights, const AttentionRecord &keep,
+                          const TraceOptions &options)
+{
+    assert(keep.record != Record::Everything);
+    validateLayer(config, input, weights);
+    const ForwardDims d = dimsOf(config, input);
+    // The heads read q, k and v where the projection left them: the trace's transposed copies
+    // are for its views, the per-head products pack their operands either way.
+    const Projections qkv = project(config, input, weights, d);
+    reportProgress(options, 0.2);
+    const Tensor mask = buildMask(config, input, d);
+    const HeadInputs in{HeadRows::interleaved(qkv.q, d.h), HeadRows::interleaved(qkv.k, d.h),
+                        HeadRows::interleaved(qkv.v, d.h), mask, anyMasked(mask)};
+    const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
+    Tensor output = addHeadOutputs(heads.context, weights,
+                                   config.bias ? weights.bO : Vector::Zero(d.dModel), d);
+    reportProgress(options, 1.0);
+    return output;
 }
 
 int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv,

@@ -10,6 +10,25 @@
 
 namespace headlens {
 
+/// How much of one layer's forward pass to keep. Every level runs the same per-head code
+/// (headkernel.h), so what they keep in common holds the same numbers (see computeLayerOutput).
+enum class Record
+{
+    Everything,    ///< every step of trace.h and each head's statistics: computeTrace
+    AttentionOnly, ///< the attention probabilities and the output: a model's other layers
+    OutputOnly,    ///< the output alone
+};
+
+/// What computeLayerOutput keeps besides the output, and where.
+struct AttentionRecord
+{
+    Record record = Record::OutputOnly;
+    /// With Record::AttentionOnly: b*h*n*n_kv floats that receive the attention probabilities
+    /// (the trace's "softmax"), (b, h, n, n_kv) in C order, e.g. one layer's slice of a model
+    /// run's (L, h, n, n) tensor. Ignored otherwise.
+    float *probabilities = nullptr;
+};
+
 struct TraceOptions
 {
     /// Called with the fraction done (0..1); returning false abandons the computation, which
@@ -29,6 +48,21 @@ struct Cancelled
 /// on (including when the trace would exceed config.memoryBudgetBytes).
 Trace computeTrace(const AttentionConfig &config, AttentionInput input,
                    const AttentionWeights &weights, const TraceOptions &options = {});
+
+/// The forward pass of computeTrace without the trace: the same validation (except the memory
+/// budget, which only a full trace needs), projections, mask and per-head code, keeping only the
+/// output (b, n, d_model) and what `keep` asks for. No (b, h, n, n_kv) tensor is allocated:
+/// each head's scores live in a block of rows while they are used.
+/// Precondition: keep.record != Record::Everything (that is computeTrace); with AttentionOnly,
+/// keep.probabilities holds b*h*n*n_kv floats.
+/// The same numbers as computeTrace's "softmax" and "output": bit for bit when
+/// keep.probabilities sits at the same address modulo 64 bytes as the trace's softmax tensor,
+/// within float rounding otherwise (up to ~4e-8 on a probability), because Eigen's vectorised
+/// exp and row sum take a row's first elements one at a time up to a 64-byte boundary, so where
+/// a row sits decides how its last bit rounds (tst_attentionrecord).
+Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &input,
+                          const AttentionWeights &weights, const AttentionRecord &keep,
+                          const TraceOptions &options = {});
 
 /// Bytes the trace of these sizes will hold (what computeTrace checks against the budget);
 /// `keyPadding` when some key is padding (the masked scores then need their own copy),

@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cmath>
 #include <limits>
+
+#include <omp.h>
 
 namespace headlens {
 
@@ -16,15 +19,35 @@ namespace {
 
 constexpr uint64_t kDropoutStream = 0xd40b0u;
 
+/// AVX-512's exp gives exactly 0 for -inf (as std::exp does for the elements before a row's
+/// first aligned packet), so softmaxRows' pass that zeroes masked keys would change nothing
+/// there; it was a third of that function's time.
+#ifdef EIGEN_VECTORIZE_AVX512
+constexpr bool kExpGivesZeroAtMinusInf = true;
+#else
+constexpr bool kExpGivesZeroAtMinusInf = false;
+#endif
+
+/// A block of rows of a row-major matrix: what each step of attendRows reads and writes.
+using RowBlock = Eigen::Block<RowMatrixMap, Eigen::Dynamic, Eigen::Dynamic, true>;
+
 /// What every block of every head reads; built once before the parallel loop.
 struct HeadPass
 {
-    const Tensor &q, &k, &v, &mask;
+    const HeadInputs &in;
     const ForwardDims &d;
     float factor;
     bool scaled, masked, dropout;
     float keep;
     CounterRandom random;
+};
+
+/// Where one block of query rows goes, (rows, n_kv) each. A step that changes nothing shares
+/// the block of the step before it; below Record::Everything raw, scaled and masked scores
+/// share one scratch block, each step overwriting the last element by element.
+struct ScoreBlocks
+{
+    RowBlock raw, scores, maskedScores, softmax, weights;
 };
 
 /// Query rows of one head processed together: about 512 KiB of each (n, n_kv) score tensor, so a
@@ -39,54 +62,112 @@ int64_t rowBlock(const ForwardDims &d)
     return std::clamp<int64_t>(rows, 64, std::max<int64_t>(d.n, 1));
 }
 
-void attendRows(const HeadPass &p, HeadTensors &t, int64_t b, int64_t head, int64_t first,
-                int64_t rows, HeadStatsAccumulator &stats)
+/// Scores to weighted sums for `rows` queries from `first` of head `head` of sequence `b`:
+/// the one per-head path of every record level. `context` is (rows, d_v).
+void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, int64_t head,
+                int64_t first, int64_t rows, HeadStatsAccumulator *stats)
 {
     const float negInf = -std::numeric_limits<float>::infinity();
-    auto block = [&](Tensor &x) { return x.matrix({b, head}).middleRows(first, rows); };
-    auto raw = block(t.scoresRaw);
-    raw.noalias() =
-        p.q.matrix({b, head}).middleRows(first, rows) * p.k.matrix({b, head}).transpose();
+    s.raw.noalias() =
+        p.in.q.matrix(b, head).middleRows(first, rows) * p.in.k.matrix(b, head).transpose();
     if (p.scaled)
-        block(t.scores) = raw * p.factor;
+        s.scores = s.raw * p.factor;
     if (p.masked)
-        block(t.maskedScores) = (p.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
-                                    .select(negInf, block(t.scores).array());
-    auto softmax = block(t.softmax);
+        s.maskedScores = (p.in.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
+                             .select(negInf, s.scores.array());
     Vector rowMax, logNormalizer;
-    softmaxRows(block(t.maskedScores), softmax, rowMax, logNormalizer, p.masked);
-    stats.addSoftmaxRows(softmax, block(t.maskedScores), rowMax, logNormalizer, first);
+    softmaxRows(s.maskedScores, s.softmax, rowMax, logNormalizer, p.masked);
+    if (stats)
+        stats->addSoftmaxRows(s.softmax, s.maskedScores, rowMax, logNormalizer, first);
     if (p.dropout) {
         const uint64_t offset =
             static_cast<uint64_t>(((b * p.d.h + head) * p.d.n + first) * p.d.nKv);
-        auto weights = block(t.weights);
         for (int64_t e = 0; e < rows * p.d.nKv; ++e)
-            weights.data()[e] = p.random.uniform(offset + static_cast<uint64_t>(e)) < p.keep
-                                    ? softmax.data()[e] / p.keep
-                                    : 0.0f;
+            s.weights.data()[e] = p.random.uniform(offset + static_cast<uint64_t>(e)) < p.keep
+                                      ? s.softmax.data()[e] / p.keep
+                                      : 0.0f;
     }
-    t.context.matrix({b, head}).middleRows(first, rows).noalias() =
-        block(t.weights) * p.v.matrix({b, head});
+    context.noalias() = s.weights * p.in.v.matrix(b, head);
 }
 
-HeadTensors allocateHeadTensors(const ForwardDims &d, bool scaled, bool masked, bool dropout)
+/// Record::Everything: every step into the trace's own tensors, and the head's statistics.
+void attendHeadTraced(const HeadPass &p, HeadTensors &t, const AttentionInput &input, int64_t b,
+                      int64_t head, int64_t blockRows)
+{
+    HeadStatsAccumulator stats(input.queryLengthOf(b), input.keyLengthOf(b));
+    for (int64_t first = 0; first < p.d.n; first += blockRows) {
+        const int64_t rows = std::min(blockRows, p.d.n - first);
+        auto block = [&](Tensor &x) { return x.matrix({b, head}).middleRows(first, rows); };
+        ScoreBlocks s{block(t.scoresRaw), block(t.scores), block(t.maskedScores), block(t.softmax),
+                      block(t.weights)};
+        attendRows(p, s, block(t.context), b, head, first, rows, &stats);
+    }
+    t.stats[static_cast<size_t>(b * p.d.h + head)] = stats.result();
+}
+
+/// Below Record::Everything: the scores of one block of rows at a time in scratch (about
+/// 512 KiB, recycled by the StoragePool), the probabilities into the caller's storage
+/// (AttentionOnly) or scratch (OutputOnly).
+void attendHeadLean(const HeadPass &p, HeadTensors &t, const AttentionRecord &keep, int64_t b,
+                    int64_t head, int64_t blockRows)
+{
+    const ForwardDims &d = p.d;
+    const Shape blockShape{{"rows", blockRows}, {"n_kv", d.nKv}};
+    const bool intoCaller = keep.record == Record::AttentionOnly;
+    Tensor scores = Tensor::uninitialized(blockShape);
+    Tensor softmax = intoCaller ? Tensor() : Tensor::uninitialized(blockShape);
+    Tensor weights = p.dropout ? Tensor::uninitialized(blockShape) : Tensor();
+    auto scratch = [&](Tensor &x, int64_t rows) {
+        return RowMatrixMap(x.data(), blockRows, d.nKv).middleRows(0, rows);
+    };
+    for (int64_t first = 0; first < d.n; first += blockRows) {
+        const int64_t rows = std::min(blockRows, d.n - first);
+        const RowBlock raw = scratch(scores, rows);
+        const RowBlock probabilities =
+            intoCaller
+                ? RowMatrixMap(keep.probabilities + (b * d.h + head) * d.n * d.nKv, d.n, d.nKv)
+                      .middleRows(first, rows)
+                : scratch(softmax, rows);
+        ScoreBlocks s{raw, raw, raw, probabilities,
+                      p.dropout ? scratch(weights, rows) : probabilities};
+        attendRows(p, s, t.context.matrix({b, head}).middleRows(first, rows), b, head, first, rows,
+                   nullptr);
+    }
+}
+
+HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record record)
 {
     const Shape scoreShape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"n_kv", d.nKv}};
     // Every element of these is written below, so recycled storage need not be cleared first.
     auto fresh = [](Shape shape) { return Tensor::uninitialized(std::move(shape)); };
     HeadTensors t;
-    t.scoresRaw = fresh(scoreShape);
-    t.scores = scaled ? fresh(scoreShape) : t.scoresRaw;
-    t.maskedScores = masked ? fresh(scoreShape) : t.scores;
-    t.softmax = fresh(scoreShape);
-    t.weights = dropout ? fresh(scoreShape) : t.softmax;
+    if (record == Record::Everything) {
+        t.scoresRaw = fresh(scoreShape);
+        t.scores = p.scaled ? fresh(scoreShape) : t.scoresRaw;
+        t.maskedScores = p.masked ? fresh(scoreShape) : t.scores;
+        t.softmax = fresh(scoreShape);
+        t.weights = p.dropout ? fresh(scoreShape) : t.softmax;
+        t.stats.resize(static_cast<size_t>(d.b * d.h));
+    }
     t.context = fresh(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_v", d.dV}});
-    t.contributions = fresh(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_model", d.dModel}});
-    t.stats.resize(static_cast<size_t>(d.b * d.h));
+    if (record == Record::Everything)
+        t.contributions = fresh(Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_model", d.dModel}});
     return t;
 }
 
 } // namespace
+
+HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads)
+{
+    const int64_t n = t.shape().size(1), width = t.shape().size(2);
+    return {t.data(), n * width, width / heads, width, n, width / heads};
+}
+
+HeadRows HeadRows::contiguous(const Tensor &t)
+{
+    const int64_t h = t.shape().size(1), n = t.shape().size(2), d = t.shape().size(3);
+    return {t.data(), h * n * d, n * d, d, n, d};
+}
 
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
                  Vector &rowMax, Vector &logNormalizer, bool mayBeMasked)
@@ -103,8 +184,8 @@ void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix
         }
         out.row(i) = (logits.row(i).array() - rowMax(i)).exp();
         // Eigen's SSE and AVX2 exp clamp their input at -88.4 and so return 2.9e-39 for -inf; a
-        // masked key must get exactly 0, as in PyTorch (AVX-512's exp already gives 0).
-        if (mayBeMasked) {
+        // masked key must get exactly 0, as in PyTorch.
+        if (mayBeMasked && !kExpGivesZeroAtMinusInf) {
             float *row = out.row(i).data();
             const float *in = logits.row(i).data();
             for (Eigen::Index j = 0; j < logits.cols(); ++j)
@@ -117,23 +198,52 @@ void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix
     }
 }
 
-HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
-                           const Trace &trace, const Tensor &mask, bool masked,
-                           const ForwardDims &d, const TraceOptions &options)
+void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeights &w,
+                       int64_t head, Eigen::Ref<RowMatrix> out, int64_t firstColumn,
+                       bool accumulate)
 {
+    const int64_t dV = z.cols();
+    const auto wO = w.wO.middleCols(head * dV, dV).middleRows(firstColumn, out.cols()).transpose();
+    if (accumulate)
+        out.noalias() += z * wO;
+    else
+        out.noalias() = z * wO;
+}
+
+Tensor addHeadOutputs(const Tensor &context, const AttentionWeights &w, const Vector &bias,
+                      const ForwardDims &d)
+{
+    Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
+    // Blocks of at least 64 columns keep Eigen's kernels at full width, two per thread balance
+    // the load (as assignColumnSplitProduct); every thread walks the heads in order.
+    const int64_t parts =
+        std::min<int64_t>(std::max<int64_t>(1, d.dModel / 64), 2 * omp_get_max_threads());
+    parallelFor(d.b * parts, [&](int64_t bp) {
+        const int64_t b = bp / parts, part = bp % parts;
+        const int64_t begin = d.dModel * part / parts, end = d.dModel * (part + 1) / parts;
+        auto out = output.matrix({b}).middleCols(begin, end - begin); // (n, end - begin)
+        out.rowwise() = bias.segment(begin, end - begin).transpose();
+        for (int64_t head = 0; head < d.h; ++head)
+            projectHeadOutput(context.matrix({b, head}), w, head, out, begin, true);
+    });
+    return output;
+}
+
+HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
+                           const AttentionInput &input, const HeadInputs &in, const ForwardDims &d,
+                           const AttentionRecord &keep, const TraceOptions &options)
+{
+    assert(keep.record != Record::AttentionOnly || keep.probabilities);
     const float factor = config.scaleFactor();
-    const HeadPass p{trace.tensor("q_heads"),
-                     trace.tensor("k_heads"),
-                     trace.tensor("v_heads"),
-                     mask,
+    const HeadPass p{in,
                      d,
                      factor,
                      factor != 1.0f,
-                     masked,
+                     in.masked,
                      config.training && config.dropout > 0.0f,
                      1.0f - config.dropout,
                      CounterRandom(config.seed, kDropoutStream)};
-    HeadTensors t = allocateHeadTensors(d, p.scaled, masked, p.dropout);
+    HeadTensors t = allocateHeadTensors(d, p, keep.record);
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};
     std::atomic<int64_t> done{0};
@@ -144,12 +254,13 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
         if (cancelled.load(std::memory_order_relaxed))
             return;
         const int64_t b = bh / d.h, head = bh % d.h;
-        HeadStatsAccumulator stats(trace.input.queryLengthOf(b), trace.input.keyLengthOf(b));
-        for (int64_t first = 0; first < d.n; first += blockRows)
-            attendRows(p, t, b, head, first, std::min(blockRows, d.n - first), stats);
-        t.stats[static_cast<size_t>(bh)] = stats.result();
-        t.contributions.matrix({b, head}).noalias() =
-            t.context.matrix({b, head}) * w.wO.middleCols(head * d.dV, d.dV).transpose();
+        if (keep.record == Record::Everything) {
+            attendHeadTraced(p, t, input, b, head, blockRows);
+            projectHeadOutput(t.context.matrix({b, head}), w, head,
+                              t.contributions.matrix({b, head}));
+        } else {
+            attendHeadLean(p, t, keep, b, head, blockRows);
+        }
         const int64_t finished = ++done;
         if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
             cancelled = true;

@@ -4,34 +4,82 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentionforward.h"
 #include "attention/attentionweights.h"
-#include "attention/trace.h"
+#include "attention/forwardsteps.h"
 #include "stats/headstats.h"
 
 #include <vector>
 
 namespace headlens {
 
-/// The sizes every step of the forward pass uses, read once from the config and the input.
-struct ForwardDims
+/// One head's rows of Q, K or V where they are, without a copy: (n, d) with rows `rowStride`
+/// apart. From a (b, h, n, d) tensor (the trace's q_heads) or straight from the projection's
+/// (b, n, h*d), whose head columns are a strided view.
+struct HeadRows
 {
-    int64_t b, n, nKv, h, dK, dV, dIn, dKvIn, dModel;
+    using Matrix = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+
+    const float *data;
+    int64_t batchStride, headStride, rowStride, rows, cols;
+
+    /// Heads side by side in each row: (b, n, h*d).
+    static HeadRows interleaved(const Tensor &t, int64_t heads);
+    /// Heads one after another: (b, h, n, d).
+    static HeadRows contiguous(const Tensor &t);
+
+    Matrix matrix(int64_t b, int64_t head) const
+    {
+        return Matrix(data + b * batchStride + head * headStride, rows, cols,
+                      Eigen::OuterStride<>(rowStride));
+    }
+};
+
+/// Q, K and V split into heads, and the mask: what the per-head pass reads.
+struct HeadInputs
+{
+    HeadRows q;         ///< (n, d_k) per (b, head)
+    HeadRows k;         ///< (n_kv, d_k)
+    HeadRows v;         ///< (n_kv, d_v)
+    const Tensor &mask; ///< (b, n, n_kv), 1 = masked
+    bool masked;        ///< whether any entry of `mask` is set
 };
 
 /// What the per-head pass writes. Steps that change nothing (no scaling, no mask, no dropout)
-/// share the previous step's storage, as a view would.
+/// share the previous step's storage, as a view would. Below Record::Everything only the
+/// context is filled (the probabilities go where AttentionRecord says; addHeadOutputs makes
+/// the output without the per-head contributions).
 struct HeadTensors
 {
-    Tensor scoresRaw, scores, maskedScores, softmax, weights, context, contributions;
-    std::vector<HeadStats> stats; ///< index b * h + head
+    Tensor scoresRaw, scores, maskedScores, softmax, weights; ///< (b, h, n, n_kv) each
+    Tensor context;                                           ///< (b, h, n, d_v): z_h
+    Tensor contributions;                                     ///< (b, h, n, d_model)
+    std::vector<HeadStats> stats;                             ///< index b * h + head
 };
 
-/// Scores Q_h K_h^T, scaling, mask, softmax, dropout, P V, each head's share of the output
-/// projection and its statistics, for every (sequence, head) of `trace` (which must hold
-/// q_heads, k_heads and v_heads). `mask` is (b, n, n_kv), 1 = masked; `masked` says whether
-/// any entry is set. Throws Cancelled when options.progress returns false.
+/// Scores Q_h K_h^T, scaling, mask, softmax, dropout and P V for every (sequence, head); for
+/// Record::Everything also each head's share of the output projection (projectHeadOutput) and
+/// its statistics. `input` gives each sequence's unpadded lengths. Throws Cancelled when
+/// options.progress returns false. Precondition: with Record::AttentionOnly,
+/// keep.probabilities holds b*h*n*n_kv floats.
 HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,
-                           const Trace &trace, const Tensor &mask, bool masked,
-                           const ForwardDims &d, const TraceOptions &options);
+                           const AttentionInput &input, const HeadInputs &in, const ForwardDims &d,
+                           const AttentionRecord &keep, const TraceOptions &options);
+
+/// The one place where a head's output z_h meets its block of W_O:
+/// out = z_h W_O[firstColumn : firstColumn + out.cols(), head*d_v : (head+1)*d_v]^T, or
+/// out += that when `accumulate`; the output is b_O + sum_h z_h W_O[:, block_h]^T (concat(z)
+/// W_O^T split by heads). Every record level and every model goes through here, so ablating or
+/// patching z_h, or a head sharing its K/V group, acts on this one call.
+/// Precondition: z is (n, d_v), out is (n, cols) with firstColumn + cols <= d_model.
+void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeights &w,
+                       int64_t head, Eigen::Ref<RowMatrix> out, int64_t firstColumn = 0,
+                       bool accumulate = false);
+
+/// output (b, n, d_model) = bias + sum over heads of z_h W_O[:, block_h]^T from `context`
+/// (b, h, n, d_v), each head added straight into the output in head order (projectHeadOutput
+/// with accumulate): no (b, h, n, d_model) tensor of contributions. The threads take blocks
+/// of output columns.
+Tensor addHeadOutputs(const Tensor &context, const AttentionWeights &w, const Vector &bias,
+                      const ForwardDims &d);
 
 /// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
 /// A -inf logit (a masked key) gets exactly 0 unless `mayBeMasked` is false (then the caller

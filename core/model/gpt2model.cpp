@@ -4,10 +4,9 @@
 #include "attention/attentionforward.h"
 #include "io/safetensorsfile.h"
 #include "model/gpt2ops.h"
+#include "model/tokenpredictions.h"
 #include "util/inputerror.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <sys/stat.h>
 
@@ -111,18 +110,19 @@ void Gpt2Model::addAttention(int layer, RowMatrix &x, Gpt2Run &run) const
     const int64_t n = x.rows(), d = x.cols(), h = m_config.nHead;
     const RowMatrix a =
         gpt2::layerNorm(x, block.ln1Weight, block.ln1Bias, m_config.layerNormEpsilon);
-    float *weights = run.attention.data() + layer * h * n * n;
+    float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
+    AttentionInput input;
+    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
+    RowMatrixMap(input.x.data(), n, d) = a;
     if (layer != run.viewedLayer) {
-        x += gpt2::causalSelfAttention(a, block.attention, int(h), weights);
+        const AttentionRecord keep{Record::AttentionOnly, probabilities};
+        x += computeLayerOutput(attentionConfig(), input, block.attention, keep).matrix({0});
         return;
     }
-    AttentionInput input;
-    input.tokens = {run.tokens};
-    input.x = Tensor(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
-    RowMatrixMap(input.x.data(), n, d) = a;
+    input.tokens = {run.tokens}; // labels for the views of the trace
     run.layerTrace = computeTrace(attentionConfig(), std::move(input), block.attention);
     const Tensor &p = run.layerTrace.tensor("weights");
-    std::memcpy(weights, p.data(), sizeof(float) * size_t(h * n * n));
+    std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
     x += run.layerTrace.tensor("output").matrix({0});
 }
 
@@ -135,34 +135,13 @@ void Gpt2Model::addLogits(const RowMatrix &x, const Gpt2RunOptions &options, Gpt
                                             m_weights.lnFBias, m_config.layerNormEpsilon);
     run.logits = Tensor(Shape{{"n", n - first}, {"vocab", m_config.vocabSize}});
     run.logits.matrix({}) = gpt2::matmulTransposed(final, m_weights.wte);
-    run.topNext = topPredictions(run.logits.matrix({}).bottomRows(1).transpose(), options.topK);
+    run.topNext = topPredictions(run.logits.matrix({}).bottomRows(1).transpose(), options.topK,
+                                 [this](int id) { return m_tokenizer.displayLabel(id); });
 }
 
 Gpt2Run Gpt2Model::runText(const std::string &text, const Gpt2RunOptions &options) const
 {
     return run(encode(text), options);
-}
-
-std::vector<TokenPrediction> Gpt2Model::topPredictions(const Eigen::Ref<const Vector> &logits,
-                                                       int count) const
-{
-    const Eigen::Index vocab = logits.size();
-    const double top = logits.maxCoeff();
-    double sum = 0.0; // softmax in double: 50257 terms
-    for (Eigen::Index i = 0; i < vocab; ++i)
-        sum += std::exp(double(logits[i]) - top);
-    std::vector<int> order(static_cast<size_t>(vocab));
-    for (Eigen::Index i = 0; i < vocab; ++i)
-        order[size_t(i)] = int(i);
-    const size_t k = std::min(order.size(), size_t(std::max(count, 0)));
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
-        return logits[a] != logits[b] ? logits[a] > logits[b] : a < b;
-    });
-    std::vector<TokenPrediction> predictions;
-    for (size_t i = 0; i < k; ++i)
-        predictions.push_back({order[i], m_tokenizer.displayLabel(order[i]),
-                               std::exp(double(logits[order[i]]) - top) / sum, logits[order[i]]});
-    return predictions;
 }
 
 } // namespace headlens

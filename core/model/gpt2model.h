@@ -14,9 +14,10 @@ namespace headlens {
 
 /// GPT-2 (Radford et al. 2019) in Eigen: token + position embeddings; per block
 /// x += attn(ln_1(x)), x += mlp(ln_2(x)); logits = ln_f(x) wte^T. Every layer's attention is
-/// recorded; one chosen layer runs through computeTrace so the pipeline and arithmetic views
-/// work on it. Open once (slow: converts every weight), then call run() from a worker thread:
-/// all const members are safe to call concurrently. Move-only (it holds every weight).
+/// recorded; every layer runs the built-in layer's attention (attentionforward.h), the chosen
+/// one through computeTrace so the pipeline and arithmetic views work on it. Open once (slow:
+/// converts every weight), then call run() from a worker thread: all const members are safe to call
+/// concurrently. Move-only (it holds every weight).
 class Gpt2Model
 {
 public:
@@ -51,13 +52,12 @@ public:
 
 private:
     Gpt2Model() = default;
-    /// x += attention of `layer` on ln_1(x): traced when it is run.viewedLayer, lean otherwise.
+    /// x += attention of `layer` on ln_1(x), its probabilities into run.attention: the full
+    /// trace when it is run.viewedLayer, Record::AttentionOnly otherwise (the same per-head code).
     void addAttention(int layer, RowMatrix &x, Gpt2Run &run) const;
     /// ln_f, logits through wte, top-k predictions.
     void addLogits(const RowMatrix &x, const Gpt2RunOptions &options, Gpt2Run &run) const;
     void checkRequest(const std::vector<int> &tokenIds, const Gpt2RunOptions &options) const;
-    std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logits,
-                                                int count) const;
 
     std::string m_directory;
     Gpt2Config m_config;

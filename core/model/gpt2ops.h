@@ -1,7 +1,6 @@
 // gpt2ops: the pieces of a GPT-2 block other than the traced attention (LayerNorm, GELU, MLP).
 #pragma once
 
-#include "attention/attentionweights.h"
 #include "model/gpt2weights.h"
 #include "tensor/tensor.h"
 
@@ -24,12 +23,5 @@ RowMatrix mlp(const Eigen::Ref<const RowMatrix> &x, const Gpt2Block &block);
 RowMatrix matmul(const Eigen::Ref<const RowMatrix> &a, const Eigen::Ref<const RowMatrix> &b);
 RowMatrix matmulTransposed(const Eigen::Ref<const RowMatrix> &a,
                            const Eigen::Ref<const RowMatrix> &b);
-
-/// Causal multi-head self-attention without the trace, the same arithmetic as computeTrace
-/// (scale 1/sqrt(d_k), no dropout): returns the output (n, d_model) and writes the softmax
-/// weights to `weightsOut`, (h, n, n) in C order. Used for the layers nobody is viewing.
-/// Precondition: x is (n, d_model), d_model divisible by `heads`, weightsOut holds h*n*n floats.
-RowMatrix causalSelfAttention(const Eigen::Ref<const RowMatrix> &x, const AttentionWeights &w,
-                              int heads, float *weightsOut);
 
 } // namespace headlens::gpt2

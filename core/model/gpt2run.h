@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/tokenpredictions.h"
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
 
@@ -23,15 +24,6 @@ struct Gpt2RunOptions
     /// Called after each layer with the fraction done (0..1); returning false abandons the run,
     /// which then throws Cancelled (attentionforward.h). Called from the computing thread.
     std::function<bool(double)> progress;
-};
-
-/// One candidate for the token after the text.
-struct TokenPrediction
-{
-    int tokenId = 0;
-    std::string label;        ///< BpeTokenizer::displayLabel
-    double probability = 0.0; ///< softmax of the last position's logits
-    float logit = 0.0f;
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.

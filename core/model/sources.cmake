@@ -5,6 +5,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/gpt2weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2ops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2model.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tokenpredictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../io/safetensorsfile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../text/bpetokenizer.cpp
 )

@@ -1,0 +1,37 @@
+// tokenpredictions: the vocabulary softmax and a partial sort of the logits.
+#include "model/tokenpredictions.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numeric>
+
+namespace headlens {
+
+std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logits, int count,
+                                            const std::function<std::string(int)> &label)
+{
+    assert(logits.size() > 0 && !logits.hasNaN());
+    const Eigen::Index vocab = logits.size();
+    const double top = logits.maxCoeff();
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < vocab; ++i)
+        sum += std::exp(double(logits[i]) - top);
+    std::vector<int> order(static_cast<size_t>(vocab));
+    std::iota(order.begin(), order.end(), 0);
+    const size_t k = std::min(order.size(), size_t(std::max(count, 0)));
+    // Only the first k are put in order, not the whole vocabulary.
+    std::partial_sort(
+        order.begin(), order.begin() + std::ptrdiff_t(k), order.end(),
+        [&](int a, int b) { return logits[a] != logits[b] ? logits[a] > logits[b] : a < b; });
+    std::vector<TokenPrediction> predictions;
+    predictions.reserve(k);
+    for (size_t i = 0; i < k; ++i) {
+        const int id = order[i];
+        predictions.push_back(
+            {id, label(id), std::exp(double(logits[id]) - top) / sum, logits[id]});
+    }
+    return predictions;
+}
+
+} // namespace headlens
