@@ -162,18 +162,18 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     StepDescriptions describe(config, in);
 
     if (in.fromText()) {
-        trace.addTensor("token_ids", in.tokenIds,
+        trace.addTensor(keys::tokenIds, in.tokenIds,
                         "each token's index in the vocabulary of "
                         "this text (-1 marks padding)");
-        trace.addTensor("token_embeddings", in.tokenEmbeddings,
+        trace.addTensor(keys::tokenEmbeddings, in.tokenEmbeddings,
                         "one vector per token string, the same in every sentence");
         if (!in.positions.isEmpty())
-            trace.addTensor("positions", in.positions, "the positional encoding of each place");
+            trace.addTensor(keys::positions, in.positions, "the positional encoding of each place");
         trace.steps.push_back(describe.tokens());
     }
-    trace.addTensor("x", in.x, "the vectors that enter the layer, one row per token");
+    trace.addTensor(keys::x, in.x, "the vectors that enter the layer, one row per token");
     if (in.isCrossAttention())
-        trace.addTensor("x_kv", in.xKv, "the vectors keys and values are made from");
+        trace.addTensor(keys::xKv, in.xKv, "the vectors keys and values are made from");
     trace.steps.push_back(describe.embed());
 
     // Project: Q from the queries' side, K and V from the keys' side (the same for self-attention).
@@ -187,9 +187,9 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
                             Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_k", d.h * d.dK}});
     const Tensor v = linear(xKv, weights.wV, bias ? weights.bV : zeroV,
                             Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_v", d.h * d.dV}});
-    trace.addTensor("q", q, "queries: what each token is looking for");
-    trace.addTensor("k", k, "keys: what each token offers to be found by");
-    trace.addTensor("v", v, "values: what each token passes on when attended to");
+    trace.addTensor(keys::q, q, "queries: what each token is looking for");
+    trace.addTensor(keys::k, k, "keys: what each token offers to be found by");
+    trace.addTensor(keys::v, v, "values: what each token passes on when attended to");
     trace.steps.push_back(describe.project());
     reportProgress(options, 0.1);
 
@@ -197,18 +197,20 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     const Tensor qView = q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
     const Tensor kView = k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}});
     const Tensor vView = v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}});
-    trace.addTensor("q_view", qView, "queries seen as h heads of d_k numbers each");
-    trace.addTensor("k_view", kView, "keys seen as h heads of d_k numbers each");
-    trace.addTensor("v_view", vView, "values seen as h heads of d_v numbers each");
+    trace.addTensor(keys::qView, qView, "queries seen as h heads of d_k numbers each");
+    trace.addTensor(keys::kView, kView, "keys seen as h heads of d_k numbers each");
+    trace.addTensor(keys::vView, vView, "values seen as h heads of d_v numbers each");
     trace.steps.push_back(describe.split());
-    trace.addTensor("q_heads",
+    trace.addTensor(keys::qHeads,
                     swapAxes12(qView, Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}}),
                     "each head's queries: one (n, d_k) matrix per head");
     trace.addTensor(
-        "k_heads", swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
+        keys::kHeads,
+        swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
         "each head's keys: one (n_kv, d_k) matrix per head");
     trace.addTensor(
-        "v_heads", swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
+        keys::vHeads,
+        swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
         "each head's values: one (n_kv, d_v) matrix per head");
     trace.steps.push_back(describe.transpose());
     reportProgress(options, 0.2);
@@ -216,15 +218,17 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     const Tensor mask = buildMask(config, in, d);
     const bool masked = anyMasked(mask);
     HeadTensors heads = attendAllHeads(config, weights, trace, mask, masked, d, options);
-    trace.addTensor("scores_raw", heads.scoresRaw,
+    trace.addTensor(keys::scoresRaw, heads.scoresRaw,
                     "Q_h K_h^T: how well each query matches each key");
-    trace.addTensor("scores", heads.scores, "the scores after scaling, before masking");
-    trace.addTensor("mask", mask, "1 where a query may not look at a key (causal or padding)");
-    trace.addTensor("masked_scores", heads.maskedScores, "the scores with masked places at -inf");
-    trace.addTensor("softmax", heads.softmax, "attention weights: each row sums to 1");
-    trace.addTensor("weights", heads.weights,
+    trace.addTensor(keys::scores, heads.scores, "the scores after scaling, before masking");
+    trace.addTensor(keys::mask, mask, "1 where a query may not look at a key (causal or padding)");
+    trace.addTensor(keys::maskedScores, heads.maskedScores,
+                    "the scores with masked places at -inf");
+    trace.addTensor(keys::softmax, heads.softmax, "attention weights: each row sums to 1");
+    trace.addTensor(keys::attentionWeights, heads.weights,
                     "attention weights after dropout (what multiplies V)");
-    trace.addTensor("context", heads.context, "each head's output: a weighted sum of its values");
+    trace.addTensor(keys::context, heads.context,
+                    "each head's output: a weighted sum of its values");
     trace.steps.push_back(describe.scores());
     trace.steps.push_back(describe.scale());
     trace.steps.push_back(describe.mask(masked));
@@ -235,9 +239,10 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
 
     const Tensor contextT =
         swapAxes12(heads.context, Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_v", d.dV}});
-    trace.addTensor("context_t", contextT, "the heads' outputs side by side for each token");
+    trace.addTensor(keys::contextT, contextT, "the heads' outputs side by side for each token");
     trace.steps.push_back(describe.transposeBack());
-    trace.addTensor("concat", contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
+    trace.addTensor(keys::concat,
+                    contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
 
@@ -245,9 +250,9 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     // block_i]^T.
     const Tensor output =
         sumOverHeads(heads.contributions, bias ? weights.bO : Vector::Zero(d.dModel), d);
-    trace.addTensor("head_contributions", heads.contributions,
+    trace.addTensor(keys::headContributions, heads.contributions,
                     "what each head adds to each token's output: head_i W_O[:, block_i]^T");
-    trace.addTensor("output", output, "the layer's output, one d_model vector per token");
+    trace.addTensor(keys::output, output, "the layer's output, one d_model vector per token");
     trace.steps.push_back(describe.outputProjection());
 
     trace.headStats = std::move(heads.stats);

@@ -122,9 +122,9 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                            const ForwardDims &d, const TraceOptions &options)
 {
     const float factor = config.scaleFactor();
-    const HeadPass p{trace.tensor("q_heads"),
-                     trace.tensor("k_heads"),
-                     trace.tensor("v_heads"),
+    const HeadPass p{trace.tensor(keys::qHeads),
+                     trace.tensor(keys::kHeads),
+                     trace.tensor(keys::vHeads),
                      mask,
                      d,
                      factor,
