@@ -43,11 +43,11 @@ std::string padRight(const std::string &text, size_t width)
     return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
 
-std::string shapeOf(const Trace &trace, const std::vector<std::string> &names)
+std::string shapeOf(const Trace &trace, const std::vector<TraceKey> &keys)
 {
-    if (names.empty() || !trace.hasTensor(names.front()))
+    if (keys.empty() || !trace.hasTensor(keys.front()))
         return "-";
-    return trace.tensor(names.front()).shape().toPlainString();
+    return trace.tensor(keys.front()).shape().toPlainString();
 }
 
 /// Checked before any work, so a mistake costs nothing and prints nothing else.
@@ -133,13 +133,14 @@ void TraceCommand::printSummary(const Trace &trace) const
 
 void TraceCommand::printShapes(const Trace &trace) const
 {
-    auto chain = [&](const char *a, const char *b, const char *c) {
+    auto chain = [&](TraceKey a, TraceKey b, TraceKey c) {
         return trace.tensor(a).shape().toPlainString() + " -> " +
                trace.tensor(b).shape().toPlainString() + " -> " +
                trace.tensor(c).shape().toPlainString();
     };
-    m_out << "\nSplit into heads:  q " << chain("q", "q_view", "q_heads") << "\n";
-    m_out << "And back again:    context " << chain("context", "context_t", "concat") << "\n\n";
+    m_out << "\nSplit into heads:  q " << chain(keys::q, keys::qView, keys::qHeads) << "\n";
+    m_out << "And back again:    context " << chain(keys::context, keys::contextT, keys::concat)
+          << "\n\n";
     m_out << padRight("step", 19) << padRight("shape before", 22) << padRight("-> shape after", 26)
           << padRight("formula", 38) << "PyTorch\n";
     for (const TraceStep &step : trace.steps)

@@ -60,18 +60,18 @@ void recordInputs(Trace &trace, const StepDescriptions &describe)
 {
     const AttentionInput &in = trace.input;
     if (in.fromText()) {
-        trace.addTensor("token_ids", in.tokenIds,
+        trace.addTensor(keys::tokenIds, in.tokenIds,
                         "each token's index in the vocabulary of "
                         "this text (-1 marks padding)");
-        trace.addTensor("token_embeddings", in.tokenEmbeddings,
+        trace.addTensor(keys::tokenEmbeddings, in.tokenEmbeddings,
                         "one vector per token string, the same in every sentence");
         if (!in.positions.isEmpty())
-            trace.addTensor("positions", in.positions, "the positional encoding of each place");
+            trace.addTensor(keys::positions, in.positions, "the positional encoding of each place");
         trace.steps.push_back(describe.tokens());
     }
-    trace.addTensor("x", in.x, "the vectors that enter the layer, one row per token");
+    trace.addTensor(keys::x, in.x, "the vectors that enter the layer, one row per token");
     if (in.isCrossAttention())
-        trace.addTensor("x_kv", in.xKv, "the vectors keys and values are made from");
+        trace.addTensor(keys::xKv, in.xKv, "the vectors keys and values are made from");
     trace.steps.push_back(describe.embed());
 }
 
@@ -80,9 +80,9 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
                        const StepDescriptions &describe, const TraceOptions &options)
 {
     const Projections qkv = project(trace.config, trace.input, weights, d);
-    trace.addTensor("q", qkv.q, "queries: what each token is looking for");
-    trace.addTensor("k", qkv.k, "keys: what each token offers to be found by");
-    trace.addTensor("v", qkv.v, "values: what each token passes on when attended to");
+    trace.addTensor(keys::q, qkv.q, "queries: what each token is looking for");
+    trace.addTensor(keys::k, qkv.k, "keys: what each token offers to be found by");
+    trace.addTensor(keys::v, qkv.v, "values: what each token passes on when attended to");
     trace.steps.push_back(describe.project());
     reportProgress(options, 0.1);
 
@@ -90,18 +90,18 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
     const Tensor qView = qkv.q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
     const Tensor kView = qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}});
     const Tensor vView = qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}});
-    trace.addTensor("q_view", qView, "queries seen as h heads of d_k numbers each");
-    trace.addTensor("k_view", kView, "keys seen as h heads of d_k numbers each");
-    trace.addTensor("v_view", vView, "values seen as h heads of d_v numbers each");
+    trace.addTensor(keys::qView, qView, "queries seen as h heads of d_k numbers each");
+    trace.addTensor(keys::kView, kView, "keys seen as h heads of d_k numbers each");
+    trace.addTensor(keys::vView, vView, "values seen as h heads of d_v numbers each");
     trace.steps.push_back(describe.split());
-    trace.addTensor("q_heads",
+    trace.addTensor(keys::qHeads,
                     swapAxes12(qView, Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}}),
                     "each head's queries: one (n, d_k) matrix per head");
     trace.addTensor(
-        "k_heads", swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
+        keys::kHeads, swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
         "each head's keys: one (n_kv, d_k) matrix per head");
     trace.addTensor(
-        "v_heads", swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
+        keys::vHeads, swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
         "each head's values: one (n_kv, d_v) matrix per head");
     trace.steps.push_back(describe.transpose());
     reportProgress(options, 0.2);
@@ -113,20 +113,20 @@ HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const For
 {
     const Tensor mask = buildMask(trace.config, trace.input, d);
     const bool masked = anyMasked(mask);
-    const HeadInputs in{HeadRows::contiguous(trace.tensor("q_heads")),
-                        HeadRows::contiguous(trace.tensor("k_heads")),
-                        HeadRows::contiguous(trace.tensor("v_heads")), mask, masked};
+    const HeadInputs in{HeadRows::contiguous(trace.tensor(keys::qHeads)),
+                        HeadRows::contiguous(trace.tensor(keys::kHeads)),
+                        HeadRows::contiguous(trace.tensor(keys::vHeads)), mask, masked};
     HeadTensors heads = attendAllHeads(trace.config, weights, trace.input, in, d,
                                        AttentionRecord{Record::Everything, nullptr}, options);
-    trace.addTensor("scores_raw", heads.scoresRaw,
+    trace.addTensor(keys::scoresRaw, heads.scoresRaw,
                     "Q_h K_h^T: how well each query matches each key");
-    trace.addTensor("scores", heads.scores, "the scores after scaling, before masking");
-    trace.addTensor("mask", mask, "1 where a query may not look at a key (causal or padding)");
-    trace.addTensor("masked_scores", heads.maskedScores, "the scores with masked places at -inf");
-    trace.addTensor("softmax", heads.softmax, "attention weights: each row sums to 1");
-    trace.addTensor("weights", heads.weights,
+    trace.addTensor(keys::scores, heads.scores, "the scores after scaling, before masking");
+    trace.addTensor(keys::mask, mask, "1 where a query may not look at a key (causal or padding)");
+    trace.addTensor(keys::maskedScores, heads.maskedScores, "the scores with masked places at -inf");
+    trace.addTensor(keys::softmax, heads.softmax, "attention weights: each row sums to 1");
+    trace.addTensor(keys::attentionWeights, heads.weights,
                     "attention weights after dropout (what multiplies V)");
-    trace.addTensor("context", heads.context, "each head's output: a weighted sum of its values");
+    trace.addTensor(keys::context, heads.context, "each head's output: a weighted sum of its values");
     trace.steps.push_back(describe.scores());
     trace.steps.push_back(describe.scale());
     trace.steps.push_back(describe.mask(masked));
@@ -144,16 +144,16 @@ void recordOutput(Trace &trace, const HeadTensors &heads, const AttentionWeights
 {
     const Tensor contextT =
         swapAxes12(heads.context, Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_v", d.dV}});
-    trace.addTensor("context_t", contextT, "the heads' outputs side by side for each token");
+    trace.addTensor(keys::contextT, contextT, "the heads' outputs side by side for each token");
     trace.steps.push_back(describe.transposeBack());
-    trace.addTensor("concat", contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
+    trace.addTensor(keys::concat, contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
     const Tensor output = sumOverHeads(heads.contributions,
                                        trace.config.bias ? weights.bO : Vector::Zero(d.dModel), d);
-    trace.addTensor("head_contributions", heads.contributions,
+    trace.addTensor(keys::headContributions, heads.contributions,
                     "what each head adds to each token's output: head_i W_O[:, block_i]^T");
-    trace.addTensor("output", output, "the layer's output, one d_model vector per token");
+    trace.addTensor(keys::output, output, "the layer's output, one d_model vector per token");
     trace.steps.push_back(describe.outputProjection());
 }
 

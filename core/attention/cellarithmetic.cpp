@@ -48,25 +48,25 @@ CellArithmetic explainCell(const Trace &trace, int64_t b, int64_t head, int64_t 
     c.head = head;
     c.query = query;
     c.key = key;
-    c.q = rowOf(trace.tensor("q_heads"), {b, head}, query);
-    c.k = rowOf(trace.tensor("k_heads"), {b, head}, key);
+    c.q = rowOf(trace.tensor(keys::qHeads), {b, head}, query);
+    c.k = rowOf(trace.tensor(keys::kHeads), {b, head}, key);
     c.products.resize(c.q.size());
     for (size_t j = 0; j < c.q.size(); ++j) {
         c.products[j] = c.q[j] * c.k[j];
         c.dot += double(c.q[j]) * double(c.k[j]);
     }
-    c.rawScore = trace.tensor("scores_raw").at({b, head, query, key});
+    c.rawScore = trace.tensor(keys::scoresRaw).at({b, head, query, key});
     c.scaleFactor = trace.config.scaleFactor();
-    c.scaledScore = trace.tensor("scores").at({b, head, query, key});
-    const std::vector<float> maskRow = rowOf(trace.tensor("mask"), {b}, query);
+    c.scaledScore = trace.tensor(keys::scores).at({b, head, query, key});
+    const std::vector<float> maskRow = rowOf(trace.tensor(keys::mask), {b}, query);
     c.rowMasked.resize(maskRow.size());
     for (size_t j = 0; j < maskRow.size(); ++j)
         c.rowMasked[j] = maskRow[j] != 0.0f;
     c.masked = c.rowMasked[size_t(key)];
-    c.row = rowOf(trace.tensor("masked_scores"), {b, head}, query);
+    c.row = rowOf(trace.tensor(keys::maskedScores), {b, head}, query);
     fillSoftmax(c);
-    c.softmaxWeight = trace.tensor("softmax").at({b, head, query, key});
-    c.weight = trace.tensor("weights").at({b, head, query, key});
+    c.softmaxWeight = trace.tensor(keys::softmax).at({b, head, query, key});
+    c.weight = trace.tensor(keys::attentionWeights).at({b, head, query, key});
     return c;
 }
 

@@ -1,6 +1,8 @@
 // ElementRoute: where one number goes when a vector is split into heads, and when heads are glued.
 #pragma once
 
+#include "attention/tracekey.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,18 +12,26 @@ namespace headlens {
 /// One element of a named trace tensor: q_view[0, 3, 2, 9].
 struct TensorIndex
 {
-    std::string tensor;
+    TraceKey tensor;
     std::vector<int64_t> index;
 };
 
 /// "q_view[0, 3, 2, 9]"
 std::string toString(const TensorIndex &at);
 
-/// Feature `feature` (0..h*d-1) of token `token` in `name` (b, n, h*d), followed through
-/// .view(b, n, h, d) and .transpose(1, 2): {name, name_view, name_heads}. With d = headWidth,
-/// the element lands in head feature / d at place feature % d.
-/// Precondition: headWidth > 0. `name` is "q", "k" or "v" (the trace's names).
-std::vector<TensorIndex> splitRoute(const std::string &name, int64_t b, int64_t token,
+/// Which of the three projections a split follows.
+enum class Projection
+{
+    Query,
+    Key,
+    Value
+};
+
+/// Feature `feature` (0..h*d-1) of token `token` in q, k or v (b, n, h*d), followed through
+/// .view(b, n, h, d) and .transpose(1, 2): {q, q_view, q_heads} for the queries. With
+/// d = headWidth, the element lands in head feature / d at place feature % d.
+/// Precondition: headWidth > 0.
+std::vector<TensorIndex> splitRoute(Projection projection, int64_t b, int64_t token,
                                     int64_t feature, int64_t headWidth);
 
 /// Element `within` (0..d_v-1) of head `head` for token `token` in context (b, h, n, d_v),

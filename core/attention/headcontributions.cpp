@@ -7,7 +7,7 @@ namespace headlens {
 
 RowMatrix contributionNorms(const Trace &trace, int64_t b)
 {
-    const Tensor &shares = trace.tensor("head_contributions");
+    const Tensor &shares = trace.tensor(keys::headContributions);
     const int64_t h = shares.shape().size(1), n = shares.shape().size(2);
     RowMatrix norms(n, h);
     for (int64_t head = 0; head < h; ++head)
@@ -17,7 +17,7 @@ RowMatrix contributionNorms(const Trace &trace, int64_t b)
 
 RowMatrix sumOfContributions(const Trace &trace, int64_t b, const Vector &bias)
 {
-    const Tensor &shares = trace.tensor("head_contributions");
+    const Tensor &shares = trace.tensor(keys::headContributions);
     const int64_t h = shares.shape().size(1);
     assert(bias.size() == shares.shape().size(3));
     RowMatrix sum = shares.matrix({b, 0});

@@ -151,10 +151,10 @@ Implementation runWay(Implementation way, WayFunction function, const Trace &tra
                       const AttentionWeights &w, const Sizes &s)
 {
     const bool cross = trace.input.isCrossAttention();
-    const Tensor &x = trace.tensor("x");
-    const Tensor &xKv = cross ? trace.tensor("x_kv") : x;
-    const Tensor &mask = trace.tensor("mask");
-    const Tensor &reference = trace.tensor("output");
+    const Tensor &x = trace.tensor(keys::x);
+    const Tensor &xKv = cross ? trace.tensor(keys::xKv) : x;
+    const Tensor &mask = trace.tensor(keys::mask);
+    const Tensor &reference = trace.tensor(keys::output);
     way.output = Tensor(reference.shape());
     for (int64_t b = 0; b < s.b; ++b) {
         const RowMatrix y = function(x.matrix({b}), xKv.matrix({b}), mask.matrix({b}), w, s,

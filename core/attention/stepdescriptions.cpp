@@ -44,8 +44,8 @@ StepDescriptions::StepDescriptions(const AttentionConfig &config, const Attentio
       m_dKvIn(double(input.kvInputWidth())), m_dModel(config.dModel)
 {}
 
-TraceStep StepDescriptions::make(StepKind kind, std::string title, std::vector<std::string> inputs,
-                                 std::vector<std::string> outputs) const
+TraceStep StepDescriptions::make(StepKind kind, std::string title, std::vector<TraceKey> inputs,
+                                 std::vector<TraceKey> outputs) const
 {
     TraceStep step;
     step.kind = kind;
@@ -58,7 +58,7 @@ TraceStep StepDescriptions::make(StepKind kind, std::string title, std::vector<s
 
 TraceStep StepDescriptions::tokens() const
 {
-    TraceStep s = make(StepKind::Tokens, "Tokens", {}, {"token_ids"});
+    TraceStep s = make(StepKind::Tokens, "Tokens", {}, {keys::tokenIds});
     s.formula = "text -> tokens t_1 ... t_n";
     s.pytorch = "ids = tokenizer(text)  # (b, n)";
     s.explanation = "The text is cut into " + num(m_n) +
@@ -75,8 +75,8 @@ TraceStep StepDescriptions::embed() const
         text && !m_input.positions.isEmpty() && m_config.positional != PositionalEncoding::None;
     TraceStep s =
         make(StepKind::Embed, "Embeddings",
-             text ? std::vector<std::string>{"token_ids"} : std::vector<std::string>{},
-             m_cross ? std::vector<std::string>{"x", "x_kv"} : std::vector<std::string>{"x"});
+             text ? std::vector<TraceKey>{keys::tokenIds} : std::vector<TraceKey>{},
+             m_cross ? std::vector<TraceKey>{keys::x, keys::xKv} : std::vector<TraceKey>{keys::x});
     s.formula = positions ? "X = E[t] + PE" : "X = E[t]";
     s.pytorch = positions ? "x = embedding(ids) + pos[:n]  # (b, n, d_model)"
                           : "x = embedding(ids)  # (b, n, d_model)";
@@ -97,8 +97,8 @@ TraceStep StepDescriptions::project() const
 {
     TraceStep s =
         make(StepKind::Project, "Project to Q, K, V",
-             m_cross ? std::vector<std::string>{"x", "x_kv"} : std::vector<std::string>{"x"},
-             {"q", "k", "v"});
+             m_cross ? std::vector<TraceKey>{keys::x, keys::xKv} : std::vector<TraceKey>{keys::x},
+             {keys::q, keys::k, keys::v});
     const std::string kvSource = m_cross ? "X_kv" : "X";
     s.formula =
         "Q = X W_Q^T + b_Q,  K = " + kvSource + " W_K^T + b_K,  V = " + kvSource + " W_V^T + b_V";
@@ -114,8 +114,8 @@ TraceStep StepDescriptions::project() const
 
 TraceStep StepDescriptions::split() const
 {
-    TraceStep s =
-        make(StepKind::Split, "Split into heads", {"q", "k", "v"}, {"q_view", "k_view", "v_view"});
+    TraceStep s = make(StepKind::Split, "Split into heads", {keys::q, keys::k, keys::v},
+                       {keys::qView, keys::kView, keys::vView});
     s.formula = "Q -> (b, n, h, d_k)";
     s.pytorch = "q = q.view(b, n, h, d_k)";
     s.explanation = "Nothing is computed: the " + shape3(m_b, m_n, m_h * m_dK) +
@@ -127,8 +127,8 @@ TraceStep StepDescriptions::split() const
 
 TraceStep StepDescriptions::transpose() const
 {
-    TraceStep s = make(StepKind::Transpose, "Heads first", {"q_view", "k_view", "v_view"},
-                       {"q_heads", "k_heads", "v_heads"});
+    TraceStep s = make(StepKind::Transpose, "Heads first", {keys::qView, keys::kView, keys::vView},
+                       {keys::qHeads, keys::kHeads, keys::vHeads});
     s.formula = "(b, n, h, d_k) -> (b, h, n, d_k)";
     s.pytorch = "q = q.transpose(1, 2)";
     s.explanation = "Swapping the token and head axes gives each of the " + num(m_h) +
@@ -140,7 +140,8 @@ TraceStep StepDescriptions::transpose() const
 
 TraceStep StepDescriptions::scores() const
 {
-    TraceStep s = make(StepKind::Scores, "Scores Q K^T", {"q_heads", "k_heads"}, {"scores_raw"});
+    TraceStep s =
+        make(StepKind::Scores, "Scores Q K^T", {keys::qHeads, keys::kHeads}, {keys::scoresRaw});
     s.formula = "S_h = Q_h K_h^T";
     s.pytorch = "scores = q @ k.transpose(-2, -1)";
     s.explanation = "Each head compares every query with every key by a dot product: a large "
@@ -152,7 +153,7 @@ TraceStep StepDescriptions::scores() const
 
 TraceStep StepDescriptions::scale() const
 {
-    TraceStep s = make(StepKind::Scale, "Scale", {"scores_raw"}, {"scores"});
+    TraceStep s = make(StepKind::Scale, "Scale", {keys::scoresRaw}, {keys::scores});
     switch (m_config.scale) {
     case ScaleMode::InvSqrtDk:
         s.formula = "S_h / sqrt(d_k) = S_h / " + fmt("%.4g", std::sqrt(m_dK));
@@ -181,7 +182,7 @@ TraceStep StepDescriptions::scale() const
 
 TraceStep StepDescriptions::mask(bool anyMasked) const
 {
-    TraceStep s = make(StepKind::Mask, "Mask", {"scores", "mask"}, {"masked_scores"});
+    TraceStep s = make(StepKind::Mask, "Mask", {keys::scores, keys::mask}, {keys::maskedScores});
     s.formula = "S_h[i, j] = -inf where masked";
     s.pytorch = "scores = scores.masked_fill(mask, float('-inf'))";
     std::string what;
@@ -198,7 +199,7 @@ TraceStep StepDescriptions::mask(bool anyMasked) const
 
 TraceStep StepDescriptions::softmax() const
 {
-    TraceStep s = make(StepKind::Softmax, "Softmax", {"masked_scores"}, {"softmax"});
+    TraceStep s = make(StepKind::Softmax, "Softmax", {keys::maskedScores}, {keys::softmax});
     s.formula = "P_h = softmax(S_h) row by row";
     s.pytorch = "p = torch.softmax(scores, dim=-1)";
     s.explanation = "Each row becomes weights that are positive and sum to 1: how much of its "
@@ -211,7 +212,7 @@ TraceStep StepDescriptions::softmax() const
 TraceStep StepDescriptions::dropout() const
 {
     const bool active = m_config.training && m_config.dropout > 0.0f;
-    TraceStep s = make(StepKind::Dropout, "Dropout", {"softmax"}, {"weights"});
+    TraceStep s = make(StepKind::Dropout, "Dropout", {keys::softmax}, {keys::attentionWeights});
     s.formula = active ? "P_h * keep / (1 - p),  p = " + fmt("%.3g", m_config.dropout) : "P_h";
     s.pytorch = active
                     ? "p = F.dropout(p, p=" + fmt("%.3g", m_config.dropout) + ", training=True)"
@@ -227,8 +228,8 @@ TraceStep StepDescriptions::dropout() const
 
 TraceStep StepDescriptions::weightedSum() const
 {
-    TraceStep s =
-        make(StepKind::WeightedSum, "Weighted sum of V", {"weights", "v_heads"}, {"context"});
+    TraceStep s = make(StepKind::WeightedSum, "Weighted sum of V",
+                       {keys::attentionWeights, keys::vHeads}, {keys::context});
     s.formula = "head_h = P_h V_h";
     s.pytorch = "context = p @ v";
     s.explanation = "Each token's new vector in a head is the average of the values, weighted "
@@ -241,7 +242,8 @@ TraceStep StepDescriptions::weightedSum() const
 
 TraceStep StepDescriptions::transposeBack() const
 {
-    TraceStep s = make(StepKind::TransposeBack, "Tokens first again", {"context"}, {"context_t"});
+    TraceStep s =
+        make(StepKind::TransposeBack, "Tokens first again", {keys::context}, {keys::contextT});
     s.formula = "(b, h, n, d_v) -> (b, n, h, d_v)";
     s.pytorch = "context = context.transpose(1, 2)";
     s.explanation = "The token axis moves back to the front so each token's " + num(m_h) +
@@ -252,7 +254,7 @@ TraceStep StepDescriptions::transposeBack() const
 
 TraceStep StepDescriptions::concat() const
 {
-    TraceStep s = make(StepKind::Concat, "Concatenate heads", {"context_t"}, {"concat"});
+    TraceStep s = make(StepKind::Concat, "Concatenate heads", {keys::contextT}, {keys::concat});
     s.formula = "Concat(head_1, ..., head_h)";
     s.pytorch = "context = context.contiguous().view(b, n, h * d_v)";
     s.explanation = "The " + num(m_h) + " head outputs of " + num(m_dV) +
@@ -264,8 +266,8 @@ TraceStep StepDescriptions::concat() const
 
 TraceStep StepDescriptions::outputProjection() const
 {
-    TraceStep s = make(StepKind::OutputProjection, "Output projection", {"concat"},
-                       {"output", "head_contributions"});
+    TraceStep s = make(StepKind::OutputProjection, "Output projection", {keys::concat},
+                       {keys::output, keys::headContributions});
     s.formula = "Y = Concat(head_1..h) W_O^T + b_O";
     s.pytorch = "y = out_proj(context)  # (b, n, d_model)";
     s.explanation = "A last linear map mixes the heads' outputs back into " + num(m_dModel) +

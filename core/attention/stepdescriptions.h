@@ -31,8 +31,8 @@ public:
     TraceStep outputProjection() const;
 
 private:
-    TraceStep make(StepKind kind, std::string title, std::vector<std::string> inputs,
-                   std::vector<std::string> outputs) const;
+    TraceStep make(StepKind kind, std::string title, std::vector<TraceKey> inputs,
+                   std::vector<TraceKey> outputs) const;
 
     const AttentionConfig &m_config;
     const AttentionInput &m_input;

@@ -6,30 +6,30 @@
 
 namespace headlens {
 
-void Trace::addTensor(std::string name, Tensor tensor, std::string meaning)
+void Trace::addTensor(TraceKey key, Tensor tensor, std::string meaning)
 {
-    assert(!hasTensor(name));
-    m_tensors.push_back({std::move(name), std::move(tensor), std::move(meaning)});
+    assert(!hasTensor(key));
+    m_tensors.push_back({key, std::move(tensor), std::move(meaning)});
 }
 
-bool Trace::hasTensor(const std::string &name) const
+bool Trace::hasTensor(TraceKey key) const
 {
-    return find(name) != nullptr;
+    return find(key) != nullptr;
 }
 
-const TraceTensor *Trace::find(const std::string &name) const
+const TraceTensor *Trace::find(TraceKey key) const
 {
     for (const TraceTensor &entry : m_tensors) {
-        if (entry.name == name)
+        if (entry.key == key)
             return &entry;
     }
     return nullptr;
 }
 
-const Tensor &Trace::tensor(const std::string &name) const
+const Tensor &Trace::tensor(TraceKey key) const
 {
-    const TraceTensor *entry = find(name);
-    assert(entry && "Trace::tensor: unknown tensor name");
+    const TraceTensor *entry = find(key);
+    assert(entry && "Trace::tensor: a key computeTrace did not record");
     return entry->tensor;
 }
 

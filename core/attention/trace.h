@@ -3,6 +3,7 @@
 
 #include "attention/attentionconfig.h"
 #include "attention/attentioninput.h"
+#include "attention/tracekey.h"
 #include "attention/tracestep.h"
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
@@ -15,22 +16,15 @@ namespace headlens {
 /// A tensor recorded in the trace, with a sentence saying what it holds.
 struct TraceTensor
 {
-    std::string name; ///< "q_heads": also its file name when exported (q_heads.npy)
+    TraceKey key; ///< keys::qHeads; its name "q_heads" is also its file name (q_heads.npy)
     Tensor tensor;
     std::string meaning; ///< "queries split into heads: one (n, d_k) matrix per head"
+
+    std::string name() const { return key.str(); }
 };
 
 /// Everything one forward pass did, in order. Views draw from it and exporters write it; nobody
-/// computes attention twice. Tensor names (b = batch, h = heads):
-///   token_ids (b, n) · token_embeddings (b, n, d_in) · positions (n, d_in) · x (b, n, d_in)
-///   x_kv (b, n_kv, d_in) [cross] · q (b, n, h*d_k) · k (b, n_kv, h*d_k) · v (b, n_kv, h*d_v)
-///   q_view (b, n, h, d_k) · k_view · v_view          (views: same storage as q, k, v)
-///   q_heads (b, h, n, d_k) · k_heads (b, h, n_kv, d_k) · v_heads (b, h, n_kv, d_v)
-///   scores_raw (b, h, n, n_kv) = Q K^T · scores = scaled · mask (b, n, n_kv), 1 = masked
-///   masked_scores (b, h, n, n_kv), -inf where masked · softmax (b, h, n, n_kv)
-///   weights (b, h, n, n_kv) after dropout · context (b, h, n, d_v)
-///   context_t (b, n, h, d_v) · concat (b, n, h*d_v) (a view of context_t)
-///   head_contributions (b, h, n, d_model) = context_i W_O[:, block_i]^T · output (b, n, d_model)
+/// computes attention twice. The tensors and their shapes are listed in tracekey.h (keys::...).
 class Trace
 {
 public:
@@ -40,11 +34,12 @@ public:
     std::vector<std::string> warnings; ///< e.g. a fully masked row, named by sequence and token
     std::vector<HeadStats> headStats;  ///< index b * h + head
 
-    void addTensor(std::string name, Tensor tensor, std::string meaning);
-    bool hasTensor(const std::string &name) const;
-    /// Precondition: hasTensor(name).
-    const Tensor &tensor(const std::string &name) const;
-    const TraceTensor *find(const std::string &name) const;
+    /// Precondition: no tensor under `key` yet.
+    void addTensor(TraceKey key, Tensor tensor, std::string meaning);
+    bool hasTensor(TraceKey key) const;
+    /// Precondition: hasTensor(key).
+    const Tensor &tensor(TraceKey key) const;
+    const TraceTensor *find(TraceKey key) const;
     const std::vector<TraceTensor> &tensors() const { return m_tensors; }
 
     const TraceStep *step(const std::string &id) const;

@@ -1,6 +1,8 @@
 // TraceStep: one recorded step of the forward pass, with everything a view needs to teach it.
 #pragma once
 
+#include "attention/tracekey.h"
+
 #include <string>
 #include <vector>
 
@@ -30,15 +32,15 @@ enum class StepKind
 struct TraceStep
 {
     StepKind kind = StepKind::Tokens;
-    std::string id;                   ///< "split": stable, used in files and on the command line
-    std::string title;                ///< "Split into heads"
-    std::vector<std::string> inputs;  ///< tensor names read (first one gives "shape before")
-    std::vector<std::string> outputs; ///< tensor names written (first one gives "shape after")
-    std::string formula;              ///< "Q_h = view(Q, (b, n, h, d_k))"
-    std::string pytorch;              ///< "q.view(b, n, h, d_k)"
-    std::string explanation;          ///< one plain-language sentence
-    double flops = 0.0;               ///< floating-point operations (a multiply-add counts 2)
-    double bytes = 0.0;               ///< bytes written
+    std::string id;                ///< "split": stable, used in files and on the command line
+    std::string title;             ///< "Split into heads"
+    std::vector<TraceKey> inputs;  ///< tensors read (the first gives "shape before")
+    std::vector<TraceKey> outputs; ///< tensors written (the first gives "shape after")
+    std::string formula;           ///< "Q_h = view(Q, (b, n, h, d_k))"
+    std::string pytorch;           ///< "q.view(b, n, h, d_k)"
+    std::string explanation;       ///< one plain-language sentence
+    double flops = 0.0;            ///< floating-point operations (a multiply-add counts 2)
+    double bytes = 0.0;            ///< bytes written
 };
 
 std::string toString(StepKind kind);

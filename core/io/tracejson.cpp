@@ -50,7 +50,7 @@ json axesJson(const Shape &shape)
 }
 
 // Shape text and axes of the first tensor in `names` (null when the trace lacks it).
-void addShape(json &out, const char *key, const Trace &trace, const std::vector<std::string> &names)
+void addShape(json &out, const char *key, const Trace &trace, const std::vector<TraceKey> &names)
 {
     const TraceTensor *entry = names.empty() ? nullptr : trace.find(names.front());
     if (!entry || entry->tensor.isEmpty()) {
@@ -66,9 +66,15 @@ json stepsJson(const Trace &trace)
 {
     json steps = json::array();
     for (const TraceStep &s : trace.steps) {
-        json step{{"id", s.id},           {"kind", toString(s.kind)},     {"title", s.title},
-                  {"inputs", s.inputs},   {"outputs", s.outputs},         {"formula", s.formula},
-                  {"pytorch", s.pytorch}, {"explanation", s.explanation}, {"flops", s.flops},
+        json step{{"id", s.id},
+                  {"kind", toString(s.kind)},
+                  {"title", s.title},
+                  {"inputs", namesOf(s.inputs)},
+                  {"outputs", namesOf(s.outputs)},
+                  {"formula", s.formula},
+                  {"pytorch", s.pytorch},
+                  {"explanation", s.explanation},
+                  {"flops", s.flops},
                   {"bytes", s.bytes}};
         addShape(step, "shape_before", trace, s.inputs);
         addShape(step, "shape_after", trace, s.outputs);
@@ -81,7 +87,7 @@ json tensorsJson(const Trace &trace)
 {
     json tensors = json::array();
     for (const TraceTensor &t : trace.tensors()) {
-        tensors.push_back({{"name", t.name},
+        tensors.push_back({{"name", t.name()},
                            {"shape", t.tensor.shape().toString()},
                            {"axes", axesJson(t.tensor.shape())},
                            {"meaning", t.meaning},
@@ -132,9 +138,8 @@ void TraceJson::exportDirectory(const Trace &trace, const std::string &dir)
         throw InputError("Cannot create directory " + dir + ": " + error.message());
     const std::filesystem::path base(dir);
     for (const TraceTensor &t : trace.tensors()) {
-        assert(t.name.find('/') == std::string::npos && !t.name.empty());
         if (!t.tensor.isEmpty())
-            NpyFile::write((base / (t.name + ".npy")).string(), t.tensor);
+            NpyFile::write((base / (t.name() + ".npy")).string(), t.tensor);
     }
     AtomicFile::write((base / "trace.json").string(), summary(trace));
 }

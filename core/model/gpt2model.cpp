@@ -121,9 +121,9 @@ void Gpt2Model::addAttention(int layer, RowMatrix &x, Gpt2Run &run) const
     }
     input.tokens = {run.tokens}; // labels for the views of the trace
     run.layerTrace = computeTrace(attentionConfig(), std::move(input), block.attention);
-    const Tensor &p = run.layerTrace.tensor("weights");
+    const Tensor &p = run.layerTrace.tensor(keys::attentionWeights);
     std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
-    x += run.layerTrace.tensor("output").matrix({0});
+    x += run.layerTrace.tensor(keys::output).matrix({0});
 }
 
 void Gpt2Model::addLogits(const RowMatrix &x, const Gpt2RunOptions &options, Gpt2Run &run) const

@@ -2,6 +2,7 @@
 #include "model/toyopenedmodel.h"
 
 #include "attention/attentionforward.h"
+#include "model/tokenpredictions.h"
 #include "train/toymodel.h"
 #include "util/inputerror.h"
 
@@ -15,23 +16,6 @@ namespace headlens {
 namespace {
 
 constexpr int kTopK = 10;
-
-// The next-token distribution after the last position (softmax of the logits, not attention),
-// most probable first.
-std::vector<TokenPrediction> predictionsOf(const Eigen::VectorXf &logits, const ToyTask &task)
-{
-    const Eigen::ArrayXd shifted = (logits.array() - logits.maxCoeff()).cast<double>().exp();
-    const Eigen::ArrayXd probabilities = shifted / shifted.sum();
-    std::vector<int> order(size_t(logits.size()));
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return probabilities[a] > probabilities[b]; });
-    order.resize(std::min<size_t>(order.size(), kTopK));
-    std::vector<TokenPrediction> out;
-    for (int id : order)
-        out.push_back({id, task.label(id), probabilities[id], logits[id]});
-    return out;
-}
 
 } // namespace
 
@@ -79,7 +63,9 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const std::vector<int> &ids, int l
     run->tokenIds = ids;
     run->tokens = model.labels(ids);
     run->causal = model.layerConfig(layer).causal;
-    run->topNext = predictionsOf(acts.logits.row(acts.logits.rows() - 1).transpose(), model.task());
+    const ToyTask task = model.task();
+    run->topNext = topPredictions(acts.logits.row(acts.logits.rows() - 1).transpose(), kTopK,
+                                  [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);

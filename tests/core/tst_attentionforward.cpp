@@ -85,7 +85,7 @@ void TestAttentionForward::paperCaseWeights()
     const Trace trace = computeTrace(c.config, c.input, c.weights);
     // Head 0, query 0 = (1, 0); keys (1, 0), (0, 1), (1, 1): scores 1, 0, 1 over sqrt(2).
     const double e = std::exp(1.0 / std::sqrt(2.0));
-    const Tensor &w = trace.tensor("weights");
+    const Tensor &w = trace.tensor(keys::attentionWeights);
     HL_COMPARE_NEAR(w.at({0, 0, 0, 0}), e / (2 * e + 1), 1e-6, 1e-7);
     HL_COMPARE_NEAR(w.at({0, 0, 0, 1}), 1 / (2 * e + 1), 1e-6, 1e-7);
     HL_COMPARE_NEAR(w.at({0, 0, 0, 2}), e / (2 * e + 1), 1e-6, 1e-7);
@@ -94,8 +94,8 @@ void TestAttentionForward::paperCaseWeights()
         HL_COMPARE_NEAR(w.at({0, 1, 2, j}), 1.0 / 3.0, 1e-6, 1e-7);
     // Head 1, query 0 = (0, 1); keys (0, 1), (1, 0), (0, 0): scores 1, 0, 0 over sqrt(2).
     HL_COMPARE_NEAR(w.at({0, 1, 0, 0}), e / (e + 2), 1e-6, 1e-7);
-    HL_COMPARE_NEAR(trace.tensor("scores_raw").at({0, 0, 2, 2}), 2.0, 0, 1e-7);
-    HL_COMPARE_NEAR(trace.tensor("scores").at({0, 0, 2, 2}), 2.0 / std::sqrt(2.0), 1e-6, 0);
+    HL_COMPARE_NEAR(trace.tensor(keys::scoresRaw).at({0, 0, 2, 2}), 2.0, 0, 1e-7);
+    HL_COMPARE_NEAR(trace.tensor(keys::scores).at({0, 0, 2, 2}), 2.0 / std::sqrt(2.0), 1e-6, 0);
 }
 
 void TestAttentionForward::paperCaseOutput()
@@ -105,7 +105,7 @@ void TestAttentionForward::paperCaseOutput()
     // W_O = I: the output is the concat. Token 0, head 0: p = (e, 1, e) / (2e + 1) over
     // values (1, 0), (0, 1), (1, 1).
     const double e = std::exp(1.0 / std::sqrt(2.0));
-    const Tensor &y = trace.tensor("output");
+    const Tensor &y = trace.tensor(keys::output);
     HL_COMPARE_NEAR(y.at({0, 0, 0}), 2 * e / (2 * e + 1), 1e-6, 1e-7);
     HL_COMPARE_NEAR(y.at({0, 0, 1}), (1 + e) / (2 * e + 1), 1e-6, 1e-7);
     // Token 2, head 1: uniform over values (0, 1), (1, 0), (0, 0).
@@ -162,23 +162,23 @@ void TestAttentionForward::shapes()
         kv.push_back(s.toStdString());
     const Trace trace = traceFor(config, t, kv);
     const int64_t b = t.size(), h = heads, k = config.headDimK(), v = config.headDimV();
-    auto sizes = [&](const char *name) { return trace.tensor(name).shape().sizes(); };
+    auto sizes = [&](TraceKey key) { return trace.tensor(key).shape().sizes(); };
     using S = std::vector<int64_t>;
-    QCOMPARE(sizes("x"), (S{b, n, dModel}));
-    QCOMPARE(sizes("q"), (S{b, n, h * k}));
-    QCOMPARE(sizes("k"), (S{b, nKv, h * k}));
-    QCOMPARE(sizes("v"), (S{b, nKv, h * v}));
-    QCOMPARE(sizes("q_view"), (S{b, n, h, k}));
-    QCOMPARE(sizes("q_heads"), (S{b, h, n, k}));
-    QCOMPARE(sizes("v_heads"), (S{b, h, nKv, v}));
-    QCOMPARE(sizes("scores"), (S{b, h, n, nKv}));
-    QCOMPARE(sizes("weights"), (S{b, h, n, nKv}));
-    QCOMPARE(sizes("context"), (S{b, h, n, v}));
-    QCOMPARE(sizes("context_t"), (S{b, n, h, v}));
-    QCOMPARE(sizes("concat"), (S{b, n, h * v}));
-    QCOMPARE(sizes("output"), (S{b, n, dModel}));
-    QCOMPARE(trace.tensor("q_heads").shape().name(3), std::string("d_k"));
-    QCOMPARE(trace.tensor("context").shape().name(3), std::string("d_v"));
+    QCOMPARE(sizes(keys::x), (S{b, n, dModel}));
+    QCOMPARE(sizes(keys::q), (S{b, n, h * k}));
+    QCOMPARE(sizes(keys::k), (S{b, nKv, h * k}));
+    QCOMPARE(sizes(keys::v), (S{b, nKv, h * v}));
+    QCOMPARE(sizes(keys::qView), (S{b, n, h, k}));
+    QCOMPARE(sizes(keys::qHeads), (S{b, h, n, k}));
+    QCOMPARE(sizes(keys::vHeads), (S{b, h, nKv, v}));
+    QCOMPARE(sizes(keys::scores), (S{b, h, n, nKv}));
+    QCOMPARE(sizes(keys::attentionWeights), (S{b, h, n, nKv}));
+    QCOMPARE(sizes(keys::context), (S{b, h, n, v}));
+    QCOMPARE(sizes(keys::contextT), (S{b, n, h, v}));
+    QCOMPARE(sizes(keys::concat), (S{b, n, h * v}));
+    QCOMPARE(sizes(keys::output), (S{b, n, dModel}));
+    QCOMPARE(trace.tensor(keys::qHeads).shape().name(3), std::string("d_k"));
+    QCOMPARE(trace.tensor(keys::context).shape().name(3), std::string("d_v"));
     QCOMPARE(int64_t(trace.headStats.size()), b * h);
 }
 
@@ -189,9 +189,9 @@ void TestAttentionForward::splitAndConcatMoveElementsLikePyTorch()
     config.dModel = 8;
     config.heads = 2;
     const Trace trace = traceFor(config, {"The movie was not bad"});
-    const Tensor &q = trace.tensor("q"), &qHeads = trace.tensor("q_heads");
-    const Tensor &context = trace.tensor("context"), &concat = trace.tensor("concat");
-    QVERIFY(trace.tensor("q_view").sharesStorageWith(q)); // a view moves no number
+    const Tensor &q = trace.tensor(keys::q), &qHeads = trace.tensor(keys::qHeads);
+    const Tensor &context = trace.tensor(keys::context), &concat = trace.tensor(keys::concat);
+    QVERIFY(trace.tensor(keys::qView).sharesStorageWith(q)); // a view moves no number
     for (int64_t i = 0; i < 5; ++i)
         for (int64_t hd = 0; hd < 2; ++hd)
             for (int64_t d = 0; d < 4; ++d) {
@@ -209,8 +209,8 @@ void TestAttentionForward::outputIsSumOfHeadContributions()
     AttentionWeights weights = AttentionWeights::initialize(config, 16);
     weights.bO = Vector::LinSpaced(16, -1.0f, 1.0f); // a visible bias
     const Trace trace = computeTrace(config, input, weights);
-    const Tensor &contributions = trace.tensor("head_contributions");
-    const Tensor &output = trace.tensor("output");
+    const Tensor &contributions = trace.tensor(keys::headContributions);
+    const Tensor &output = trace.tensor(keys::output);
     for (int64_t i = 0; i < trace.queryLength(); ++i)
         for (int64_t d = 0; d < 16; ++d) {
             double sum = weights.bO(d);
@@ -227,7 +227,7 @@ void TestAttentionForward::causalMaskHidesLaterTokens()
     config.heads = 2;
     config.causal = true;
     const Trace trace = traceFor(config, {"The movie was not bad"});
-    const Tensor &w = trace.tensor("weights");
+    const Tensor &w = trace.tensor(keys::attentionWeights);
     for (int64_t h = 0; h < 2; ++h)
         for (int64_t i = 0; i < 5; ++i) {
             HL_COMPARE_NEAR(rowSum(w, 0, h, i), 1.0, 1e-6, 0);
@@ -235,9 +235,9 @@ void TestAttentionForward::causalMaskHidesLaterTokens()
                 QVERIFY2(w.at({0, h, i, j}) == 0.0f,
                          qPrintable(QString::number(w.at({0, h, i, j}))));
         }
-    QCOMPARE(trace.tensor("weights").at({0, 1, 0, 0}), 1.0f); // the first token sees only itself
-    QVERIFY(std::isinf(trace.tensor("masked_scores").at({0, 0, 1, 3})));
-    QCOMPARE(trace.tensor("mask").at({0, 1, 3}), 1.0f);
+    QCOMPARE(trace.tensor(keys::attentionWeights).at({0, 1, 0, 0}), 1.0f); // the first token sees only itself
+    QVERIFY(std::isinf(trace.tensor(keys::maskedScores).at({0, 0, 1, 3})));
+    QCOMPARE(trace.tensor(keys::mask).at({0, 1, 3}), 1.0f);
 }
 
 void TestAttentionForward::paddedKeysGetNoWeight()
@@ -247,7 +247,7 @@ void TestAttentionForward::paddedKeysGetNoWeight()
     config.heads = 2;
     const Trace trace = traceFor(config, {"The bank was robbed", "The bank of the river flooded"});
     QCOMPARE(trace.queryLength(), int64_t(6));
-    const Tensor &w = trace.tensor("weights");
+    const Tensor &w = trace.tensor(keys::attentionWeights);
     for (int64_t h = 0; h < 2; ++h)
         for (int64_t i = 0; i < 6; ++i) {
             // Sequence 0 has 4 tokens: keys 4, 5 are padding and get exactly 0.
@@ -270,14 +270,14 @@ void TestAttentionForward::fullyMaskedRowIsZeroWithWarning()
     const Tensor mask(Shape{{"b", 1}, {"n_kv", 3}}, {1, 0, 0});
     AttentionInput input = InputBuilder::fromTensors(config, x, {}, mask);
     const Trace trace = computeTrace(config, input, AttentionWeights::initialize(config, 4));
-    const Tensor &w = trace.tensor("weights");
+    const Tensor &w = trace.tensor(keys::attentionWeights);
     for (int64_t h = 0; h < 2; ++h) {
         for (int64_t j = 0; j < 3; ++j)
             QCOMPARE(w.at({0, h, 0, j}), 0.0f);
         HL_COMPARE_NEAR(rowSum(w, 0, h, 1), 1.0, 1e-6, 0);
     }
-    for (int64_t i = 0; i < trace.tensor("output").numel(); ++i)
-        QVERIFY(std::isfinite(trace.tensor("output").data()[i]));
+    for (int64_t i = 0; i < trace.tensor(keys::output).numel(); ++i)
+        QVERIFY(std::isfinite(trace.tensor(keys::output).data()[i]));
     QCOMPARE(trace.warnings.size(), size_t(1));
     QVERIFY2(trace.warnings[0].find("query 0") != std::string::npos, trace.warnings[0].c_str());
     QVERIFY(trace.warnings[0].find("every key is masked") != std::string::npos);
@@ -291,8 +291,8 @@ void TestAttentionForward::largeLogitsStayFinite()
     const std::vector<float> x = {100, 0, -100, 0, 0, 100, 0, 100, 100, 100, 100, 0};
     c.input = InputBuilder::fromTensors(c.config, Tensor(Shape{{"n", 3}, {"d", 4}}, x));
     const Trace trace = computeTrace(c.config, c.input, c.weights);
-    HL_COMPARE_NEAR(trace.tensor("scores").at({0, 0, 2, 2}), 2e4, 1e-6, 0);
-    const Tensor &w = trace.tensor("weights");
+    HL_COMPARE_NEAR(trace.tensor(keys::scores).at({0, 0, 2, 2}), 2e4, 1e-6, 0);
+    const Tensor &w = trace.tensor(keys::attentionWeights);
     for (int64_t i = 0; i < w.numel(); ++i)
         QVERIFY(std::isfinite(w.data()[i]));
     // Head 0, query 2 = (100, 100): keys score 1e4, 1e4, 2e4; the last wins outright.
@@ -320,9 +320,9 @@ void TestAttentionForward::scalingModes()
     c.config.temperature = temperature;
     const Trace trace = computeTrace(c.config, c.input, c.weights);
     // Head 0, query 2 = (1, 1) with key 2 = (1, 1): the raw score is 2.
-    HL_COMPARE_NEAR(trace.tensor("scores").at({0, 0, 2, 2}), 2.0 * factor, 1e-6, 0);
+    HL_COMPARE_NEAR(trace.tensor(keys::scores).at({0, 0, 2, 2}), 2.0 * factor, 1e-6, 0);
     const double e1 = std::exp(factor), e2 = std::exp(2 * factor);
-    HL_COMPARE_NEAR(trace.tensor("weights").at({0, 0, 2, 2}), e2 / (e2 + 2 * e1), 1e-5, 0);
+    HL_COMPARE_NEAR(trace.tensor(keys::attentionWeights).at({0, 0, 2, 2}), e2 / (e2 + 2 * e1), 1e-5, 0);
 }
 
 void TestAttentionForward::dropoutOnlyInTraining()
@@ -333,11 +333,11 @@ void TestAttentionForward::dropoutOnlyInTraining()
     config.dropout = 0.5f;
     const std::vector<std::string> text{"The tired robot dropped the heavy gear because it broke"};
     const Trace evaluation = traceFor(config, text);
-    QVERIFY(evaluation.tensor("weights").sharesStorageWith(evaluation.tensor("softmax")));
+    QVERIFY(evaluation.tensor(keys::attentionWeights).sharesStorageWith(evaluation.tensor(keys::softmax)));
 
     config.training = true;
     const Trace training = traceFor(config, text);
-    const Tensor &p = training.tensor("softmax"), &w = training.tensor("weights");
+    const Tensor &p = training.tensor(keys::softmax), &w = training.tensor(keys::attentionWeights);
     int64_t dropped = 0;
     for (int64_t i = 0; i < w.numel(); ++i) {
         if (w.data()[i] == 0.0f)
@@ -348,7 +348,7 @@ void TestAttentionForward::dropoutOnlyInTraining()
     const double share = double(dropped) / double(w.numel()); // 400 draws at p = 0.5
     QVERIFY2(share > 0.35 && share < 0.65, QByteArray::number(share));
     const Trace again = traceFor(config, text); // the same seed drops the same weights
-    QVERIFY(std::equal(w.data(), w.data() + w.numel(), again.tensor("weights").data()));
+    QVERIFY(std::equal(w.data(), w.data() + w.numel(), again.tensor(keys::attentionWeights).data()));
 }
 
 void TestAttentionForward::stepsComeInLessonOrder()

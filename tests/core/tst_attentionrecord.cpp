@@ -154,8 +154,8 @@ void TestAttentionRecord::levelsMatchTheTrace()
 {
     const Layer l = layer();
     const Trace trace = computeTrace(l.config, l.input, l.weights);
-    const Tensor &softmax = trace.tensor("softmax");
-    const Tensor &output = trace.tensor("output");
+    const Tensor &softmax = trace.tensor(keys::softmax);
+    const Tensor &output = trace.tensor(keys::output);
     const int64_t count = softmax.numel();
 
     PlacedBuffer same(count, residueOf(softmax.data()));

@@ -35,7 +35,7 @@ void TestCellArithmetic::reproducesEveryWeight()
                     const CellArithmetic a = explainCell(t, b, head, i, j);
                     HL_COMPARE_NEAR(a.dot, a.rawScore, 1e-4, 1e-5);
                     HL_COMPARE_NEAR(a.dot * a.scaleFactor, a.scaledScore, 1e-4, 1e-5);
-                    HL_COMPARE_NEAR(a.recomputedWeight, t.tensor("weights").at({b, head, i, j}),
+                    HL_COMPARE_NEAR(a.recomputedWeight, t.tensor(keys::attentionWeights).at({b, head, i, j}),
                                     1e-4, 1e-6);
                     double rowSum = 0.0;
                     for (double e : a.rowExp)
@@ -60,8 +60,8 @@ void TestCellArithmetic::vectorsAreTheHeadsRows()
     const test::PipelineCase c = test::makePipelineCase("untied");
     const CellArithmetic a = explainCell(*c.trace, 0, 2, 3, 7);
     QCOMPARE(int(a.q.size()), 5); // d_k
-    QCOMPARE(a.q[4], c.trace->tensor("q_heads").at({0, 2, 3, 4}));
-    QCOMPARE(a.k[0], c.trace->tensor("k_heads").at({0, 2, 7, 0}));
+    QCOMPARE(a.q[4], c.trace->tensor(keys::qHeads).at({0, 2, 3, 4}));
+    QCOMPARE(a.k[0], c.trace->tensor(keys::kHeads).at({0, 2, 7, 0}));
     QCOMPARE(a.products[1], a.q[1] * a.k[1]);
 }
 

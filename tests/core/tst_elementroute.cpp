@@ -42,7 +42,7 @@ void TestElementRoute::splitKeepsTheValue()
     const int64_t dK = t.config.headDimK();
     for (int64_t i = 0; i < t.queryLength(); ++i)
         for (int64_t f = 0; f < t.heads() * dK; ++f) {
-            const auto route = splitRoute("q", t.batch() - 1, i, f, dK);
+            const auto route = splitRoute(Projection::Query, t.batch() - 1, i, f, dK);
             QCOMPARE(int(route.size()), 3);
             const float value = valueAt(t, route[0]);
             QCOMPARE(valueAt(t, route[1]), value);
@@ -69,7 +69,7 @@ void TestElementRoute::concatKeepsTheValue()
 // seeds/001: 8 dimensions, 2 heads: dimension 6 (index 5) is head 2's second number.
 void TestElementRoute::lessonsPicture()
 {
-    const auto route = splitRoute("q", 0, 3, 5, 4);
+    const auto route = splitRoute(Projection::Query, 0, 3, 5, 4);
     QCOMPARE(QString::fromStdString(toString(route[1])), QString("q_view[0, 3, 1, 1]"));
     QCOMPARE(QString::fromStdString(toString(route[2])), QString("q_heads[0, 1, 3, 1]"));
     const auto back = concatRoute(0, 1, 3, 1, 4);

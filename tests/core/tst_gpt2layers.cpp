@@ -88,7 +88,7 @@ void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed()
         HL_COMPARE_TENSORS_NEAR(viewed.logits, lean.logits, 1e-5, 1e-5);
         QCOMPARE(viewed.topNext.at(0).tokenId, lean.topNext.at(0).tokenId);
         // The viewed layer's probabilities are the trace's own, copied.
-        const Tensor &softmax = viewed.layerTrace.tensor("softmax");
+        const Tensor &softmax = viewed.layerTrace.tensor(keys::softmax);
         QCOMPARE(softmax.numel(), h * n * n);
         QVERIFY(std::memcmp(softmax.data(), viewed.attention.data() + layer * h * n * n,
                             sizeof(float) * size_t(h * n * n)) == 0);

@@ -137,7 +137,7 @@ void TestGpt2Model::viewedLayerTraceMatchesLeanPath()
     const int64_t n = int64_t(g.ids.size());
     const Tensor expected = g.attention.view(Shape{{"L", 2}, {"h", 2}, {"n", n}, {"n_kv", n}});
     for (int head = 0; head < 2; ++head) {
-        const RowMatrix traced = trace.tensor("weights").matrix({0, head});
+        const RowMatrix traced = trace.tensor(keys::attentionWeights).matrix({0, head});
         const RowMatrix reference = expected.matrix({layer, head});
         QVERIFY2(traced.isApprox(reference, 1e-4f), "trace weights differ from the reference");
     }

@@ -25,7 +25,7 @@ void TestHeadContributions::sharesSumToOutput()
     const Trace &t = *c.trace;
     for (int64_t b = 0; b < t.batch(); ++b) {
         const RowMatrix sum = sumOfContributions(t, b, c.weights.bO);
-        const ConstRowMatrixMap output = t.tensor("output").matrix({b});
+        const ConstRowMatrixMap output = t.tensor(keys::output).matrix({b});
         QCOMPARE(sum.rows(), output.rows());
         QCOMPARE(sum.cols(), Eigen::Index(t.config.dModel));
         HL_COMPARE_NEAR((sum - output).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-5);
@@ -41,7 +41,7 @@ void TestHeadContributions::normsAreTheSharesLengths()
     const RowMatrix norms = contributionNorms(*c.trace, 1);
     QCOMPARE(norms.rows(), Eigen::Index(10));
     QCOMPARE(norms.cols(), Eigen::Index(3));
-    const ConstRowMatrixMap share = c.trace->tensor("head_contributions").matrix({1, 2});
+    const ConstRowMatrixMap share = c.trace->tensor(keys::headContributions).matrix({1, 2});
     HL_COMPARE_NEAR(norms(3, 2), share.row(3).norm(), 1e-6, 0.0);
     QVERIFY(norms(3, 2) > 0.0f);
 }

@@ -107,13 +107,14 @@ void TestPyTorchGolden::matchesPyTorch()
     QVERIFY(!loaded.mismatch(config));
 
     const Trace trace = computeTrace(config, input, loaded.weights);
-    HL_COMPARE_TENSORS_NEAR(trace.tensor("weights"), *find(entries, "attn_weights"), kRelative,
-                            kAbsolute);
+    HL_COMPARE_TENSORS_NEAR(trace.tensor(keys::attentionWeights), *find(entries, "attn_weights"),
+                            kRelative, kAbsolute);
     // The steps in between, under the trace's names: projections, scaled scores before the mask,
     // per-head context, output.
-    for (const char *step : {"q", "k", "v", "scores", "context", "output"}) {
-        QVERIFY2(find(entries, step), step);
-        HL_COMPARE_TENSORS_NEAR(trace.tensor(step), *find(entries, step), kRelative, kAbsolute);
+    for (TraceKey step : {keys::q, keys::k, keys::v, keys::scores, keys::context, keys::output}) {
+        QVERIFY2(find(entries, step.name()), step.name());
+        HL_COMPARE_TENSORS_NEAR(trace.tensor(step), *find(entries, step.name()), kRelative,
+                                kAbsolute);
     }
 }
 

@@ -33,14 +33,14 @@ Trace handBuiltTrace()
     trace.input.x = Tensor(Shape{{"b", 2}, {"n", 2}, {"d_in", 4}});
     for (int64_t i = 0; i < 16; ++i)
         trace.input.x.data()[i] = 0.5f * static_cast<float>(i);
-    trace.addTensor("x", trace.input.x, "what the layer reads");
-    trace.addTensor("q", Tensor(Shape{{"b", 2}, {"n", 2}, {"h*d_k", 4}}), "queries");
+    trace.addTensor(keys::x, trace.input.x, "what the layer reads");
+    trace.addTensor(keys::q, Tensor(Shape{{"b", 2}, {"n", 2}, {"h*d_k", 4}}), "queries");
     TraceStep step;
     step.kind = StepKind::Project;
     step.id = "project";
     step.title = "Project";
-    step.inputs = {"x"};
-    step.outputs = {"q"};
+    step.inputs = {keys::x};
+    step.outputs = {keys::q};
     step.formula = "Q = X W_Q^T + b_Q";
     step.pytorch = "q = F.linear(x, w_q, b_q)";
     step.explanation = "Each token asks a question.";
@@ -141,7 +141,7 @@ void TestTraceJson::headStatsAreIndexedByBatchAndHead()
 void TestTraceJson::exportWritesEveryTensor()
 {
     Trace trace = handBuiltTrace();
-    trace.addTensor("token_ids", Tensor(), "none: the input was given as vectors");
+    trace.addTensor(keys::tokenIds, Tensor(), "none: the input was given as vectors");
     QTemporaryDir dir;
     const QString out = dir.filePath("nested/export");
     TraceJson::exportDirectory(trace, out.toStdString());
@@ -176,12 +176,15 @@ void TestTraceJson::realTraceIsDescribedCompletely()
     // Every step's "shape after" is the shape of the tensor it names.
     const QJsonArray steps = root["steps"].toArray();
     QCOMPARE(steps.size(), static_cast<qsizetype>(trace.steps.size()));
-    for (const QJsonValue &value : steps) {
-        const QJsonObject step = value.toObject();
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        const QJsonObject step = steps[i].toObject();
+        const TraceStep &recorded = trace.steps[size_t(i)];
         const QJsonArray outputs = step["outputs"].toArray();
-        if (outputs.isEmpty() || !trace.hasTensor(outputs[0].toString().toStdString()))
+        QCOMPARE(outputs.size(), qsizetype(recorded.outputs.size()));
+        if (outputs.isEmpty())
             continue;
-        const Tensor &t = trace.tensor(outputs[0].toString().toStdString());
+        QCOMPARE(outputs[0].toString().toStdString(), recorded.outputs[0].str());
+        const Tensor &t = trace.tensor(recorded.outputs[0]);
         QCOMPARE(step["shape_after"].toString().toStdString(), t.shape().toString());
     }
     QCOMPARE(root["head_stats"].toArray().size(), 2 * 4);
@@ -190,11 +193,11 @@ void TestTraceJson::realTraceIsDescribedCompletely()
     QTemporaryDir dir;
     TraceJson::exportDirectory(trace, dir.path().toStdString());
     const Tensor weights = NpyFile::read(dir.filePath("weights.npy").toStdString());
-    HL_COMPARE_TENSORS_NEAR(weights, trace.tensor("weights"), 0.0, 0.0);
+    HL_COMPARE_TENSORS_NEAR(weights, trace.tensor(keys::attentionWeights), 0.0, 0.0);
     for (const TraceTensor &t : trace.tensors())
         QVERIFY2(t.tensor.isEmpty() ||
-                     QFile::exists(dir.filePath(QString::fromStdString(t.name) + ".npy")),
-                 t.name.c_str());
+                     QFile::exists(dir.filePath(QString::fromStdString(t.name()) + ".npy")),
+                 t.name().c_str());
 }
 
 QTEST_APPLESS_MAIN(TestTraceJson)

@@ -59,7 +59,7 @@ void TestTrainedModel::computeTraceShowsTheTrainedLayer()
     const Trace trace = computeTrace(model.layerConfig(layer), model.layerInput(layer, tokens),
                                      model.layerWeights(layer));
     QCOMPARE(trace.input.queryLabel(0, 2), std::string("c"));
-    const Tensor &weights = trace.tensor("softmax");
+    const Tensor &weights = trace.tensor(keys::softmax);
     const std::vector<RowMatrix> expected = model.attention(tokens);
     for (int h = 0; h < 2; ++h) {
         const RowMatrix &want = expected[size_t(layer * 2 + h)];

@@ -90,7 +90,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window->trace()->config.seed == config.seed, 20000);
         QVERIFY(waitUntilSettled(*window));
         const double newWeight =
-            window->trace()->tensor("weights").at({0, cell->head(), cell->query(), cell->key()});
+            window->trace()->tensor(keys::attentionWeights).at({0, cell->head(), cell->query(), cell->key()});
         QVERIFY(newWeight != shownBefore); // a new seed gives new weights
         QCOMPARE(cell->shownWeight(), shownBefore);
         QCOMPARE(window->pipeline()->trace(), window->trace()); // kept, not drawn
@@ -139,7 +139,7 @@ private slots:
                               int(plot->yAxis->coordToPixel(row)));
         QTest::mouseMove(plot, position);
         QTRY_VERIFY(!window->grid()->hoverText().isEmpty());
-        const float weight = window->trace()->tensor("weights").at({0, 2, row, col});
+        const float weight = window->trace()->tensor(keys::attentionWeights).at({0, 2, row, col});
         const QString text = window->grid()->hoverText();
         QVERIFY2(text.startsWith("head 3 · \"it\" -> \"gear\""), qPrintable(text));
         QVERIFY2(text.contains(QString("weight %1").arg(double(weight), 0, 'f', 3)),

@@ -45,18 +45,27 @@ PipelineCase makeCase(const QString &name)
 // What head `head`'s panel of `tensor` should show for sequence `b`, read from the trace's
 // tensors: the masked scores are the scores with every place the "mask" tensor marks left
 // out (NaN), which says what masking means rather than repeating the masked_scores tensor.
-RowMatrix expectedPanel(const Trace &t, const QString &tensor, int b, int head)
+RowMatrix expectedPanel(const Trace &t, TraceKey tensor, int b, int head)
 {
-    const std::string source = tensor == "masked_scores" ? "scores" : tensor.toStdString();
+    const TraceKey source = tensor == keys::maskedScores ? keys::scores : tensor;
     RowMatrix panel = t.tensor(source).matrix({b, head});
-    if (tensor == "masked_scores") {
-        const Tensor &mask = t.tensor("mask");
+    if (tensor == keys::maskedScores) {
+        const Tensor &mask = t.tensor(keys::mask);
         for (Eigen::Index i = 0; i < panel.rows(); ++i)
             for (Eigen::Index j = 0; j < panel.cols(); ++j)
                 if (mask.at({b, i, j}) != 0.0f)
                     panel(i, j) = NAN;
     }
     return panel;
+}
+
+// The tensor a data row names by its file name ("masked_scores").
+TraceKey tensorNamed(const QString &name)
+{
+    for (TraceKey key : {keys::scores, keys::maskedScores, keys::attentionWeights})
+        if (name == key.name())
+            return key;
+    qFatal("no per-head tensor named %s in this test", qPrintable(name));
 }
 
 // The trace's tokens of sequence `b` as the axes read them; a padded place says "(pad)".
@@ -72,12 +81,12 @@ QStringList tokenLabels(const std::vector<std::vector<std::string>> &sequences, 
 }
 
 // Shows the first step that writes `tensor`, whose panels the gallery then draws.
-bool showStepWriting(PipelineView &view, const std::string &tensor)
+bool showStepWriting(PipelineView &view, TraceKey tensor)
 {
     const std::vector<TraceStep> &steps = view.trace()->steps;
     for (size_t i = 0; i < steps.size(); ++i)
-        for (const std::string &name : steps[i].outputs)
-            if (name == tensor) {
+        for (const TraceKey &key : steps[i].outputs)
+            if (key == tensor) {
                 view.setStep(int(i), false);
                 QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
                 return true;
@@ -136,7 +145,7 @@ void TestPipelineDrawing::eachPanelDrawsItsHead()
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.show();
     view.setTrace(c.trace, b);
-    QVERIFY(showStepWriting(view, tensor.toStdString()));
+    QVERIFY(showStepWriting(view, tensorNamed(tensor)));
     QCOMPARE(view.gallery()->currentTensor(), tensor);
     const QStringList queries = tokenLabels(t.input.tokens, b, t.queryLength());
     const QStringList keys = tokenLabels(
@@ -149,7 +158,8 @@ void TestPipelineDrawing::eachPanelDrawsItsHead()
         QCOMPARE(plot->colLabels(), keys);
         // Query tokens label the first panel of each row; the others keep their width for cells.
         QCOMPARE(plot->rowLabels(), startsRow ? queries : QStringList(queries.size(), QString()));
-        const RowMatrix want = referenceMaxPool(expectedPanel(t, tensor, b, h), kPanelCells);
+        const RowMatrix want =
+            referenceMaxPool(expectedPanel(t, tensorNamed(tensor), b, h), kPanelCells);
         const QByteArray mismatch = cellsMismatch(drawnCells(*plot), want);
         QVERIFY2(mismatch.isEmpty(), inPanel(h, mismatch).constData());
     }
@@ -186,11 +196,11 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
     style.colormap = map;
     view.setPlotStyle(style);
     view.setTrace(c.trace, b);
-    QVERIFY(showStepWriting(view, tensor.toStdString()));
+    QVERIFY(showStepWriting(view, tensorNamed(tensor)));
     std::vector<RowMatrix> wanted;
     std::pair<double, double> range{INFINITY, -INFINITY};
     for (int h = 0; h < t.heads(); ++h) {
-        wanted.push_back(expectedPanel(t, tensor, b, h));
+        wanted.push_back(expectedPanel(t, tensorNamed(tensor), b, h));
         const auto [lower, upper] = unmaskedRange(wanted.back());
         range = {std::min(range.first, lower), std::max(range.second, upper)};
     }

@@ -28,11 +28,11 @@ private slots:
 
 namespace {
 
-QString shapeText(const Trace &t, const std::vector<std::string> &names)
+QString shapeText(const Trace &t, const std::vector<TraceKey> &keys)
 {
-    return names.empty() ? QString("text")
-                         : QString::fromStdString(names.front() + " " +
-                                                  t.tensor(names.front()).shape().toString());
+    return keys.empty() ? QString("text")
+                        : QString::fromStdString(keys.front().str() + " " +
+                                                 t.tensor(keys.front()).shape().toString());
 }
 
 std::shared_ptr<const TraceAnalysis> analysisOf(const test::PipelineCase &c)
@@ -62,7 +62,7 @@ void TestPipelineView::everyStepShowsTheTracesShapes()
         if (!step.inputs.empty())
             QVERIFY(view.diagram()->before() == t.tensor(step.inputs.front()).shape());
         // Per-head tensors are drawn one panel per head.
-        const Shape &drawn = t.tensor(view.gallery()->currentTensor().toStdString()).shape();
+        const Shape &drawn = t.tensor(view.gallery()->currentKey()).shape();
         const bool perHead = drawn.rank() == 4;
         QCOMPARE(view.gallery()->panelCount(), perHead ? t.heads() : 1);
     }
@@ -121,7 +121,8 @@ void TestPipelineView::pickedCellShowsTheTracesWeight()
     QCOMPARE(view.cellPanel()->head(), 2);
     QCOMPARE(view.cellPanel()->query(), 7);
     QCOMPARE(view.cellPanel()->key(), 6);
-    QCOMPARE(view.cellPanel()->shownWeight(), double(c.trace->tensor("weights").at({0, 2, 7, 6})));
+    QCOMPARE(view.cellPanel()->shownWeight(),
+             double(c.trace->tensor(keys::attentionWeights).at({0, 2, 7, 6})));
     QVERIFY(view.cellPanel()->toPlainText().contains("head 3"));
 }
 

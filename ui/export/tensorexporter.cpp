@@ -32,7 +32,7 @@ void TensorExporter::writeWeightsCsv(const Trace &trace, int b, const QString &p
     std::string csv = "head,query_index,query,key_index,key,weight,masked\n";
     for (int head = 0; head < trace.heads(); ++head) {
         const RowMatrix weights = TraceReader::weights(trace, b, head);
-        const ConstRowMatrixMap raw = trace.tensor("weights").matrix({b, head});
+        const ConstRowMatrixMap raw = trace.tensor(keys::attentionWeights).matrix({b, head});
         for (int i = 0; i < weights.rows(); ++i) {
             for (int j = 0; j < weights.cols(); ++j) {
                 csv += std::to_string(head) + "," + std::to_string(i) + "," +

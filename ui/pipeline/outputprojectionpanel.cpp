@@ -126,7 +126,7 @@ void OutputProjectionPanel::refreshWeights()
         const AttentionWeights &w = m_analysis->weights;
         const Vector bias = m_trace->config.bias ? w.bO : Vector::Zero(w.wO.rows());
         const RowMatrix sum = sumOfContributions(*m_trace, m_batch, bias);
-        m_gap = (sum - m_trace->tensor("output").matrix({m_batch})).cwiseAbs().maxCoeff();
+        m_gap = (sum - m_trace->tensor(keys::output).matrix({m_batch})).cwiseAbs().maxCoeff();
         check = tr("Check: max |Σ<sub>i</sub> share<sub>i</sub> + b<sub>O</sub> − output| = "
                    "<b>%1</b> (float rounding).")
                     .arg(m_gap, 0, 'g', 2);

@@ -20,12 +20,12 @@ namespace headlens {
 
 namespace {
 
-QString describe(const Trace &trace, const std::vector<std::string> &names)
+QString describe(const Trace &trace, const std::vector<TraceKey> &keys)
 {
-    if (names.empty() || !trace.hasTensor(names.front()))
+    if (keys.empty() || !trace.hasTensor(keys.front()))
         return QObject::tr("text");
-    return QString::fromStdString(names.front() + " " +
-                                  trace.tensor(names.front()).shape().toString());
+    return QString::fromStdString(keys.front().str() + " " +
+                                  trace.tensor(keys.front()).shape().toString());
 }
 
 } // namespace
@@ -228,13 +228,13 @@ void PipelineView::showStep(bool animate)
                          .arg(QString::fromStdString(step.title)));
     m_shapes->setText(
         tr("before  %1     →     after  %2").arg(shapeBeforeText(), shapeAfterText()));
-    auto shapeOf = [this](const std::vector<std::string> &names) {
-        return names.empty() || !m_trace->hasTensor(names.front())
+    auto shapeOf = [this](const std::vector<TraceKey> &keys) {
+        return keys.empty() || !m_trace->hasTensor(keys.front())
                    ? Shape()
-                   : m_trace->tensor(names.front()).shape();
+                   : m_trace->tensor(keys.front()).shape();
     };
-    auto nameOf = [](const std::vector<std::string> &names) {
-        return names.empty() ? QString() : QString::fromStdString(names.front());
+    auto nameOf = [](const std::vector<TraceKey> &keys) {
+        return keys.empty() ? QString() : QString::fromStdString(keys.front().str());
     };
     m_diagram->setHeadCount(m_trace->heads());
     m_diagram->setShapes(nameOf(step.inputs), shapeOf(step.inputs), nameOf(step.outputs),

@@ -74,7 +74,7 @@ int SplitBarWidget::heads() const
 
 const float *SplitBarWidget::values() const
 {
-    const Tensor &t = m_trace->tensor(m_mode == Mode::Split ? "q" : "concat");
+    const Tensor &t = m_trace->tensor(m_mode == Mode::Split ? keys::q : keys::concat);
     return t.data() + (int64_t(m_batch) * t.shape().size(1) + m_token) * t.shape().size(2);
 }
 
@@ -84,7 +84,7 @@ QString SplitBarWidget::routeText() const
         return tr("Click a cell to follow one number through the reshapes.");
     const int head = m_feature / m_width, within = m_feature % m_width;
     const std::vector<TensorIndex> route =
-        m_mode == Mode::Split ? splitRoute("q", m_batch, m_token, m_feature, m_width)
+        m_mode == Mode::Split ? splitRoute(Projection::Query, m_batch, m_token, m_feature, m_width)
                               : concatRoute(m_batch, head, m_token, within, m_width);
     QStringList parts;
     for (const TensorIndex &at : route)

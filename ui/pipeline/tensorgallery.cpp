@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QLabel>
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -56,10 +57,14 @@ void TensorGallery::setStep(std::shared_ptr<const Trace> trace, int batch, const
     m_batch = batch;
     QSignalBlocker blocker(m_choice);
     m_choice->clear();
-    for (const auto *names : {&step.outputs, &step.inputs})
-        for (const std::string &name : *names)
-            if (m_trace->hasTensor(name) && m_choice->findText(QString::fromStdString(name)) < 0)
-                m_choice->addItem(QString::fromStdString(name));
+    m_keys.clear();
+    for (const auto *keys : {&step.outputs, &step.inputs})
+        for (const TraceKey &key : *keys)
+            if (m_trace->hasTensor(key) &&
+                std::find(m_keys.begin(), m_keys.end(), key) == m_keys.end()) {
+                m_keys.push_back(key);
+                m_choice->addItem(QString::fromStdString(key.str()));
+            }
     m_choice->setCurrentIndex(0);
     refill();
 }
@@ -79,6 +84,11 @@ void TensorGallery::setPlotStyle(const PlotStyle &style)
 QString TensorGallery::currentTensor() const
 {
     return m_choice->currentText();
+}
+
+TraceKey TensorGallery::currentKey() const
+{
+    return m_keys.at(size_t(std::max(m_choice->currentIndex(), 0)));
 }
 
 int TensorGallery::panelCount() const
@@ -147,10 +157,10 @@ void TensorGallery::refill()
         ensurePlots(0);
         return;
     }
-    const TraceTensor *t = m_trace->find(m_choice->currentText().toStdString());
+    const TraceTensor *t = m_trace->find(currentKey());
     const TensorPanels panels = TensorSlicer::slice(t->tensor, m_batch);
     m_meaning->setText(QString("%1 %2 — %3")
-                           .arg(QString::fromStdString(t->name),
+                           .arg(QString::fromStdString(t->name()),
                                 QString::fromStdString(t->tensor.shape().toString()),
                                 QString::fromStdString(t->meaning)));
     ensurePlots(int(panels.panels.size()));
@@ -166,7 +176,8 @@ void TensorGallery::refill()
                         labelsFor(panels.colsAxis, int(m.cols())));
         plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
                             QString::fromStdString(panels.colsAxis));
-        plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name));
+        plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1)
+                                      : QString::fromStdString(t->name()));
         plot->setTitleColor(panels.perHead ? HeadColors::color(int(i), m_style.dark) : QColor());
         plot->setColorRange(range.first, range.second);
         plot->replot(QCustomPlot::rpQueuedReplot);

@@ -29,6 +29,8 @@ public:
     void setStep(std::shared_ptr<const Trace> trace, int batch, const TraceStep &step);
     void setPlotStyle(const PlotStyle &style);
     QString currentTensor() const;
+    /// The tensor drawn now. Precondition: the step has one (currentTensor() is not empty).
+    TraceKey currentKey() const;
     int panelCount() const;
 
 signals:
@@ -44,6 +46,7 @@ private:
     int m_batch = 0;
     PlotStyle m_style;
     QComboBox *m_choice;
+    std::vector<TraceKey> m_keys; ///< the tensor behind each entry of m_choice
     QLabel *m_meaning;
     QWidget *m_host;
     QGridLayout *m_grid;

@@ -12,7 +12,7 @@ namespace {
 
 bool isMasked(const Trace &trace, int b, int query, int key)
 {
-    const TraceTensor *mask = trace.find("mask");
+    const TraceTensor *mask = trace.find(keys::mask);
     if (!mask || mask->tensor.isEmpty() || mask->tensor.shape().rank() != 3)
         return false;
     return mask->tensor.at({b, query, key}) > 0.5f;
@@ -29,9 +29,9 @@ RowMatrix TraceReader::weights(const Trace &trace, int b, int head)
 {
     const int n = int(trace.input.queryLengthOf(b));
     const int nKv = int(trace.input.keyLengthOf(b));
-    const ConstRowMatrixMap all = trace.tensor("weights").matrix({b, head});
+    const ConstRowMatrixMap all = trace.tensor(keys::attentionWeights).matrix({b, head});
     RowMatrix result = all.topLeftCorner(n, nKv);
-    const TraceTensor *mask = trace.find("mask");
+    const TraceTensor *mask = trace.find(keys::mask);
     if (mask && !mask->tensor.isEmpty() && mask->tensor.shape().rank() == 3) {
         const ConstRowMatrixMap hidden = mask->tensor.matrix({b});
         for (int i = 0; i < n; ++i) {
@@ -82,10 +82,10 @@ QString TraceReader::describeCell(const Trace &trace, int b, int head, int query
         return text + (trace.config.causal && key > query
                            ? " · masked (causal: a token sees only itself and earlier tokens)"
                            : " · masked (padding: this key is not part of the sequence)");
-    const float weight = trace.tensor("weights").at({b, head, query, key});
+    const float weight = trace.tensor(keys::attentionWeights).at({b, head, query, key});
     text += QString(" · weight %1").arg(double(weight), 0, 'f', 3);
-    if (trace.hasTensor("scores")) {
-        const float score = trace.tensor("scores").at({b, head, query, key});
+    if (trace.hasTensor(keys::scores)) {
+        const float score = trace.tensor(keys::scores).at({b, head, query, key});
         text += QString(" · score %1").arg(double(score), 0, 'f', 2);
     }
     return text;
