@@ -20,7 +20,8 @@ namespace headlens {
 /// too.
 ///
 /// The attention layer's projections and every product of the GPT-2 model go through here, so
-/// that the model's lean attention and the trace of the same layer round the same way.
+/// that a model layer run at the attention-only record level and its full trace round the same
+/// way.
 template <typename Out, typename Lhs, typename Rhs>
 void assignColumnSplitProduct(Out &&out, const Lhs &a, const Rhs &b)
 {

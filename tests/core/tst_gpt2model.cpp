@@ -67,8 +67,8 @@ class TestGpt2Model : public QObject
 private slots:
     void matchesReference_data();
     void matchesReference();
-    void viewedLayerTraceMatchesLeanPath_data();
-    void viewedLayerTraceMatchesLeanPath();
+    void viewedLayerTraceMatchesUnviewedRun_data();
+    void viewedLayerTraceMatchesUnviewedRun();
     void topNextAreTheMostProbableTokens();
     void headStatsDescribeEveryLayer();
     void storedPrecisionsGiveTheSameModel();
@@ -106,25 +106,25 @@ void TestGpt2Model::matchesReference()
     HL_COMPARE_TENSORS_NEAR(run.logits, renamedLike(g.logits, run.logits), 1e-4, 1e-4);
 }
 
-void TestGpt2Model::viewedLayerTraceMatchesLeanPath_data()
+void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun_data()
 {
     QTest::addColumn<int>("layer");
     QTest::newRow("layer 0") << 0;
     QTest::newRow("layer 1") << 1;
 }
 
-void TestGpt2Model::viewedLayerTraceMatchesLeanPath()
+void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun()
 {
     QFETCH(int, layer);
     const Gpt2Model model = Gpt2Model::open(kData + "tiny");
     const Golden g = golden(2);
-    Gpt2RunOptions lean;
-    lean.viewedLayer = -1;
+    Gpt2RunOptions unviewed; // every layer at the attention-only record level
+    unviewed.viewedLayer = -1;
     Gpt2RunOptions viewed;
     viewed.viewedLayer = layer;
-    const Gpt2Run a = model.run(g.ids, lean), b = model.run(g.ids, viewed);
+    const Gpt2Run a = model.run(g.ids, unviewed), b = model.run(g.ids, viewed);
     QVERIFY(a.layerTrace.steps.empty());
-    // The traced layer feeds the later layers exactly as the lean path does.
+    // The traced layer feeds the later layers as the attention-only level does.
     HL_COMPARE_TENSORS_NEAR(b.attention, a.attention, 1e-5, 1e-6);
     HL_COMPARE_TENSORS_NEAR(b.logits, a.logits, 1e-5, 1e-5);
 
