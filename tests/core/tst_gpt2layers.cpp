@@ -1,5 +1,6 @@
 // Tests that every GPT-2 layer runs the one attention path: the same weights whichever is viewed.
 #include "approx.h"
+#include "gpt2golden.h"
 
 #include "io/npzarchive.h"
 #include "model/gpt2model.h"
@@ -9,36 +10,11 @@
 #include <cstring>
 
 using namespace headlens;
+using headlens::test::Gpt2Golden;
+using headlens::test::gpt2Golden;
+using headlens::test::kGpt2Data;
 
-namespace {
-
-const std::string kData = HEADLENS_TEST_DATA "/gpt2/";
-
-/// The float64 NumPy GPT-2's results for golden text `index` (scripts/make_gpt2_tiny.py).
-struct Golden
-{
-    std::vector<int> ids;
-    Tensor attention; ///< (L, h, n, n)
-    Tensor logits;    ///< (n, vocab)
-};
-
-Golden golden(int index)
-{
-    Golden g;
-    const std::string k = std::to_string(index);
-    for (auto &[name, tensor] : NpzArchive::read(kData + "tiny/golden.npz")) {
-        if (name == "ids_" + k)
-            for (int64_t i = 0; i < tensor.numel(); ++i)
-                g.ids.push_back(int(tensor.data()[i]));
-        else if (name == "attention_" + k)
-            g.attention = tensor;
-        else if (name == "logits_" + k)
-            g.logits = tensor;
-    }
-    return g;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestGpt2Layers : public QObject
 {
@@ -57,7 +33,7 @@ private:
 
 void TestGpt2Layers::initTestCase()
 {
-    m_model = std::make_unique<Gpt2Model>(Gpt2Model::open(kData + "tiny"));
+    m_model = std::make_unique<Gpt2Model>(Gpt2Model::open(kGpt2Data + "tiny"));
 }
 
 void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed_data()
@@ -74,7 +50,7 @@ void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed_data()
 void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed()
 {
     QFETCH(int, text);
-    const std::vector<int> ids = golden(text).ids;
+    const std::vector<int> ids = gpt2Golden(text).ids;
     Gpt2RunOptions none;
     none.viewedLayer = -1;
     const Gpt2Run lean = m_model->run(ids, none);
@@ -103,7 +79,7 @@ void TestGpt2Layers::noViewedLayerMatchesReference_data()
 void TestGpt2Layers::noViewedLayerMatchesReference()
 {
     QFETCH(int, text);
-    const Golden g = golden(text);
+    const Gpt2Golden g = gpt2Golden(text);
     Gpt2RunOptions options;
     options.viewedLayer = -1;
     options.logitsForEveryPosition = true;

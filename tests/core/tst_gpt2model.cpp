@@ -1,6 +1,7 @@
 // Tests of Gpt2Model: every layer's attention and the logits against an independent NumPy GPT-2.
 #include "approx.h"
 #include "errorof.h"
+#include "gpt2golden.h"
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
@@ -14,39 +15,15 @@
 
 using namespace headlens;
 using headlens::test::errorOf;
+using headlens::test::Gpt2Golden;
+using headlens::test::gpt2Golden;
+using headlens::test::kGpt2Data;
 
 namespace {
 
-const std::string kData = HEADLENS_TEST_DATA "/gpt2/";
-
-/// The goldens of scripts/make_gpt2_tiny.py: a float64 NumPy GPT-2 (its reference_forward),
-/// written without looking at the C++.
-struct Golden
-{
-    std::vector<int> ids;
-    Tensor attention; ///< (L, h, n, n)
-    Tensor logits;    ///< (n, vocab)
-};
-
-Golden golden(int index)
-{
-    Golden g;
-    const std::string k = std::to_string(index);
-    for (auto &[name, tensor] : NpzArchive::read(kData + "tiny/golden.npz")) {
-        if (name == "ids_" + k)
-            for (int64_t i = 0; i < tensor.numel(); ++i)
-                g.ids.push_back(int(tensor.data()[i]));
-        else if (name == "attention_" + k)
-            g.attention = tensor;
-        else if (name == "logits_" + k)
-            g.logits = tensor;
-    }
-    return g;
-}
-
 std::string goldenText(int index)
 {
-    QFile file(QString::fromStdString(kData + "golden_texts.json"));
+    QFile file(QString::fromStdString(kGpt2Data + "golden_texts.json"));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read golden_texts.json");
     return QJsonDocument::fromJson(file.readAll()).array().at(index).toString().toStdString();
@@ -93,8 +70,8 @@ void TestGpt2Model::matchesReference()
 {
     QFETCH(QString, folder);
     QFETCH(int, text);
-    const Gpt2Model model = Gpt2Model::open(kData + folder.toStdString());
-    const Golden g = golden(text);
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + folder.toStdString());
+    const Gpt2Golden g = gpt2Golden(text);
     const std::vector<int> ids = model.encode(goldenText(text));
     QCOMPARE(ids, g.ids); // the C++ tokenizer agrees with encoder.py on the golden texts
 
@@ -116,8 +93,8 @@ void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun_data()
 void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun()
 {
     QFETCH(int, layer);
-    const Gpt2Model model = Gpt2Model::open(kData + "tiny");
-    const Golden g = golden(2);
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const Gpt2Golden g = gpt2Golden(2);
     Gpt2RunOptions unviewed; // every layer at the attention-only record level
     unviewed.viewedLayer = -1;
     Gpt2RunOptions viewed;
@@ -145,8 +122,8 @@ void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun()
 
 void TestGpt2Model::topNextAreTheMostProbableTokens()
 {
-    const Gpt2Model model = Gpt2Model::open(kData + "tiny");
-    const Golden g = golden(0);
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const Gpt2Golden g = gpt2Golden(0);
     Gpt2RunOptions options;
     options.topK = 5;
     const Gpt2Run run = model.run(g.ids, options);
@@ -169,8 +146,8 @@ void TestGpt2Model::topNextAreTheMostProbableTokens()
 
 void TestGpt2Model::headStatsDescribeEveryLayer()
 {
-    const Gpt2Model model = Gpt2Model::open(kData + "tiny");
-    const Golden g = golden(1);
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const Gpt2Golden g = gpt2Golden(1);
     const Gpt2Run run = model.run(g.ids);
     QCOMPARE(int(run.headStats.size()), 2 * 2);
     const int64_t n = int64_t(g.ids.size());
@@ -188,9 +165,9 @@ void TestGpt2Model::headStatsDescribeEveryLayer()
 
 void TestGpt2Model::storedPrecisionsGiveTheSameModel()
 {
-    const Gpt2Model f32 = Gpt2Model::open(kData + "tiny");
+    const Gpt2Model f32 = Gpt2Model::open(kGpt2Data + "tiny");
     for (const char *folder : {"tiny_f16", "tiny_bf16", "tiny_prefixed"}) {
-        const Gpt2Model other = Gpt2Model::open(kData + folder);
+        const Gpt2Model other = Gpt2Model::open(kGpt2Data + folder);
         QVERIFY2(other.weights().wte == f32.weights().wte, folder);
         QVERIFY2(other.weights().blocks[1].attention.wQ == f32.weights().blocks[1].attention.wQ,
                  folder);
@@ -219,7 +196,7 @@ void TestGpt2Model::refusesImpossibleRuns()
     QFETCH(std::vector<int>, ids);
     QFETCH(int, layer);
     QFETCH(QString, message);
-    const Gpt2Model model = Gpt2Model::open(kData + "tiny");
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
     Gpt2RunOptions options;
     options.viewedLayer = layer;
     const QString error = errorOf([&] { model.run(ids, options); });
@@ -228,7 +205,7 @@ void TestGpt2Model::refusesImpossibleRuns()
 
 void TestGpt2Model::progressCanCancel()
 {
-    const Gpt2Model model = Gpt2Model::open(kData + "tiny");
+    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
     Gpt2RunOptions options;
     std::vector<double> seen;
     options.progress = [&](double fraction) {

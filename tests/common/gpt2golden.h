@@ -1,0 +1,40 @@
+// gpt2golden.h: the tiny GPT-2's goldens from scripts/make_gpt2_tiny.py, shared by its tests.
+#pragma once
+
+#include "io/npzarchive.h"
+#include "tensor/tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace headlens::test {
+
+/// Where the GPT-2 test folders are (tiny, tiny_f16, tiny_bf16, tiny_prefixed, ...).
+inline const std::string kGpt2Data = HEADLENS_TEST_DATA "/gpt2/";
+
+/// What a float64 NumPy GPT-2 (make_gpt2_tiny.py's reference_forward, written without looking
+/// at the C++) computed for golden text `index`.
+struct Gpt2Golden
+{
+    std::vector<int> ids;
+    Tensor attention; ///< (L, h, n, n)
+    Tensor logits;    ///< (n, vocab)
+};
+
+inline Gpt2Golden gpt2Golden(int index)
+{
+    Gpt2Golden g;
+    const std::string k = std::to_string(index);
+    for (auto &[name, tensor] : NpzArchive::read(kGpt2Data + "tiny/golden.npz")) {
+        if (name == "ids_" + k)
+            for (int64_t i = 0; i < tensor.numel(); ++i)
+                g.ids.push_back(int(tensor.data()[i]));
+        else if (name == "attention_" + k)
+            g.attention = tensor;
+        else if (name == "logits_" + k)
+            g.logits = tensor;
+    }
+    return g;
+}
+
+} // namespace headlens::test
