@@ -376,7 +376,13 @@ void MainWindow::changeStyle(const std::function<void(PlotStyle &)> &change)
     style.fontScale = presentation * m_zoom;
     Appearance::apply(style.dark, presentation);
     m_actions->setColormap(style.colormap);
+    m_actions->setColorScale(style.colorScale);
     setPlotStyle(style);
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    m_actions->dark->setChecked(dark);
 }
 
 void MainWindow::updateTitle()

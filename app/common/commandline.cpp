@@ -222,7 +222,7 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 bool isWindowOption(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||
-           option == "--view" || option == "--step";
+           option == "--view" || option == "--step" || option == "--theme";
 }
 
 } // namespace
@@ -268,12 +268,17 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 parseScreenshotSize(request, value);
             else if (option == "--step")
                 request.step = parseSize("--step", value);
+            else if (option == "--theme" && value != "light" && value != "dark")
+                throw InputError("--theme expects light or dark, got '" + quotedText(value) + "'.");
+            else if (option == "--theme")
+                request.theme = value;
             else
                 request.view = value;
             continue;
         }
         if (!applyValueOption(request, option, value))
-            throw InputError("Unknown option '" + option + "'. See --help for the options.");
+            throw InputError("Unknown option '" + quotedText(option) +
+                             "'. See --help for the options.");
         request.anySetting = true;
         request.given.insert(option);
     }
@@ -330,6 +335,7 @@ Output:
                             Train view (with --train TASK --steps N: after N steps)
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
+  --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
 )";
     else
         text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
