@@ -109,15 +109,17 @@ void ModelGridView::rebuild(int layers, int heads)
         m_grid->addWidget(label, row, col);
         m_labels.push_back(label);
     };
+    // Heads count from 1, as in the Heads view. Twelve "head N" headers alone made the model
+    // tab wider than a 1024 px window: past six heads the numbers stand alone.
     for (int h = 0; h < heads; ++h)
-        header(tr("head %1").arg(h + 1), 0, h + 1); // heads count from 1, as in the Heads view
+        header(heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1), 0, h + 1);
     for (int l = 0; l < layers; ++l) {
         header(tr("layer %1").arg(l), l + 1, 0);
         for (int h = 0; h < heads; ++h) {
             auto *plot = new HeatmapPlot(this);
             plot->setPlotStyle(m_style, true);
             plot->setColorScaleVisible(false);
-            plot->setMinimumSize(36, 36);
+            plot->setMinimumSize(20, 20);
             // Thumbnails fill their tiles: no ticks (the Heads view has the tokens), and cells
             // stretched to the tile rather than a smaller square inside it.
             plot->setAxesVisible(false);

@@ -259,13 +259,17 @@ void HeatmapPlot::updateTicks()
 // screen and every 10th in an export.
 void HeatmapPlot::updateLayout()
 {
+    // Labels and square cells can chase each other (every 9th label leaves room for bigger
+    // cells, which fit every 8th, which takes the room back): after a few passes the labels
+    // stay as they are and only the margins settle, so the last layout is the one drawn.
     for (int pass = 0; pass < 6; ++pass) {
         QCustomPlot::updateLayout();
-        const bool ticksChanged = fillTicks();
+        const bool ticksChanged = pass < 3 && fillTicks();
         const bool marginsChanged = squareCells();
         if (!ticksChanged && !marginsChanged)
             return;
     }
+    QCustomPlot::updateLayout();
 }
 
 // The layout's margins are room square cells left over in the widget's current size; counted in

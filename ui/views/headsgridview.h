@@ -29,7 +29,7 @@ class HeadsGridView : public QWidget
 public:
     static constexpr int kThumbnailCells = 96;
     /// No heatmap is drawn smaller than this many pixels a side.
-    static constexpr int kMinPlotSide = 150;
+    static constexpr int kMinPlotSide = 120;
 
     explicit HeadsGridView(QWidget *parent = nullptr);
 
