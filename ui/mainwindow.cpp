@@ -8,6 +8,7 @@
 #include "panels/controlspanel.h"
 #include "pipeline/pipelinecommands.h"
 #include "pipeline/pipelineview.h"
+#include "plot/colorrange.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -257,8 +258,9 @@ void MainWindow::connectActions()
     });
     connect(a, &MainActions::colormapChosen, this,
             [this](Colormap map) { changeStyle([map](PlotStyle &s) { s.colormap = map; }); });
-    connect(a->perHeadScale, &QAction::toggled, this,
-            [this](bool on) { changeStyle([on](PlotStyle &s) { s.perHeadScale = on; }); });
+    connect(a, &MainActions::colorScaleChosen, this, [this](ColorScaleMode mode) {
+        changeStyle([mode](PlotStyle &s) { s.colorScale = mode; });
+    });
     connect(a->dark, &QAction::toggled, this,
             [this](bool on) { changeStyle([on](PlotStyle &s) { s.dark = on; }); });
     connect(a->presentation, &QAction::toggled, this, [this] { changeStyle({}); });
@@ -374,7 +376,13 @@ void MainWindow::changeStyle(const std::function<void(PlotStyle &)> &change)
     style.fontScale = presentation * m_zoom;
     Appearance::apply(style.dark, presentation);
     m_actions->setColormap(style.colormap);
+    m_actions->setColorScale(style.colorScale);
     setPlotStyle(style);
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    m_actions->dark->setChecked(dark);
 }
 
 void MainWindow::updateTitle()
@@ -388,10 +396,18 @@ QString MainWindow::restoreSettings()
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
-    m_actions->perHeadScale->setChecked(settings.value("view/perHeadScale", false).toBool());
     m_actions->dark->setChecked(settings.value("view/dark", false).toBool());
     const Colormap map = Colormaps::fromName(settings.value("view/colormap").toString());
-    changeStyle([map](PlotStyle &s) { s.colormap = map; });
+    // Before the three-way choice, a checkbox stored "per head" as view/perHeadScale.
+    const ColorScaleMode scale =
+        settings.contains("view/colorScale")
+            ? ColorRange::modeFromName(settings.value("view/colorScale").toString())
+        : settings.value("view/perHeadScale", false).toBool() ? ColorScaleMode::PerHead
+                                                              : ColorScaleMode::Shown;
+    changeStyle([map, scale](PlotStyle &s) {
+        s.colormap = map;
+        s.colorScale = scale;
+    });
     return settings.value("workspace/last").toString();
 }
 
@@ -406,7 +422,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
-    settings.setValue("view/perHeadScale", m_style.perHeadScale);
+    settings.setValue("view/colorScale", ColorRange::modeName(m_style.colorScale));
+    settings.remove("view/perHeadScale");
     settings.setValue("view/dark", m_style.dark);
     settings.setValue("view/colormap", Colormaps::name(m_style.colormap));
     m_files->storeSession(settings);

@@ -64,6 +64,8 @@ public:
     /// What was on screen when the window last closed (saved or not); false when nothing was.
     bool restoreSession();
     void setPlotStyle(const PlotStyle &style);
+    /// View > Dark on or off, as if chosen in the menu.
+    void setDarkTheme(bool dark);
     /// Starts computing the workspace as it is now.
     void recompute();
 

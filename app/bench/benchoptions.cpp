@@ -2,6 +2,7 @@
 #include "benchoptions.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <algorithm>
 #include <sstream>
@@ -45,7 +46,8 @@ int parseCount(const std::string &option, const std::string &text)
         used = 0;
     }
     if (text.empty() || used != text.size() || value < 0)
-        throw InputError(option + " expects a whole number, 0 or more, got '" + text + "'");
+        throw InputError(option + " expects a whole number, 0 or more, got '" + quotedText(text) +
+                         "'");
     return value;
 }
 
@@ -53,7 +55,8 @@ SingleCase parseSingleCase(const std::string &text)
 {
     const std::vector<int> v = parseList("--single-case", text);
     if (v.size() != 4)
-        throw InputError("--single-case expects N,D_MODEL,H,THREADS, got '" + text + "'");
+        throw InputError("--single-case expects N,D_MODEL,H,THREADS, got '" + quotedText(text) +
+                         "'");
     return {{v[0], v[1], v[2]}, v[3]};
 }
 
@@ -99,7 +102,7 @@ BenchOptions BenchOptions::parse(const std::vector<std::string> &arguments)
         else if (arg == "--single-case")
             options.single = parseSingleCase(value());
         else
-            throw InputError("unknown option '" + arg + "'; see --help");
+            throw InputError("unknown option '" + quotedText(arg) + "'; see --help");
     }
     return options;
 }

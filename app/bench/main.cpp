@@ -6,6 +6,7 @@
 #include "memorysuite.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #ifdef HEADLENS_BENCH_GUI
 #include "exportsuite.h"
@@ -45,7 +46,7 @@ int runSuites(const BenchOptions &options)
         for (const auto &suite : suites)
             known = known || suite->name() == name;
         if (!known)
-            throw InputError("there is no suite '" + name + "'; see --help");
+            throw InputError("there is no suite '" + quotedText(name) + "'; see --help");
     }
     BenchReport report(MachineInfo::probe(), options.repetitionPolicy(), options.quick,
                        options.busyPrograms);

@@ -4,6 +4,7 @@
 #include "attention/trace.h"
 #include "export/figureexporter.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <QApplication>
 #include <QDir>
@@ -34,8 +35,8 @@ int writeFigures(std::shared_ptr<const Trace> trace, const std::string &director
 {
     for (const std::string &format : formats)
         if (format != "png" && format != "pdf" && format != "svg")
-            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" + format +
-                             "'.");
+            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" +
+                             quotedText(format) + "'.");
     const std::unique_ptr<QApplication> application = ensureApplication();
     int written = 0;
     const QDir root(QString::fromStdString(directory));

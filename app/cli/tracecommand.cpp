@@ -10,6 +10,7 @@
 #include "io/tracejson.h"
 #include "session/session.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <cstdio>
 #include <iomanip>
@@ -60,8 +61,8 @@ void checkFigureRequest(const CommandLineRequest &request)
                          "--export-dir DIR.");
     for (const std::string &format : request.figureFormats)
         if (format != "png" && format != "pdf" && format != "svg")
-            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" + format +
-                             "'.");
+            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" +
+                             quotedText(format) + "'.");
 #ifndef HEADLENS_WITH_FIGURES // --figures draws with the window's code
     throw InputError("This headlens-cli was built without the window (HEADLENS_BUILD_GUI=OFF), "
                      "so it cannot draw figures; rebuild with the window to use --figures.");

@@ -4,6 +4,7 @@
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,8 +34,8 @@ TrainingSettings TrainCommand::settingsFor(const CommandLineRequest &request)
     const TrainOptions &t = request.train;
     const auto task = taskKindFromString(t.task);
     if (!task)
-        throw InputError("--train expects previous, reverse, sort or induction, got '" + t.task +
-                         "'.");
+        throw InputError("--train expects previous, reverse, sort or induction, got '" +
+                         quotedText(t.task) + "'.");
     TrainingSettings s = TrainingSettings::defaultsFor(*task);
     if (request.given.count("--heads"))
         s.model.heads = request.config.heads;

@@ -3,6 +3,7 @@
 
 #include "text/tokenizer.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -19,7 +20,7 @@ long long parseInteger(const std::string &option, const std::string &value)
     errno = 0;
     const long long number = std::strtoll(value.c_str(), &end, 10);
     if (value.empty() || *end != '\0' || errno == ERANGE)
-        throw InputError(option + " expects a whole number, got '" + value + "'.");
+        throw InputError(option + " expects a whole number, got '" + quotedText(value) + "'.");
     return number;
 }
 
@@ -36,7 +37,7 @@ float parseFloat(const std::string &option, const std::string &value)
     char *end = nullptr;
     const float number = std::strtof(value.c_str(), &end);
     if (value.empty() || *end != '\0')
-        throw InputError(option + " expects a number, got '" + value + "'.");
+        throw InputError(option + " expects a number, got '" + quotedText(value) + "'.");
     return number;
 }
 
@@ -80,15 +81,16 @@ void parseScale(AttentionConfig &config, const std::string &value)
     config.scale = ScaleMode::Temperature;
     config.temperature = parseFloat("--scale", value);
     if (!(config.temperature > 0.0f))
-        throw InputError("--scale expects sqrt, none or a positive temperature, got '" + value +
-                         "'.");
+        throw InputError("--scale expects sqrt, none or a positive temperature, got '" +
+                         quotedText(value) + "'.");
 }
 
 void parseScreenshotSize(CommandLineRequest &request, const std::string &value)
 {
     const size_t x = value.find('x');
     if (x == std::string::npos)
-        throw InputError("--size expects WIDTHxHEIGHT, e.g. 1400x900, got '" + value + "'.");
+        throw InputError("--size expects WIDTHxHEIGHT, e.g. 1400x900, got '" + quotedText(value) +
+                         "'.");
     request.screenshotWidth = parseSize("--size", value.substr(0, x));
     request.screenshotHeight = parseSize("--size", value.substr(x + 1));
 }
@@ -170,13 +172,14 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
     } else if (option == "--positional") {
         const auto kind = positionalFromString(value);
         if (!kind)
-            throw InputError("--positional expects sinusoidal, random or none, got '" + value +
-                             "'.");
+            throw InputError("--positional expects sinusoidal, random or none, got '" +
+                             quotedText(value) + "'.");
         c.positional = *kind;
     } else if (option == "--tokenizer") {
         const auto kind = tokenizerFromString(value);
         if (!kind)
-            throw InputError("--tokenizer expects words or chars, got '" + value + "'.");
+            throw InputError("--tokenizer expects words or chars, got '" + quotedText(value) +
+                             "'.");
         c.tokenizer = *kind;
     } else if (option == "--memory-budget")
         c.memoryBudgetBytes = parseInteger(option, value) << 20;
@@ -219,7 +222,7 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 bool isWindowOption(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||
-           option == "--view" || option == "--step";
+           option == "--view" || option == "--step" || option == "--theme";
 }
 
 } // namespace
@@ -245,8 +248,9 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         }
         if (option.rfind("-", 0) != 0) {
             if (!allowWindowOptions)
-                throw InputError("Unexpected argument '" + option +
-                                 "'. Put a sentence after --text, e.g. --text \"" + option + "\".");
+                throw InputError("Unexpected argument '" + quotedText(option) +
+                                 "'. Put a sentence after --text, e.g. --text \"" +
+                                 quotedText(option) + "\".");
             request.workspacePath = option;
             continue;
         }
@@ -264,12 +268,17 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 parseScreenshotSize(request, value);
             else if (option == "--step")
                 request.step = parseSize("--step", value);
+            else if (option == "--theme" && value != "light" && value != "dark")
+                throw InputError("--theme expects light or dark, got '" + quotedText(value) + "'.");
+            else if (option == "--theme")
+                request.theme = value;
             else
                 request.view = value;
             continue;
         }
         if (!applyValueOption(request, option, value))
-            throw InputError("Unknown option '" + option + "'. See --help for the options.");
+            throw InputError("Unknown option '" + quotedText(option) +
+                             "'. See --help for the options.");
         request.anySetting = true;
         request.given.insert(option);
     }
@@ -326,6 +335,7 @@ Output:
                             Train view (with --train TASK --steps N: after N steps)
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
+  --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
 )";
     else
         text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"

@@ -59,7 +59,8 @@ struct CommandLineRequest
     int screenshotWidth = 1400;
     int screenshotHeight = 900;
     std::string view = "heads";
-    int step = 0; ///< --step N with --view pipeline: 1-based; 0 = the first step
+    int step = 0;      ///< --step N with --view pipeline: 1-based; 0 = the first step
+    std::string theme; ///< --theme light|dark; empty: the saved choice (light for --screenshot)
 
     bool help = false;
     bool version = false;
@@ -72,8 +73,8 @@ struct CommandLineRequest
 class CommandLine
 {
 public:
-    /// `allowWindowOptions` accepts --screenshot, --size, --view and a workspace file (the
-    /// window's extras).
+    /// `allowWindowOptions` accepts --screenshot, --size, --view, --step, --theme and a
+    /// workspace file (the window's extras).
     static CommandLineRequest parse(const std::vector<std::string> &arguments,
                                     bool allowWindowOptions);
     /// The option list for --help.

@@ -70,6 +70,8 @@ int main(int argc, char *argv[])
         if (workspace.isEmpty() && !options->hasSettings())
             window.restoreSession();
     }
+    if (const std::optional<bool> dark = options->darkTheme())
+        window.setDarkTheme(*dark); // after restoreSettings: the option wins over the saved theme
     if (!workspace.isEmpty())
         window.files()->openWorkspace(workspace);
     try {

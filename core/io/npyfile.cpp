@@ -3,6 +3,7 @@
 
 #include "io/atomicfile.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <cassert>
 #include <cctype>
@@ -98,7 +99,7 @@ public:
                 header.shape = parseShape();
                 seenShape = true;
             } else {
-                fail("unexpected or repeated key '" + key + "'");
+                fail("unexpected or repeated key '" + quotedText(key) + "'");
             }
             if (!peek('}'))
                 expect(',');
@@ -216,7 +217,7 @@ const DType &findDType(const std::string &descr, const std::string &source)
         if (descr == type.descr)
             return type;
     }
-    throw InputError(source + ": unsupported data type '" + descr +
+    throw InputError(source + ": unsupported data type '" + quotedText(descr) +
                      "'. HeadLens reads little-endian float32 '<f4', float64 '<f8', int64 '<i8', "
                      "int32 '<i4', bool '|b1' and uint8 '|u1'; convert with "
                      "numpy.save(path, array.astype('<f4')).");

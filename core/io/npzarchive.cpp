@@ -4,6 +4,7 @@
 #include "io/atomicfile.h"
 #include "io/npyfile.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <zip.h>
 
@@ -113,7 +114,7 @@ std::vector<std::pair<std::string, Tensor>> NpzArchive::read(const std::string &
             throw InputError(path + ": cannot read member " + std::to_string(i) + ": " +
                              zip_strerror(archive.get()));
         const std::string member = stat.name;
-        const std::string where = path + ", member " + member;
+        const std::string where = path + ", member " + quotedText(member);
         const bool isNpy =
             member.size() > kSuffixLength &&
             member.compare(member.size() - kSuffixLength, kSuffixLength, kSuffix) == 0;

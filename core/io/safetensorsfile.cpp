@@ -2,6 +2,7 @@
 #include "io/safetensorsfile.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,14 +42,14 @@ uint64_t unsignedField(const nlohmann::json &value, const std::string &source,
                        const std::string &where)
 {
     if (!value.is_number_unsigned())
-        fail(source, where + " must be a whole number >= 0, got " + value.dump());
+        fail(source, where + " must be a whole number >= 0, got " + quotedText(value.dump()));
     return value.get<uint64_t>();
 }
 
 SafetensorsEntry parseEntry(const std::string &name, const nlohmann::json &info, uint64_t dataBytes,
                             const std::string &source)
 {
-    const std::string what = "tensor '" + name + "'";
+    const std::string what = "tensor '" + quotedText(name) + "'";
     if (!info.is_object())
         fail(source, what + " is not described by a JSON object");
     SafetensorsEntry entry;
@@ -59,7 +60,8 @@ SafetensorsEntry parseEntry(const std::string &name, const nlohmann::json &info,
     entry.dtype = dtype->get<std::string>();
     const int size = dtypeSize(entry.dtype);
     if (size == 0)
-        throw InputError(source + ": " + what + " has the unknown dtype '" + entry.dtype +
+        throw InputError(source + ": " + what + " has the unknown dtype '" +
+                         quotedText(entry.dtype) +
                          "'. HeadLens reads the dtypes of the safetensors format (F32, F16 and "
                          "BF16 for weights); convert the checkpoint with safetensors in Python.");
     const auto shape = info.find("shape");
@@ -100,12 +102,12 @@ void checkCoverage(const std::vector<SafetensorsEntry> &entries, uint64_t dataBy
     const SafetensorsEntry *previous = nullptr;
     for (const SafetensorsEntry &entry : entries) {
         if (entry.begin < expected)
-            fail(source, "tensor '" + entry.name + "' overlaps tensor '" + previous->name +
-                             "' (bytes " + std::to_string(entry.begin) + " to " +
-                             std::to_string(expected) + ")");
+            fail(source, "tensor '" + quotedText(entry.name) + "' overlaps tensor '" +
+                             quotedText(previous->name) + "' (bytes " +
+                             std::to_string(entry.begin) + " to " + std::to_string(expected) + ")");
         if (entry.begin > expected)
             fail(source, "there is a gap of " + std::to_string(entry.begin - expected) +
-                             " bytes before tensor '" + entry.name + "' (at byte " +
+                             " bytes before tensor '" + quotedText(entry.name) + "' (at byte " +
                              std::to_string(expected) + ")");
         expected = entry.end;
         previous = &entry;
@@ -234,7 +236,8 @@ void SafetensorsFile::copyTo(const SafetensorsEntry &entry, float *out) const
             out[i] = half ? halfToFloat(bits) : bfloat16ToFloat(bits);
         }
     } else {
-        throw InputError(m_path + ": tensor '" + entry.name + "' is stored as " + entry.dtype +
+        throw InputError(m_path + ": tensor '" + quotedText(entry.name) + "' is stored as " +
+                         entry.dtype +
                          ", but HeadLens reads weights stored as F32, F16 or BF16. Convert the "
                          "checkpoint, e.g. with model.float() and safetensors.torch.save_file.");
     }

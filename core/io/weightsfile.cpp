@@ -3,6 +3,7 @@
 
 #include "io/npzarchive.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <map>
 
@@ -30,7 +31,7 @@ public:
 
     [[noreturn]] void fail(const std::string &name, const std::string &what) const
     {
-        throw InputError(m_source + ": entry '" + name + "' " + what);
+        throw InputError(m_source + ": entry '" + quotedText(name) + "' " + what);
     }
 
     /// A (rows, cols) entry. Precondition: has(name).
@@ -58,7 +59,7 @@ public:
     {
         std::string text;
         for (const auto &entry : m_tensors)
-            text += (text.empty() ? "" : ", ") + entry.first;
+            text += (text.empty() ? "" : ", ") + quotedText(entry.first);
         return text.empty() ? "nothing" : text;
     }
 

@@ -2,6 +2,7 @@
 #include "model/gpt2config.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,7 @@ void readSize(const nlohmann::json &json, const char *key, int limit, int &value
     if (found == json.end() || (nullable && found->is_null()))
         return;
     if (!found->is_number_integer() || found->get<int64_t>() < 1 || found->get<int64_t>() > limit)
-        throw InputError(source + ": \"" + key + "\" is " + found->dump() +
+        throw InputError(source + ": \"" + key + "\" is " + quotedText(found->dump()) +
                          ", but it must be a whole number from 1 to " + std::to_string(limit) +
                          ". Fix config.json or download it again.");
     value = found->get<int>();
@@ -43,7 +44,7 @@ Gpt2Config Gpt2Config::fromJson(const std::string &text, const std::string &sour
     readSize(json, "n_inner", 1 << 20, c.nInner, source, true);
     if (const auto eps = json.find("layer_norm_epsilon"); eps != json.end()) {
         if (!eps->is_number() || !(eps->get<double>() > 0.0 && eps->get<double>() < 1.0))
-            throw InputError(source + ": \"layer_norm_epsilon\" is " + eps->dump() +
+            throw InputError(source + ": \"layer_norm_epsilon\" is " + quotedText(eps->dump()) +
                              ", but it must be a small positive number such as 1e-05.");
         c.layerNormEpsilon = eps->get<float>();
     }
@@ -52,7 +53,7 @@ Gpt2Config Gpt2Config::fromJson(const std::string &text, const std::string &sour
                          " cannot be split over n_head " + std::to_string(c.nHead) +
                          " heads. Fix config.json.");
     if (const auto act = json.find("activation_function"); act != json.end() && *act != "gelu_new")
-        throw InputError(source + ": activation_function is " + act->dump() +
+        throw InputError(source + ": activation_function is " + quotedText(act->dump()) +
                          "; HeadLens runs GPT-2's \"gelu_new\" (the tanh approximation of GELU).");
     return c;
 }

@@ -5,6 +5,7 @@
 #include "text/pipeline/byteleveldecoder.h"
 #include "text/tokenizer.h"
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <fstream>
 #include <sstream>
@@ -34,7 +35,7 @@ void checkByteSymbols(const BpeModel::Vocabulary &vocabulary, const ByteLevelAlp
     std::string bytes;
     for (const auto &[token, id] : vocabulary)
         if (!alphabet.toBytes(token, bytes) && token.rfind("<|", 0) != 0)
-            throw InputError(vocabName + ": token \"" + token +
+            throw InputError(vocabName + ": token \"" + quotedText(token) +
                              "\" has a character that is not one of GPT-2's 256 byte "
                              "symbols (bytes_to_unicode); is this a GPT-2 vocab.json?");
     for (int b = 0; b < 256; ++b) {

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 namespace headlens::test {
 
@@ -194,6 +195,22 @@ inline std::pair<double, double> unmaskedRange(const RowMatrix &values)
         }
     }
     return {lower, upper};
+}
+
+/// The largest weight of the rows with two or more weights above zero (NaN, masked, is not):
+/// where the default colour scale ends before rounding. A plain loop, apart from ColorRange's.
+inline double largestInformativeWeight(const RowMatrix &weights)
+{
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+        std::vector<float> above;
+        for (Eigen::Index j = 0; j < weights.cols(); ++j)
+            if (weights(i, j) > 0.0f)
+                above.push_back(weights(i, j));
+        if (above.size() >= 2)
+            largest = std::max(largest, double(*std::max_element(above.begin(), above.end())));
+    }
+    return largest;
 }
 
 } // namespace headlens::test

@@ -1,6 +1,7 @@
 // Tests of BpeTokenizer: encoder.py's encodings, GPT-2's real ids, labels, and refused files.
 #include "approx.h"
 #include "errorof.h"
+#include "validutf8.h"
 
 #include "text/bpetokenizer.h"
 #include "util/inputerror.h"
@@ -50,6 +51,7 @@ private slots:
     void repairsInvalidUtf8();
     void refusesMalformedFiles_data();
     void refusesMalformedFiles();
+    void refusalOfInvalidBytesIsValidUtf8();
 };
 
 void TestBpeTokenizer::matchesEncoderPy_data()
@@ -207,6 +209,25 @@ void TestBpeTokenizer::refusesMalformedFiles()
                                "dir/merges.txt");
     });
     QVERIFY2(error.startsWith("dir/") && error.contains(message), qPrintable(error));
+}
+
+void TestBpeTokenizer::refusalOfInvalidBytesIsValidUtf8()
+{
+    // A merges.txt saved in Latin-1 (0xE9) with a stray 0xFF: the message quotes the bytes as
+    // escapes, so it prints as the file holds them instead of as replacement characters.
+    const std::string vocab = readAll(kData + "tiny/vocab.json").toStdString();
+    const std::string merges = "#version: 0.2\nh e\nh\xFF \xE9"
+                               "e\n";
+    std::string message;
+    try {
+        BpeTokenizer::fromText(vocab, merges, "dir/vocab.json", "dir/merges.txt");
+    } catch (const InputError &error) {
+        message = error.what();
+    }
+    const QByteArray bytes = QByteArray::fromStdString(message);
+    QVERIFY2(headlens::test::isValidUtf8(bytes), bytes.toPercentEncoding().constData());
+    QVERIFY2(bytes.startsWith("dir/merges.txt line 3 uses the token \"h\\xFF\""),
+             bytes.constData());
 }
 
 QTEST_APPLESS_MAIN(TestBpeTokenizer)

@@ -1,5 +1,6 @@
 // Tests of `headlens-cli --model`: the exported files and printed predictions of a real run.
 #include "approx.h"
+#include "validutf8.h"
 
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
@@ -18,6 +19,7 @@ struct Result
 {
     int exitCode = -1;
     QString out, err;
+    QByteArray errBytes; ///< stderr as the terminal receives it
 };
 
 Result runCli(const QStringList &arguments)
@@ -26,8 +28,9 @@ Result runCli(const QStringList &arguments)
     process.start(QStringLiteral(HEADLENS_CLI_PATH), arguments);
     if (!process.waitForFinished(120000))
         qFatal("headlens-cli did not finish");
+    const QByteArray err = process.readAllStandardError();
     return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+            QString::fromUtf8(err), err};
 }
 
 Tensor goldenTensor(const std::string &name)
@@ -49,6 +52,7 @@ private slots:
     void exportsEveryLayer();
     void refusesBadRequests_data();
     void refusesBadRequests();
+    void refusesCorruptMergesInValidUtf8();
 };
 
 void TestGpt2Cli::exportsEveryLayer_data()
@@ -113,6 +117,24 @@ void TestGpt2Cli::refusesBadRequests()
     const Result r = runCli(arguments);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+void TestGpt2Cli::refusesCorruptMergesInValidUtf8()
+{
+    // The tiny model with a merges.txt whose third line holds bytes that are not UTF-8.
+    QTemporaryDir dir;
+    for (const char *name : {"config.json", "model.safetensors", "vocab.json"})
+        QVERIFY(QFile::copy(kTiny + "/" + name, dir.filePath(name)));
+    QFile merges(dir.filePath("merges.txt"));
+    QVERIFY(merges.open(QIODevice::WriteOnly));
+    merges.write("#version: 0.2\nh e\nh\xFF \xE9"
+                 "e\n");
+    merges.close();
+
+    const Result r = runCli(QStringList{"--model", dir.path(), "--text", "he"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(headlens::test::isValidUtf8(r.errBytes), r.errBytes.toPercentEncoding().constData());
+    QVERIFY2(r.err.contains("merges.txt line 3 uses the token \"h\\xFF\""), qPrintable(r.err));
 }
 
 QTEST_APPLESS_MAIN(TestGpt2Cli)

@@ -4,6 +4,8 @@
 #include "attention/attentionforward.h"
 #include "drawnheatmap.h"
 #include "mainwindow.h"
+#include "plot/colorlegend.h"
+#include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
@@ -19,6 +21,7 @@
 #include <limits>
 
 using namespace headlens;
+Q_DECLARE_METATYPE(headlens::ColorScaleMode)
 using headlens::test::cellsMismatch;
 using headlens::test::drawnCells;
 using headlens::test::pictureMismatch;
@@ -63,10 +66,20 @@ RowMatrix expectedWeights(const Trace &trace, const QStringList &lines, int b, i
     return expected;
 }
 
-/// The colour range a plot of `weights` uses: 0..1 shared, or the head's own unmasked range.
-std::pair<double, double> scaleOf(const RowMatrix &weights, bool perHead)
+/// The colour range a plot of `weights` uses when `largestShown` is the largest unmasked weight
+/// of every head shown: 0 to it rounded up (the default), 0..1, or the head's own range.
+std::pair<double, double> scaleOf(const RowMatrix &weights, ColorScaleMode mode,
+                                  double largestShown)
 {
-    return perHead ? unmaskedRange(weights) : std::pair<double, double>(0.0, 1.0);
+    switch (mode) {
+    case ColorScaleMode::Full:
+        return {0.0, 1.0};
+    case ColorScaleMode::PerHead:
+        return unmaskedRange(weights);
+    case ColorScaleMode::Shown:
+        break;
+    }
+    return {0.0, ColorRange::readableTop(largestShown)};
 }
 
 /// The hover sentence for cell (i, j), written from the tensors: the format the README shows.
@@ -101,22 +114,28 @@ private slots:
         QTest::addColumn<int>("heads");
         QTest::addColumn<bool>("causal");
         QTest::addColumn<int>("batch");
-        QTest::addColumn<bool>("perHead");
+        QTest::addColumn<ColorScaleMode>("scale");
         QTest::addColumn<QSize>("size");
         const QStringList lesson{"The tired robot dropped the heavy gear because it broke"};
-        QTest::newRow("1 head") << lesson << 16 << 1 << false << 0 << false << QSize(700, 600);
-        QTest::newRow("4 heads") << lesson << 32 << 4 << false << 0 << false << QSize(900, 800);
-        QTest::newRow("12 heads") << lesson << 48 << 12 << false << 0 << false << QSize(1400, 1000);
-        QTest::newRow("causal") << lesson << 32 << 4 << true << 0 << false << QSize(900, 800);
+        const auto shown = ColorScaleMode::Shown;
+        QTest::newRow("1 head") << lesson << 16 << 1 << false << 0 << shown << QSize(700, 600);
+        QTest::newRow("4 heads") << lesson << 32 << 4 << false << 0 << shown << QSize(900, 800);
+        QTest::newRow("12 heads") << lesson << 48 << 12 << false << 0 << shown << QSize(1400, 1000);
+        QTest::newRow("causal") << lesson << 32 << 4 << true << 0 << shown << QSize(900, 800);
         QTest::newRow("per-head scale")
-            << lesson << 32 << 4 << true << 0 << true << QSize(900, 800);
+            << lesson << 32 << 4 << true << 0 << ColorScaleMode::PerHead << QSize(900, 800);
+        QTest::newRow("0 to 1 scale")
+            << lesson << 32 << 4 << true << 0 << ColorScaleMode::Full << QSize(900, 800);
         // The second, shorter line of a padded batch: its own tokens, not line 1's padding.
         QTest::newRow("padded batch line")
             << QStringList{"the cat sat on the warm mat today", "dogs bark loudly"} << 16 << 2
-            << false << 1 << false << QSize(900, 600);
-        // 150 tokens: pooled by 2 to the grid's 96 cells per side, maxima kept.
+            << false << 1 << shown << QSize(900, 600);
+        // 150 tokens: pooled by 2 to the grid's 96 cells per side, maxima kept; weights near
+        // 1/150 would all be one dark colour on a 0..1 scale.
         QTest::newRow("pooled long text")
-            << QStringList{words(150)} << 16 << 2 << true << 0 << false << QSize(1500, 800);
+            << QStringList{words(150)} << 16 << 2 << true << 0 << shown << QSize(1500, 800);
+        QTest::newRow("70 tokens, 12 heads")
+            << QStringList{words(70)} << 48 << 12 << false << 0 << shown << QSize(1400, 1000);
     }
     void gridDrawsEachHeadsOwnWeights()
     {
@@ -125,11 +144,11 @@ private slots:
         QFETCH(int, heads);
         QFETCH(bool, causal);
         QFETCH(int, batch);
-        QFETCH(bool, perHead);
+        QFETCH(ColorScaleMode, scale);
         QFETCH(QSize, size);
         const auto trace = traceOf(lines, dModel, heads, causal);
         PlotStyle style;
-        style.perHeadScale = perHead;
+        style.colorScale = scale;
         HeadsGridView grid;
         grid.setPlotStyle(style);
         grid.resize(size);
@@ -139,6 +158,14 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(grid.drawnTrace(), trace, 20000);
         QCOMPARE(grid.plotCount(), heads);
         const QStringList tokens = lines[batch].split(' ', Qt::SkipEmptyParts);
+        double largest = 0.0; // of every head shown, from the trace's tensor
+        for (int head = 0; head < heads; ++head)
+            largest = std::max(largest, headlens::test::largestInformativeWeight(
+                                            expectedWeights(*trace, lines, batch, head)));
+        // The shared scale ends above the largest weight but within one readable step of it.
+        QVERIFY(scale != ColorScaleMode::Shown ||
+                (ColorRange::readableTop(largest) >= largest &&
+                 ColorRange::readableTop(largest) <= largest * 4.0 / 3.0 + 1e-9));
         for (int head = 0; head < heads; ++head) {
             HeatmapPlot *plot = grid.plot(head);
             const QByteArray where = "head " + QByteArray::number(head + 1) + ": ";
@@ -153,8 +180,20 @@ private slots:
             const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);
             QVERIFY2(cells.isEmpty(), (where + cells).constData());
             const QByteArray picture =
-                pictureMismatch(*plot, expected, style.colormap, scaleOf(full, perHead));
+                pictureMismatch(*plot, expected, style.colormap, scaleOf(full, scale, largest));
             QVERIFY2(picture.isEmpty(), (where + picture).constData());
+        }
+        // The legend shows the shared scale and says which it is; per head has none to show.
+        const ColorLegend *legend = grid.findChild<ColorLegend *>();
+        QVERIFY(legend);
+        QCOMPARE(legend->isVisible(), scale != ColorScaleMode::PerHead);
+        if (scale != ColorScaleMode::PerHead) {
+            const auto shared = scaleOf({}, scale, largest);
+            QCOMPARE(legend->lower(), shared.first);
+            QCOMPARE(legend->upper(), shared.second);
+            QCOMPARE(legend->title(), scale == ColorScaleMode::Full
+                                          ? QStringLiteral("weight, 0 to 1")
+                                          : QStringLiteral("weight, up to the largest shown"));
         }
     }
 
@@ -178,22 +217,23 @@ private slots:
         QTest::addColumn<int>("tokens");
         QTest::addColumn<int>("heads");
         QTest::addColumn<int>("pinned");
-        QTest::addColumn<bool>("perHead");
-        QTest::newRow("head 3 of 4, shared scale") << 10 << 4 << 2 << false;
-        QTest::newRow("head 2 of 4, own scale") << 10 << 4 << 1 << true;
+        QTest::addColumn<ColorScaleMode>("scale");
+        QTest::newRow("head 3 of 4, up to its largest") << 10 << 4 << 2 << ColorScaleMode::Shown;
+        QTest::newRow("head 3 of 4, 0 to 1") << 10 << 4 << 2 << ColorScaleMode::Full;
+        QTest::newRow("head 2 of 4, own scale") << 10 << 4 << 1 << ColorScaleMode::PerHead;
         // 1100 tokens: the single view pools by 2 to its 1024 cells per side.
-        QTest::newRow("pooled long text") << 1100 << 2 << 1 << false;
+        QTest::newRow("pooled long text") << 1100 << 2 << 1 << ColorScaleMode::Shown;
     }
     void pinnedHeadDrawsItsOwnWeights()
     {
         QFETCH(int, tokens);
         QFETCH(int, heads);
         QFETCH(int, pinned);
-        QFETCH(bool, perHead);
+        QFETCH(ColorScaleMode, scale);
         const QStringList lines{words(tokens)};
         const auto trace = traceOf(lines, 8 * heads, heads, true);
         PlotStyle style;
-        style.perHeadScale = perHead;
+        style.colorScale = scale;
         Selection selection;
         SingleHeadView view;
         view.setSelection(&selection);
@@ -213,8 +253,10 @@ private slots:
         const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);
         QVERIFY2(cells.isEmpty(), cells.constData());
         if (tokens <= 100) { // cells of 1100 tokens are below a pixel: the values are checked
-            const QByteArray picture =
-                pictureMismatch(*plot, expected, style.colormap, scaleOf(full, perHead));
+            // The pinned head is the only one shown: a shared scale ends at its own largest.
+            const QByteArray picture = pictureMismatch(
+                *plot, expected, style.colormap,
+                scaleOf(full, scale, headlens::test::largestInformativeWeight(full)));
             QVERIFY2(picture.isEmpty(), picture.constData());
         }
     }

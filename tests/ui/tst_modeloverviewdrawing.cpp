@@ -10,6 +10,8 @@
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
 #include "models/modelwiring.h"
+#include "plot/colorlegend.h"
+#include "plot/colorrange.h"
 #include "train/trainer.h"
 #include "window/filecommands.h"
 #include "workspace/workspace.h"
@@ -188,9 +190,17 @@ private:
         }
     }
 
-    // The rendered colours: one shared 0..1 scale, masked cells in the mask colour.
+    // The rendered colours: one scale shared by every layer and head, from 0 to the model's
+    // largest weight rounded up (the default colour scale), masked cells in the mask colour.
     static void verifyPictures(ModelGridView *grid, const ExpectedHeads &expected, Colormap map)
     {
+        double largest = 0.0;
+        for (int l = 0; l < expected.layers; ++l)
+            for (int h = 0; h < expected.heads; ++h)
+                largest = std::max(largest, largestInformativeWeight(expected.at(l, h)));
+        const std::pair<double, double> shared{0.0, ColorRange::readableTop(largest)};
+        QCOMPARE(grid->legend()->lower(), shared.first);
+        QCOMPARE(grid->legend()->upper(), shared.second);
         const auto rows = plotRowsOnScreen(grid);
         QCOMPARE(int(rows.size()), expected.layers);
         for (int l = 0; l < expected.layers; ++l) {
@@ -199,7 +209,7 @@ private:
                 const RowMatrix want =
                     referenceMaxPool(expected.at(l, h), ModelGridView::kThumbnailCells);
                 const QByteArray mismatch =
-                    pictureMismatch(*rows[size_t(l)][size_t(h)], want, map, {0.0, 1.0});
+                    pictureMismatch(*rows[size_t(l)][size_t(h)], want, map, shared);
                 QVERIFY2(mismatch.isEmpty(), inPanel(l, h, mismatch).constData());
             }
         }

@@ -6,6 +6,7 @@
 
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
+#include "plot/colorrange.h"
 
 #include <QTest>
 
@@ -13,6 +14,7 @@ using namespace headlens;
 using namespace headlens::test;
 
 Q_DECLARE_METATYPE(Colormap)
+Q_DECLARE_METATYPE(ColorScaleMode)
 
 namespace {
 
@@ -170,21 +172,33 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours_data()
     QTest::addColumn<QString>("caseName");
     QTest::addColumn<QString>("tensor");
     QTest::addColumn<Colormap>("map");
-    QTest::newRow("causal, masked scores, viridis") << "causal"
-                                                    << "masked_scores" << Colormap::Viridis;
-    QTest::newRow("batch-padding, masked scores, magma") << "batch-padding"
-                                                         << "masked_scores" << Colormap::Magma;
+    QTest::addColumn<ColorScaleMode>("scale");
+    const auto shown = ColorScaleMode::Shown;
+    QTest::newRow("causal, masked scores, viridis")
+        << "causal"
+        << "masked_scores" << Colormap::Viridis << shown;
+    QTest::newRow("batch-padding, masked scores, magma")
+        << "batch-padding"
+        << "masked_scores" << Colormap::Magma << shown;
     QTest::newRow("lesson, weights, grayscale") << "lesson"
-                                                << "weights" << Colormap::Grayscale;
+                                                << "weights" << Colormap::Grayscale << shown;
+    QTest::newRow("lesson, weights, 0 to 1")
+        << "lesson"
+        << "weights" << Colormap::Viridis << ColorScaleMode::Full;
+    QTest::newRow("causal, weights, per head")
+        << "causal"
+        << "weights" << Colormap::Viridis << ColorScaleMode::PerHead;
 }
 
 // All panels of a tensor share one colour scale, from the smallest to the largest unmasked
-// value of any head, so heads can be compared.
+// value of any head, so heads can be compared. Attention weights follow the View menu's
+// choice: by default 0 to the largest weight of any head, rounded up.
 void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
 {
     QFETCH(QString, caseName);
     QFETCH(QString, tensor);
     QFETCH(Colormap, map);
+    QFETCH(ColorScaleMode, scale);
     const PipelineCase c = makeCase(caseName);
     const Trace &t = *c.trace;
     const int b = int(t.batch()) - 1;
@@ -194,6 +208,7 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
     view.show();
     PlotStyle style;
     style.colormap = map;
+    style.colorScale = scale;
     view.setPlotStyle(style);
     view.setTrace(c.trace, b);
     QVERIFY(showStepWriting(view, tensorNamed(tensor)));
@@ -204,11 +219,20 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
         const auto [lower, upper] = unmaskedRange(wanted.back());
         range = {std::min(range.first, lower), std::max(range.second, upper)};
     }
+    double largest = 0.0;
+    for (const RowMatrix &w : wanted)
+        largest = std::max(largest, largestInformativeWeight(w));
+    if (tensor == "weights" && scale == ColorScaleMode::Shown)
+        range = {0.0, ColorRange::readableTop(largest)};
+    if (tensor == "weights" && scale == ColorScaleMode::Full)
+        range = {0.0, 1.0};
     const auto panels = panelsInReadingOrder(view.gallery());
     QCOMPARE(int(panels.size()), t.heads());
     for (int h = 0; h < t.heads(); ++h) {
+        const bool own = tensor == "weights" && scale == ColorScaleMode::PerHead;
         const QByteArray mismatch =
-            pictureMismatch(*panels[size_t(h)].first, wanted[size_t(h)], map, range);
+            pictureMismatch(*panels[size_t(h)].first, wanted[size_t(h)], map,
+                            own ? unmaskedRange(wanted[size_t(h)]) : range);
         QVERIFY2(mismatch.isEmpty(), inPanel(h, mismatch).constData());
     }
 }

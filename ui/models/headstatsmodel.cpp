@@ -64,16 +64,18 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal)
         return {};
-    static const char *const names[] = {"Layer",       "Head",        "Entropy", "Distance",
-                                        "Prev. token", "First token", "Diagonal"};
+    // Short headers: with seven columns in a third of a 1400 px window, "Prev. token" showed
+    // as "rev. toke". The tooltip gives the full name and what the number means.
+    static const char *const names[] = {"Layer", "Head",  "Entropy", "Dist.",
+                                        "Prev.", "First", "Self"};
     static const char *const tips[] = {
         "Layer, counted from 0 as --layer does",
         "Head, counted from 1 as in the Heads view",
-        "Mean row entropy in nats: 0 = each token looks at one key, high = spread out",
-        "Mean distance in tokens between a query and the keys it looks at",
-        "Mean weight on the token just before: high for previous-token heads",
-        "Mean weight on the first token: high for heads that park attention there",
-        "Mean weight a token gives itself"};
+        "Entropy: mean row entropy in nats; 0 = each token looks at one key, high = spread out",
+        "Distance: mean distance in tokens between a query and the keys it looks at",
+        "Previous token: mean weight on the token just before; high for previous-token heads",
+        "First token: mean weight on the first token; high for heads that park attention there",
+        "Self (diagonal): mean weight a token gives itself"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
     if (role == Qt::ToolTipRole)

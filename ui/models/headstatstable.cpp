@@ -23,8 +23,11 @@ HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
     setAlternatingRowColors(true);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    horizontalHeader()->setMinimumSectionSize(40);
+    // Columns as wide as their header and numbers, never narrower: stretched to a share of a
+    // narrow table, headers and values were cut ("rev. toke", "12...."). A table narrower
+    // than its columns scrolls; a minimum width instead pushed a 1400 px window wider.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
     connect(this, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const auto [layer, head] = headAt(index.row());
         emit headActivated(layer, head);

@@ -1,6 +1,8 @@
 // ModelGridView: a QGridLayout of HeatmapPlot thumbnails with "layer l" / "head h" headers.
 #include "models/modelgridview.h"
 
+#include "plot/colorlegend.h"
+#include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
 #include "plot/maxpool.h"
 
@@ -46,6 +48,7 @@ ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(4, 4, 4, 4);
     m_grid->setSpacing(3);
+    m_legend = new ColorLegend(this);
 }
 
 HeatmapPlot *ModelGridView::plot(int layer, int head) const
@@ -68,6 +71,7 @@ void ModelGridView::setPlotStyle(const PlotStyle &style)
     m_style = style;
     for (HeatmapPlot *plot : m_plots)
         plot->setPlotStyle(style, true);
+    m_legend->setPlotStyle(style);
     refill();
 }
 
@@ -105,21 +109,29 @@ void ModelGridView::rebuild(int layers, int heads)
         m_grid->addWidget(label, row, col);
         m_labels.push_back(label);
     };
+    // Heads count from 1, as in the Heads view. Twelve "head N" headers alone made the model
+    // tab wider than a 1024 px window: past six heads the numbers stand alone.
     for (int h = 0; h < heads; ++h)
-        header(tr("head %1").arg(h + 1), 0, h + 1); // heads count from 1, as in the Heads view
+        header(heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1), 0, h + 1);
     for (int l = 0; l < layers; ++l) {
         header(tr("layer %1").arg(l), l + 1, 0);
         for (int h = 0; h < heads; ++h) {
             auto *plot = new HeatmapPlot(this);
             plot->setPlotStyle(m_style, true);
             plot->setColorScaleVisible(false);
-            plot->setMinimumSize(36, 36);
+            plot->setMinimumSize(20, 20);
+            // Thumbnails fill their tiles: no ticks (the Heads view has the tokens), and cells
+            // stretched to the tile rather than a smaller square inside it.
+            plot->setAxesVisible(false);
+            plot->setSquareCells(false);
             plot->setCursor(Qt::PointingHandCursor);
             connect(plot, &HeatmapPlot::clicked, this, [this, l, h] { emit headClicked(l, h); });
             m_grid->addWidget(plot, l + 1, h + 1);
             m_plots.push_back(plot);
         }
     }
+    m_grid->removeWidget(m_legend);
+    m_grid->addWidget(m_legend, 1, heads + 1, std::max(layers, 1), 1);
     for (int c = 1; c <= heads; ++c)
         m_grid->setColumnStretch(c, 1);
     for (int r = 1; r <= layers; ++r)
@@ -131,16 +143,30 @@ void ModelGridView::refill()
     if (!m_run || m_run->layers != m_layers || m_run->heads != m_heads)
         return;
     const ModelRun &run = *m_run;
+    std::vector<RowMatrix> thumbnails;
+    double largest = 0.0;
+    for (int l = 0; l < m_layers; ++l)
+        for (int h = 0; h < m_heads; ++h) {
+            thumbnails.push_back(thumbnail(run.probabilities(l, h), run.causal, kThumbnailCells));
+            RowMatrix seen = run.probabilities(l, h);
+            if (run.causal) // only the keys a query sees; the run may hold anything above
+                seen.triangularView<Eigen::StrictlyUpper>().setConstant(
+                    std::numeric_limits<float>::quiet_NaN());
+            largest = std::max(largest, ColorRange::largestInformative(seen));
+        }
     for (int l = 0; l < m_layers; ++l) {
         for (int h = 0; h < m_heads; ++h) {
             HeatmapPlot *plot = this->plot(l, h);
             const ConstRowMatrixMap probabilities = run.probabilities(l, h);
-            plot->setPooledMatrix(thumbnail(probabilities, run.causal, kThumbnailCells),
-                                  int(probabilities.rows()), int(probabilities.cols()),
+            const RowMatrix &pooled = thumbnails[size_t(l * m_heads + h)];
+            plot->setPooledMatrix(pooled, int(probabilities.rows()), int(probabilities.cols()),
                                   kThumbnailCells);
-            // Thumbnails: no token ticks (the Heads view has them), only the pattern.
-            const QStringList blank(int(run.tokens.size()), QString());
-            plot->setLabels(blank, blank);
+            // Per head: the thumbnail's own range (its largest weight is the head's).
+            const ColorRange range =
+                ColorRange::of(m_style.colorScale, largest,
+                               {double(pooled.minCoeff<Eigen::PropagateNumbers>()),
+                                double(pooled.maxCoeff<Eigen::PropagateNumbers>())});
+            plot->setColorRange(range.lower, range.upper);
             plot->setHighlight(-1, -1);
             const HeadStats &s = run.stat(l, h);
             plot->setToolTip(tr("layer %1 · head %2\nentropy %3 · distance %4\nprevious token %5 "
@@ -154,6 +180,10 @@ void ModelGridView::refill()
         }
     }
     markCurrent(); // titles, and the replot of every plot
+    const ColorRange shared = ColorRange::of(m_style.colorScale, largest, {});
+    m_legend->setRange(shared.lower, shared.upper);
+    m_legend->setTitle(ColorRange::legendTitle(m_style.colorScale));
+    m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
     for (int i = 0; i < int(m_labels.size()); ++i) {
         QFont font = m_labels[size_t(i)]->font();
         font.setPointSizeF(9 * m_style.fontScale);

@@ -14,10 +14,12 @@ class QLabel;
 
 namespace headlens {
 
+class ColorLegend;
 class HeatmapPlot;
 
 /// Passive: row = layer, column = head, thumbnails max-pooled to kThumbnailCells per side,
-/// one shared 0..1 color scale. Plots are reused when the shape stays the same.
+/// coloured by the View menu's colour scale (by default shared by every head, up to the largest
+/// weight of the model), with a legend. Plots are reused when the shape stays the same.
 class ModelGridView : public QWidget
 {
     Q_OBJECT
@@ -35,6 +37,7 @@ public:
     int headCount() const { return m_heads; }
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int layer, int head) const;
+    ColorLegend *legend() const { return m_legend; }
 
 signals:
     void headClicked(int layer, int head);
@@ -49,6 +52,7 @@ private:
     QGridLayout *m_grid = nullptr;
     std::vector<HeatmapPlot *> m_plots; ///< layer * heads + head
     std::vector<QLabel *> m_labels;     ///< row and column headers
+    ColorLegend *m_legend = nullptr;
     int m_layers = 0;
     int m_heads = 0;
     int m_currentLayer = -1;

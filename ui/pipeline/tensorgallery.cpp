@@ -2,6 +2,7 @@
 #include "pipeline/tensorgallery.h"
 
 #include "pipeline/tensorslicer.h"
+#include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
@@ -9,6 +10,7 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -17,16 +19,34 @@ namespace headlens {
 
 namespace {
 
+/// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
+std::pair<double, double> finiteRangeOf(const RowMatrix &m)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i])) {
+            lo = std::min(lo, double(m.data()[i]));
+            hi = std::max(hi, double(m.data()[i]));
+        }
+    return {lo, hi};
+}
+
+/// The range of every panel's finite values together, 0..1 when there are none.
 std::pair<double, double> finiteRange(const std::vector<RowMatrix> &panels)
 {
     double lo = INFINITY, hi = -INFINITY;
-    for (const RowMatrix &m : panels)
-        for (Eigen::Index i = 0; i < m.size(); ++i)
-            if (std::isfinite(m.data()[i])) {
-                lo = std::min(lo, double(m.data()[i]));
-                hi = std::max(hi, double(m.data()[i]));
-            }
+    for (const RowMatrix &m : panels) {
+        const auto [l, h] = finiteRangeOf(m);
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
+    }
     return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0, 1.0);
+}
+
+/// Attention probabilities, drawn with the View menu's colour scale like the heads grid.
+bool isProbabilities(const std::string &tensor)
+{
+    return tensor == "softmax" || tensor == "weights";
 }
 
 } // namespace
@@ -105,7 +125,7 @@ void TensorGallery::ensurePlots(int count)
         plot->setColorScaleVisible(false);
         m_hovered.emplace_back(-1, -1);
         connect(plot, &HeatmapPlot::cellHovered, this,
-                [this, head](int row, int col) { m_hovered[size_t(head)] = QPoint(row, col); });
+                [this, head](int row, int col) { showCell(head, row, col); });
         connect(plot, &HeatmapPlot::clicked, this, [this, head] {
             const QPoint cell = m_hovered[size_t(head)];
             if (cell.x() >= 0)
@@ -130,6 +150,27 @@ void TensorGallery::ensurePlots(int count)
     for (int c = 0; c < m_grid->columnCount(); ++c)
         m_grid->setColumnStretch(c, c == 0 && columns > 1 ? 3 : (c < columns ? 2 : 0));
     m_visible = count;
+}
+
+// Labels are thinned when the tokens outnumber the room for them, and only the first column
+// has the query tokens: the hover names the cell's row and column in full, with its value.
+void TensorGallery::showCell(int head, int row, int col)
+{
+    m_hovered[size_t(head)] = QPoint(row, col);
+    if (size_t(head) >= m_shown.panels.size())
+        return;
+    const RowMatrix &m = m_shown.panels[size_t(head)];
+    if (row < 0 || col < 0 || row >= m.rows() || col >= m.cols())
+        return;
+    const QString rowName = labelsFor(m_shown.rowsAxis, int(m.rows())).value(row);
+    const QString colName = labelsFor(m_shown.colsAxis, int(m.cols())).value(col);
+    const float value = m(row, col);
+    QString text = m_shown.perHead ? tr("head %1 · ").arg(head + 1) : QString();
+    text += tr("%1 %2 → %3 %4 · %5")
+                .arg(QString::fromStdString(m_shown.rowsAxis), rowName,
+                     QString::fromStdString(m_shown.colsAxis), colName,
+                     std::isnan(value) ? tr("masked") : QString::number(double(value), 'g', 4));
+    QToolTip::showText(QCursor::pos(), text, m_plots[size_t(head)]);
 }
 
 QStringList TensorGallery::labelsFor(const std::string &axis, int count) const
@@ -158,13 +199,28 @@ void TensorGallery::refill()
         return;
     }
     const TraceTensor *t = m_trace->find(currentKey());
-    const TensorPanels panels = TensorSlicer::slice(t->tensor, m_batch);
+    m_shown = TensorSlicer::slice(t->tensor, m_batch);
+    const TensorPanels &panels = m_shown;
     m_meaning->setText(QString("%1 %2 — %3")
                            .arg(QString::fromStdString(t->name()),
                                 QString::fromStdString(t->tensor.shape().toString()),
                                 QString::fromStdString(t->meaning)));
     ensurePlots(int(panels.panels.size()));
-    const auto range = finiteRange(panels.panels);
+    const auto shared = finiteRange(panels.panels);
+    const bool probabilities = isProbabilities(t->name);
+    double largest = 0.0; // of the weights, counted as the heads grid counts them
+    for (const RowMatrix &m : panels.panels)
+        largest = probabilities ? std::max(largest, ColorRange::largestInformative(m)) : 0.0;
+    if (probabilities) {
+        // These panels have no colour bar: the sentence says what the colours span.
+        const ColorRange range = ColorRange::of(m_style.colorScale, largest, shared);
+        const QString span = m_style.colorScale == ColorScaleMode::PerHead
+                                 ? QString()
+                                 : tr(" (%1 to %2)").arg(range.lower).arg(range.upper);
+        m_meaning->setText(
+            m_meaning->text() +
+            tr(". Colours: %1%2").arg(ColorRange::legendTitle(m_style.colorScale), span));
+    }
     for (size_t i = 0; i < panels.panels.size(); ++i) {
         HeatmapPlot *plot = m_plots[i];
         const RowMatrix &m = panels.panels[i];
@@ -179,7 +235,13 @@ void TensorGallery::refill()
         plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1)
                                       : QString::fromStdString(t->name()));
         plot->setTitleColor(panels.perHead ? HeadColors::color(int(i), m_style.dark) : QColor());
-        plot->setColorRange(range.first, range.second);
+        const ColorRange range =
+            probabilities
+                ? ColorRange::of(m_style.colorScale, largest,
+                                 m_style.colorScale == ColorScaleMode::PerHead ? finiteRangeOf(m)
+                                                                               : shared)
+                : ColorRange{shared.first, shared.second};
+        plot->setColorRange(range.lower, range.upper);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }

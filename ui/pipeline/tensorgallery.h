@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "pipeline/tensorslicer.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>
@@ -41,6 +42,7 @@ private:
     void refill();
     void ensurePlots(int count);
     QStringList labelsFor(const std::string &axis, int count) const;
+    void showCell(int head, int row, int col);
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;
@@ -52,6 +54,7 @@ private:
     QGridLayout *m_grid;
     std::vector<HeatmapPlot *> m_plots;
     std::vector<QPoint> m_hovered;
+    TensorPanels m_shown; ///< what the panels draw, for the hover text
     int m_visible = 0;
     int m_columns = 1;
 };

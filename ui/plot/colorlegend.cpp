@@ -34,8 +34,21 @@ void ColorLegend::setPlotStyle(const PlotStyle &style)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ColorLegend::setTitle(const QString &title)
+{
+    m_scale->axis()->setLabel(title);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ColorLegend::title() const
+{
+    return m_scale->axis()->label();
+}
+
 void ColorLegend::setRange(double lower, double upper)
 {
+    m_lower = lower;
+    m_upper = upper;
     // A hair (under a pixel) wider than the data, or QCustomPlot drops the end ticks.
     const double margin = 2e-3 * (upper > lower ? upper - lower : 1.0);
     m_scale->setDataRange(QCPRange(lower - margin, upper + margin));

@@ -1,4 +1,4 @@
-// ColorLegend: the one shared color bar beside the heads grid (weight 0..1).
+// ColorLegend: the one shared color bar beside a grid of heads, saying what range it spans.
 #pragma once
 
 #include "plot/plotstyle.h"
@@ -14,9 +14,16 @@ public:
     explicit ColorLegend(QWidget *parent = nullptr);
     void setPlotStyle(const PlotStyle &style);
     void setRange(double lower, double upper);
+    /// The words along the bar, e.g. which colour scale is chosen.
+    void setTitle(const QString &title);
+    double lower() const { return m_lower; }
+    double upper() const { return m_upper; }
+    QString title() const;
 
 private:
     QCPColorScale *m_scale = nullptr;
+    double m_lower = 0.0;
+    double m_upper = 1.0;
 };
 
 } // namespace headlens

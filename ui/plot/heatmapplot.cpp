@@ -114,7 +114,9 @@ void HeatmapPlot::setTitle(const QString &title)
 void HeatmapPlot::fitTitle()
 {
     const QFontMetrics metrics(m_title->font());
-    m_title->setText(metrics.elidedText(m_titleText, Qt::ElideRight, std::max(width() - 8, 20)));
+    const QMargins around = plotLayout()->margins(); // what square cells leave at the sides
+    const int room = width() - around.left() - around.right() - 8;
+    m_title->setText(metrics.elidedText(m_titleText, Qt::ElideRight, std::max(room, 20)));
 }
 
 void HeatmapPlot::setTitleColor(const QColor &color)
@@ -251,16 +253,92 @@ void HeatmapPlot::updateTicks()
 }
 
 // Ticks depend on the axis rect's real size, known only once the layout ran, and the labels
-// chosen set the margins, which change that size: lay out again until the labels are the ones
-// for the layout they are drawn in. A single pass drew labels chosen for the previous layout, so
-// the same plot could show every 9th token on screen and every 10th in an export.
+// chosen set the margins, which change that size; square cells change it too: lay out again
+// until the labels and the margins are the ones for the layout they are drawn in. A single pass
+// drew labels chosen for the previous layout, so the same plot could show every 9th token on
+// screen and every 10th in an export.
 void HeatmapPlot::updateLayout()
 {
-    for (int pass = 0; pass < 4; ++pass) {
+    // Labels and square cells can chase each other (every 9th label leaves room for bigger
+    // cells, which fit every 8th, which takes the room back): after a few passes the labels
+    // stay as they are and only the margins settle, so the last layout is the one drawn.
+    for (int pass = 0; pass < 6; ++pass) {
         QCustomPlot::updateLayout();
-        if (!fillTicks())
+        const bool ticksChanged = pass < 3 && fillTicks();
+        const bool marginsChanged = squareCells();
+        if (!ticksChanged && !marginsChanged)
             return;
     }
+    QCustomPlot::updateLayout();
+}
+
+// The layout's margins are room square cells left over in the widget's current size; counted in
+// the hints, they would stop a grid from ever giving the widget less room than it has now.
+QSize HeatmapPlot::minimumSizeHint() const
+{
+    const QMargins m = plotLayout()->margins();
+    return QCustomPlot::minimumSizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
+}
+
+QSize HeatmapPlot::sizeHint() const
+{
+    const QMargins m = plotLayout()->margins();
+    return QCustomPlot::sizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
+}
+
+void HeatmapPlot::setSquareCells(bool square)
+{
+    m_square = square;
+    if (!square)
+        plotLayout()->setMargins(QMargins());
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setAxesVisible(bool visible)
+{
+    // Hidden axes and no automatic margins (the colour bar's, shared through the margin group,
+    // kept thumbnails small in their tiles), so the cells reach the widget's edges.
+    xAxis->setVisible(visible);
+    yAxis->setVisible(visible);
+    axisRect()->setAutoMargins(visible ? QCP::msAll : QCP::msNone);
+    axisRect()->setMargins(QMargins());
+    plotLayout()->setRowSpacing(visible ? 5 : 0);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Wide rectangles of cells read as a different picture than the square matrix they are: the
+// outer margins of the layout take whatever the cells cannot use while square, split evenly so
+// the plot (title and colour bar with it) sits in the middle. True when the margins changed.
+bool HeatmapPlot::squareCells()
+{
+    const QMargins before = plotLayout()->margins();
+    // Square cells suit matrices of tokens against tokens; a (n, d_k) slice of 10 x 128 drawn
+    // with square cells would be a sliver, so far-from-square matrices fill the widget.
+    const bool nearSquare = std::max(m_rows, m_cols) <= kMaxSquareAspect * std::min(m_rows, m_cols);
+    if (!m_square || !nearSquare || m_rows == 0 || m_cols == 0) {
+        if (before.isNull())
+            return false;
+        plotLayout()->setMargins(QMargins());
+        return true;
+    }
+    const QRect cells = axisRect()->rect();
+    // The cells' room if these margins were not there.
+    const double width = cells.width() + before.left() + before.right();
+    const double height = cells.height() + before.top() + before.bottom();
+    if (width < 4 || height < 4)
+        return false;
+    const double side = std::min(width / m_cols, height / m_rows);
+    const int spareX = std::max(0, int(std::floor(width - side * m_cols)));
+    const int spareY = std::max(0, int(std::floor(height - side * m_rows)));
+    const QMargins after(spareX / 2, spareY / 2, spareX - spareX / 2, spareY - spareY / 2);
+    // A pixel either way is rounding, not a change worth another pass.
+    const auto near = [](int a, int b) { return std::abs(a - b) <= 1; };
+    if (near(after.left(), before.left()) && near(after.right(), before.right()) &&
+        near(after.top(), before.top()) && near(after.bottom(), before.bottom()))
+        return false;
+    plotLayout()->setMargins(after);
+    fitTitle(); // the title's room shrank or grew with the margins
+    return true;
 }
 
 // One label per cell when they fit; otherwise every k-th, so labels never overlap. True when

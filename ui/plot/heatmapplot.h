@@ -18,6 +18,9 @@ class HeatmapPlot : public QCustomPlot
 {
     Q_OBJECT
 public:
+    /// Matrices longer than this many times their width are drawn filling the widget.
+    static constexpr int kMaxSquareAspect = 4;
+
     explicit HeatmapPlot(QWidget *parent = nullptr);
 
     /// `values` (rows = queries, cols = keys), NaN where masked. With maxCells > 0, larger
@@ -36,6 +39,12 @@ public:
     void setColorScaleVisible(bool visible);
     void setAxisTitles(const QString &rows, const QString &cols);
     void setPlotStyle(const PlotStyle &style, bool compact);
+    /// With `square` (the default) the cells of a matrix at most kMaxSquareAspect times longer
+    /// than wide are drawn square, the plot centred in the widget with the room left over
+    /// around it; without, the cells stretch to fill the widget.
+    void setSquareCells(bool square);
+    /// Thumbnails: no ticks or tick labels, so the cells take the whole widget.
+    void setAxesVisible(bool visible);
     /// Outline row `row` (and cell (row, col) when col >= 0); -1 hides.
     void setHighlight(int row, int col);
 
@@ -45,6 +54,9 @@ public:
     const QStringList &colLabels() const { return m_colLabels; }
     /// (row, col) of the cell under a widget position, or (-1, -1).
     QPoint cellAt(const QPoint &position) const;
+    /// QCustomPlot's hints without the room square cells leave around the plot.
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
 
 signals:
     void cellHovered(int row, int col);
@@ -60,6 +72,7 @@ private:
     void onMouseMove(QMouseEvent *event);
     void updateTicks();
     bool fillTicks();
+    bool squareCells();
     void applyFonts();
     void fitTitle();
 
@@ -76,6 +89,7 @@ private:
     PlotStyle m_style;
     QColor m_titleColor;
     bool m_compact = false;
+    bool m_square = true;
     int m_rows = 0;
     int m_cols = 0;
     QPoint m_lastCell{-1, -1};

@@ -5,12 +5,21 @@
 
 namespace headlens {
 
+/// Which range attention weights' colours span (View > Colour scale).
+enum class ColorScaleMode
+{
+    Shown,   ///< shared by the heads shown, 0 to their largest weight rounded up (the default:
+             ///< with 70 tokens weights are near 1/70, and a 0..1 scale drew them all dark)
+    Full,    ///< shared, 0 to 1: the same colour means the same weight in every picture
+    PerHead, ///< each head from its own smallest to its largest weight
+};
+
 struct PlotStyle
 {
     Colormap colormap = Colormap::Viridis;
     bool dark = false;
-    double fontScale = 1.0;    ///< zoom and presentation mode multiply the label fonts
-    bool perHeadScale = false; ///< each head's colors span its own min..max instead of 0..1
+    double fontScale = 1.0; ///< zoom and presentation mode multiply the label fonts
+    ColorScaleMode colorScale = ColorScaleMode::Shown;
 
     QColor background() const { return dark ? QColor("#1f2227") : QColor(Qt::white); }
     QColor foreground() const { return dark ? QColor("#e6e6e6") : QColor("#202020"); }
@@ -19,7 +28,7 @@ struct PlotStyle
     bool operator==(const PlotStyle &o) const
     {
         return colormap == o.colormap && dark == o.dark && fontScale == o.fontScale &&
-               perHeadScale == o.perHeadScale;
+               colorScale == o.colorScale;
     }
     bool operator!=(const PlotStyle &o) const { return !(*this == o); }
 };

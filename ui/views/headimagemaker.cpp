@@ -1,6 +1,7 @@
 // HeadImageMaker: a promise per request, a watcher that follows only the newest one.
 #include "views/headimagemaker.h"
 
+#include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
 #include "plot/maxpool.h"
 #include "views/tracereader.h"
@@ -20,18 +21,26 @@ HeadImages HeadImages::make(std::shared_ptr<const Trace> trace, int batch,
     images.cols = int(trace->input.keyLengthOf(batch));
     for (int head : heads) {
         const RowMatrix weights = TraceReader::weights(*trace, batch, head);
-        images.heads.push_back(
-            {head, MaxPool::pool(weights, maxCells), TraceReader::range(weights)});
+        images.heads.push_back({head, MaxPool::pool(weights, maxCells), TraceReader::range(weights),
+                                ColorRange::largestInformative(weights)});
     }
     images.trace = std::move(trace);
     return images;
 }
 
-void HeadImages::draw(const HeadImage &image, HeatmapPlot *plot, bool perHeadScale) const
+double HeadImages::largestWeight() const
+{
+    double largest = 0.0;
+    for (const HeadImage &image : heads)
+        largest = std::max(largest, image.largest);
+    return largest;
+}
+
+void HeadImages::draw(const HeadImage &image, HeatmapPlot *plot, ColorScaleMode mode) const
 {
     plot->setPooledMatrix(image.pooled, rows, cols, maxCells);
-    const auto range = perHeadScale ? image.range : std::pair<double, double>(0.0, 1.0);
-    plot->setColorRange(range.first, range.second);
+    const ColorRange range = ColorRange::of(mode, largestWeight(), image.range);
+    plot->setColorRange(range.lower, range.upper);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "plot/plotstyle.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -20,6 +21,7 @@ struct HeadImage
     int head = 0;
     RowMatrix pooled;                ///< MaxPool::pool of the weights with HeadImages::maxCells
     std::pair<double, double> range; ///< the unmasked weights' range (TraceReader::range)
+    double largest = 0.0;            ///< ColorRange::largestInformative of the weights
 };
 
 /// Some heads of one trace and sequence, made with one pooling limit.
@@ -38,9 +40,11 @@ struct HeadImages
     {
         return trace == t && batch == b;
     }
-    /// Puts `image` (one of `heads`) into `plot` and queues a replot; the colour scale is 0..1,
-    /// or the head's own range with `perHeadScale`.
-    void draw(const HeadImage &image, HeatmapPlot *plot, bool perHeadScale) const;
+    /// The largest informative weight of all `heads`: where a shared scale of what is shown ends.
+    double largestWeight() const;
+    /// Puts `image` (one of `heads`) into `plot` with the colour scale `mode` picks (shared by
+    /// `heads` for ColorScaleMode::Shown) and queues a replot.
+    void draw(const HeadImage &image, HeatmapPlot *plot, ColorScaleMode mode) const;
 };
 
 /// Cutting out and pooling an n x n_kv matrix walks 16 MiB per head at n=2048, so a view asks

@@ -2,6 +2,7 @@
 #include "views/headsgridview.h"
 
 #include "plot/colorlegend.h"
+#include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
@@ -53,14 +54,15 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
     ensurePlots(m_trace ? m_trace->heads() : 0);
     refill();
     m_stack->setCurrentWidget(m_gridHost);
-    m_legend->setVisible(!m_style.perHeadScale);
+    m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
 }
 
 void HeadsGridView::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
     m_legend->setPlotStyle(style);
-    m_legend->setVisible(!style.perHeadScale && m_stack->currentWidget() == m_gridHost);
+    m_legend->setVisible(style.colorScale != ColorScaleMode::PerHead &&
+                         m_stack->currentWidget() == m_gridHost);
     QFont hintFont = font();
     hintFont.setPointSizeF(13 * style.fontScale);
     m_hint->setFont(hintFont);
@@ -93,7 +95,7 @@ void HeadsGridView::ensurePlots(int count)
         auto *plot = new HeatmapPlot(m_gridHost);
         plot->setPlotStyle(m_style, true);
         plot->setColorScaleVisible(false);
-        plot->setMinimumSize(150, 150);
+        plot->setMinimumSize(kMinPlotSide, kMinPlotSide);
         connect(plot, &HeatmapPlot::cellHovered, this,
                 [this, head](int row, int col) { onCellHovered(head, row, col); });
         connect(plot, &HeatmapPlot::hoverLeft, this, [this] {
@@ -115,19 +117,26 @@ void HeadsGridView::ensurePlots(int count)
     }
 }
 
-// The column count that gives the largest square cells in the space available.
+// The column count that gives the largest square heatmaps in the space available: each tile
+// loses about the same room to its title and token labels, whatever its size.
 void HeadsGridView::arrange()
 {
     const int count = int(m_plots.size());
     if (count == 0)
         return;
-    const double w = std::max(m_gridHost->width(), 100);
-    const double h = std::max(m_gridHost->height(), 100);
+    // This widget's own size: the grid host's lags behind it inside a resize.
+    // The legend's room whenever the grid shows (it is hidden while a hint is shown).
+    const int legend = m_style.colorScale == ColorScaleMode::PerHead ? 0 : m_legend->width();
+    const double w = std::max(width() - legend - 8, 100);
+    const double h = std::max(height() - 8, 100);
+    const double labels = 5.0 * fontMetrics().height(); // tick labels plus title, per tile
     int best = 1;
     double bestSide = 0.0;
     for (int c = 1; c <= count; ++c) {
+        if (c > 1 && w / c < kMinPlotSide + m_grid->spacing())
+            break; // more columns than fit would make the grid wider than the view
         const int r = (count + c - 1) / c;
-        const double side = std::min(w / c, h / r);
+        const double side = std::min(w / c - labels, h / r - labels);
         if (side > bestSide + 1e-9) {
             bestSide = side;
             best = c;
@@ -180,8 +189,11 @@ void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)
     for (const HeadImage &image : thumbnails.heads) {
         if (image.head >= int(m_plots.size()))
             continue;
-        thumbnails.draw(image, m_plots[size_t(image.head)], m_style.perHeadScale);
+        thumbnails.draw(image, m_plots[size_t(image.head)], m_style.colorScale);
     }
+    const ColorRange shared = ColorRange::of(m_style.colorScale, thumbnails.largestWeight(), {});
+    m_legend->setRange(shared.lower, shared.upper);
+    m_legend->setTitle(ColorRange::legendTitle(m_style.colorScale));
 }
 
 void HeadsGridView::onCellHovered(int head, int row, int col)

@@ -28,6 +28,8 @@ class HeadsGridView : public QWidget
     Q_OBJECT
 public:
     static constexpr int kThumbnailCells = 96;
+    /// No heatmap is drawn smaller than this many pixels a side.
+    static constexpr int kMinPlotSide = 120;
 
     explicit HeadsGridView(QWidget *parent = nullptr);
 

@@ -83,7 +83,7 @@ void SingleHeadView::refill()
                       TraceReader::keyLabels(*m_trace, m_batch));
     m_plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, m_head));
     if (isCurrent(m_shown))
-        m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);
+        m_shown.draw(m_shown.heads.front(), m_plot, m_style.colorScale);
     else
         m_images->request(m_trace, m_batch, {m_head}, kMaxCells);
 }
@@ -99,7 +99,7 @@ void SingleHeadView::applyImage(const HeadImages &images)
     if (!isCurrent(images))
         return; // made for a trace or head that is no longer shown
     m_shown = images;
-    m_shown.draw(m_shown.heads.front(), m_plot, m_style.perHeadScale);
+    m_shown.draw(m_shown.heads.front(), m_plot, m_style.colorScale);
 }
 
 void SingleHeadView::onCellHovered(int row, int col)

@@ -1,6 +1,8 @@
 // MainActions: standard shortcuts where the platform has them (Ctrl+O, Ctrl+S, F1, ...).
 #include "window/mainactions.h"
 
+#include "plot/colorrange.h"
+
 #include "window/examples.h"
 
 #include <QAction>
@@ -77,8 +79,22 @@ void MainActions::buildViewMenu(QMenu *menu)
                 [this, name] { emit colormapChosen(Colormaps::fromName(name)); });
     }
     setColormap(Colormap::Viridis);
-    perHeadScale = menu->addAction(tr("&Per-head color scale"));
-    perHeadScale->setCheckable(true);
+    QMenu *scales = menu->addMenu(tr("Colour &scale"));
+    m_colorScales = new QActionGroup(this);
+    const std::pair<ColorScaleMode, QString> choices[] = {
+        {ColorScaleMode::Shown, tr("&Up to the largest weight shown")},
+        {ColorScaleMode::Full, tr("&0 to 1")},
+        {ColorScaleMode::PerHead, tr("&Per head")},
+    };
+    for (const auto &[mode, text] : choices) {
+        QAction *action = scales->addAction(text);
+        action->setCheckable(true);
+        action->setData(ColorRange::modeName(mode));
+        m_colorScales->addAction(action);
+        connect(action, &QAction::triggered, this,
+                [this, mode = mode] { emit colorScaleChosen(mode); });
+    }
+    setColorScale(ColorScaleMode::Shown);
     dark = menu->addAction(tr("&Dark"));
     dark->setCheckable(true);
     presentation = menu->addAction(tr("P&resentation mode (large fonts)"));
@@ -107,6 +123,12 @@ void MainActions::setColormap(Colormap map)
 {
     for (QAction *action : m_colormaps->actions())
         action->setChecked(action->data().toString() == Colormaps::name(map));
+}
+
+void MainActions::setColorScale(ColorScaleMode mode)
+{
+    for (QAction *action : m_colorScales->actions())
+        action->setChecked(action->data().toString() == ColorRange::modeName(mode));
 }
 
 void MainActions::setControlsToggle(QAction *toggle)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plot/colormaps.h"
+#include "plot/plotstyle.h"
 
 #include <QObject>
 
@@ -35,7 +36,6 @@ public:
     QAction *openTrainedModel = nullptr;
     QAction *saveTrainedModel = nullptr;
     QAction *quit = nullptr;
-    QAction *perHeadScale = nullptr;
     QAction *dark = nullptr;
     QAction *presentation = nullptr;
     QAction *zoomIn = nullptr;
@@ -50,11 +50,14 @@ public:
     QAction *shortcuts = nullptr;
 
     void setColormap(Colormap map);
+    /// Checks the colour-scale entry of `mode`.
+    void setColorScale(ColorScaleMode mode);
     void setControlsToggle(QAction *toggle);
 
 signals:
     void exampleChosen(const headlens::Example &example);
     void colormapChosen(headlens::Colormap map);
+    void colorScaleChosen(headlens::ColorScaleMode mode);
 
 private:
     void buildFileMenu(QMenu *menu);
@@ -64,6 +67,7 @@ private:
     QMainWindow *m_window;
     QMenu *m_viewMenu = nullptr;
     QActionGroup *m_colormaps = nullptr;
+    QActionGroup *m_colorScales = nullptr;
 };
 
 } // namespace headlens

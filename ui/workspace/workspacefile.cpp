@@ -2,6 +2,7 @@
 #include "workspace/workspacefile.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -44,7 +45,7 @@ Enum enumField(const QJsonObject &json, const char *key, Enum fallback,
     if (auto value = parse(text.toStdString()))
         return *value;
     throw InputError("The workspace's setting \"" + std::string(key) +
-                     "\" has the unknown value \"" + text.toStdString() + "\".");
+                     "\" has the unknown value \"" + quotedText(text.toStdString()) + "\".");
 }
 
 AttentionConfig configFromJson(const QJsonObject &j)

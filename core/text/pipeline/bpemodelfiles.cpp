@@ -2,6 +2,7 @@
 #include "text/pipeline/bpemodelfiles.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,9 +20,9 @@ BpeModel::Vocabulary BpeModelFiles::readVocab(const std::string &json, const std
     BpeModel::Vocabulary vocabulary;
     std::unordered_set<int> ids;
     for (const auto &[token, value] : vocab.items()) {
-        const std::string what = name + ": token \"" + token + "\"";
+        const std::string what = name + ": token \"" + quotedText(token) + "\"";
         if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > kMaxId)
-            throw InputError(what + " has the id " + value.dump() +
+            throw InputError(what + " has the id " + quotedText(value.dump()) +
                              "; ids are whole numbers from 0 to " + std::to_string(kMaxId) + ".");
         const int id = value.get<int>();
         if (!ids.insert(id).second)
@@ -48,16 +49,16 @@ BpeModel::MergeList BpeModelFiles::readMerges(const std::string &text, const std
         const size_t space = line.find(' ');
         if (space == 0 || space == std::string::npos || space + 1 == line.size() ||
             line.find(' ', space + 1) != std::string::npos)
-            throw InputError(where + " is \"" + line +
+            throw InputError(where + " is \"" + quotedText(line) +
                              "\", not two tokens separated by one space (\"Ġ t\").");
         std::string left = line.substr(0, space), right = line.substr(space + 1);
         for (const std::string &token : {left, right, left + right})
             if (vocabulary.count(token) == 0)
-                throw InputError(where + " uses the token \"" + token +
+                throw InputError(where + " uses the token \"" + quotedText(token) +
                                  "\", which vocab.json does not have: the two files do not "
                                  "belong together.");
         if (!seen.insert(line).second)
-            throw InputError(where + " repeats the merge \"" + line + "\".");
+            throw InputError(where + " repeats the merge \"" + quotedText(line) + "\".");
         merges.emplace_back(std::move(left), std::move(right));
     }
     return merges;

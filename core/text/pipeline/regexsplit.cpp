@@ -2,6 +2,7 @@
 #include "text/pipeline/regexsplit.h"
 
 #include "util/inputerror.h"
+#include "util/quotedtext.h"
 
 #include <pcre2.h>
 
@@ -21,8 +22,8 @@ struct RegexSplit::Compiled
         if (!code) {
             PCRE2_UCHAR message[256];
             pcre2_get_error_message(error, message, sizeof message);
-            throw InputError("The pattern " + pattern + " does not compile at character " +
-                             std::to_string(offset) + ": " +
+            throw InputError("The pattern " + quotedText(pattern) +
+                             " does not compile at character " + std::to_string(offset) + ": " +
                              reinterpret_cast<const char *>(message) + ".");
         }
     }
