@@ -44,9 +44,9 @@ std::pair<double, double> finiteRange(const std::vector<RowMatrix> &panels)
 }
 
 /// Attention probabilities, drawn with the View menu's colour scale like the heads grid.
-bool isProbabilities(const std::string &tensor)
+bool isProbabilities(TraceKey tensor)
 {
-    return tensor == "softmax" || tensor == "weights";
+    return tensor == keys::softmax || tensor == keys::attentionWeights;
 }
 
 } // namespace
@@ -207,7 +207,7 @@ void TensorGallery::refill()
                                 QString::fromStdString(t->meaning)));
     ensurePlots(int(panels.panels.size()));
     const auto shared = finiteRange(panels.panels);
-    const bool probabilities = isProbabilities(t->name);
+    const bool probabilities = isProbabilities(t->key);
     double largest = 0.0; // of the weights, counted as the heads grid counts them
     for (const RowMatrix &m : panels.panels)
         largest = probabilities ? std::max(largest, ColorRange::largestInformative(m)) : 0.0;
