@@ -82,6 +82,16 @@ private slots:
         }
     }
 
+    // Labels beside the split bar sit on the panel's own grey, not on the plots' background.
+    void headsStandOutFromAnyBackground()
+    {
+        for (const QColor background : {QColor("#3c3f41"), QColor("#efefef"), QColor("#808080")})
+            for (int head = 0; head < 16; ++head)
+                QVERIFY2(HeadColors::contrast(HeadColors::colorOn(head, background), background) >=
+                             HeadColors::kMinimumContrast,
+                         qPrintable(QString("head %1 on %2").arg(head + 1).arg(background.name())));
+    }
+
     // Sixteen heads stay apart from each other in both themes, and a head keeps its hue from one
     // theme to the other ("head 3 is green" in both).
     void headsStayDistinctAndKeepTheirHue()

@@ -208,6 +208,8 @@ void SplitBarWidget::paintEvent(QPaintEvent *)
     if (!m_trace || heads() == 0)
         return;
     QPainter p(this);
+    // The plots' background, not the tab's grey: head colours are chosen to stand out from it.
+    p.fillRect(rect(), HeadColors::background(m_dark));
     const Geometry g = geometry();
     drawValues(p, g);
     drawRowLabels(p, g);

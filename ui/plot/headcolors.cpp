@@ -56,8 +56,13 @@ QColor HeadColors::background(bool dark)
 
 QColor HeadColors::color(int head, bool dark)
 {
+    return colorOn(head, background(dark));
+}
+
+QColor HeadColors::colorOn(int head, const QColor &background)
+{
     const QColor base = baseColor(head);
-    return withContrast(base, background(dark), kMinimumContrast, base.toHsl().lightnessF());
+    return withContrast(base, background, kMinimumContrast, base.toHsl().lightnessF());
 }
 
 QColor HeadColors::tint(int head, bool dark)

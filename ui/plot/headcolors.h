@@ -18,6 +18,8 @@ public:
 
     /// For titles, labels, lines and strong fills on the theme's background.
     static QColor color(int head, bool dark);
+    /// The same on any other background, e.g. a panel's palette (text beside the split bar).
+    static QColor colorOn(int head, const QColor &background);
     /// The same hue as near the background as kMinimumContrast allows, for fills that dark
     /// text sits on (at 3:1 from white, #111 text still has 5.5:1 on it).
     static QColor tint(int head, bool dark);
