@@ -15,34 +15,6 @@
 
 namespace headlens {
 
-namespace {
-
-// One head's thumbnail straight from the run's (L, h, n, n) tensor: blocks of MaxPool::factor
-// cells become their maximum, and with `causal` the keys after each query are masked here, at
-// draw time (a block is NaN, the mask colour, only when every cell of it is masked), instead
-// of in a NaN-filled copy of every head kept with the run.
-RowMatrix thumbnail(const ConstRowMatrixMap &probabilities, bool causal, int maxCells)
-{
-    const int n = int(probabilities.rows()), nKv = int(probabilities.cols());
-    const int fr = MaxPool::factor(n, maxCells), fc = MaxPool::factor(nKv, maxCells);
-    const int cols = (nKv + fc - 1) / fc;
-    RowMatrix pooled((n + fr - 1) / fr, cols);
-    pooled.setConstant(std::numeric_limits<float>::quiet_NaN());
-    for (int i = 0; i < n; ++i) {
-        const int visible = causal ? std::min(nKv, i + 1) : nKv; // keys 0..i of query i
-        for (int c = 0; c * fc < visible; ++c) {
-            const int width = std::min(fc, visible - c * fc);
-            const float v =
-                probabilities.row(i).segment(c * fc, width).maxCoeff<Eigen::PropagateNumbers>();
-            float &target = pooled(i / fr, c);
-            target = std::fmax(target, v); // fmax: NaN only when both are NaN
-        }
-    }
-    return pooled;
-}
-
-} // namespace
-
 ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
 {
     m_grid = new QGridLayout(this);
@@ -147,7 +119,8 @@ void ModelGridView::refill()
     double largest = 0.0;
     for (int l = 0; l < m_layers; ++l)
         for (int h = 0; h < m_heads; ++h) {
-            thumbnails.push_back(thumbnail(run.probabilities(l, h), run.causal, kThumbnailCells));
+            thumbnails.push_back(
+                MaxPool::pool(run.probabilities(l, h), kThumbnailCells, run.causal));
             RowMatrix seen = run.probabilities(l, h);
             if (run.causal) // only the keys a query sees; the run may hold anything above
                 seen.triangularView<Eigen::StrictlyUpper>().setConstant(
