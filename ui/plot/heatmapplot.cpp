@@ -262,6 +262,13 @@ void HeatmapPlot::updateLayout()
     // Labels and square cells can chase each other (every 9th label leaves room for bigger
     // cells, which fit every 8th, which takes the room back): after a few passes the labels
     // stay as they are and only the margins settle, so the last layout is the one drawn.
+    // Every layout starts from the same state, no labels and no centring margins: the chase
+    // can settle in more than one way, and starting from the previous picture gave an export
+    // and the screen (or two heads of one grid) different labels.
+    m_rowTicker->clear();
+    m_colTicker->clear();
+    if (m_square)
+        plotLayout()->setMargins(QMargins());
     for (int pass = 0; pass < 6; ++pass) {
         QCustomPlot::updateLayout();
         const bool ticksChanged = pass < 3 && fillTicks();
