@@ -98,10 +98,12 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
                     swapAxes12(qView, Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}}),
                     "each head's queries: one (n, d_k) matrix per head");
     trace.addTensor(
-        keys::kHeads, swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
+        keys::kHeads,
+        swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
         "each head's keys: one (n_kv, d_k) matrix per head");
     trace.addTensor(
-        keys::vHeads, swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
+        keys::vHeads,
+        swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
         "each head's values: one (n_kv, d_v) matrix per head");
     trace.steps.push_back(describe.transpose());
     reportProgress(options, 0.2);
@@ -122,11 +124,13 @@ HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const For
                     "Q_h K_h^T: how well each query matches each key");
     trace.addTensor(keys::scores, heads.scores, "the scores after scaling, before masking");
     trace.addTensor(keys::mask, mask, "1 where a query may not look at a key (causal or padding)");
-    trace.addTensor(keys::maskedScores, heads.maskedScores, "the scores with masked places at -inf");
+    trace.addTensor(keys::maskedScores, heads.maskedScores,
+                    "the scores with masked places at -inf");
     trace.addTensor(keys::softmax, heads.softmax, "attention weights: each row sums to 1");
     trace.addTensor(keys::attentionWeights, heads.weights,
                     "attention weights after dropout (what multiplies V)");
-    trace.addTensor(keys::context, heads.context, "each head's output: a weighted sum of its values");
+    trace.addTensor(keys::context, heads.context,
+                    "each head's output: a weighted sum of its values");
     trace.steps.push_back(describe.scores());
     trace.steps.push_back(describe.scale());
     trace.steps.push_back(describe.mask(masked));
@@ -146,7 +150,8 @@ void recordOutput(Trace &trace, const HeadTensors &heads, const AttentionWeights
         swapAxes12(heads.context, Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_v", d.dV}});
     trace.addTensor(keys::contextT, contextT, "the heads' outputs side by side for each token");
     trace.steps.push_back(describe.transposeBack());
-    trace.addTensor(keys::concat, contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
+    trace.addTensor(keys::concat,
+                    contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
     const Tensor output = sumOverHeads(heads.contributions,

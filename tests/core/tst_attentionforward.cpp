@@ -235,7 +235,8 @@ void TestAttentionForward::causalMaskHidesLaterTokens()
                 QVERIFY2(w.at({0, h, i, j}) == 0.0f,
                          qPrintable(QString::number(w.at({0, h, i, j}))));
         }
-    QCOMPARE(trace.tensor(keys::attentionWeights).at({0, 1, 0, 0}), 1.0f); // the first token sees only itself
+    QCOMPARE(trace.tensor(keys::attentionWeights).at({0, 1, 0, 0}),
+             1.0f); // the first token sees only itself
     QVERIFY(std::isinf(trace.tensor(keys::maskedScores).at({0, 0, 1, 3})));
     QCOMPARE(trace.tensor(keys::mask).at({0, 1, 3}), 1.0f);
 }
@@ -322,7 +323,8 @@ void TestAttentionForward::scalingModes()
     // Head 0, query 2 = (1, 1) with key 2 = (1, 1): the raw score is 2.
     HL_COMPARE_NEAR(trace.tensor(keys::scores).at({0, 0, 2, 2}), 2.0 * factor, 1e-6, 0);
     const double e1 = std::exp(factor), e2 = std::exp(2 * factor);
-    HL_COMPARE_NEAR(trace.tensor(keys::attentionWeights).at({0, 0, 2, 2}), e2 / (e2 + 2 * e1), 1e-5, 0);
+    HL_COMPARE_NEAR(trace.tensor(keys::attentionWeights).at({0, 0, 2, 2}), e2 / (e2 + 2 * e1), 1e-5,
+                    0);
 }
 
 void TestAttentionForward::dropoutOnlyInTraining()
@@ -333,7 +335,8 @@ void TestAttentionForward::dropoutOnlyInTraining()
     config.dropout = 0.5f;
     const std::vector<std::string> text{"The tired robot dropped the heavy gear because it broke"};
     const Trace evaluation = traceFor(config, text);
-    QVERIFY(evaluation.tensor(keys::attentionWeights).sharesStorageWith(evaluation.tensor(keys::softmax)));
+    QVERIFY(evaluation.tensor(keys::attentionWeights)
+                .sharesStorageWith(evaluation.tensor(keys::softmax)));
 
     config.training = true;
     const Trace training = traceFor(config, text);
@@ -348,7 +351,8 @@ void TestAttentionForward::dropoutOnlyInTraining()
     const double share = double(dropped) / double(w.numel()); // 400 draws at p = 0.5
     QVERIFY2(share > 0.35 && share < 0.65, QByteArray::number(share));
     const Trace again = traceFor(config, text); // the same seed drops the same weights
-    QVERIFY(std::equal(w.data(), w.data() + w.numel(), again.tensor(keys::attentionWeights).data()));
+    QVERIFY(
+        std::equal(w.data(), w.data() + w.numel(), again.tensor(keys::attentionWeights).data()));
 }
 
 void TestAttentionForward::stepsComeInLessonOrder()

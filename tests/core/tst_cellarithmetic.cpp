@@ -35,8 +35,9 @@ void TestCellArithmetic::reproducesEveryWeight()
                     const CellArithmetic a = explainCell(t, b, head, i, j);
                     HL_COMPARE_NEAR(a.dot, a.rawScore, 1e-4, 1e-5);
                     HL_COMPARE_NEAR(a.dot * a.scaleFactor, a.scaledScore, 1e-4, 1e-5);
-                    HL_COMPARE_NEAR(a.recomputedWeight, t.tensor(keys::attentionWeights).at({b, head, i, j}),
-                                    1e-4, 1e-6);
+                    HL_COMPARE_NEAR(a.recomputedWeight,
+                                    t.tensor(keys::attentionWeights).at({b, head, i, j}), 1e-4,
+                                    1e-6);
                     double rowSum = 0.0;
                     for (double e : a.rowExp)
                         rowSum += e / a.rowExpSum;

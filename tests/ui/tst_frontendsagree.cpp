@@ -197,7 +197,8 @@ private slots:
             return NpyFile::read(out.filePath(QString(name) + ".npy").toStdString());
         };
         // The per-head attention probabilities (b, h, n, n_kv) and the output (b, n, d_model).
-        QByteArray why = identical(exported("weights"), fromWindow.trace->tensor(keys::attentionWeights), rel);
+        QByteArray why =
+            identical(exported("weights"), fromWindow.trace->tensor(keys::attentionWeights), rel);
         QVERIFY2(why.isEmpty(), ("weights: " + why).constData());
         why = identical(exported("output"), fromWindow.trace->tensor(keys::output), rel);
         QVERIFY2(why.isEmpty(), ("output: " + why).constData());

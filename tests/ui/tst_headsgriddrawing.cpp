@@ -58,7 +58,8 @@ std::shared_ptr<const Trace> traceOf(const QStringList &lines, int dModel, int h
 RowMatrix expectedWeights(const Trace &trace, const QStringList &lines, int b, int head)
 {
     const int tokens = int(lines[b].split(' ', Qt::SkipEmptyParts).size());
-    RowMatrix expected = trace.tensor(keys::attentionWeights).matrix({b, head}).topLeftCorner(tokens, tokens);
+    RowMatrix expected =
+        trace.tensor(keys::attentionWeights).matrix({b, head}).topLeftCorner(tokens, tokens);
     for (int i = 0; i < tokens; ++i) {
         for (int j = i + 1; j < tokens && trace.config.causal; ++j)
             expected(i, j) = std::numeric_limits<float>::quiet_NaN();
@@ -89,9 +90,10 @@ QString expectedHover(const Trace &trace, const QStringList &tokens, int b, int 
         QString("head %1 · \"%2\" -> \"%3\"").arg(head + 1).arg(tokens[i], tokens[j]);
     if (trace.config.causal && j > i)
         return start + " · masked (causal: a token sees only itself and earlier tokens)";
-    return start + QString(" · weight %1 · score %2")
-                       .arg(double(trace.tensor(keys::attentionWeights).at({b, head, i, j})), 0, 'f', 3)
-                       .arg(double(trace.tensor(keys::scores).at({b, head, i, j})), 0, 'f', 2);
+    return start +
+           QString(" · weight %1 · score %2")
+               .arg(double(trace.tensor(keys::attentionWeights).at({b, head, i, j})), 0, 'f', 3)
+               .arg(double(trace.tensor(keys::scores).at({b, head, i, j})), 0, 'f', 2);
 }
 
 QPoint pixelOfCell(const HeatmapPlot *plot, int row, int col)

@@ -89,8 +89,9 @@ private slots:
         window->workspace()->setConfig(config);
         QTRY_VERIFY_WITH_TIMEOUT(window->trace()->config.seed == config.seed, 20000);
         QVERIFY(waitUntilSettled(*window));
-        const double newWeight =
-            window->trace()->tensor(keys::attentionWeights).at({0, cell->head(), cell->query(), cell->key()});
+        const double newWeight = window->trace()
+                                     ->tensor(keys::attentionWeights)
+                                     .at({0, cell->head(), cell->query(), cell->key()});
         QVERIFY(newWeight != shownBefore); // a new seed gives new weights
         QCOMPARE(cell->shownWeight(), shownBefore);
         QCOMPARE(window->pipeline()->trace(), window->trace()); // kept, not drawn
