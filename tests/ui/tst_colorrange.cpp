@@ -93,6 +93,11 @@ void tst_ColorRange::singleKeyRowsDoNotCount()
     oneKey << 1.0f, 1.0f;
     QCOMPARE(ColorRange::largestInformative(oneKey), 0.0);
     QCOMPARE(ColorRange::readableTop(ColorRange::largestInformative(oneKey)), 1.0);
+    // A run's probabilities as stored: 0.9 above the diagonal is no key query 0 or 1 sees.
+    RowMatrix stored(3, 3);
+    stored << 1.0f, 0.9f, 0.9f, 0.7f, 0.3f, 0.9f, 0.2f, 0.5f, 0.3f;
+    QCOMPARE(ColorRange::largestInformative(stored, true), double(0.7f));
+    QCOMPARE(ColorRange::largestInformative(stored, false), 1.0); // row 0 then has 3 keys
 }
 
 QTEST_APPLESS_MAIN(tst_ColorRange)

@@ -121,11 +121,8 @@ void ModelGridView::refill()
         for (int h = 0; h < m_heads; ++h) {
             thumbnails.push_back(
                 MaxPool::pool(run.probabilities(l, h), kThumbnailCells, run.causal));
-            RowMatrix seen = run.probabilities(l, h);
-            if (run.causal) // only the keys a query sees; the run may hold anything above
-                seen.triangularView<Eigen::StrictlyUpper>().setConstant(
-                    std::numeric_limits<float>::quiet_NaN());
-            largest = std::max(largest, ColorRange::largestInformative(seen));
+            largest = std::max(largest,
+                               ColorRange::largestInformative(run.probabilities(l, h), run.causal));
         }
     for (int l = 0; l < m_layers; ++l) {
         for (int h = 0; h < m_heads; ++h) {

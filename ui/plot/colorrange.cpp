@@ -23,13 +23,14 @@ double ColorRange::readableTop(double largest)
     return 1.0;
 }
 
-double ColorRange::largestInformative(const Eigen::Ref<const RowMatrix> &weights)
+double ColorRange::largestInformative(const Eigen::Ref<const RowMatrix> &weights, bool causal)
 {
     double largest = 0.0;
     for (Eigen::Index i = 0; i < weights.rows(); ++i) {
         int above = 0; // NaN (masked) is not above zero
         float top = 0.0f;
-        for (Eigen::Index j = 0; j < weights.cols(); ++j) {
+        const Eigen::Index seen = causal ? std::min(weights.cols(), i + 1) : weights.cols();
+        for (Eigen::Index j = 0; j < seen; ++j) {
             const float w = weights(i, j);
             if (w > 0.0f) {
                 ++above;

@@ -23,7 +23,10 @@ struct ColorRange
     /// The largest weight of the rows where more than one weight is above zero. A query that
     /// sees a single key (the first token under a causal mask) gives it 1 whatever the head
     /// does; counted, it would pin every causal model's shared scale at 1. 0 when no row counts.
-    static double largestInformative(const Eigen::Ref<const RowMatrix> &weights);
+    /// With `causal`, only the keys each query sees (col <= row) count, whatever the matrix
+    /// holds above the diagonal (a run's probabilities are drawn masked, not stored masked).
+    static double largestInformative(const Eigen::Ref<const RowMatrix> &weights,
+                                     bool causal = false);
     /// One plot's range: 0..readableTop(largestShown) for Shown, 0..1 for Full, the head's
     /// own unmasked min..max for PerHead.
     static ColorRange of(ColorScaleMode mode, double largestShown,
