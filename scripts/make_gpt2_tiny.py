@@ -7,6 +7,8 @@ Writes tests/data/gpt2/ (committed, well under 1.5 MB):
   tiny_f16/       the same weights stored as F16
   tiny_bf16/      the same weights stored as BF16
   tiny_prefixed/  F32 with the `transformer.` prefix GPT2LMHeadModel checkpoints use
+  tiny_sharded/   BF16 in two shards listed by model.safetensors.index.json (Hugging Face's
+                  sharded layout): layer 0 and the embeddings in one, the rest in the other
   realids/        vocab.json + merges.txt whose tokens for "Hello", "ĠHello", "Ġworld" and ","
                   carry GPT-2's real ids (15496, 18435, 995, 11)
   bpe_golden.json reference encodings of varied texts with tiny/'s vocabulary
@@ -215,6 +217,26 @@ def write_safetensors(path, tensors, dtype, prefix="", buffers=0, n_positions=0)
         f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
+def write_sharded(folder, weights, cfg, merges):
+    """BF16 weights in two shards and the index naming each tensor's shard, as
+    transformers' save_pretrained(max_shard_size=...) writes them."""
+    write_tokenizer(folder, merges)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+    first = {k: v for k, v in weights.items() if not k.startswith(("h.1.", "ln_f."))}
+    second = {k: v for k, v in weights.items() if k not in first}
+    shards = [("model-00001-of-00002.safetensors", first),
+              ("model-00002-of-00002.safetensors", second)]
+    weight_map = {}
+    for name, part in shards:
+        write_safetensors(os.path.join(folder, name), part, "BF16")
+        weight_map.update({k: name for k in part})
+    index = {"metadata": {"total_size": 2 * sum(v.size for v in weights.values())},
+             "weight_map": dict(sorted(weight_map.items()))}
+    with open(os.path.join(folder, "model.safetensors.index.json"), "w") as f:
+        json.dump(index, f, indent=2)
+
+
 def layer_norm(x, w, b, eps):
     mean = x.mean(-1, keepdims=True)
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
@@ -287,6 +309,7 @@ def make_tiny(out):
         write_safetensors(os.path.join(folder, "model.safetensors"), weights, dtype, prefix,
                           buffers=cfg["n_layer"] if name == "tiny" else 0,
                           n_positions=cfg["n_positions"])
+    write_sharded(os.path.join(out, "tiny_sharded"), weights, cfg, merges)
     golden = {}
     for k, text in enumerate(GOLDEN_TEXTS):
         ids = encoder.encode(text)

@@ -1,6 +1,7 @@
 // SafetensorsFile: header validation with nlohmann-json, mmap of the data, dtype conversion.
 #include "io/safetensorsfile.h"
 
+#include "io/storedfloats.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -222,58 +223,27 @@ Tensor SafetensorsFile::tensor(const SafetensorsEntry &entry) const
 
 void SafetensorsFile::copyTo(const SafetensorsEntry &entry, float *out) const
 {
-    const unsigned char *src = m_data + entry.begin;
-    const int64_t n = entry.numel();
-    // The data need not be aligned, so every element goes through memcpy (which compiles to a
-    // plain load). safetensors is little-endian, like every machine HeadLens runs on.
-    if (entry.dtype == "F32") {
-        std::memcpy(out, src, static_cast<size_t>(n) * 4);
-    } else if (entry.dtype == "F16" || entry.dtype == "BF16") {
-        const bool half = entry.dtype == "F16";
-        for (int64_t i = 0; i < n; ++i) {
-            uint16_t bits = 0;
-            std::memcpy(&bits, src + 2 * i, 2);
-            out[i] = half ? halfToFloat(bits) : bfloat16ToFloat(bits);
-        }
-    } else {
-        throw InputError(m_path + ": tensor '" + quotedText(entry.name) + "' is stored as " +
-                         entry.dtype +
-                         ", but HeadLens reads weights stored as F32, F16 or BF16. Convert the "
-                         "checkpoint, e.g. with model.float() and safetensors.torch.save_file.");
-    }
+    widenFloats(bytes(entry), storedFloat(entry), entry.numel(), out);
 }
 
-float halfToFloat(uint16_t bits)
+StoredFloat SafetensorsFile::storedFloat(const SafetensorsEntry &entry) const
 {
-    const uint32_t sign = uint32_t(bits & 0x8000u) << 16;
-    uint32_t exponent = (bits >> 10) & 0x1fu;
-    uint32_t mantissa = bits & 0x3ffu;
-    uint32_t result;
-    if (exponent == 0x1f) { // infinity or NaN
-        result = sign | 0x7f800000u | (mantissa << 13);
-    } else if (exponent != 0) {
-        result = sign | ((exponent + 112) << 23) | (mantissa << 13);
-    } else if (mantissa == 0) {
-        result = sign;
-    } else { // subnormal: shift the mantissa up until it is normal
-        exponent = 113;
-        while (!(mantissa & 0x400u)) {
-            mantissa <<= 1;
-            --exponent;
-        }
-        result = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
-    }
-    float value;
-    std::memcpy(&value, &result, 4);
-    return value;
+    if (const std::optional<StoredFloat> format = storedFloatOf(entry.dtype))
+        return *format;
+    throw InputError(m_path + ": tensor '" + quotedText(entry.name) + "' is stored as " +
+                     entry.dtype +
+                     ", but HeadLens reads weights stored as F32, F16 or BF16. Convert the "
+                     "checkpoint, e.g. with model.float() and safetensors.torch.save_file.");
 }
 
-float bfloat16ToFloat(uint16_t bits)
+void SafetensorsFile::evict(const SafetensorsEntry &entry) const
 {
-    const uint32_t wide = uint32_t(bits) << 16;
-    float value;
-    std::memcpy(&value, &wide, 4);
-    return value;
+    // Only the pages wholly inside the tensor: its neighbours may still be read.
+    const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t begin = (uintptr_t(bytes(entry)) + page - 1) / page * page;
+    const uintptr_t end = uintptr_t(bytes(entry) + (entry.end - entry.begin)) / page * page;
+    if (end > begin) // advice only: a failure leaves the pages resident, nothing more
+        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
 } // namespace headlens

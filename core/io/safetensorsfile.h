@@ -1,6 +1,7 @@
 // SafetensorsFile: a memory-mapped .safetensors checkpoint, its header checked, tensors as float32.
 #pragma once
 
+#include "io/storedfloats.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
@@ -67,6 +68,16 @@ public:
     Tensor tensor(const SafetensorsEntry &entry) const;
     /// tensor() written into `out`, which must hold entry.numel() floats.
     void copyTo(const SafetensorsEntry &entry, float *out) const;
+    /// Where the values of `entry` start in the mapping (any alignment). Valid while this file
+    /// or a copy of it lives.
+    const unsigned char *bytes(const SafetensorsEntry &entry) const { return m_data + entry.begin; }
+    /// The stored format of `entry`. Throws InputError naming the file and tensor for a dtype
+    /// other than F32, F16 and BF16.
+    StoredFloat storedFloat(const SafetensorsEntry &entry) const;
+    /// Tells the system the mapping's pages of `entry` will not be read again (a tensor copied
+    /// at open), so they leave the process's resident memory. Reading them later still works:
+    /// they come back from the file.
+    void evict(const SafetensorsEntry &entry) const;
 
 private:
     struct Mapping;
@@ -75,10 +86,5 @@ private:
     const unsigned char *m_data = nullptr; ///< start of the data section inside the mapping
     SafetensorsHeader m_header;
 };
-
-/// IEEE half precision bits to float (subnormals, infinities and NaN included).
-float halfToFloat(uint16_t bits);
-/// bfloat16 bits to float: the upper half of a float32.
-float bfloat16ToFloat(uint16_t bits);
 
 } // namespace headlens

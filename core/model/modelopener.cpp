@@ -1,9 +1,11 @@
-// ModelOpener: folder = GPT-2, .npz with headlens_toy_settings = toy model, decided only here.
+// ModelOpener: folder = checkpoint (family from config.json), .npz with toy settings = toy model.
 #include "model/modelopener.h"
 
-#include "model/gpt2openedmodel.h"
+#include "model/modelspec.h"
 #include "model/toyopenedmodel.h"
+#include "model/transformeropenedmodel.h"
 #include "train/toymodelfile.h"
+#include "util/inputerror.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,7 +19,7 @@ namespace {
 enum class Family
 {
     None,
-    Gpt2,
+    Checkpoint, ///< a folder: its config.json names the family (FamilyTable)
     Toy
 };
 
@@ -40,7 +42,7 @@ Family familyOf(const std::string &path)
 {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
-        return Family::Gpt2;
+        return Family::Checkpoint;
     return namesToySettings(path) ? Family::Toy : Family::None;
 }
 
@@ -62,9 +64,10 @@ bool ModelOpener::namesModel(const std::string &path)
 std::optional<std::string> ModelOpener::problemWith(const std::string &path)
 {
     switch (familyOf(path)) {
-    case Family::Gpt2:
+    case Family::Checkpoint:
         if (!std::filesystem::exists(std::filesystem::path(path) / "config.json"))
-            return path + " is not a GPT-2 folder: it has no config.json.";
+            return path + " is not a model folder: it has no config.json (Hugging Face's "
+                          "description of the model).";
         return std::nullopt;
     case Family::Toy:
         return std::nullopt;
@@ -77,7 +80,15 @@ std::optional<std::string> ModelOpener::problemWith(const std::string &path)
 std::string ModelOpener::label(const std::string &path)
 {
     const std::string file = std::filesystem::path(path).filename().string();
-    return (familyOf(path) == Family::Gpt2 ? "GPT-2: " : "Toy model: ") + file;
+    if (familyOf(path) != Family::Checkpoint)
+        return "Toy model: " + file;
+    try {
+        return ModelSpec::read((std::filesystem::path(path) / "config.json").string())
+                   .family->displayName +
+               ": " + file;
+    } catch (const InputError &) {
+        return "Model folder: " + file; // opening it will say what is wrong
+    }
 }
 
 std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path)
@@ -85,8 +96,8 @@ std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path)
     const Family family = familyOf(path);
     std::error_code error;
     const bool missing = !std::filesystem::exists(path, error);
-    if (family == Family::Gpt2 || (missing && !endsWithNpz(path)))
-        return std::make_shared<const Gpt2OpenedModel>(Gpt2Model::open(path));
+    if (family == Family::Checkpoint || (missing && !endsWithNpz(path)))
+        return std::make_shared<const TransformerOpenedModel>(TransformerModel::open(path));
     // Any other file is read as a toy model, whose loader says what is wrong with one that is not.
     return std::make_shared<const ToyOpenedModel>(
         std::make_shared<const TrainedModel>(ToyModelFile::load(path)), path);

@@ -11,7 +11,8 @@ namespace headlens {
 
 struct TrainedModel;
 
-/// A folder is a GPT-2 checkpoint (config.json, model.safetensors, vocab.json, merges.txt); a
+/// A folder is a checkpoint of a family FamilyTable knows (its config.json's model_type says
+/// which: GPT-2 has config.json, model.safetensors, vocab.json, merges.txt); a
 /// file is a toy model when its .npz holds headlens_toy_settings (ToyModelFile). Nothing
 /// outside core/model decides this: the window and headlens-cli ask here.
 class ModelOpener

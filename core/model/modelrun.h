@@ -4,8 +4,8 @@
 
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
-#include "model/gpt2run.h"
 #include "model/modelsource.h"
+#include "model/tokenpredictions.h"
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
 
@@ -26,14 +26,18 @@ struct ModelRun
     std::vector<int> tokenIds;       ///< (n) ids in the model's vocabulary
     std::vector<std::string> tokens; ///< (n) labels the model saw (BPE pieces or toy labels)
     /// (L, h, n, n) attention probabilities of every layer. A handle on the storage of the pass
-    /// that computed them (Gpt2Run::attention for GPT-2), never a second copy; keys after the
-    /// query hold their probability 0 when `causal`: views draw them masked.
+    /// that computed them (TransformerRun::attention for GPT-2), never a second copy; keys after
+    /// the query hold their probability 0 when `causal`: views draw them masked.
     Tensor attention;
+    /// (L, n, d_model) what each layer's attention read, when the family keeps it so that
+    /// another layer can be traced without running the model again (OpenedModel::retrace);
+    /// empty otherwise. A handle on the pass's storage.
+    Tensor layerInputs;
     bool causal = true;                   ///< key j > query i is masked in every layer
     std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
     std::vector<TokenPrediction> topNext; ///< next token after the last position, best first
     /// The traced layer (source.layer) step by step, b = 1. Shares the pass's memory when the
-    /// family keeps the trace in its own run (GPT-2).
+    /// family keeps the trace in its own run (TransformerRun).
     std::shared_ptr<const Trace> layerTrace;
     AttentionWeights layerParameters; ///< that layer's W_Q, W_K, W_V, W_O and biases
     /// The typed text was mapped onto the toy vocabulary one character at a time.

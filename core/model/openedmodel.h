@@ -31,6 +31,15 @@ public:
     virtual std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
                                           const std::function<bool(double)> &progress) const = 0;
 
+    /// `previous` (a run of this model) with layer `layer` traced instead: what
+    /// run(previous.tokenIds, layer, progress) gives. The base runs the model again; a family
+    /// whose runs keep each layer's input (ModelRun::layerInputs) traces only that layer.
+    virtual std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
+                                              const std::function<bool(double)> &progress) const
+    {
+        return run(previous.tokenIds, layer, progress);
+    }
+
 protected:
     /// The two lines of ModelRun::settingsSummary.
     static std::string summary(const AttentionConfig &config, int layers, int vocabulary,

@@ -70,14 +70,21 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
 
 TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)> &progress)
 {
+    if (m_lastRun && !job.model.path.empty() && m_lastRun->source.path != job.model.path)
+        m_lastRun.reset(); // let the old model go before another opens
     const ModelSource source = m_models.resolve(job.model);
     const OpenedModel &model = *source.model;
     checkLayer(source.layer, model.layers(), model.family());
     const std::vector<int> ids = !job.tokenIds.empty() ? job.tokenIds
                                  : job.texts.empty()   ? model.encode(std::string())
                                                        : model.encode(job.texts.front());
-    std::shared_ptr<ModelRun> modelRun = model.run(ids, source.layer, progress);
+    const bool sameText =
+        m_lastRun && m_lastRun->source.model == source.model && m_lastRun->tokenIds == ids;
+    std::shared_ptr<ModelRun> modelRun = sameText
+                                             ? model.retrace(*m_lastRun, source.layer, progress)
+                                             : model.run(ids, source.layer, progress);
     modelRun->source = source;
+    m_lastRun = modelRun;
     TraceRun run;
     run.trace = modelRun->layerTrace;
     run.parameters = modelRun->layerParameters;

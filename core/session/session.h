@@ -29,6 +29,9 @@ private:
     TraceRun runModel(const TraceJob &job, const std::function<bool(double)> &progress);
 
     ModelCache m_models;
+    /// The last model run, so that another layer of the same text is traced from it
+    /// (OpenedModel::retrace) instead of running the model again.
+    std::shared_ptr<const ModelRun> m_lastRun;
 };
 
 } // namespace headlens

@@ -106,8 +106,8 @@ void TestGpt2Cli::refusesBadRequests_data()
     // The folder's name and what a model folder must hold: the name alone is in the arguments.
     QTest::newRow("no folder")
         << QStringList{"--model", "/nonexistent", "--text", "a"}
-        << "The model folder /nonexistent does not exist. Give a folder holding config.json, "
-           "model.safetensors, vocab.json and merges.txt.";
+        << "The model folder /nonexistent does not exist. Give a folder holding Hugging Face's "
+           "config.json, the model's safetensors weights and its tokenizer files.";
 }
 
 void TestGpt2Cli::refusesBadRequests()

@@ -3,7 +3,7 @@
 #include "gpt2golden.h"
 
 #include "io/npzarchive.h"
-#include "model/gpt2model.h"
+#include "model/transformermodel.h"
 
 #include <QTest>
 
@@ -28,12 +28,12 @@ private slots:
     void noViewedLayerMatchesReference();
 
 private:
-    std::unique_ptr<Gpt2Model> m_model;
+    std::unique_ptr<TransformerModel> m_model;
 };
 
 void TestGpt2Layers::initTestCase()
 {
-    m_model = std::make_unique<Gpt2Model>(Gpt2Model::open(kGpt2Data + "tiny"));
+    m_model = std::make_unique<TransformerModel>(TransformerModel::open(kGpt2Data + "tiny"));
 }
 
 void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed_data()
@@ -51,15 +51,15 @@ void TestGpt2Layers::sameAttentionWhicheverLayerIsViewed()
 {
     QFETCH(int, text);
     const std::vector<int> ids = gpt2Golden(text).ids;
-    Gpt2RunOptions none;
+    TransformerRunOptions none;
     none.viewedLayer = -1;
-    const Gpt2Run lean = m_model->run(ids, none);
+    const TransformerRun lean = m_model->run(ids, none);
     QVERIFY(lean.layerTrace.steps.empty());
     const int64_t n = int64_t(ids.size()), h = lean.heads();
     for (int layer = 0; layer < lean.layers(); ++layer) {
-        Gpt2RunOptions options;
+        TransformerRunOptions options;
         options.viewedLayer = layer;
-        const Gpt2Run viewed = m_model->run(ids, options);
+        const TransformerRun viewed = m_model->run(ids, options);
         HL_COMPARE_TENSORS_NEAR(viewed.attention, lean.attention, 0.0, 1e-6);
         HL_COMPARE_TENSORS_NEAR(viewed.logits, lean.logits, 1e-5, 1e-5);
         QCOMPARE(viewed.topNext.at(0).tokenId, lean.topNext.at(0).tokenId);
@@ -80,10 +80,10 @@ void TestGpt2Layers::noViewedLayerMatchesReference()
 {
     QFETCH(int, text);
     const Gpt2Golden g = gpt2Golden(text);
-    Gpt2RunOptions options;
+    TransformerRunOptions options;
     options.viewedLayer = -1;
     options.logitsForEveryPosition = true;
-    const Gpt2Run run = m_model->run(g.ids, options);
+    const TransformerRun run = m_model->run(g.ids, options);
     // The tolerances of tst_gpt2model's matchesReference (which views layer 1).
     HL_COMPARE_TENSORS_NEAR(run.attention, g.attention.view(run.attention.shape()), 1e-4, 1e-5);
     HL_COMPARE_TENSORS_NEAR(run.logits, g.logits.view(run.logits.shape()), 1e-4, 1e-4);

@@ -1,8 +1,9 @@
-// Tests of Gpt2Model::open on broken folders: each problem named with its file and what to do.
+// Tests of TransformerModel::open on broken folders: each problem named with its file and what to
+// do.
 #include "approx.h"
 #include "errorof.h"
 
-#include "model/gpt2model.h"
+#include "model/transformermodel.h"
 #include "util/inputerror.h"
 
 #include <QDir>
@@ -120,20 +121,20 @@ void TestGpt2Loading::refusesBrokenFolders()
     QFETCH(QString, message);
     QTemporaryDir dir;
     makeFolder(dir.path(), change, key, value);
-    const QString error = errorOf([&] { Gpt2Model::open(dir.path().toStdString()); });
+    const QString error = errorOf([&] { TransformerModel::open(dir.path().toStdString()); });
     if (message.isEmpty()) {
         QCOMPARE(error, QStringLiteral("(no error)"));
         return;
     }
     QVERIFY2(error.contains(dir.path() + "/" + file) && error.contains(message), qPrintable(error));
     // The failure leaves nothing behind: the intact checkpoint still opens and runs.
-    const Gpt2Model model = Gpt2Model::open(kTiny.toStdString());
+    const TransformerModel model = TransformerModel::open(kTiny.toStdString());
     QCOMPARE(model.runText("Hello").tokenIds.size(), size_t(1));
 }
 
 void TestGpt2Loading::refusesAMissingFolder()
 {
-    const QString error = errorOf([] { Gpt2Model::open("/nonexistent/gpt2"); });
+    const QString error = errorOf([] { TransformerModel::open("/nonexistent/gpt2"); });
     QVERIFY2(error.startsWith("The model folder /nonexistent/gpt2 does not exist"),
              qPrintable(error));
 }

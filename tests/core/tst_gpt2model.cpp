@@ -1,11 +1,12 @@
-// Tests of Gpt2Model: every layer's attention and the logits against an independent NumPy GPT-2.
+// Tests of TransformerModel: every layer's attention and the logits against an independent NumPy
+// GPT-2.
 #include "approx.h"
 #include "errorof.h"
 #include "gpt2golden.h"
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
-#include "model/gpt2model.h"
+#include "model/transformermodel.h"
 #include "util/inputerror.h"
 
 #include <QFile>
@@ -37,7 +38,7 @@ Tensor renamedLike(const Tensor &values, const Tensor &like)
 
 } // namespace
 
-class TestGpt2Model : public QObject
+class TestTransformerModel : public QObject
 {
     Q_OBJECT
 
@@ -54,7 +55,7 @@ private slots:
     void progressCanCancel();
 };
 
-void TestGpt2Model::matchesReference_data()
+void TestTransformerModel::matchesReference_data()
 {
     QTest::addColumn<QString>("folder");
     QTest::addColumn<int>("text");
@@ -66,40 +67,40 @@ void TestGpt2Model::matchesReference_data()
             QTest::addRow("%s/text%d", qPrintable(folder), text) << folder << text;
 }
 
-void TestGpt2Model::matchesReference()
+void TestTransformerModel::matchesReference()
 {
     QFETCH(QString, folder);
     QFETCH(int, text);
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + folder.toStdString());
+    const TransformerModel model = TransformerModel::open(kGpt2Data + folder.toStdString());
     const Gpt2Golden g = gpt2Golden(text);
     const std::vector<int> ids = model.encode(goldenText(text));
     QCOMPARE(ids, g.ids); // the C++ tokenizer agrees with encoder.py on the golden texts
 
-    Gpt2RunOptions options;
+    TransformerRunOptions options;
     options.logitsForEveryPosition = true;
     options.viewedLayer = 1;
-    const Gpt2Run run = model.run(ids, options);
+    const TransformerRun run = model.run(ids, options);
     HL_COMPARE_TENSORS_NEAR(run.attention, renamedLike(g.attention, run.attention), 1e-4, 1e-5);
     HL_COMPARE_TENSORS_NEAR(run.logits, renamedLike(g.logits, run.logits), 1e-4, 1e-4);
 }
 
-void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun_data()
+void TestTransformerModel::viewedLayerTraceMatchesUnviewedRun_data()
 {
     QTest::addColumn<int>("layer");
     QTest::newRow("layer 0") << 0;
     QTest::newRow("layer 1") << 1;
 }
 
-void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun()
+void TestTransformerModel::viewedLayerTraceMatchesUnviewedRun()
 {
     QFETCH(int, layer);
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
     const Gpt2Golden g = gpt2Golden(2);
-    Gpt2RunOptions unviewed; // every layer at the attention-only record level
+    TransformerRunOptions unviewed; // every layer at the attention-only record level
     unviewed.viewedLayer = -1;
-    Gpt2RunOptions viewed;
+    TransformerRunOptions viewed;
     viewed.viewedLayer = layer;
-    const Gpt2Run a = model.run(g.ids, unviewed), b = model.run(g.ids, viewed);
+    const TransformerRun a = model.run(g.ids, unviewed), b = model.run(g.ids, viewed);
     QVERIFY(a.layerTrace.steps.empty());
     // The traced layer feeds the later layers as the attention-only level does.
     HL_COMPARE_TENSORS_NEAR(b.attention, a.attention, 1e-5, 1e-6);
@@ -120,13 +121,13 @@ void TestGpt2Model::viewedLayerTraceMatchesUnviewedRun()
     }
 }
 
-void TestGpt2Model::topNextAreTheMostProbableTokens()
+void TestTransformerModel::topNextAreTheMostProbableTokens()
 {
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
     const Gpt2Golden g = gpt2Golden(0);
-    Gpt2RunOptions options;
+    TransformerRunOptions options;
     options.topK = 5;
-    const Gpt2Run run = model.run(g.ids, options);
+    const TransformerRun run = model.run(g.ids, options);
     QCOMPARE(run.logits.shape().size(0), 1); // only the last position by default
     const int64_t n = g.logits.shape().size(0), vocab = g.logits.shape().size(1);
     const Eigen::Map<const Eigen::VectorXf> last(g.logits.data() + (n - 1) * vocab, vocab);
@@ -144,11 +145,11 @@ void TestGpt2Model::topNextAreTheMostProbableTokens()
         QVERIFY(run.topNext[i - 1].probability >= run.topNext[i].probability);
 }
 
-void TestGpt2Model::headStatsDescribeEveryLayer()
+void TestTransformerModel::headStatsDescribeEveryLayer()
 {
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
     const Gpt2Golden g = gpt2Golden(1);
-    const Gpt2Run run = model.run(g.ids);
+    const TransformerRun run = model.run(g.ids);
     QCOMPARE(int(run.headStats.size()), 2 * 2);
     const int64_t n = int64_t(g.ids.size());
     const Tensor expected = g.attention.view(Shape{{"L", 2}, {"h", 2}, {"n", n}, {"n_kv", n}});
@@ -163,20 +164,21 @@ void TestGpt2Model::headStatsDescribeEveryLayer()
     HL_COMPARE_NEAR(run.weights(1, 1)(0, 0), 1.0, 0.0, 1e-6);
 }
 
-void TestGpt2Model::storedPrecisionsGiveTheSameModel()
+void TestTransformerModel::storedPrecisionsGiveTheSameModel()
 {
-    const Gpt2Model f32 = Gpt2Model::open(kGpt2Data + "tiny");
+    const TransformerModel f32 = TransformerModel::open(kGpt2Data + "tiny");
     for (const char *folder : {"tiny_f16", "tiny_bf16", "tiny_prefixed"}) {
-        const Gpt2Model other = Gpt2Model::open(kGpt2Data + folder);
-        QVERIFY2(other.weights().wte == f32.weights().wte, folder);
-        QVERIFY2(other.weights().blocks[1].attention.wQ == f32.weights().blocks[1].attention.wQ,
+        const TransformerModel other = TransformerModel::open(kGpt2Data + folder);
+        QVERIFY2(other.weights().embedding.widen() == f32.weights().embedding.widen(), folder);
+        QVERIFY2(other.weights().layers[1].attention.wQ == f32.weights().layers[1].attention.wQ,
                  folder);
-        QVERIFY2(other.weights().blocks[1].projWeight == f32.weights().blocks[1].projWeight,
+        QVERIFY2(other.weights().layers[1].downWeight.widen() ==
+                     f32.weights().layers[1].downWeight.widen(),
                  folder);
     }
 }
 
-void TestGpt2Model::refusesImpossibleRuns_data()
+void TestTransformerModel::refusesImpossibleRuns_data()
 {
     QTest::addColumn<std::vector<int>>("ids");
     QTest::addColumn<int>("layer");
@@ -191,22 +193,22 @@ void TestGpt2Model::refusesImpossibleRuns_data()
         << std::vector<int>{1, 2} << 2 << "There is no layer 2: this GPT-2 has layers 0 to 1";
 }
 
-void TestGpt2Model::refusesImpossibleRuns()
+void TestTransformerModel::refusesImpossibleRuns()
 {
     QFETCH(std::vector<int>, ids);
     QFETCH(int, layer);
     QFETCH(QString, message);
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
-    Gpt2RunOptions options;
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
+    TransformerRunOptions options;
     options.viewedLayer = layer;
     const QString error = errorOf([&] { model.run(ids, options); });
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-void TestGpt2Model::progressCanCancel()
+void TestTransformerModel::progressCanCancel()
 {
-    const Gpt2Model model = Gpt2Model::open(kGpt2Data + "tiny");
-    Gpt2RunOptions options;
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
+    TransformerRunOptions options;
     std::vector<double> seen;
     options.progress = [&](double fraction) {
         seen.push_back(fraction);
@@ -217,5 +219,5 @@ void TestGpt2Model::progressCanCancel()
     QVERIFY(seen[0] > 0.0 && seen[0] < seen[1]);
 }
 
-QTEST_APPLESS_MAIN(TestGpt2Model)
+QTEST_APPLESS_MAIN(TestTransformerModel)
 #include "tst_gpt2model.moc"

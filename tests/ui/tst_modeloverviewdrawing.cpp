@@ -5,7 +5,7 @@
 #include "windowsettled.h"
 
 #include "mainwindow.h"
-#include "model/gpt2model.h"
+#include "model/transformermodel.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
@@ -62,8 +62,8 @@ QString tinyGpt2()
 // The tiny GPT-2 straight through the core: 2 layers x 2 heads.
 ExpectedHeads gpt2Heads()
 {
-    const Gpt2Model model = Gpt2Model::open(tinyGpt2().toStdString());
-    const Gpt2Run run = model.runText(kText.toStdString(), {-1, false, 1, {}});
+    const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+    const TransformerRun run = model.runText(kText.toStdString(), {-1, false, 1, {}});
     ExpectedHeads e{run.layers(), run.heads(), {}};
     for (int l = 0; l < e.layers; ++l)
         for (int h = 0; h < e.heads; ++h)

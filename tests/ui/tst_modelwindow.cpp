@@ -1,6 +1,6 @@
 // tst_modelwindow: a GPT-2 folder and a toy model in the real window, checked against the core.
 #include "mainwindow.h"
-#include "model/gpt2model.h"
+#include "model/transformermodel.h"
 #include "models/headstatsmodel.h"
 #include "models/headstatstable.h"
 #include "models/modelcontroller.h"
@@ -45,10 +45,10 @@ QString tinyGpt2()
 }
 
 // The reference: the same text through the core directly, not through the window.
-const Gpt2Run &referenceRun()
+const TransformerRun &referenceRun()
 {
-    static const Gpt2Model model = Gpt2Model::open(tinyGpt2().toStdString());
-    static const Gpt2Run run = model.runText(kText.toStdString(), {0, false, 10, {}});
+    static const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+    static const TransformerRun run = model.runText(kText.toStdString(), {0, false, 10, {}});
     return run;
 }
 
@@ -104,7 +104,7 @@ private slots:
         const int modelTab = window->tabs()->indexOf(overview());
         QVERIFY(!window->tabs()->isTabVisible(modelTab)); // built-in layer: no Model tab
         openGpt2(0);
-        const Gpt2Run &expected = referenceRun();
+        const TransformerRun &expected = referenceRun();
         QVERIFY(window->tabs()->isTabVisible(modelTab));
         QCOMPARE(overview()->grid()->layerCount(), expected.layers());
         QCOMPARE(overview()->grid()->headCount(), expected.heads());
@@ -141,7 +141,7 @@ private slots:
     {
         QFETCH(int, layer);
         openGpt2(layer);
-        const Gpt2Run &expected = referenceRun();
+        const TransformerRun &expected = referenceRun();
         QCOMPARE(window->grid()->plotCount(), expected.heads());
         QStringList tokens;
         for (const std::string &t : expected.tokens)
@@ -153,7 +153,7 @@ private slots:
             const RowMatrix want = expected.weights(layer, h);
             QCOMPARE(shown.rows(), want.rows());
             // The heads view draws the causal mask's cells (key after query) as NaN (grey);
-            // Gpt2Run holds their weight, 0.
+            // TransformerRun holds their weight, 0.
             for (Eigen::Index i = 0; i < shown.rows(); ++i)
                 for (Eigen::Index j = 0; j < shown.cols(); ++j) {
                     QCOMPARE(std::isnan(shown(i, j)), j > i);
@@ -169,7 +169,7 @@ private slots:
     void statsTableSortsByPreviousTokenScore()
     {
         openGpt2(0);
-        const Gpt2Run &expected = referenceRun();
+        const TransformerRun &expected = referenceRun();
         int bestLayer = 0, bestHead = 0;
         for (int l = 0; l < expected.layers(); ++l)
             for (int h = 0; h < expected.heads(); ++h)

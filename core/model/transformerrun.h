@@ -1,4 +1,4 @@
-// Gpt2Run: everything one text's pass through GPT-2 recorded, for the model views and the CLI.
+// TransformerRun: everything one text's pass through a model recorded, for the views and the CLI.
 #pragma once
 
 #include "attention/trace.h"
@@ -12,8 +12,8 @@
 
 namespace headlens {
 
-/// What Gpt2Model::run records besides the attention weights.
-struct Gpt2RunOptions
+/// What TransformerModel::run records besides the attention probabilities.
+struct TransformerRunOptions
 {
     /// The layer whose full step trace is kept (0-based); -1 keeps none (fastest).
     int viewedLayer = 0;
@@ -27,16 +27,19 @@ struct Gpt2RunOptions
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.
-/// n = tokens, h = n_head, L = n_layer.
-struct Gpt2Run
+/// n = tokens, h = heads, L = layers.
+struct TransformerRun
 {
-    std::vector<int> tokenIds;        ///< (n) GPT-2 vocabulary ids
+    std::vector<int> tokenIds;        ///< (n) vocabulary ids
     std::vector<std::string> tokens;  ///< (n) display labels, spaces as "␣"
     Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
-    int viewedLayer = -1;             ///< the layer `layerTrace` shows, -1 when none
-    /// Every step of the viewed layer's attention (b = 1): its input x is ln_1 of the residual
-    /// stream entering that layer, its output what the layer adds back to the stream.
+    /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
+    /// that another layer can be traced without running the model again (traceLayer).
+    Tensor layerInputs;
+    int viewedLayer = -1; ///< the layer `layerTrace` shows, -1 when none
+    /// Every step of the viewed layer's attention (b = 1): its input x is the norm of the
+    /// residual stream entering that layer, its output what the layer adds back to the stream.
     Trace layerTrace;
     Tensor logits; ///< (n, vocab) or (1, vocab) for the last position only (see options)
     std::vector<TokenPrediction> topNext; ///< most probable next tokens, most probable first

@@ -1,0 +1,123 @@
+// Checkpoint: model.safetensors or model.safetensors.index.json, read with nlohmann-json.
+#include "model/checkpoint.h"
+
+#include "util/inputerror.h"
+#include "util/quotedtext.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace headlens {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The index's tensor -> shard map. Shards are plain file names inside the folder.
+std::map<std::string, std::string> readIndex(const std::string &path)
+{
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, false);
+    const auto map = json.is_object() ? json.find("weight_map") : json.end();
+    if (!file || map == json.end() || !map->is_object())
+        throw InputError(path + " is not a safetensors index: it needs a \"weight_map\" object "
+                                "naming the shard of every tensor. Download it again.");
+    std::map<std::string, std::string> shards;
+    for (const auto &[name, shard] : map->items()) {
+        const std::string file = shard.is_string() ? shard.get<std::string>() : std::string();
+        if (file.empty() || fs::path(file).filename().string() != file || file == "..")
+            throw InputError(path + ": tensor '" + quotedText(name) + "' is placed in " +
+                             quotedText(shard.dump()) +
+                             ", which is not a file name in the model folder. Download the "
+                             "index again.");
+        shards[name] = file;
+    }
+    return shards;
+}
+
+} // namespace
+
+WeightView CheckpointTensor::view() const
+{
+    WeightView v;
+    v.bytes = file->bytes(*entry);
+    v.format = file->storedFloat(*entry);
+    const std::vector<int64_t> &shape = entry->shape;
+    v.rows = shape.size() <= 1 ? 1 : shape[0];
+    v.cols = v.rows == 0 ? 0 : entry->numel() / v.rows;
+    return v;
+}
+
+Checkpoint Checkpoint::open(const std::string &dir)
+{
+    const fs::path folder(dir);
+    const fs::path index = folder / "model.safetensors.index.json";
+    Checkpoint checkpoint;
+    std::error_code error;
+    if (!fs::exists(index, error)) {
+        const fs::path single = folder / "model.safetensors";
+        if (!fs::exists(single, error) && fs::exists(folder / "pytorch_model.bin", error))
+            throw InputError("Cannot open " + single.string() +
+                             ": the folder holds only pytorch_model.bin, which HeadLens does "
+                             "not read (it is a pickle, which can run code). Convert it once "
+                             "with PyTorch: model = AutoModel.from_pretrained(folder); "
+                             "model.save_pretrained(folder, safe_serialization=True).");
+        checkpoint.m_path = single.string();
+        checkpoint.addFile(SafetensorsFile::open(single.string()));
+        return checkpoint;
+    }
+    checkpoint.m_path = index.string();
+    const std::map<std::string, std::string> placed = readIndex(index.string());
+    std::set<std::string> shards;
+    for (const auto &entry : placed)
+        shards.insert(entry.second);
+    for (const std::string &shard : shards) {
+        const fs::path path = folder / shard;
+        if (!fs::exists(path, error))
+            throw InputError(index.string() + " lists the shard " + shard + ", but " +
+                             path.string() + " is missing. Download the missing shard.");
+        checkpoint.addFile(SafetensorsFile::open(path.string()));
+    }
+    for (const auto &[name, shard] : placed) {
+        const CheckpointTensor found = checkpoint.find(name);
+        if (!found.file || fs::path(found.file->path()).filename() != shard)
+            throw InputError(index.string() + " places tensor '" + quotedText(name) + "' in " +
+                             shard +
+                             ", which does not hold it. Download the index and its "
+                             "shards again.");
+    }
+    return checkpoint;
+}
+
+void Checkpoint::addFile(SafetensorsFile file)
+{
+    m_files.push_back(std::move(file));
+    // The vector may have moved its files: point every tensor at where they are now.
+    m_tensors.clear();
+    for (const SafetensorsFile &f : m_files)
+        for (const SafetensorsEntry &entry : f.entries())
+            m_tensors.emplace(entry.name, CheckpointTensor{&f, &entry});
+}
+
+CheckpointTensor Checkpoint::find(const std::string &name) const
+{
+    const auto found = m_tensors.find(name);
+    return found == m_tensors.end() ? CheckpointTensor{} : found->second;
+}
+
+uint64_t Checkpoint::bytesOnDisk() const
+{
+    uint64_t total = 0;
+    std::error_code error;
+    for (const SafetensorsFile &f : m_files)
+        total += fs::file_size(f.path(), error);
+    return total;
+}
+
+} // namespace headlens

@@ -1,0 +1,58 @@
+// modelops: LayerNorm, GELU and the MLP, in Eigen.
+#include "model/modelops.h"
+
+#include "model/weightproducts.h"
+
+#include <cmath>
+
+namespace headlens::modelops {
+
+RowMatrix layerNorm(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, const Vector &bias,
+                    float eps)
+{
+    RowMatrix out(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const float mean = x.row(i).mean();
+        const auto centred = x.row(i).array() - mean;
+        const float variance = centred.square().mean();
+        out.row(i) =
+            (centred / std::sqrt(variance + eps)).matrix().cwiseProduct(weight.transpose()) +
+            bias.transpose();
+    }
+    return out;
+}
+
+void geluTanh(Eigen::Ref<RowMatrix> x)
+{
+    const float c = std::sqrt(2.0f / float(M_PI));
+    x = (0.5f * x.array() * (1.0f + (c * (x.array() + 0.044715f * x.array().cube())).tanh()))
+            .matrix();
+}
+
+RowMatrix normalize(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, const Vector &bias,
+                    NormKind kind, float eps)
+{
+    switch (kind) {
+    case NormKind::LayerNorm:
+        return layerNorm(x, weight, bias, eps);
+    }
+    return {}; // unreachable: every kind is handled above
+}
+
+RowMatrix mlp(const Eigen::Ref<const RowMatrix> &x, const LayerWeights &w, MlpKind kind,
+              WeightLayout layout)
+{
+    switch (kind) {
+    case MlpKind::GeluTanh: {
+        RowMatrix hidden = multiply(x, w.upWeight, layout);
+        hidden.rowwise() += w.upBias.transpose();
+        geluTanh(hidden);
+        RowMatrix out = multiply(hidden, w.downWeight, layout);
+        out.rowwise() += w.downBias.transpose();
+        return out;
+    }
+    }
+    return {}; // unreachable: every kind is handled above
+}
+
+} // namespace headlens::modelops

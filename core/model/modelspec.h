@@ -1,0 +1,43 @@
+// ModelSpec: one checkpoint's sizes and switches, read from config.json through its family table.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "model/familytable.h"
+
+#include <string>
+
+namespace headlens {
+
+/// What the forward pass needs to know about a model, whatever its family. The switches come
+/// from the family's table, the sizes from config.json (the table's defaults where a key is
+/// absent, as Hugging Face's config classes do).
+struct ModelSpec
+{
+    const FamilyTable *family = nullptr; ///< never null once read
+    int layers = 0;                      ///< L: transformer blocks
+    int heads = 0;                       ///< h: heads per attention layer
+    int dModel = 0;                      ///< width of the residual stream
+    int mlpWidth = 0;                    ///< hidden width of the MLP
+    int vocabSize = 0;                   ///< rows of the token embedding
+    int contextLength = 0;               ///< longest input (rows of the position table)
+    float normEpsilon = 1e-5f;
+
+    int headDim() const { return dModel / heads; }
+    /// The settings every layer's attention runs with, as computeTrace sees them: causal, scale
+    /// 1/sqrt(d_k), the family's biases, no dropout, no positional encoding of its own (a
+    /// learned table is added before the first block).
+    AttentionConfig attentionConfig() const;
+    /// "n_layer 2, n_embd 16, vocab_size 357, n_positions 32": the sizes under the family's own
+    /// key names, for messages about tensors that do not fit them.
+    std::string sizesText() const;
+
+    /// The spec in `json` (the text of config.json). Throws InputError starting with
+    /// `sourceName` when the text is not a JSON object, model_type names a family HeadLens does
+    /// not run, a size is not a whole number in range, d_model does not split over the heads,
+    /// or the activation is not the one the family runs.
+    static ModelSpec fromJson(const std::string &json, const std::string &sourceName);
+    /// fromJson() of the file at `path`; InputError when it cannot be read.
+    static ModelSpec read(const std::string &path);
+};
+
+} // namespace headlens

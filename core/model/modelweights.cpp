@@ -1,0 +1,158 @@
+// ModelWeights: name lookup through the family table, shape checks, the attention laid out.
+#include "model/modelweights.h"
+
+#include "util/inputerror.h"
+#include "util/workteam.h"
+
+namespace headlens {
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t> &shape)
+{
+    std::string text = "(";
+    for (size_t i = 0; i < shape.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + ")";
+}
+
+/// `pattern` with "{i}" replaced by the layer number.
+std::string named(std::string pattern, int layer)
+{
+    if (const size_t at = pattern.find("{i}"); at != std::string::npos)
+        pattern.replace(at, 3, std::to_string(layer));
+    return pattern;
+}
+
+/// Finds tensors by the family's names, under any of its prefixes, checked against the spec.
+class Resolver
+{
+public:
+    Resolver(const Checkpoint &checkpoint, const ModelSpec &spec)
+        : m_checkpoint(checkpoint), m_spec(spec)
+    {}
+
+    CheckpointTensor find(const std::string &name, const std::vector<int64_t> &shape) const
+    {
+        const std::vector<std::string> &prefixes = m_spec.family->tensors.prefixes;
+        for (const std::string &prefix : prefixes)
+            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
+                return checked(found, shape);
+        std::string tried = "'" + name + "'";
+        for (size_t i = 1; i < prefixes.size(); ++i)
+            tried += " (nor '" + prefixes[i] + name + "')";
+        throw InputError(m_checkpoint.path() + " has no tensor " + tried + ", which a " +
+                         m_spec.family->displayName + " with " + m_spec.sizesText() +
+                         " needs. Is config.json from the same model?");
+    }
+
+    WeightView view(const std::string &name, std::vector<int64_t> shape) const
+    {
+        return find(name, shape).view();
+    }
+
+    /// The (rows, cols) matrix widened to float32, as stored.
+    RowMatrix matrix(const std::string &name, int64_t rows, int64_t cols) const
+    {
+        return view(name, {rows, cols}).widen();
+    }
+
+    Vector vector(const std::string &name, int64_t size) const
+    {
+        return view(name, {size}).widen().row(0).transpose();
+    }
+
+    /// The tensor's pages leave the resident memory: it was copied and is not read again.
+    void evict(const std::string &name) const
+    {
+        for (const std::string &prefix : m_spec.family->tensors.prefixes)
+            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
+                found.file->evict(*found.entry);
+    }
+
+private:
+    CheckpointTensor checked(const CheckpointTensor &found, const std::vector<int64_t> &shape) const
+    {
+        if (found.entry->shape != shape)
+            throw InputError(found.file->path() + ": tensor '" + found.entry->name +
+                             "' has shape " + shapeText(found.entry->shape) + " but config.json (" +
+                             m_spec.sizesText() + ") needs " + shapeText(shape) +
+                             ". The config and the weights do not belong together.");
+        return found;
+    }
+
+    const Checkpoint &m_checkpoint;
+    const ModelSpec &m_spec;
+};
+
+/// W_Q, W_K, W_V, W_O in nn.Linear's convention from a fused Conv1D c_attn and c_proj:
+/// y = x W + b with W (d_in, d_out) is x (W^T)^T + b, so Q | K | V's column blocks transposed.
+AttentionWeights fusedConv1DAttention(const Resolver &read, const TensorNames &names, int layer,
+                                      int64_t d)
+{
+    AttentionWeights a;
+    const RowMatrix qkv = read.matrix(named(names.qkvWeight, layer), d, 3 * d);
+    const Vector qkvBias = read.vector(named(names.qkvBias, layer), 3 * d);
+    a.wQ = qkv.leftCols(d).transpose();
+    a.wK = qkv.middleCols(d, d).transpose();
+    a.wV = qkv.rightCols(d).transpose();
+    a.bQ = qkvBias.head(d);
+    a.bK = qkvBias.segment(d, d);
+    a.bV = qkvBias.tail(d);
+    a.wO = read.matrix(named(names.outWeight, layer), d, d).transpose();
+    a.bO = read.vector(named(names.outBias, layer), d);
+    read.evict(named(names.qkvWeight, layer));
+    read.evict(named(names.outWeight, layer));
+    return a;
+}
+
+LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer)
+{
+    const TensorNames &n = spec.family->tensors;
+    const int64_t d = spec.dModel, mlp = spec.mlpWidth;
+    const bool conv1d = spec.family->layout == WeightLayout::Conv1D;
+    auto name = [layer](const std::string &pattern) { return named(pattern, layer); };
+    LayerWeights w;
+    w.norm1Weight = read.vector(name(n.norm1Weight), d);
+    w.norm1Bias = read.vector(name(n.norm1Bias), d);
+    w.attention = fusedConv1DAttention(read, n, layer, d);
+    w.norm2Weight = read.vector(name(n.norm2Weight), d);
+    w.norm2Bias = read.vector(name(n.norm2Bias), d);
+    w.upWeight = read.view(name(n.upWeight),
+                           conv1d ? std::vector<int64_t>{d, mlp} : std::vector<int64_t>{mlp, d});
+    w.upBias = read.vector(name(n.upBias), mlp);
+    w.downWeight = read.view(name(n.downWeight),
+                             conv1d ? std::vector<int64_t>{mlp, d} : std::vector<int64_t>{d, mlp});
+    w.downBias = read.vector(name(n.downBias), d);
+    return w;
+}
+
+} // namespace
+
+ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec &spec)
+{
+    const Resolver read(checkpoint, spec);
+    const TensorNames &n = spec.family->tensors;
+    ModelWeights w;
+    w.embedding = read.view(n.embedding, {spec.vocabSize, spec.dModel});
+    w.positions = read.view(n.positions, {spec.contextLength, spec.dModel});
+    w.layers.resize(size_t(spec.layers));
+    std::vector<std::string> errors(w.layers.size());
+    // Laying out the attention of every block on both cores halves the time to open GPT-2.
+    // Errors are kept per layer so the message names the first bad layer, whatever the timing.
+    parallelFor(spec.layers, [&](int64_t layer) {
+        try {
+            w.layers[size_t(layer)] = resolveLayer(read, spec, int(layer));
+        } catch (const InputError &e) {
+            errors[size_t(layer)] = e.what();
+        }
+    });
+    for (const std::string &error : errors)
+        if (!error.empty())
+            throw InputError(error);
+    w.finalNormWeight = read.vector(n.finalNormWeight, spec.dModel);
+    w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
+    return w;
+}
+
+} // namespace headlens

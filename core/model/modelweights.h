@@ -1,0 +1,46 @@
+// ModelWeights: a checkpoint's tensors resolved once, by the family's table, into views.
+#pragma once
+
+#include "attention/attentionweights.h"
+#include "model/checkpoint.h"
+#include "model/modelspec.h"
+#include "model/weightview.h"
+
+#include <vector>
+
+namespace headlens {
+
+/// One transformer block. The MLP's matrices stay in the mapping, in the file's format and
+/// layout (spec.family->layout). The attention's are laid out once, at open, as the one
+/// attention path reads them (nn.Linear's convention, float32, see AttentionWeights): GPT-2's
+/// Conv1D stores them fused and transposed (c_attn (d_model, 3 d_model) = W_Q^T | W_K^T |
+/// W_V^T, c_proj = W_O^T), and a transposing view would be repacked on every pass. That is a
+/// third of a GPT-2 block's parameters; their pages of the mapping are given back.
+struct LayerWeights
+{
+    Vector norm1Weight, norm1Bias; ///< (d_model) before attention
+    AttentionWeights attention;    ///< W_Q, W_K, W_V (d_model, d_model), W_O, biases
+    Vector norm2Weight, norm2Bias; ///< (d_model) before the MLP
+    WeightView upWeight;           ///< (d_model, d_mlp) Conv1D, (d_mlp, d_model) Linear
+    Vector upBias;                 ///< (d_mlp)
+    WeightView downWeight;         ///< (d_mlp, d_model) Conv1D, (d_model, d_mlp) Linear
+    Vector downBias;               ///< (d_model)
+};
+
+/// Every parameter of a model, found by the family's tensor names once at open.
+struct ModelWeights
+{
+    WeightView embedding;                  ///< (vocab, d_model) tokens; the output head when tied
+    WeightView positions;                  ///< (context, d_model) learned positions
+    std::vector<LayerWeights> layers;      ///< L
+    Vector finalNormWeight, finalNormBias; ///< (d_model) after the last block
+
+    /// Resolves every tensor `spec`'s family needs in `checkpoint`, with any of the family's
+    /// name prefixes (GPT-2: none or "transformer."); anything else in the file (GPT-2's
+    /// attn.bias mask buffers, a stored lm_head of a tied model) is not read. Throws InputError
+    /// naming the file, the tensor and both shapes when one is missing or its shape disagrees
+    /// with the spec.
+    static ModelWeights resolve(const Checkpoint &checkpoint, const ModelSpec &spec);
+};
+
+} // namespace headlens

@@ -1,0 +1,81 @@
+// TransformerModel: a checkpoint folder of any family HeadLens runs, opened once, run on any text.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "model/checkpoint.h"
+#include "model/modelspec.h"
+#include "model/modelweights.h"
+#include "model/transformerrun.h"
+#include "text/bpetokenizer.h"
+
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// One forward pass for every family, configured by its FamilyTable (familytable.h): token
+/// embedding + learned positions; per block x += attn(norm_1(x)), x += mlp(norm_2(x));
+/// logits = norm_f(x) E^T through the tied embedding. GPT-2 (Radford et al. 2019) is the first
+/// table. Every layer runs the built-in layer's attention (attentionforward.h), the viewed one
+/// through computeTrace so the pipeline and arithmetic views work on it, and every layer's
+/// attention probabilities are recorded.
+/// Open once (cheap: the weights are mapped, only the attention is laid out), then call run()
+/// from a worker thread: all const members are safe to call concurrently. Move-only.
+class TransformerModel
+{
+public:
+    /// Opens `dir` holding config.json, the safetensors weights (one file or an index with its
+    /// shards; F32/F16/BF16, mapped) and the tokenizer (GPT-2: vocab.json and merges.txt).
+    /// Throws InputError naming the file (and tensor or line) when one is missing or bad, or
+    /// when config.json disagrees with the tensor shapes or the vocabulary.
+    static TransformerModel open(const std::string &dir);
+
+    TransformerModel(TransformerModel &&) = default;
+    TransformerModel &operator=(TransformerModel &&) = default;
+    TransformerModel(const TransformerModel &) = delete;
+    TransformerModel &operator=(const TransformerModel &) = delete;
+
+    const std::string &directory() const { return m_directory; }
+    const ModelSpec &spec() const { return m_spec; }
+    const BpeTokenizer &tokenizer() const { return m_tokenizer; }
+    const ModelWeights &weights() const { return m_weights; }
+    /// Bytes of the weights files.
+    uint64_t bytesOnDisk() const { return m_checkpoint.bytesOnDisk(); }
+    /// The settings of every layer's attention (ModelSpec::attentionConfig).
+    AttentionConfig attentionConfig() const { return m_spec.attentionConfig(); }
+
+    /// The text's token ids.
+    std::vector<int> encode(const std::string &text) const;
+
+    /// One pass over `tokenIds`. Throws InputError when there are no ids, more than the
+    /// context length, an id outside [0, vocab size), or options.viewedLayer is not in
+    /// [-1, layers); Cancelled when options.progress asks to stop.
+    TransformerRun run(const std::vector<int> &tokenIds,
+                       const TransformerRunOptions &options = {}) const;
+    /// run(encode(text), options).
+    TransformerRun runText(const std::string &text,
+                           const TransformerRunOptions &options = {}) const;
+    /// Layer `layer` step by step from `layerInputs` (a run's, (L, n, d_model)) with `tokens`
+    /// as labels: what run() with that viewedLayer traces, without running the other layers
+    /// again. Precondition: the inputs came from a run of this model, 0 <= layer < layers.
+    Trace traceLayer(const Tensor &layerInputs, const std::vector<std::string> &tokens,
+                     int layer) const;
+
+private:
+    TransformerModel() = default;
+    /// x += attention of `layer` on norm_1(x), its probabilities into run.attention: the full
+    /// trace when it is run.viewedLayer, Record::AttentionOnly otherwise (the same per-head code).
+    void addAttention(int layer, RowMatrix &x, TransformerRun &run) const;
+    /// The final norm, logits through the tied embedding, top-k predictions.
+    void addLogits(const RowMatrix &x, const TransformerRunOptions &options,
+                   TransformerRun &run) const;
+    void checkRequest(const std::vector<int> &tokenIds, const TransformerRunOptions &options) const;
+
+    std::string m_directory;
+    ModelSpec m_spec;
+    BpeTokenizer m_tokenizer;
+    Checkpoint m_checkpoint; ///< before m_weights, whose views point into it
+    ModelWeights m_weights;
+};
+
+} // namespace headlens

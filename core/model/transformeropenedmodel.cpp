@@ -1,0 +1,64 @@
+// TransformerOpenedModel: TransformerModel::run, seen as a ModelRun sharing the run's memory.
+#include "model/transformeropenedmodel.h"
+
+#include <filesystem>
+
+namespace headlens {
+
+namespace {
+constexpr int kTopK = 10; // the Model tab lists ten; headlens-cli prints the first five
+} // namespace
+
+std::string TransformerOpenedModel::name() const
+{
+    return family() + " " + std::filesystem::path(m_model.directory()).filename().string();
+}
+
+std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
+{
+    return m_model.encode(text);
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::run(const std::vector<int> &tokenIds, int layer,
+                            const std::function<bool(double)> &progress) const
+{
+    TransformerRunOptions options;
+    options.viewedLayer = layer;
+    options.topK = kTopK;
+    options.progress = progress;
+    auto pass = std::make_shared<const TransformerRun>(m_model.run(tokenIds, options));
+    auto run = std::make_shared<ModelRun>();
+    run->name = name();
+    run->layers = pass->layers();
+    run->heads = pass->heads();
+    run->tokenIds = pass->tokenIds;
+    run->tokens = pass->tokens;
+    run->attention = pass->attention; // handles on the same storage
+    run->layerInputs = pass->layerInputs;
+    run->causal = m_model.attentionConfig().causal;
+    run->stats = pass->headStats;
+    run->topNext = pass->topNext;
+    // Aliasing: the trace is read where the TransformerRun holds it, which it keeps alive.
+    run->layerTrace = std::shared_ptr<const Trace>(pass, &pass->layerTrace);
+    run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+    const ModelSpec &spec = m_model.spec();
+    run->settingsSummary =
+        summary(m_model.attentionConfig(), run->layers, spec.vocabSize, spec.contextLength);
+    return run;
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
+                                const std::function<bool(double)> &progress) const
+{
+    if (previous.layerInputs.isEmpty())
+        return run(previous.tokenIds, layer, progress);
+    auto run = std::make_shared<ModelRun>(previous);
+    run->layerTrace = std::make_shared<const Trace>(
+        m_model.traceLayer(previous.layerInputs, previous.tokens, layer));
+    run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+    return run;
+}
+
+} // namespace headlens

@@ -1,0 +1,30 @@
+// TransformerOpenedModel: a checkpoint folder (any family of FamilyTable) as an OpenedModel.
+#pragma once
+
+#include "model/openedmodel.h"
+#include "model/transformermodel.h"
+
+namespace headlens {
+
+/// Owns the TransformerModel; each run keeps its TransformerRun alive and refers to its
+/// attention tensor, layer inputs and traced layer instead of copying them.
+class TransformerOpenedModel : public OpenedModel
+{
+public:
+    explicit TransformerOpenedModel(TransformerModel model) : m_model(std::move(model)) {}
+
+    std::string family() const override { return m_model.spec().family->displayName; }
+    std::string name() const override;
+    int layers() const override { return m_model.spec().layers; }
+    std::vector<int> encode(const std::string &text) const override;
+    std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
+                                  const std::function<bool(double)> &progress) const override;
+    /// Traces `layer` from the input `previous` recorded for it; the other layers are not run.
+    std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
+                                      const std::function<bool(double)> &progress) const override;
+
+private:
+    TransformerModel m_model;
+};
+
+} // namespace headlens

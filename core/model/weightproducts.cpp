@@ -1,0 +1,63 @@
+// weightproducts: the column-split product, in place for F32, block-widened for F16 and BF16.
+#include "model/weightproducts.h"
+
+#include "tensor/columnsplitproduct.h"
+#include "util/workteam.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <omp.h>
+
+namespace headlens {
+
+namespace {
+
+/// Floats of weight widened at a time: 1 MiB stays in L2 while it is multiplied.
+constexpr int64_t kBlockFloats = int64_t(1) << 18;
+
+/// y's columns [begin, end) from W widened `chunk` output columns at a time.
+void multiplyWidened(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout,
+                     RowMatrix &y, int64_t begin, int64_t end)
+{
+    const int64_t depth = x.cols();
+    const int64_t chunk = std::clamp<int64_t>(kBlockFloats / std::max<int64_t>(depth, 1), 16,
+                                              std::max<int64_t>(end - begin, 1));
+    std::vector<float> buffer(size_t(chunk * depth));
+    for (int64_t first = begin; first < end; first += chunk) {
+        const int64_t count = std::min(chunk, end - first);
+        if (layout == WeightLayout::Conv1D) {
+            w.widenColumns(first, count, buffer.data()); // (d_in, count)
+            y.middleCols(first, count).noalias() =
+                x * ConstRowMatrixMap(buffer.data(), depth, count);
+        } else {
+            w.widenRows(first, count, buffer.data()); // (count, d_in)
+            y.middleCols(first, count).noalias() =
+                x * ConstRowMatrixMap(buffer.data(), count, depth).transpose();
+        }
+    }
+}
+
+} // namespace
+
+RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout)
+{
+    const int64_t outputs = layout == WeightLayout::Conv1D ? w.cols : w.rows;
+    RowMatrix y(x.rows(), outputs);
+    if (const std::optional<ConstRowMatrixMap> stored = w.inPlace()) {
+        if (layout == WeightLayout::Conv1D)
+            assignColumnSplitProduct(y, x, *stored);
+        else
+            assignColumnSplitProduct(y, x, stored->transpose());
+        return y;
+    }
+    // The same split of y's columns over the threads as assignColumnSplitProduct.
+    const int64_t blocks = std::max<int64_t>(1, outputs / 64);
+    const int parts = int(std::min<int64_t>(blocks, 2 * omp_get_max_threads()));
+    parallelFor(parts, [&](int64_t part) {
+        multiplyWidened(x, w, layout, y, outputs * part / parts, outputs * (part + 1) / parts);
+    });
+    return y;
+}
+
+} // namespace headlens

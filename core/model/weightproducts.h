@@ -1,0 +1,18 @@
+// weightproducts: x times a checkpoint's weight, read in place or widened a block at a time.
+#pragma once
+
+#include "model/familytable.h"
+#include "model/weightview.h"
+#include "tensor/tensor.h"
+
+namespace headlens {
+
+/// y = x W for `layout` Conv1D (W stored (d_in, d_out)), y = x W^T for Linear (W stored
+/// (d_out, d_in), as nn.Linear and a tied token embedding store it). x is (n, d_in), y
+/// (n, d_out). The threads take blocks of y's columns as assignColumnSplitProduct does, with
+/// Eigen single-threaded inside: F32 weights are read where the mapping holds them (the same
+/// products, to the bit, as from a float32 copy), F16 and BF16 weights are widened at most
+/// ~1 MiB at a time into a buffer per block, so no float32 copy of the weight ever exists.
+RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout);
+
+} // namespace headlens
