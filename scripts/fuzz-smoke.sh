@@ -11,11 +11,11 @@ DATA=$ROOT/tests/data/gpt2
 
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DHEADLENS_BUILD_GUI=OFF -DHEADLENS_FUZZ=ON -DHEADLENS_NATIVE=OFF >/dev/null
-cmake --build "$BUILD" --target fuzz_safetensorsheader fuzz_bpeencode fuzz_bpefiles -j2
+cmake --build "$BUILD" --target fuzz_safetensorsheader fuzz_bpeencode fuzz_bpefiles fuzz_modelconfig -j2
 
 # Seed corpora from the committed checkpoint: a real header, real texts, real tokenizer files.
 WORK=$BUILD/fuzz-work
-rm -rf "$WORK" && mkdir -p "$WORK/safetensorsheader" "$WORK/bpeencode" "$WORK/bpefiles"
+rm -rf "$WORK" && mkdir -p "$WORK/safetensorsheader" "$WORK/bpeencode" "$WORK/bpefiles" "$WORK/modelconfig"
 python3 - "$DATA" "$WORK" <<'PY'
 import json, struct, sys
 data, work = sys.argv[1], sys.argv[2]
@@ -26,10 +26,12 @@ for i, case in enumerate(json.load(open(f"{data}/bpe_golden.json", encoding="utf
     open(f"{work}/bpeencode/{i}", "wb").write(case["text"].encode())
 vocab, merges = (open(f"{data}/realids/{f}", "rb").read() for f in ("vocab.json", "merges.txt"))
 open(f"{work}/bpefiles/realids", "wb").write(vocab + b"\0" + merges)
+for name in ("tiny/config.json", "tiny_sharded/model.safetensors.index.json"):
+    open(f"{work}/modelconfig/{name.replace('/', '_')}", "wb").write(open(f"{data}/{name}", "rb").read())
 PY
 
 status=0
-for target in safetensorsheader bpeencode bpefiles; do
+for target in safetensorsheader bpeencode bpefiles modelconfig; do
     echo "== fuzz_$target for ${SECONDS_EACH}s"
     (cd "$WORK" && "$BUILD/tests/fuzz/fuzz_$target" -max_total_time="$SECONDS_EACH" \
         -rss_limit_mb=2048 -print_final_stats=1 "$WORK/$target" 2>"$WORK/$target.log") ||

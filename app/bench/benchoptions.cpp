@@ -122,6 +122,10 @@ Suites:
                  which is also reported as gemm_reference
   core_memory    peak resident memory (VmHWM) of one forward pass at n=2048, d_model=1024,
                  h=16, each in a fresh process, against Trace::bytes()
+  model_forward  a random GPT-2 small checkpoint (written to a temporary folder, F32 and
+                 BF16): opening it, a pass over 64 and 1024 tokens with every head recorded,
+                 and showing another layer of the same text (rows model_forward_open, _run,
+                 _layer)
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
                  n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
                  max_stall_ms = longest gap of a 5 ms UI timer

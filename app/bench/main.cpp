@@ -4,6 +4,7 @@
 #include "benchreport.h"
 #include "coresuite.h"
 #include "memorysuite.h"
+#include "modelsuite.h"
 
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -29,6 +30,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     std::vector<std::unique_ptr<Suite>> suites;
     suites.push_back(std::make_unique<CoreSuite>());
     suites.push_back(std::make_unique<MemorySuite>());
+    suites.push_back(std::make_unique<ModelSuite>());
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));

@@ -13,19 +13,25 @@
 
 namespace headlens {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-/// The index's tensor -> shard map. Shards are plain file names inside the folder.
-std::map<std::string, std::string> readIndex(const std::string &path)
+WeightView CheckpointTensor::view() const
 {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    const nlohmann::json json = nlohmann::json::parse(text.str(), nullptr, false);
+    WeightView v;
+    v.bytes = file->bytes(*entry);
+    v.format = file->storedFloat(*entry);
+    const std::vector<int64_t> &shape = entry->shape;
+    v.rows = shape.size() <= 1 ? 1 : shape[0];
+    v.cols = v.rows == 0 ? 0 : entry->numel() / v.rows;
+    return v;
+}
+
+std::map<std::string, std::string> Checkpoint::parseIndex(const std::string &text,
+                                                          const std::string &path)
+{
+    const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
     const auto map = json.is_object() ? json.find("weight_map") : json.end();
-    if (!file || map == json.end() || !map->is_object())
+    if (map == json.end() || !map->is_object())
         throw InputError(path + " is not a safetensors index: it needs a \"weight_map\" object "
                                 "naming the shard of every tensor. Download it again.");
     std::map<std::string, std::string> shards;
@@ -39,19 +45,6 @@ std::map<std::string, std::string> readIndex(const std::string &path)
         shards[name] = file;
     }
     return shards;
-}
-
-} // namespace
-
-WeightView CheckpointTensor::view() const
-{
-    WeightView v;
-    v.bytes = file->bytes(*entry);
-    v.format = file->storedFloat(*entry);
-    const std::vector<int64_t> &shape = entry->shape;
-    v.rows = shape.size() <= 1 ? 1 : shape[0];
-    v.cols = v.rows == 0 ? 0 : entry->numel() / v.rows;
-    return v;
 }
 
 Checkpoint Checkpoint::open(const std::string &dir)
@@ -73,7 +66,10 @@ Checkpoint Checkpoint::open(const std::string &dir)
         return checkpoint;
     }
     checkpoint.m_path = index.string();
-    const std::map<std::string, std::string> placed = readIndex(index.string());
+    std::ifstream file(index, std::ios::binary);
+    std::ostringstream text;
+    text << file.rdbuf();
+    const std::map<std::string, std::string> placed = parseIndex(text.str(), index.string());
     std::set<std::string> shards;
     for (const auto &entry : placed)
         shards.insert(entry.second);

@@ -39,6 +39,12 @@ public:
     Checkpoint(const Checkpoint &) = delete;
     Checkpoint &operator=(const Checkpoint &) = delete;
 
+    /// The "weight_map" of an index file's text: tensor name -> shard file name. Throws
+    /// InputError starting with `path` when it is not a JSON object with that map, or a shard
+    /// is not a plain file name inside the folder. Never reads a file: fuzzed by tests/fuzz.
+    static std::map<std::string, std::string> parseIndex(const std::string &json,
+                                                         const std::string &path);
+
     /// The tensor called `name`, or {} when no file has it.
     CheckpointTensor find(const std::string &name) const;
     /// What to name in a message about a missing tensor: the file, or the index.

@@ -1,0 +1,30 @@
+// Fuzz target: a model folder's config.json (ModelSpec) and shard index (Checkpoint::parseIndex).
+#include "model/checkpoint.h"
+#include "model/modelspec.h"
+#include "util/inputerror.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+/// Both parsers read the same bytes: each must return or throw InputError, and what it returns
+/// must keep its promises (sizes in range and divisible; shards plain file names).
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const std::string text(reinterpret_cast<const char *>(data), size);
+    try {
+        const headlens::ModelSpec spec = headlens::ModelSpec::fromJson(text, "fuzz");
+        if (!spec.family || spec.layers < 1 || spec.heads < 1 || spec.dModel % spec.heads != 0 ||
+            spec.mlpWidth < 1 || spec.vocabSize < 1 || spec.contextLength < 1 ||
+            !(spec.normEpsilon > 0.0f))
+            __builtin_trap();
+    } catch (const headlens::InputError &) {
+    }
+    try {
+        for (const auto &[name, shard] : headlens::Checkpoint::parseIndex(text, "fuzz"))
+            if (shard.empty() || std::filesystem::path(shard).filename() != shard)
+                __builtin_trap();
+    } catch (const headlens::InputError &) {
+    }
+    return 0;
+}
