@@ -124,7 +124,7 @@ void MainWindow::buildModels()
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     connect(m_models, &ModelWiring::layerSettingsVisibleChanged, m_controls,
             &ControlsPanel::setLayerSettingsVisible);
-    connect(m_models->box(), &ModelBox::openGpt2Requested, m_files,
+    connect(m_models->box(), &ModelBox::openFolderRequested, m_files,
             &FileCommands::chooseAndOpenModelFolder);
     connect(m_models->box(), &ModelBox::openToyRequested, m_files,
             &FileCommands::chooseAndOpenToyModel);

@@ -39,7 +39,7 @@ std::shared_ptr<const TraceAnalysis> analysisOf(const test::PipelineCase &c)
 {
     auto analysis = std::make_shared<TraceAnalysis>();
     analysis->trace = c.trace;
-    analysis->weights = c.weights;
+    analysis->parameters = c.weights;
     return analysis;
 }
 

@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(analysis->comparison.ways.size(), size_t(wanted ? 4 : 0));
         if (wanted)
             QVERIFY(analysis->comparison.largestDifference < 1e-4);
-        QCOMPARE(analysis->weights.wO.rows(), 16); // the weights come either way
+        QCOMPARE(analysis->parameters.wO.rows(), 16); // the parameters come either way
     }
 };
 

@@ -26,10 +26,10 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     m_layer->setObjectName("modelLayer");
     m_layer->setRange(0, 0);
     m_layer->setToolTip(tr("The layer the Heads and Pipeline views show (0 = the first)"));
-    m_openGpt2 = new QPushButton(tr("GPT-2 folder…"), this);
+    m_openFolder = new QPushButton(tr("Model folder…"), this);
     m_openToy = new QPushButton(tr("Toy model…"), this);
-    m_openGpt2->setToolTip(tr("A folder with config.json, model.safetensors, vocab.json and "
-                              "merges.txt"));
+    m_openFolder->setToolTip(tr("A Hugging Face model folder (GPT-2: config.json, "
+                                "model.safetensors, vocab.json and merges.txt)"));
     m_openToy->setToolTip(tr("A model saved by the Train view or headlens-cli --train (.npz)"));
     m_settings = new QLabel(this);
     m_settings->setObjectName("modelSettings");
@@ -39,7 +39,7 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     m_note->setObjectName("modelNote");
     m_note->setWordWrap(true);
     auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_openGpt2);
+    buttons->addWidget(m_openFolder);
     buttons->addWidget(m_openToy);
     auto *form = new QFormLayout(this);
     form->addRow(tr("Show"), m_choice);
@@ -49,7 +49,7 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     form->addRow(m_note);
     connect(m_choice, &QComboBox::activated, this, &ModelBox::choose);
     connect(m_layer, &QSpinBox::valueChanged, controller, &ModelController::setLayer);
-    connect(m_openGpt2, &QPushButton::clicked, this, &ModelBox::openGpt2Requested);
+    connect(m_openFolder, &QPushButton::clicked, this, &ModelBox::openFolderRequested);
     connect(m_openToy, &QPushButton::clicked, this, &ModelBox::openToyRequested);
     connect(workspace, &Workspace::inputChanged, this, &ModelBox::sync);
     connect(controller, &ModelController::sourceChanged, this, &ModelBox::sync);

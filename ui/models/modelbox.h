@@ -28,7 +28,7 @@ public:
     void sync();
 
 signals:
-    void openGpt2Requested();
+    void openFolderRequested();
     void openToyRequested();
 
 private:
@@ -41,7 +41,7 @@ private:
     QSpinBox *m_layer = nullptr;
     QLabel *m_settings = nullptr;
     QLabel *m_note = nullptr;
-    QPushButton *m_openGpt2 = nullptr;
+    QPushButton *m_openFolder = nullptr;
     QPushButton *m_openToy = nullptr;
 };
 

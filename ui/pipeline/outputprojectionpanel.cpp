@@ -123,7 +123,7 @@ void OutputProjectionPanel::refreshWeights()
     QString check = tr("<i>(checking the sum as soon as the weights arrive…)</i>");
     m_gap = -1.0;
     if (ready) {
-        const AttentionWeights &w = m_analysis->weights;
+        const AttentionWeights &w = m_analysis->parameters;
         const Vector bias = m_trace->config.bias ? w.bO : Vector::Zero(w.wO.rows());
         const RowMatrix sum = sumOfContributions(*m_trace, m_batch, bias);
         m_gap = (sum - m_trace->tensor(keys::output).matrix({m_batch})).cwiseAbs().maxCoeff();

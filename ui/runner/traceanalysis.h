@@ -15,7 +15,7 @@ namespace headlens {
 struct TraceAnalysis
 {
     std::shared_ptr<const Trace> trace;
-    AttentionWeights weights;
+    AttentionWeights parameters; ///< the traced layer's W_Q, W_K, W_V, W_O and biases
     ImplementationComparison comparison;
     bool compared = false; ///< the comparison is made only while the pipeline view is shown
 };

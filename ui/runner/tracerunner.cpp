@@ -129,7 +129,7 @@ void TraceRunner::analyse(quint64 generation, std::shared_ptr<const Trace> trace
                 analysis->compared = true;
             }
             analysis->trace = std::move(trace);
-            analysis->weights = std::move(weights);
+            analysis->parameters = std::move(weights);
             std::shared_ptr<const TraceAnalysis> result = std::move(analysis);
             queueOn(this, [this, generation, result] {
                 if (generation == m_generation.load())
