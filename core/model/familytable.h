@@ -55,6 +55,7 @@ struct TensorNames
     std::string upWeight, upBias;       ///< MLP in
     std::string downWeight, downBias;   ///< MLP out
     std::string finalNormWeight, finalNormBias;
+    std::string outputHead; ///< (vocab, d_model) when the head is not tied to the embedding
 };
 
 /// Everything HeadLens knows about a family, kept as data so that adding one is a new table
@@ -77,7 +78,7 @@ struct FamilyTable
     WeightLayout layout = WeightLayout::Linear;
     bool causal = true;
     bool attentionBias = true;
-    bool tiedHead = true; ///< logits through the token embedding
+    bool tiedHead = true; ///< logits through the token embedding, else tensors.outputHead
 
     TensorNames tensors;
 

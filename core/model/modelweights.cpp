@@ -152,6 +152,8 @@ ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec
             throw InputError(error);
     w.finalNormWeight = read.vector(n.finalNormWeight, spec.dModel);
     w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
+    w.outputHead = spec.family->tiedHead ? w.embedding
+                                         : read.view(n.outputHead, {spec.vocabSize, spec.dModel});
     return w;
 }
 

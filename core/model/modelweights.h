@@ -30,8 +30,9 @@ struct LayerWeights
 /// Every parameter of a model, found by the family's tensor names once at open.
 struct ModelWeights
 {
-    WeightView embedding;                  ///< (vocab, d_model) tokens; the output head when tied
-    WeightView positions;                  ///< (context, d_model) learned positions
+    WeightView embedding;  ///< (vocab, d_model) tokens
+    WeightView outputHead; ///< (vocab, d_model): logits = x head^T; the embedding when tied
+    WeightView positions;  ///< (context, d_model) learned positions
     std::vector<LayerWeights> layers;      ///< L
     Vector finalNormWeight, finalNormBias; ///< (d_model) after the last block
 

@@ -147,14 +147,15 @@ Trace TransformerModel::traceLayer(const Tensor &layerInputs,
 void TransformerModel::addLogits(const RowMatrix &x, const TransformerRunOptions &options,
                                  TransformerRun &run) const
 {
-    // Logits through the tied embedding; by default only for the last position, which is all
-    // the next-token predictions need (and saves n-1 products with the 50257-row wte).
+    // Logits through the output head (the embedding when tied); by default only for the last
+    // position, which is all the next-token predictions need (and saves n-1 products with the
+    // vocabulary-sized head).
     const int64_t n = x.rows(), first = options.logitsForEveryPosition ? 0 : n - 1;
     const RowMatrix final =
         modelops::normalize(x.bottomRows(n - first), m_weights.finalNormWeight,
                             m_weights.finalNormBias, m_spec.family->norm, m_spec.normEpsilon);
     run.logits = Tensor(Shape{{"n", n - first}, {"vocab", m_spec.vocabSize}});
-    run.logits.matrix({}) = multiply(final, m_weights.embedding, WeightLayout::Linear);
+    run.logits.matrix({}) = multiply(final, m_weights.outputHead, WeightLayout::Linear);
     run.topNext = topPredictions(run.logits.matrix({}).bottomRows(1).transpose(), options.topK,
                                  [this](int id) { return m_tokenizer.displayLabel(id); });
 }

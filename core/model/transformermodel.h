@@ -15,12 +15,12 @@ namespace headlens {
 
 /// One forward pass for every family, configured by its FamilyTable (familytable.h): token
 /// embedding + learned positions; per block x += attn(norm_1(x)), x += mlp(norm_2(x));
-/// logits = norm_f(x) E^T through the tied embedding. GPT-2 (Radford et al. 2019) is the first
-/// table. Every layer runs the built-in layer's attention (attentionforward.h), the viewed one
-/// through computeTrace so the pipeline and arithmetic views work on it, and every layer's
-/// attention probabilities are recorded.
-/// Open once (cheap: the weights are mapped, only the attention is laid out), then call run()
-/// from a worker thread: all const members are safe to call concurrently. Move-only.
+/// logits = norm_f(x) E^T through the output head (the token embedding when tied). GPT-2 (Radford
+/// et al. 2019) is the first table. Every layer runs the built-in layer's attention
+/// (attentionforward.h), the viewed one through computeTrace so the pipeline and arithmetic views
+/// work on it, and every layer's attention probabilities are recorded. Open once (cheap: the
+/// weights are mapped, only the attention is laid out), then call run() from a worker thread: all
+/// const members are safe to call concurrently. Move-only.
 class TransformerModel
 {
 public:
@@ -66,7 +66,7 @@ private:
     /// x += attention of `layer` on norm_1(x), its probabilities into run.attention: the full
     /// trace when it is run.viewedLayer, Record::AttentionOnly otherwise (the same per-head code).
     void addAttention(int layer, RowMatrix &x, TransformerRun &run) const;
-    /// The final norm, logits through the tied embedding, top-k predictions.
+    /// The final norm, logits through the output head, top-k predictions.
     void addLogits(const RowMatrix &x, const TransformerRunOptions &options,
                    TransformerRun &run) const;
     void checkRequest(const std::vector<int> &tokenIds, const TransformerRunOptions &options) const;
