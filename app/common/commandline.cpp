@@ -123,6 +123,46 @@ bool applyTrainOption(TrainOptions &t, const std::string &option, const std::str
     return true;
 }
 
+/// --cost's companions (headlens-cli only); false when `option` is not one of them.
+bool applyCostOption(CostOptions &cost, const std::string &option, const std::string &value)
+{
+    if (option == "--cost-layers")
+        cost.layers = parseSize(option, value);
+    else if (option == "--cost-tokens")
+        cost.tokens = parseIndex(option, value);
+    else if (option == "--cost-dtype") {
+        if (value != "f32" && value != "bf16" && value != "f16" && value != "int8")
+            throw InputError("--cost-dtype expects f32, bf16, f16 or int8, got '" +
+                             quotedText(value) + "'.");
+        cost.dtype = value;
+    } else
+        return false;
+    return true;
+}
+
+/// The settings of attention's newer variants: K/V heads, positions inside attention, window.
+bool applyAttentionOption(AttentionConfig &c, const std::string &option, const std::string &value)
+{
+    if (option == "--kv-heads")
+        c.kvHeads = parseSize(option, value);
+    else if (option == "--attention-positions") {
+        const auto kind = attentionPositionsFromString(value);
+        if (!kind)
+            throw InputError("--attention-positions expects none, rope, rope-interleaved or "
+                             "alibi, got '" +
+                             quotedText(value) + "'.");
+        c.attentionPositions = *kind;
+    } else if (option == "--rope-theta")
+        c.ropeTheta = parseFloat(option, value);
+    else if (option == "--rope-offset")
+        c.ropePositionOffset = parseIndex(option, value);
+    else if (option == "--window")
+        c.window = parseIndex(option, value);
+    else
+        return false;
+    return true;
+}
+
 /// Options that take a value. Returns false when `option` is not one of them.
 bool applyValueOption(CommandLineRequest &r, const std::string &option, const std::string &value)
 {
@@ -183,6 +223,8 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         c.tokenizer = *kind;
     } else if (option == "--memory-budget")
         c.memoryBudgetBytes = parseInteger(option, value) << 20;
+    else if (applyAttentionOption(c, option, value))
+        return true;
     else if (applyTrainOption(r.train, option, value))
         return true;
     else if (option == "--export-dir")
@@ -241,6 +283,10 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
             option = option.substr(0, eq);
             hasInlineValue = true;
         }
+        if (!allowWindowOptions && option == "--cost") {
+            request.cost.requested = true;
+            continue;
+        }
         if (applyFlag(request, option)) {
             request.anySetting = true;
             request.given.insert(option);
@@ -276,6 +322,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 request.view = value;
             continue;
         }
+        if (!allowWindowOptions && applyCostOption(request.cost, option, value))
+            continue;
         if (!applyValueOption(request, option, value))
             throw InputError("Unknown option '" + quotedText(option) +
                              "'. See --help for the options.");
@@ -303,6 +351,8 @@ Layer:
   --d-model N               model width (default 512; read from --weights if not given)
   --d-in N                  input width when it differs from d_model
   --heads N                 number of heads h (default 8)
+  --kv-heads N              key/value heads h_kv, a divisor of h (default: as many as heads);
+                            1 = multi-query, between = grouped-query (Llama, Mistral, Qwen)
   --d-k N, --d-v N          per-head widths, untied from d_model / h
   --seed N                  seed for embeddings, weights and dropout (default 0)
   --causal                  mask later tokens
@@ -310,6 +360,12 @@ Layer:
   --no-bias                 no projection biases
   --dropout P               dropout on the attention weights (training mode)
   --positional sinusoidal|random|none
+  --attention-positions none|rope|rope-interleaved|alibi
+                            positions inside attention: RoPE with Hugging Face's split-half
+                            pairs or RoFormer's interleaved ones, or ALiBi's linear biases
+  --rope-theta T            RoPE's base theta (default 10000; Llama 3: 500000)
+  --rope-offset S           add S to every RoPE position (the scores stay the same)
+  --window W                sliding window: a query sees only the W most recent keys
   --tokenizer words|chars
   --memory-budget MIB       refuse traces larger than this (default 2048)
 Models (a GPT-2 checkpoint folder or a toy model .npz from --train):
@@ -339,7 +395,13 @@ Output:
 )";
     else
         text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
-                R"(Training playground (a tiny attention-only transformer on a toy task):
+                R"(Cost (no trace is computed):
+  --cost                    parameters, FLOPs and KV cache of these settings beside MHA and MQA
+  --cost-layers L           layers of the model (default 1)
+  --cost-tokens N           context length (default: the tokens of the first --text)
+  --cost-dtype f32|bf16|f16|int8
+                            bytes per cached value (default f32)
+Training playground (a tiny attention-only transformer on a toy task):
   --train TASK              previous, reverse, sort or induction; prints loss and accuracy
   --layers L, --heads H     1-2 layers, 1-8 heads (defaults depend on the task)
   --d-model N               16-128;  --seq-len N  up to 32;  --vocab N  up to 64
