@@ -12,6 +12,9 @@ int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, 
                   dV = config.headDimV(), dIn = config.inputWidth(), dModel = config.dModel;
     const bool alibi = config.attentionPositions == AttentionPositions::Alibi;
     const bool window = config.window > 0;
+    // A window hides a key older than w from the last query on, or (bidirectional) w ahead.
+    const bool windowHides =
+        window && (config.window < n || (!config.causal && config.window < nKv));
     const int64_t inputs = 2 * b * n * dIn + n * dIn + (crossAttention ? b * nKv * dIn : 0) + b * n;
     const int64_t projections = 2 * (b * n * h * dK + b * nKv * hKv * dK + b * nKv * hKv * dV);
     // q_rot and k_rot with RoPE; k_repeated and v_repeated when K/V heads are shared.
@@ -21,7 +24,7 @@ int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, 
     // step before them when scaling, masking or dropout leave the numbers unchanged. The mask,
     // mask_reason with a window, alibi_bias with ALiBi.
     const int64_t copies = 2 + (config.scaleFactor() != 1.0f || alibi) +
-                           ((config.causal || keyPadding || window) ? 1 : 0) +
+                           ((config.causal || keyPadding || windowHides) ? 1 : 0) +
                            ((config.training && config.dropout > 0.0f) ? 1 : 0);
     const int64_t scoreLike = copies * b * h * n * nKv + b * n * nKv + (window ? b * n * nKv : 0) +
                               (alibi ? h * n * nKv : 0);
