@@ -3,6 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/cellarithmetic.h"
+#include "attention/implementations.h"
 #include "text/inputbuilder.h"
 
 #include <QTest>
@@ -75,6 +76,8 @@ private slots:
     void leanPathAgreesWithTheTrace();
     void cellArithmeticReadsTheKvHeadAndTheBias_data();
     void cellArithmeticReadsTheKvHeadAndTheBias();
+    void fourImplementationsAgree_data();
+    void fourImplementationsAgree();
 };
 
 void TestAttentionVariants::asManyKvHeadsAsHeadsIsMultiHeadAttention_data()
@@ -249,6 +252,35 @@ void TestAttentionVariants::cellArithmeticReadsTheKvHeadAndTheBias()
     HL_COMPARE_NEAR(c.positionBias, -slope * double(query - key), 1e-7, 0);
     HL_COMPARE_NEAR(c.scaledScore, double(c.rawScore) * c.scaleFactor + c.positionBias, 1e-6, 1e-7);
     HL_COMPARE_NEAR(c.recomputedWeight, c.softmaxWeight, 1e-5, 1e-7);
+}
+
+void TestAttentionVariants::fourImplementationsAgree_data()
+{
+    leanPathAgreesWithTheTrace_data();
+}
+
+// --compare: separate, fused, per-head and index-loop code, each sharing K/V heads, turning q
+// and k and adding ALiBi's bias on its own, give the trace's output.
+void TestAttentionVariants::fourImplementationsAgree()
+{
+    QFETCH(int, heads);
+    QFETCH(int, kvHeads);
+    QFETCH(AttentionPositions, positions);
+    QFETCH(int, window);
+    QFETCH(bool, causal);
+    QFETCH(bool, cross);
+    const AttentionConfig config = configOf(48, heads, kvHeads, positions, window, causal);
+    const AttentionInput input = inputFor(config, cross);
+    const AttentionWeights weights =
+        AttentionWeights::initialize(config, int(input.kvInputWidth()));
+    const ImplementationComparison comparison =
+        compareImplementations(computeTrace(config, input, weights), weights);
+    QCOMPARE(comparison.ways.size(), size_t(4));
+    for (const Implementation &way : comparison.ways) {
+        QVERIFY2(!way.skipped, way.id.c_str());
+        QVERIFY2(way.maxAbsDifference < 1e-5, way.id.c_str());
+    }
+    QCOMPARE(comparison.parameters, weights.parameterCount(true));
 }
 
 QTEST_APPLESS_MAIN(TestAttentionVariants)
