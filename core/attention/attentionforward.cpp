@@ -90,13 +90,13 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
     reportProgress(options, 0.1);
 
     // Split: a view, no number moves. Transpose: each head's rows become contiguous.
-    const std::string kv = d.kvHeadAxis(), kvHeads = d.hKv == d.h ? "h" : "h_kv";
+    const std::string kv = d.kvHeadAxis(); // "h", or "h_kv" when K/V heads are shared
     const Tensor qView = qkv.q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
     const Tensor kView = qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv, d.hKv}, {"d_k", d.dK}});
     const Tensor vView = qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv, d.hKv}, {"d_v", d.dV}});
     trace.addTensor(keys::qView, qView, "queries seen as h heads of d_k numbers each");
-    trace.addTensor(keys::kView, kView, "keys seen as " + kvHeads + " heads of d_k numbers each");
-    trace.addTensor(keys::vView, vView, "values seen as " + kvHeads + " heads of d_v numbers each");
+    trace.addTensor(keys::kView, kView, "keys seen as " + kv + " heads of d_k numbers each");
+    trace.addTensor(keys::vView, vView, "values seen as " + kv + " heads of d_v numbers each");
     trace.steps.push_back(describe.split());
     trace.addTensor(keys::qHeads,
                     swapAxes12(qView, Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}}),
