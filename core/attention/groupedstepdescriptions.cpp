@@ -71,7 +71,8 @@ TraceStep StepDescriptions::repeatKv() const
                     "for the " + num(group) + " query heads of its group (heads 1-" + num(group) +
                     " read K/V head 1, and so on), " + shape4(m_b, m_hKv, m_nKv, m_dK) + " -> " +
                     shape4(m_b, m_h, m_nKv, m_dK) + ". A decoder's cache keeps only the " +
-                    num(m_hKv) + ", " + num(group) + " times less than with a K and V per head.";
+                    num(m_hKv) + " K/V heads: " + num(group) +
+                    " times less than a K and a V per query head.";
     s.bytes = m_b * m_h * m_nKv * (m_dK + m_dV) * kFloat;
     return s;
 }
