@@ -12,6 +12,7 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     job.chosen.dModel = request.dModelGiven;
     job.chosen.inputWidth = request.given.count("--d-in") > 0;
     job.chosen.bias = request.given.count("--no-bias") > 0;
+    job.chosen.kvHeads = request.given.count("--kv-heads") > 0;
     job.texts = request.texts;
     job.kvTexts = request.kvTexts;
     if (!request.modelDir.empty()) {

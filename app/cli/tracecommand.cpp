@@ -2,6 +2,7 @@
 #include "tracecommand.h"
 
 #include "commandlinejob.h"
+#include "costcommand.h"
 #include "figurewriter.h"
 #include "modelcommand.h"
 
@@ -81,6 +82,8 @@ int TraceCommand::run(CommandLineRequest request)
         m_out << "headlens-cli 0.1.0\n";
         return 0;
     }
+    if (request.cost.requested)
+        return CostCommand(m_out).run(request);
     checkFigureRequest(request);
     if (!request.modelDir.empty())
         return ModelCommand(m_out, m_err).run(request);
@@ -120,10 +123,14 @@ void TraceCommand::printSummary(const Trace &trace) const
 {
     const AttentionConfig &c = trace.config;
     m_out << "Multi-head attention: d_model=" << c.dModel << ", h=" << c.heads
+          << (c.kvHeadCount() != c.heads ? ", h_kv=" + std::to_string(c.kvHeadCount()) : "")
           << ", d_k=" << c.headDimK() << ", d_v=" << c.headDimV() << ", b=" << trace.batch()
           << ", n=" << trace.queryLength() << ", n_kv=" << trace.keyLength()
           << (c.causal ? ", causal" : "") << (trace.input.isCrossAttention() ? ", cross" : "")
-          << "\n";
+          << (c.attentionPositions != AttentionPositions::None
+                  ? ", " + toString(c.attentionPositions)
+                  : "")
+          << (c.window > 0 ? ", window " + std::to_string(c.window) : "") << "\n";
     for (size_t b = 0; b < trace.input.tokens.size(); ++b) {
         m_out << "  tokens[" << b << "]:";
         for (const std::string &token : trace.input.tokens[b])

@@ -26,6 +26,15 @@ struct TrainOptions
     std::string savePath;       ///< --save FILE.npz
 };
 
+/// --cost and its companions: the cost of the layer's settings, no trace computed.
+struct CostOptions
+{
+    bool requested = false;    ///< --cost
+    int layers = 1;            ///< --cost-layers L
+    int tokens = 0;            ///< --cost-tokens N; 0 = the first text's tokens (or 1)
+    std::string dtype = "f32"; ///< --cost-dtype f32|bf16|f16|int8: bytes per cached value
+};
+
 /// What the command line asked for. Settings given explicitly are remembered so that values
 /// read from a weights file (its d_model) can fill in only what the person left out.
 struct CommandLineRequest
@@ -45,6 +54,7 @@ struct CommandLineRequest
     std::string workspacePath;        ///< a positional .headlens file (the window only)
 
     TrainOptions train; ///< --train TASK and the options that go with it
+    CostOptions cost;   ///< --cost (headlens-cli only)
 
     bool printShapes = false;
     bool printStats = false;

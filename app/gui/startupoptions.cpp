@@ -55,6 +55,16 @@ WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
         to.dropout = from.dropout;
         to.training = from.training;
     }
+    if (given("--kv-heads"))
+        to.kvHeads = from.kvHeads;
+    if (given("--attention-positions"))
+        to.attentionPositions = from.attentionPositions;
+    if (given("--rope-theta"))
+        to.ropeTheta = from.ropeTheta;
+    if (given("--rope-offset"))
+        to.ropePositionOffset = from.ropePositionOffset;
+    if (given("--window"))
+        to.window = from.window;
     if (given("--positional"))
         to.positional = from.positional;
     if (given("--tokenizer"))

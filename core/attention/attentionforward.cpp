@@ -1,13 +1,14 @@
 // computeTrace: multi-head attention step by step, each intermediate kept for the views.
 #include "attention/attentionforward.h"
 
+#include "attention/alibi.h"
 #include "attention/forwardsteps.h"
 #include "attention/headkernel.h"
 #include "attention/stepdescriptions.h"
 #include "util/inputerror.h"
 
+#include <algorithm>
 #include <cassert>
-#include <cstdio>
 
 namespace headlens {
 
@@ -38,7 +39,8 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
 {
     for (int64_t b = 0; b < d.b; ++b) {
         const ConstRowMatrixMap m = static_cast<const Tensor &>(mask).matrix({b});
-        for (int64_t i = 0; i < d.n; ++i) {
+        // Padded query rows are left out: a sliding window can hide every key of one.
+        for (int64_t i = 0; i < std::min(d.n, trace.input.queryLengthOf(b)); ++i) {
             if (m.row(i).minCoeff() == 0.0f)
                 continue;
             trace.warnings.push_back(
@@ -76,6 +78,7 @@ void recordInputs(Trace &trace, const StepDescriptions &describe)
 }
 
 /// Q, K, V, their views as heads and each head's contiguous rows (q_heads, k_heads, v_heads).
+/// K and V have h_kv heads (h for multi-head attention).
 void recordProjections(Trace &trace, const AttentionWeights &weights, const ForwardDims &d,
                        const StepDescriptions &describe, const TraceOptions &options)
 {
@@ -87,43 +90,100 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
     reportProgress(options, 0.1);
 
     // Split: a view, no number moves. Transpose: each head's rows become contiguous.
+    const std::string kv = d.kvHeadAxis(); // "h", or "h_kv" when K/V heads are shared
     const Tensor qView = qkv.q.view(Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_k", d.dK}});
-    const Tensor kView = qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_k", d.dK}});
-    const Tensor vView = qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h", d.h}, {"d_v", d.dV}});
+    const Tensor kView = qkv.k.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv, d.hKv}, {"d_k", d.dK}});
+    const Tensor vView = qkv.v.view(Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv, d.hKv}, {"d_v", d.dV}});
     trace.addTensor(keys::qView, qView, "queries seen as h heads of d_k numbers each");
-    trace.addTensor(keys::kView, kView, "keys seen as h heads of d_k numbers each");
-    trace.addTensor(keys::vView, vView, "values seen as h heads of d_v numbers each");
+    trace.addTensor(keys::kView, kView, "keys seen as " + kv + " heads of d_k numbers each");
+    trace.addTensor(keys::vView, vView, "values seen as " + kv + " heads of d_v numbers each");
     trace.steps.push_back(describe.split());
     trace.addTensor(keys::qHeads,
                     swapAxes12(qView, Shape{{"b", d.b}, {"h", d.h}, {"n", d.n}, {"d_k", d.dK}}),
                     "each head's queries: one (n, d_k) matrix per head");
     trace.addTensor(
         keys::kHeads,
-        swapAxes12(kView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
-        "each head's keys: one (n_kv, d_k) matrix per head");
+        swapAxes12(kView, Shape{{"b", d.b}, {kv, d.hKv}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
+        d.hKv == d.h ? "each head's keys: one (n_kv, d_k) matrix per head"
+                     : "each K/V head's keys: one (n_kv, d_k) matrix per K/V head");
     trace.addTensor(
         keys::vHeads,
-        swapAxes12(vView, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
-        "each head's values: one (n_kv, d_v) matrix per head");
+        swapAxes12(vView, Shape{{"b", d.b}, {kv, d.hKv}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
+        d.hKv == d.h ? "each head's values: one (n_kv, d_v) matrix per head"
+                     : "each K/V head's values: one (n_kv, d_v) matrix per K/V head");
     trace.steps.push_back(describe.transpose());
     reportProgress(options, 0.2);
 }
 
-/// Scores to context, every step of the per-head pass kept.
+/// RoPE: q_rot and k_rot, each row turned by its position (only when config.usesRope()).
+void recordRotation(Trace &trace, const ForwardDims &d, const StepDescriptions &describe)
+{
+    const std::optional<RotaryEmbedding> rope = rotaryFor(trace.config, std::max(d.n, d.nKv));
+    if (!rope)
+        return;
+    trace.addTensor(keys::qRot, rope->rotatedHeads(trace.tensor(keys::qHeads)),
+                    "each head's queries turned by their positions (RoPE)");
+    trace.addTensor(keys::kRot, rope->rotatedHeads(trace.tensor(keys::kHeads)),
+                    "each K/V head's keys turned by their positions (RoPE)");
+    trace.steps.push_back(describe.rotate());
+}
+
+/// Grouped-query attention: k_repeated and v_repeated, each K/V head copied for the query heads
+/// of its group (only when h_kv < h). The heads read the K/V heads themselves (HeadRows), so
+/// these copies are for the views: the numbers are the same.
+void recordRepeat(Trace &trace, const ForwardDims &d, const StepDescriptions &describe)
+{
+    if (d.hKv == d.h)
+        return;
+    const Tensor &k = trace.tensor(trace.hasTensor(keys::kRot) ? keys::kRot : keys::kHeads);
+    trace.addTensor(keys::kRepeated,
+                    repeatKvHeads(k, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
+                    "each query head's keys: its K/V head's, shared by the heads of one group");
+    trace.addTensor(keys::vRepeated,
+                    repeatKvHeads(trace.tensor(keys::vHeads),
+                                  Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_v", d.dV}}),
+                    "each query head's values: its K/V head's, shared by the heads of one group");
+    trace.steps.push_back(describe.repeatKv());
+}
+
+/// What the per-head pass reads: the (rotated) queries and each head's K/V head in place.
+HeadInputs headInputsOf(const Trace &trace, const ForwardDims &d, const Tensor &mask, bool masked)
+{
+    const int64_t group = d.h / d.hKv;
+    const Tensor &q = trace.tensor(trace.hasTensor(keys::qRot) ? keys::qRot : keys::qHeads);
+    const Tensor &k = trace.tensor(trace.hasTensor(keys::kRot) ? keys::kRot : keys::kHeads);
+    return {HeadRows::contiguous(q), HeadRows::contiguous(k, group),
+            HeadRows::contiguous(trace.tensor(keys::vHeads), group), mask, masked};
+}
+
+/// Scores to context, every step of the per-head pass kept: scores_raw, [alibi_bias], scores,
+/// mask, [mask_reason], masked_scores, softmax, weights, context (in this order).
 HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const ForwardDims &d,
                         const StepDescriptions &describe, const TraceOptions &options)
 {
-    const Tensor mask = buildMask(trace.config, trace.input, d);
+    const AttentionConfig &config = trace.config;
+    const bool window = config.window > 0;
+    Tensor reasons;
+    const Tensor mask = buildMask(config, trace.input, d, window ? &reasons : nullptr);
     const bool masked = anyMasked(mask);
-    const HeadInputs in{HeadRows::contiguous(trace.tensor(keys::qHeads)),
-                        HeadRows::contiguous(trace.tensor(keys::kHeads)),
-                        HeadRows::contiguous(trace.tensor(keys::vHeads)), mask, masked};
-    HeadTensors heads = attendAllHeads(trace.config, weights, trace.input, in, d,
-                                       AttentionRecord{Record::Everything, nullptr}, options);
+    HeadTensors heads =
+        attendAllHeads(config, weights, trace.input, headInputsOf(trace, d, mask, masked), d,
+                       AttentionRecord{Record::Everything, nullptr}, options);
     trace.addTensor(keys::scoresRaw, heads.scoresRaw,
                     "Q_h K_h^T: how well each query matches each key");
-    trace.addTensor(keys::scores, heads.scores, "the scores after scaling, before masking");
-    trace.addTensor(keys::mask, mask, "1 where a query may not look at a key (causal or padding)");
+    if (config.attentionPositions == AttentionPositions::Alibi)
+        trace.addTensor(keys::alibiBias, alibiBiasTensor(alibiSlopes(config.heads), d.n, d.nKv),
+                        "ALiBi's bias -m_h (i - j), added to each head's scaled scores");
+    trace.addTensor(keys::scores, heads.scores,
+                    config.attentionPositions == AttentionPositions::Alibi
+                        ? "the scores after scaling and ALiBi's bias, before masking"
+                        : "the scores after scaling, before masking");
+    trace.addTensor(keys::mask, mask,
+                    window ? "1 where a query may not look at a key (causal, padding or window)"
+                           : "1 where a query may not look at a key (causal or padding)");
+    if (window)
+        trace.addTensor(keys::maskReason, reasons,
+                        "which masks hide each cell: 1 causal + 2 padding + 4 sliding window");
     trace.addTensor(keys::maskedScores, heads.maskedScores,
                     "the scores with masked places at -inf");
     trace.addTensor(keys::softmax, heads.softmax, "attention weights: each row sums to 1");
@@ -131,12 +191,9 @@ HeadTensors recordHeads(Trace &trace, const AttentionWeights &weights, const For
                     "attention weights after dropout (what multiplies V)");
     trace.addTensor(keys::context, heads.context,
                     "each head's output: a weighted sum of its values");
-    trace.steps.push_back(describe.scores());
-    trace.steps.push_back(describe.scale());
-    trace.steps.push_back(describe.mask(masked));
-    trace.steps.push_back(describe.softmax());
-    trace.steps.push_back(describe.dropout());
-    trace.steps.push_back(describe.weightedSum());
+    for (TraceStep step : {describe.scores(), describe.scale(), describe.mask(masked),
+                           describe.softmax(), describe.dropout(), describe.weightedSum()})
+        trace.steps.push_back(std::move(step));
     warnAboutEmptyRows(trace, mask, d);
     return heads;
 }
@@ -175,6 +232,8 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     const StepDescriptions describe(config, trace.input);
     recordInputs(trace, describe);
     recordProjections(trace, weights, d, describe, options);
+    recordRotation(trace, d, describe);
+    recordRepeat(trace, d, describe);
     HeadTensors heads = recordHeads(trace, weights, d, describe, options);
     recordOutput(trace, heads, weights, d, describe);
     trace.headStats = std::move(heads.stats);
@@ -189,49 +248,25 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
     assert(keep.record != Record::Everything);
     validateLayer(config, input, weights);
     const ForwardDims d = dimsOf(config, input);
-    // The heads read q, k and v where the projection left them: the trace's transposed copies
-    // are for its views, the per-head products pack their operands either way.
-    const Projections qkv = project(config, input, weights, d);
+    // The heads read q, k and v where the projection left them (rotated there by RoPE, K and V
+    // with their h_kv heads): the trace's transposed and repeated copies are for its views, the
+    // per-head products pack their operands either way.
+    Projections qkv = project(config, input, weights, d);
+    if (const std::optional<RotaryEmbedding> rope = rotaryFor(config, std::max(d.n, d.nKv))) {
+        rope->rotateProjection(qkv.q);
+        rope->rotateProjection(qkv.k);
+    }
     reportProgress(options, 0.2);
     const Tensor mask = buildMask(config, input, d);
-    const HeadInputs in{HeadRows::interleaved(qkv.q, d.h), HeadRows::interleaved(qkv.k, d.h),
-                        HeadRows::interleaved(qkv.v, d.h), mask, anyMasked(mask)};
+    const int64_t group = d.h / d.hKv;
+    const HeadInputs in{HeadRows::interleaved(qkv.q, d.h),
+                        HeadRows::interleaved(qkv.k, d.hKv, group),
+                        HeadRows::interleaved(qkv.v, d.hKv, group), mask, anyMasked(mask)};
     const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
     Tensor output = addHeadOutputs(heads.context, weights,
                                    config.bias ? weights.bO : Vector::Zero(d.dModel), d);
     reportProgress(options, 1.0);
     return output;
-}
-
-int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv,
-                           bool keyPadding, bool crossAttention)
-{
-    const int64_t h = config.heads, dK = config.headDimK(), dV = config.headDimV(),
-                  dIn = config.inputWidth(), dModel = config.dModel;
-    const int64_t inputs = 2 * b * n * dIn + n * dIn + (crossAttention ? b * nKv * dIn : 0) + b * n;
-    const int64_t projections = 2 * (b * n * h * dK + b * nKv * h * dK + b * nKv * h * dV);
-    // scores_raw and softmax always; scores, masked_scores and weights share storage with the
-    // step before them when scaling, masking or dropout leave the numbers unchanged.
-    const int64_t copies = 2 + (config.scaleFactor() != 1.0f) +
-                           ((config.causal || keyPadding) ? 1 : 0) +
-                           ((config.training && config.dropout > 0.0f) ? 1 : 0);
-    const int64_t scoreLike = copies * b * h * n * nKv + b * n * nKv;
-    const int64_t outputs = 2 * b * h * n * dV + b * h * n * dModel + b * n * dModel;
-    return static_cast<int64_t>(sizeof(float)) * (inputs + projections + scoreLike + outputs);
-}
-
-std::string formatBytes(int64_t bytes)
-{
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-    return text;
 }
 
 } // namespace headlens

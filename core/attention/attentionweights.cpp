@@ -38,15 +38,25 @@ std::string shapeText(Eigen::Index rows, Eigen::Index cols)
     return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
+/// ", h_kv=2" for grouped-query settings; nothing when every head has its own K and V.
+std::string kvHeadsText(const AttentionConfig &config)
+{
+    if (config.kvHeadCount() == config.heads)
+        return {};
+    return ", h_kv=" + std::to_string(config.kvHeadCount());
+}
+
 } // namespace
 
 AttentionWeights AttentionWeights::initialize(const AttentionConfig &config, int kvInputWidth)
 {
     const int dIn = config.inputWidth();
     const int qk = config.heads * config.headDimK();
-    const int v = config.heads * config.headDimV();
+    const int k = config.kvHeadCount() * config.headDimK();
+    const int v = config.kvHeadCount() * config.headDimV();
+    const int concat = config.heads * config.headDimV();
     AttentionWeights w;
-    if (kvInputWidth == dIn && qk == v) {
+    if (kvInputWidth == dIn && qk == k && k == v) {
         // One (3*E, E) in_proj_weight, as nn.MultiheadAttention when kdim == vdim == embed_dim.
         const RowMatrix inProj =
             uniformMatrix(3 * qk, dIn, xavierBound(dIn, 3 * qk), config.seed, InProj);
@@ -55,13 +65,13 @@ AttentionWeights AttentionWeights::initialize(const AttentionConfig &config, int
         w.wV = inProj.bottomRows(v);
     } else {
         w.wQ = uniformMatrix(qk, dIn, xavierBound(dIn, qk), config.seed, QProj);
-        w.wK = uniformMatrix(qk, kvInputWidth, xavierBound(kvInputWidth, qk), config.seed, KProj);
+        w.wK = uniformMatrix(k, kvInputWidth, xavierBound(kvInputWidth, k), config.seed, KProj);
         w.wV = uniformMatrix(v, kvInputWidth, xavierBound(kvInputWidth, v), config.seed, VProj);
     }
-    w.wO = uniformMatrix(config.dModel, v, 1.0f / std::sqrt(static_cast<float>(v)), config.seed,
-                         OutProj);
+    w.wO = uniformMatrix(config.dModel, concat, 1.0f / std::sqrt(static_cast<float>(concat)),
+                         config.seed, OutProj);
     w.bQ = Vector::Zero(qk);
-    w.bK = Vector::Zero(qk);
+    w.bK = Vector::Zero(k);
     w.bV = Vector::Zero(v);
     w.bO = Vector::Zero(config.dModel);
     return w;
@@ -71,7 +81,9 @@ std::optional<std::string> AttentionWeights::mismatch(const AttentionConfig &con
                                                       int kvInputWidth) const
 {
     const int qk = config.heads * config.headDimK();
-    const int v = config.heads * config.headDimV();
+    const int k = config.kvHeadCount() * config.headDimK();
+    const int v = config.kvHeadCount() * config.headDimV();
+    const int concat = config.heads * config.headDimV();
     struct Expected
     {
         const char *name;
@@ -79,11 +91,11 @@ std::optional<std::string> AttentionWeights::mismatch(const AttentionConfig &con
     };
     const Expected checks[] = {
         {"W_Q (q_proj_weight)", wQ.rows(), wQ.cols(), qk, config.inputWidth()},
-        {"W_K (k_proj_weight)", wK.rows(), wK.cols(), qk, kvInputWidth},
+        {"W_K (k_proj_weight)", wK.rows(), wK.cols(), k, kvInputWidth},
         {"W_V (v_proj_weight)", wV.rows(), wV.cols(), v, kvInputWidth},
-        {"W_O (out_proj.weight)", wO.rows(), wO.cols(), config.dModel, v},
+        {"W_O (out_proj.weight)", wO.rows(), wO.cols(), config.dModel, concat},
         {"b_Q", bQ.size(), 1, qk, 1},
-        {"b_K", bK.size(), 1, qk, 1},
+        {"b_K", bK.size(), 1, k, 1},
         {"b_V", bV.size(), 1, v, 1},
         {"b_O (out_proj.bias)", bO.size(), 1, config.dModel, 1},
     };
@@ -91,7 +103,7 @@ std::optional<std::string> AttentionWeights::mismatch(const AttentionConfig &con
         if (c.rows != c.wantRows || c.cols != c.wantCols)
             return std::string(c.name) + " has shape " + shapeText(c.rows, c.cols) +
                    " but d_model=" + std::to_string(config.dModel) +
-                   ", h=" + std::to_string(config.heads) + " needs " +
+                   ", h=" + std::to_string(config.heads) + kvHeadsText(config) + " needs " +
                    shapeText(c.wantRows, c.wantCols) +
                    ". Set d_model and heads to the values the weights were trained with.";
     }

@@ -9,21 +9,23 @@
 namespace headlens {
 
 /// Projection weights of one layer. A linear layer computes `x W^T + b`, as PyTorch does.
-/// Head i owns rows [i*d_k, (i+1)*d_k) of w_q and w_k, rows [i*d_v, (i+1)*d_v) of w_v, and
-/// columns [i*d_v, (i+1)*d_v) of w_o.
+/// Query head i owns rows [i*d_k, (i+1)*d_k) of w_q and columns [i*d_v, (i+1)*d_v) of w_o;
+/// K/V head g owns rows [g*d_k, (g+1)*d_k) of w_k and [g*d_v, (g+1)*d_v) of w_v (h_kv = h:
+/// head i's own).
 struct AttentionWeights
 {
     RowMatrix wQ; ///< (h*d_k, d_in)
-    RowMatrix wK; ///< (h*d_k, d_kv_in)
-    RowMatrix wV; ///< (h*d_v, d_kv_in)
+    RowMatrix wK; ///< (h_kv*d_k, d_kv_in)
+    RowMatrix wV; ///< (h_kv*d_v, d_kv_in)
     RowMatrix wO; ///< (d_model, h*d_v)
     Vector bQ;    ///< (h*d_k), zero when the layer has no bias
-    Vector bK;    ///< (h*d_k)
-    Vector bV;    ///< (h*d_v)
+    Vector bK;    ///< (h_kv*d_k)
+    Vector bV;    ///< (h_kv*d_v)
     Vector bO;    ///< (d_model)
 
     /// Initialised like nn.MultiheadAttention._reset_parameters: xavier-uniform in_proj (fused
-    /// when Q, K and V have one shape, otherwise each projection on its own), out_proj weight
+    /// when Q, K and V have one shape, i.e. h_kv = h, d_k = d_v and d_kv_in = d_in; otherwise
+    /// each projection on its own, the shapes following h_kv), out_proj weight
     /// like nn.Linear (kaiming-uniform, a = sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in))),
     /// biases zero. Deterministic in `config.seed`.
     static AttentionWeights initialize(const AttentionConfig &config, int kvInputWidth);

@@ -48,8 +48,10 @@ CellArithmetic explainCell(const Trace &trace, int64_t b, int64_t head, int64_t 
     c.head = head;
     c.query = query;
     c.key = key;
-    c.q = rowOf(trace.tensor(keys::qHeads), {b, head}, query);
-    c.k = rowOf(trace.tensor(keys::kHeads), {b, head}, key);
+    c.kvHead = trace.config.kvHeadOf(int(head));
+    const bool rope = trace.hasTensor(keys::qRot);
+    c.q = rowOf(trace.tensor(rope ? keys::qRot : keys::qHeads), {b, head}, query);
+    c.k = rowOf(trace.tensor(rope ? keys::kRot : keys::kHeads), {b, c.kvHead}, key);
     c.products.resize(c.q.size());
     for (size_t j = 0; j < c.q.size(); ++j) {
         c.products[j] = c.q[j] * c.k[j];
@@ -57,6 +59,8 @@ CellArithmetic explainCell(const Trace &trace, int64_t b, int64_t head, int64_t 
     }
     c.rawScore = trace.tensor(keys::scoresRaw).at({b, head, query, key});
     c.scaleFactor = trace.config.scaleFactor();
+    if (trace.hasTensor(keys::alibiBias))
+        c.positionBias = trace.tensor(keys::alibiBias).at({head, query, key});
     c.scaledScore = trace.tensor(keys::scores).at({b, head, query, key});
     const std::vector<float> maskRow = rowOf(trace.tensor(keys::mask), {b}, query);
     c.rowMasked.resize(maskRow.size());

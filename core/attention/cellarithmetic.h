@@ -9,19 +9,22 @@
 namespace headlens {
 
 /// Every number that turns query `query` and key `key` of head `head` into one weight, read from
-/// the trace (q_heads, k_heads, scores_raw, scores, mask, masked_scores, softmax, weights).
+/// the trace (q_heads or q_rot, k_heads or k_rot, scores_raw, alibi_bias, scores, mask,
+/// masked_scores, softmax, weights).
 /// The recomputed values (dot, rowExp, recomputedWeight) are there to be compared with the
 /// recorded ones: they agree up to float rounding.
 struct CellArithmetic
 {
     int64_t batch = 0, head = 0, query = 0, key = 0;
-    std::vector<float> q;        ///< (d_k) q_heads[b, head, query, :]
-    std::vector<float> k;        ///< (d_k) k_heads[b, head, key, :]
+    int64_t kvHead = 0;          ///< the K/V head `head` reads (head itself unless h_kv < h)
+    std::vector<float> q;        ///< (d_k) q_heads[b, head, query, :] (q_rot with RoPE)
+    std::vector<float> k;        ///< (d_k) k_heads[b, kvHead, key, :] (k_rot with RoPE)
     std::vector<float> products; ///< (d_k) q_j * k_j
     double dot = 0.0;            ///< sum of products, in double
     float rawScore = 0.0f;       ///< scores_raw[b, head, query, key] as recorded
     float scaleFactor = 1.0f;    ///< what the score is multiplied by (1/sqrt(d_k), 1/T or 1)
-    float scaledScore = 0.0f;    ///< scores[b, head, query, key]
+    float positionBias = 0.0f;   ///< alibi_bias[head, query, key] with ALiBi, added after scaling
+    float scaledScore = 0.0f;    ///< scores[b, head, query, key] = raw * scale + positionBias
     bool masked = false;         ///< mask[b, query, key] set: the score becomes -inf
     std::vector<float> row;      ///< (n_kv) masked_scores[b, head, query, :], -inf where masked
     std::vector<bool> rowMasked; ///< (n_kv) mask[b, query, :]

@@ -1,6 +1,7 @@
 // forwardsteps: validation, projections, head transposes, the mask and the sum over heads.
 #include "attention/forwardsteps.h"
 
+#include "attention/maskreason.h"
 #include "tensor/columnsplitproduct.h"
 #include "util/inputerror.h"
 #include "util/workteam.h"
@@ -23,13 +24,27 @@ Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape sha
     return y;
 }
 
+/// The MaskReason bits of query i and key j (paddingKey: the key is padding).
+int maskReasonOf(const AttentionConfig &config, int64_t i, int64_t j, bool paddingKey)
+{
+    int bits = MaskVisible;
+    if (config.causal && j > i)
+        bits |= MaskCausal;
+    if (paddingKey)
+        bits |= MaskPadding;
+    const int64_t w = config.window;
+    if (w > 0 && (j <= i - w || (!config.causal && j >= i + w)))
+        bits |= MaskWindow;
+    return bits;
+}
+
 } // namespace
 
 ForwardDims dimsOf(const AttentionConfig &config, const AttentionInput &input)
 {
-    return {input.batch(),      input.queryLength(),  input.keyLength(),
-            config.heads,       config.headDimK(),    config.headDimV(),
-            input.inputWidth(), input.kvInputWidth(), config.dModel};
+    return {input.batch(),     input.queryLength(), input.keyLength(),  config.heads,
+            config.headDimK(), config.headDimV(),   input.inputWidth(), input.kvInputWidth(),
+            config.dModel,     config.kvHeadCount()};
 }
 
 void validateLayer(const AttentionConfig &config, const AttentionInput &input,
@@ -60,12 +75,13 @@ Projections project(const AttentionConfig &config, const AttentionInput &input,
     const Vector zeroQ = Vector::Zero(weights.bQ.size()), zeroK = Vector::Zero(weights.bK.size()),
                  zeroV = Vector::Zero(weights.bV.size());
     const bool bias = config.bias;
+    const std::string kv = d.kvHeadAxis();
     return {linear(input.x, weights.wQ, bias ? weights.bQ : zeroQ,
                    Shape{{"b", d.b}, {"n", d.n}, {"h*d_k", d.h * d.dK}}),
             linear(xKv, weights.wK, bias ? weights.bK : zeroK,
-                   Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_k", d.h * d.dK}}),
+                   Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv + "*d_k", d.hKv * d.dK}}),
             linear(xKv, weights.wV, bias ? weights.bV : zeroV,
-                   Shape{{"b", d.b}, {"n_kv", d.nKv}, {"h*d_v", d.h * d.dV}})};
+                   Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv + "*d_v", d.hKv * d.dV}})};
 }
 
 Tensor swapAxes12(const Tensor &t, Shape shape)
@@ -85,20 +101,45 @@ Tensor swapAxes12(const Tensor &t, Shape shape)
     return out;
 }
 
-Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d)
+Tensor repeatKvHeads(const Tensor &kvHeads, Shape shape)
 {
-    Tensor mask(Shape{{"b", d.b}, {"n", d.n}, {"n_kv", d.nKv}});
-    for (int64_t b = 0; b < d.b; ++b) {
-        RowMatrixMap m = mask.matrix({b});
-        if (config.causal)
-            for (int64_t i = 0; i < d.n; ++i)
-                for (int64_t j = i + 1; j < d.nKv; ++j)
-                    m(i, j) = 1.0f;
-        if (!input.keyPaddingMask.isEmpty())
-            for (int64_t j = 0; j < d.nKv; ++j)
-                if (input.keyPaddingMask.data()[b * d.nKv + j] != 0.0f)
-                    m.col(j).setOnes();
-    }
+    const int64_t b = shape.size(0), h = shape.size(1), hKv = kvHeads.shape().size(1);
+    const int64_t block = shape.size(2) * shape.size(3); // one head's (m, d)
+    Tensor out = Tensor::uninitialized(std::move(shape));
+    parallelFor(b * h, [&](int64_t bh) {
+        const int64_t batch = bh / h, head = bh % h, group = head / (h / hKv);
+        std::copy_n(kvHeads.data() + (batch * hKv + group) * block, block, out.data() + bh * block);
+    });
+    return out;
+}
+
+std::optional<RotaryEmbedding> rotaryFor(const AttentionConfig &config, int64_t positions)
+{
+    if (!config.usesRope())
+        return std::nullopt;
+    return RotaryEmbedding(config.headDimK(), config.ropeTheta,
+                           config.attentionPositions == AttentionPositions::RopeInterleaved,
+                           positions, config.ropePositionOffset);
+}
+
+Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d,
+                 Tensor *reasons)
+{
+    const Shape shape{{"b", d.b}, {"n", d.n}, {"n_kv", d.nKv}};
+    Tensor mask = Tensor::uninitialized(shape);
+    if (reasons)
+        *reasons = Tensor::uninitialized(shape);
+    const float *padding = input.keyPaddingMask.isEmpty() ? nullptr : input.keyPaddingMask.data();
+    for (int64_t b = 0; b < d.b; ++b)
+        for (int64_t i = 0; i < d.n; ++i)
+            for (int64_t j = 0; j < d.nKv; ++j) {
+                const int bits =
+                    maskReasonOf(config, i, j, padding && padding[b * d.nKv + j] != 0.0f);
+                const int64_t cell = (b * d.n + i) * d.nKv + j;
+                mask.data()[cell] = bits != MaskVisible ? 1.0f : 0.0f;
+                if (reasons)
+                    reasons->data()[cell] = float(bits);
+            }
     return mask;
 }
 

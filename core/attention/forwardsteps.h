@@ -5,7 +5,11 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentioninput.h"
 #include "attention/attentionweights.h"
+#include "attention/rotaryembedding.h"
 #include "tensor/tensor.h"
+
+#include <optional>
+#include <string>
 
 namespace headlens {
 
@@ -13,6 +17,11 @@ namespace headlens {
 struct ForwardDims
 {
     int64_t b, n, nKv, h, dK, dV, dIn, dKvIn, dModel;
+    int64_t hKv; ///< K/V heads: h for multi-head attention, 1 for multi-query
+
+    /// The name of the K/V head axis: "h" when every query head has its own K and V (so the
+    /// shapes read as before grouped-query attention existed), "h_kv" otherwise.
+    std::string kvHeadAxis() const { return hKv == h ? "h" : "h_kv"; }
 };
 
 ForwardDims dimsOf(const AttentionConfig &config, const AttentionInput &input);
@@ -26,8 +35,8 @@ void validateLayer(const AttentionConfig &config, const AttentionInput &input,
 struct Projections
 {
     Tensor q; ///< (b, n, h*d_k)
-    Tensor k; ///< (b, n_kv, h*d_k)
-    Tensor v; ///< (b, n_kv, h*d_v)
+    Tensor k; ///< (b, n_kv, h_kv*d_k)
+    Tensor v; ///< (b, n_kv, h_kv*d_v)
 };
 
 /// Q from the queries' side, K and V from the keys' side (the same for self-attention).
@@ -37,8 +46,21 @@ Projections project(const AttentionConfig &config, const AttentionInput &input,
 /// (b, n, h, d) -> (b, h, n, d) as `shape`: the copy that `.transpose(1, 2).contiguous()` makes.
 Tensor swapAxes12(const Tensor &t, Shape shape);
 
-/// (b, n, n_kv): 1 where query i may not look at key j (causal: j > i; padding: key is padding).
-Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d);
+/// (b, h_kv, m, d) -> (b, h, m, d) as `shape`: each K/V head copied for the h / h_kv query heads
+/// of its group, torch.repeat_interleave(k, h // h_kv, dim=1) (Llama's repeat_kv). Nothing new
+/// is computed; the per-head pass reads the K/V heads where they are instead (HeadRows).
+Tensor repeatKvHeads(const Tensor &kvHeads, Shape shape);
+
+/// The rotation of q and k when config.usesRope(), for `positions` rows (positions
+/// ropePositionOffset + 0 .. positions - 1; max(n, n_kv) covers queries and keys), nothing
+/// otherwise. Precondition: config.validate() found nothing.
+std::optional<RotaryEmbedding> rotaryFor(const AttentionConfig &config, int64_t positions);
+
+/// (b, n, n_kv): 1 where query i may not look at key j: causal (j > i), padding (the key is
+/// padding), sliding window (AttentionConfig::window). With `reasons`, also fills that
+/// (b, n, n_kv) tensor with each cell's MaskReason bits (maskreason.h).
+Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d,
+                 Tensor *reasons = nullptr);
 
 /// True when any entry of `mask` is set.
 bool anyMasked(const Tensor &mask);

@@ -1,6 +1,7 @@
 // HeadKernel: scores to weighted sums, block by block while each block is still in cache.
 #include "attention/headkernel.h"
 
+#include "attention/alibi.h"
 #include "stats/headstatsaccumulator.h"
 #include "util/counterrandom.h"
 #include "util/workteam.h"
@@ -40,6 +41,10 @@ struct HeadPass
     bool scaled, masked, dropout;
     float keep;
     CounterRandom random;
+    std::vector<double> alibiSlopes; ///< one per head with ALiBi, empty otherwise
+
+    /// Whether the scores differ from the raw products (and so need their own storage).
+    bool shifted() const { return scaled || !alibiSlopes.empty(); }
 };
 
 /// Where one block of query rows goes, (rows, n_kv) each. A step that changes nothing shares
@@ -62,6 +67,22 @@ int64_t rowBlock(const ForwardDims &d)
     return std::clamp<int64_t>(rows, 64, std::max<int64_t>(d.n, 1));
 }
 
+/// The scores of one block: raw products times the scale, plus ALiBi's bias of head `head`
+/// for query rows from `first` (added after the scaling, as Press et al. and BLOOM do).
+void shiftScores(const HeadPass &p, ScoreBlocks &s, int64_t head, int64_t first)
+{
+    if (p.scaled)
+        s.scores = s.raw * p.factor;
+    else if (p.shifted() && s.scores.data() != s.raw.data())
+        s.scores = s.raw;
+    if (p.alibiSlopes.empty())
+        return;
+    const double slope = p.alibiSlopes[size_t(head)];
+    for (Eigen::Index r = 0; r < s.scores.rows(); ++r)
+        for (Eigen::Index j = 0; j < s.scores.cols(); ++j)
+            s.scores(r, j) += alibiBias(slope, first + r, j);
+}
+
 /// Scores to weighted sums for `rows` queries from `first` of head `head` of sequence `b`:
 /// the one per-head path of every record level. `context` is (rows, d_v).
 void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, int64_t head,
@@ -70,8 +91,7 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
     const float negInf = -std::numeric_limits<float>::infinity();
     s.raw.noalias() =
         p.in.q.matrix(b, head).middleRows(first, rows) * p.in.k.matrix(b, head).transpose();
-    if (p.scaled)
-        s.scores = s.raw * p.factor;
+    shiftScores(p, s, head, first);
     if (p.masked)
         s.maskedScores = (p.in.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
                              .select(negInf, s.scores.array());
@@ -143,7 +163,7 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record 
     HeadTensors t;
     if (record == Record::Everything) {
         t.scoresRaw = fresh(scoreShape);
-        t.scores = p.scaled ? fresh(scoreShape) : t.scoresRaw;
+        t.scores = p.shifted() ? fresh(scoreShape) : t.scoresRaw;
         t.maskedScores = p.masked ? fresh(scoreShape) : t.scores;
         t.softmax = fresh(scoreShape);
         t.weights = p.dropout ? fresh(scoreShape) : t.softmax;
@@ -157,16 +177,16 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record 
 
 } // namespace
 
-HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads)
+HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads, int64_t groupSize)
 {
     const int64_t n = t.shape().size(1), width = t.shape().size(2);
-    return {t.data(), n * width, width / heads, width, n, width / heads};
+    return {t.data(), n * width, width / heads, width, n, width / heads, groupSize};
 }
 
-HeadRows HeadRows::contiguous(const Tensor &t)
+HeadRows HeadRows::contiguous(const Tensor &t, int64_t groupSize)
 {
     const int64_t h = t.shape().size(1), n = t.shape().size(2), d = t.shape().size(3);
-    return {t.data(), h * n * d, n * d, d, n, d};
+    return {t.data(), h * n * d, n * d, d, n, d, groupSize};
 }
 
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
@@ -242,7 +262,10 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                      in.masked,
                      config.training && config.dropout > 0.0f,
                      1.0f - config.dropout,
-                     CounterRandom(config.seed, kDropoutStream)};
+                     CounterRandom(config.seed, kDropoutStream),
+                     config.attentionPositions == AttentionPositions::Alibi
+                         ? alibiSlopes(config.heads)
+                         : std::vector<double>()};
     HeadTensors t = allocateHeadTensors(d, p, keep.record);
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};

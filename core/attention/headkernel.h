@@ -13,22 +13,26 @@ namespace headlens {
 
 /// One head's rows of Q, K or V where they are, without a copy: (n, d) with rows `rowStride`
 /// apart. From a (b, h, n, d) tensor (the trace's q_heads) or straight from the projection's
-/// (b, n, h*d), whose head columns are a strided view.
+/// (b, n, h*d), whose head columns are a strided view. K and V of grouped-query attention hold
+/// h_kv heads, each read by `groupSize` = h / h_kv query heads: matrix(b, i) is K/V head
+/// floor(i / groupSize) = floor(i h_kv / h), what repeat_kv would have copied there.
 struct HeadRows
 {
     using Matrix = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
 
     const float *data;
     int64_t batchStride, headStride, rowStride, rows, cols;
+    int64_t groupSize; ///< query heads per head stored here (1 for Q and for MHA's K and V)
 
-    /// Heads side by side in each row: (b, n, h*d).
-    static HeadRows interleaved(const Tensor &t, int64_t heads);
-    /// Heads one after another: (b, h, n, d).
-    static HeadRows contiguous(const Tensor &t);
+    /// Heads side by side in each row: (b, n, heads*d).
+    static HeadRows interleaved(const Tensor &t, int64_t heads, int64_t groupSize = 1);
+    /// Heads one after another: (b, heads, n, d).
+    static HeadRows contiguous(const Tensor &t, int64_t groupSize = 1);
 
+    /// The rows query head `head` reads.
     Matrix matrix(int64_t b, int64_t head) const
     {
-        return Matrix(data + b * batchStride + head * headStride, rows, cols,
+        return Matrix(data + b * batchStride + (head / groupSize) * headStride, rows, cols,
                       Eigen::OuterStride<>(rowStride));
     }
 };
@@ -36,9 +40,9 @@ struct HeadRows
 /// Q, K and V split into heads, and the mask: what the per-head pass reads.
 struct HeadInputs
 {
-    HeadRows q;         ///< (n, d_k) per (b, head)
-    HeadRows k;         ///< (n_kv, d_k)
-    HeadRows v;         ///< (n_kv, d_v)
+    HeadRows q;         ///< (n, d_k) per (b, head), rotated when RoPE is on
+    HeadRows k;         ///< (n_kv, d_k) of the head's K/V head, rotated when RoPE is on
+    HeadRows v;         ///< (n_kv, d_v) of the head's K/V head
     const Tensor &mask; ///< (b, n, n_kv), 1 = masked
     bool masked;        ///< whether any entry of `mask` is set
 };
@@ -55,8 +59,9 @@ struct HeadTensors
     std::vector<HeadStats> stats;                             ///< index b * h + head
 };
 
-/// Scores Q_h K_h^T, scaling, mask, softmax, dropout and P V for every (sequence, head); for
-/// Record::Everything also each head's share of the output projection (projectHeadOutput) and
+/// Scores Q_h K_h^T, scaling (plus ALiBi's bias alibiBias(m_h, i, j) when
+/// config.attentionPositions is Alibi), mask, softmax, dropout and P V for every (sequence, head);
+/// for Record::Everything also each head's share of the output projection (projectHeadOutput) and
 /// its statistics. `input` gives each sequence's unpadded lengths. Throws Cancelled when
 /// options.progress returns false. Precondition: with Record::AttentionOnly,
 /// keep.probabilities holds b*h*n*n_kv floats.

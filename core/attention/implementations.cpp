@@ -1,6 +1,9 @@
 // Implementations: separate, fused, per-head and einsum-style multi-head attention, compared.
 #include "attention/implementations.h"
 
+#include "attention/alibi.h"
+#include "attention/forwardsteps.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,14 +14,36 @@ namespace {
 
 struct Sizes
 {
-    int64_t b, n, nKv, h, dK, dV, dModel;
+    int64_t b, n, nKv, h, hKv, dK, dV, dModel;
+    const RotaryEmbedding *rope;     ///< RoPE's rotation, or null
+    std::vector<double> alibiSlopes; ///< one per head with ALiBi, empty otherwise
+
+    /// The K/V head query head `head` reads.
+    int64_t kvHeadOf(int64_t head) const { return head / (h / hKv); }
 };
 
-/// softmax(scale * Q K^T, masked) V for one head: the arithmetic ways (a) to (c) share.
+/// Every head's columns of the projected (m, heads*d_k) queries or keys turned by RoPE, row r
+/// at position r (nothing without RoPE).
+void rotateHeads(RowMatrix &x, int64_t heads, const Sizes &s)
+{
+    if (!s.rope)
+        return;
+    for (Eigen::Index r = 0; r < x.rows(); ++r)
+        for (int64_t head = 0; head < heads; ++head)
+            s.rope->rotate(x.row(r).data() + head * s.dK, r);
+}
+
+/// softmax(scale * Q K^T + ALiBi's bias, masked) V for head `head`: the arithmetic ways (a) to
+/// (c) share. q and k already rotated.
 RowMatrix attendOneHead(const RowMatrix &q, const RowMatrix &k, const RowMatrix &v,
-                        const Eigen::Ref<const RowMatrix> &mask, float scale)
+                        const Eigen::Ref<const RowMatrix> &mask, float scale, const Sizes &s,
+                        int64_t head)
 {
     RowMatrix scores = (q * k.transpose()) * scale;
+    if (!s.alibiSlopes.empty())
+        for (Eigen::Index i = 0; i < scores.rows(); ++i)
+            for (Eigen::Index j = 0; j < scores.cols(); ++j)
+                scores(i, j) += alibiBias(s.alibiSlopes[size_t(head)], i, j);
     const float negInf = -std::numeric_limits<float>::infinity();
     scores = (mask.array() != 0.0f).select(negInf, scores.array());
     for (Eigen::Index i = 0; i < scores.rows(); ++i) {
@@ -33,17 +58,21 @@ RowMatrix attendOneHead(const RowMatrix &q, const RowMatrix &k, const RowMatrix 
     return scores * v;
 }
 
-/// Attention over already projected (n, h*d) matrices of one sequence, heads as column blocks,
-/// then the output projection.
-RowMatrix attendProjected(const RowMatrix &q, const RowMatrix &k, const RowMatrix &v,
+/// Attention over already projected (n, h*d_k) queries and (n_kv, h_kv*d) keys and values of
+/// one sequence, heads as column blocks, then the output projection.
+RowMatrix attendProjected(RowMatrix q, RowMatrix k, const RowMatrix &v,
                           const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
                           const Sizes &s, float scale, bool bias)
 {
+    rotateHeads(q, s.h, s);
+    rotateHeads(k, s.hKv, s);
     RowMatrix concat(s.n, s.h * s.dV);
-    for (int64_t head = 0; head < s.h; ++head)
+    for (int64_t head = 0; head < s.h; ++head) {
+        const int64_t kv = s.kvHeadOf(head);
         concat.middleCols(head * s.dV, s.dV) =
-            attendOneHead(q.middleCols(head * s.dK, s.dK), k.middleCols(head * s.dK, s.dK),
-                          v.middleCols(head * s.dV, s.dV), mask, scale);
+            attendOneHead(q.middleCols(head * s.dK, s.dK), k.middleCols(kv * s.dK, s.dK),
+                          v.middleCols(kv * s.dV, s.dV), mask, scale, s, head);
+    }
     RowMatrix y = concat * w.wO.transpose();
     if (bias)
         y.rowwise() += w.bO.transpose();
@@ -76,9 +105,9 @@ RowMatrix fusedWay(const RowMatrix &x, const RowMatrix &xKv,
                    const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
                    const Sizes &s, float scale, bool bias, bool cross)
 {
-    const int64_t qk = s.h * s.dK, vd = s.h * s.dV;
+    const int64_t qk = s.h * s.dK, kd = s.hKv * s.dK, vd = s.hKv * s.dV;
     const int64_t first = cross ? 0 : qk; // rows of Q in the fused matrix
-    RowMatrix inProj(first + 2 * qk + vd - qk, w.wQ.cols());
+    RowMatrix inProj(first + kd + vd, w.wQ.cols());
     Vector inBias(inProj.rows());
     if (!cross) {
         inProj << w.wQ, w.wK, w.wV;
@@ -89,8 +118,8 @@ RowMatrix fusedWay(const RowMatrix &x, const RowMatrix &xKv,
     }
     const RowMatrix fused = project(cross ? xKv : x, inProj, inBias, bias);
     const RowMatrix q = cross ? project(x, w.wQ, w.bQ, bias) : RowMatrix(fused.leftCols(qk));
-    const RowMatrix k = fused.middleCols(first, qk);
-    const RowMatrix v = fused.middleCols(first + qk, vd);
+    const RowMatrix k = fused.middleCols(first, kd);
+    const RowMatrix v = fused.middleCols(first + kd, vd);
     return attendProjected(q, k, v, mask, w, s, scale, bias);
 }
 
@@ -100,13 +129,16 @@ RowMatrix perHeadWay(const RowMatrix &x, const RowMatrix &xKv,
 {
     std::vector<RowMatrix> heads;
     for (int64_t head = 0; head < s.h; ++head) {
-        const RowMatrix q =
+        const int64_t kv = s.kvHeadOf(head); // a K/V head shared by its group is made again
+        RowMatrix q =
             project(x, w.wQ.middleRows(head * s.dK, s.dK), w.bQ.segment(head * s.dK, s.dK), bias);
-        const RowMatrix k =
-            project(xKv, w.wK.middleRows(head * s.dK, s.dK), w.bK.segment(head * s.dK, s.dK), bias);
+        RowMatrix k =
+            project(xKv, w.wK.middleRows(kv * s.dK, s.dK), w.bK.segment(kv * s.dK, s.dK), bias);
         const RowMatrix v =
-            project(xKv, w.wV.middleRows(head * s.dV, s.dV), w.bV.segment(head * s.dV, s.dV), bias);
-        heads.push_back(attendOneHead(q, k, v, mask, scale));
+            project(xKv, w.wV.middleRows(kv * s.dV, s.dV), w.bV.segment(kv * s.dV, s.dV), bias);
+        rotateHeads(q, 1, s);
+        rotateHeads(k, 1, s);
+        heads.push_back(attendOneHead(q, k, v, mask, scale, s, head));
     }
     RowMatrix concat(s.n, s.h * s.dV); // torch.cat(heads, dim=-1)
     for (int64_t head = 0; head < s.h; ++head)
@@ -119,20 +151,25 @@ RowMatrix einsumWay(const RowMatrix &x, const RowMatrix &xKv,
                     const Eigen::Ref<const RowMatrix> &mask, const AttentionWeights &w,
                     const Sizes &s, float scale, bool bias, bool)
 {
-    const RowMatrix q = project(x, w.wQ, w.bQ, bias);
-    const RowMatrix k = project(xKv, w.wK, w.bK, bias);
+    RowMatrix q = project(x, w.wQ, w.bQ, bias);
+    RowMatrix k = project(xKv, w.wK, w.bK, bias);
     const RowMatrix v = project(xKv, w.wV, w.bV, bias);
+    rotateHeads(q, s.h, s);
+    rotateHeads(k, s.hKv, s);
     RowMatrix context = RowMatrix::Zero(s.n, s.h * s.dV);
     std::vector<float> p(static_cast<size_t>(s.nKv));
     for (int64_t hd = 0; hd < s.h; ++hd)
         for (int64_t i = 0; i < s.n; ++i) {
+            const int64_t kv = s.kvHeadOf(hd);
             float rowMax = -std::numeric_limits<float>::infinity();
             for (int64_t j = 0; j < s.nKv; ++j) {
                 float dot = 0.0f;
                 for (int64_t d = 0; d < s.dK; ++d)
-                    dot += q(i, hd * s.dK + d) * k(j, hd * s.dK + d);
-                p[size_t(j)] =
-                    mask(i, j) != 0.0f ? -std::numeric_limits<float>::infinity() : dot * scale;
+                    dot += q(i, hd * s.dK + d) * k(j, kv * s.dK + d);
+                const float positionBias =
+                    s.alibiSlopes.empty() ? 0.0f : alibiBias(s.alibiSlopes[size_t(hd)], i, j);
+                p[size_t(j)] = mask(i, j) != 0.0f ? -std::numeric_limits<float>::infinity()
+                                                  : dot * scale + positionBias;
                 rowMax = std::max(rowMax, p[size_t(j)]);
             }
             if (std::isinf(rowMax))
@@ -142,7 +179,7 @@ RowMatrix einsumWay(const RowMatrix &x, const RowMatrix &xKv,
                 sum += (value = std::exp(value - rowMax));
             for (int64_t j = 0; j < s.nKv; ++j)
                 for (int64_t d = 0; d < s.dV; ++d)
-                    context(i, hd * s.dV + d) += p[size_t(j)] / sum * v(j, hd * s.dV + d);
+                    context(i, hd * s.dV + d) += p[size_t(j)] / sum * v(j, kv * s.dV + d);
         }
     return project(context, w.wO, w.bO, bias);
 }
@@ -171,9 +208,20 @@ Implementation runWay(Implementation way, WayFunction function, const Trace &tra
 ImplementationComparison compareImplementations(const Trace &trace, const AttentionWeights &weights,
                                                 double einsumLimit)
 {
-    const Sizes s{trace.batch(),      trace.queryLength(),     trace.keyLength(),
-                  trace.config.heads, trace.config.headDimK(), trace.config.headDimV(),
-                  trace.config.dModel};
+    const AttentionConfig &c = trace.config;
+    const std::optional<RotaryEmbedding> rope =
+        rotaryFor(c, std::max(trace.queryLength(), trace.keyLength()));
+    const Sizes s{trace.batch(),
+                  trace.queryLength(),
+                  trace.keyLength(),
+                  c.heads,
+                  c.kvHeadCount(),
+                  c.headDimK(),
+                  c.headDimV(),
+                  c.dModel,
+                  rope ? &*rope : nullptr,
+                  c.attentionPositions == AttentionPositions::Alibi ? alibiSlopes(c.heads)
+                                                                    : std::vector<double>()};
     const double attentionFlops = 2.0 * double(s.b * s.h * s.n * s.nKv) * double(s.dK + s.dV);
     const double projectionFlops =
         trace.step("project")->flops + trace.step("output_projection")->flops;

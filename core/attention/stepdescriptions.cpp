@@ -1,47 +1,23 @@
 // StepDescriptions: what each step of multi-head attention does, said three ways, and its cost.
 #include "attention/stepdescriptions.h"
 
+#include "attention/alibi.h"
+#include "attention/steptext.h"
+
 #include <cmath>
-#include <cstdio>
 
 namespace headlens {
 
-namespace {
-
-constexpr double kFloat = 4.0; // bytes per float32
-
-std::string num(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
-}
-
-std::string shape3(double a, double b, double c)
-{
-    return "(" + num(a) + ", " + num(b) + ", " + num(c) + ")";
-}
-
-std::string shape4(double a, double b, double c, double d)
-{
-    return "(" + num(a) + ", " + num(b) + ", " + num(c) + ", " + num(d) + ")";
-}
-
-std::string fmt(const char *format, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
-} // namespace
+using namespace steptext;
 
 StepDescriptions::StepDescriptions(const AttentionConfig &config, const AttentionInput &input)
     : m_config(config), m_input(input), m_cross(input.isCrossAttention()),
-      m_b(double(input.batch())), m_n(double(input.queryLength())),
-      m_nKv(double(input.keyLength())), m_h(config.heads), m_dK(config.headDimK()),
-      m_dV(config.headDimV()), m_dIn(double(input.inputWidth())),
-      m_dKvIn(double(input.kvInputWidth())), m_dModel(config.dModel)
+      m_grouped(config.kvHeadCount() < config.heads),
+      m_alibi(config.attentionPositions == AttentionPositions::Alibi), m_b(double(input.batch())),
+      m_n(double(input.queryLength())), m_nKv(double(input.keyLength())), m_h(config.heads),
+      m_hKv(config.kvHeadCount()), m_dK(config.headDimK()), m_dV(config.headDimV()),
+      m_dIn(double(input.inputWidth())), m_dKvIn(double(input.kvInputWidth())),
+      m_dModel(config.dModel)
 {}
 
 TraceStep StepDescriptions::make(StepKind kind, std::string title, std::vector<TraceKey> inputs,
@@ -107,8 +83,16 @@ TraceStep StepDescriptions::project() const
     s.explanation = "Three learned linear maps turn every token into a query (what it looks "
                     "for), a key (what it offers) and a value (what it passes on), " +
                     num(m_h * m_dK) + " numbers each for all " + num(m_h) + " heads at once.";
-    s.flops = 2.0 * m_b * (m_n * m_dIn * m_h * m_dK + m_nKv * m_dKvIn * m_h * (m_dK + m_dV));
-    s.bytes = m_b * (m_n * m_h * m_dK + m_nKv * m_h * (m_dK + m_dV)) * kFloat;
+    if (m_grouped)
+        s.explanation = "Three learned linear maps turn every token into a query (what it looks "
+                        "for) of " +
+                        num(m_h * m_dK) + " numbers for the " + num(m_h) +
+                        " query heads, and a key (what it offers) and a value (what it passes "
+                        "on) of only " +
+                        num(m_hKv * m_dK) + " and " + num(m_hKv * m_dV) + " numbers for the " +
+                        num(m_hKv) + " K/V heads they share.";
+    s.flops = 2.0 * m_b * (m_n * m_dIn * m_h * m_dK + m_nKv * m_dKvIn * m_hKv * (m_dK + m_dV));
+    s.bytes = m_b * (m_n * m_h * m_dK + m_nKv * m_hKv * (m_dK + m_dV)) * kFloat;
     return s;
 }
 
@@ -116,12 +100,14 @@ TraceStep StepDescriptions::split() const
 {
     TraceStep s = make(StepKind::Split, "Split into heads", {keys::q, keys::k, keys::v},
                        {keys::qView, keys::kView, keys::vView});
-    s.formula = "Q -> (b, n, h, d_k)";
-    s.pytorch = "q = q.view(b, n, h, d_k)";
+    s.formula =
+        m_grouped ? "Q -> (b, n, h, d_k),  K -> (b, n_kv, h_kv, d_k)" : "Q -> (b, n, h, d_k)";
+    s.pytorch = m_grouped ? "q = q.view(b, n, h, d_k); k = k.view(b, n_kv, h_kv, d_k)"
+                          : "q = q.view(b, n, h, d_k)";
     s.explanation = "Nothing is computed: the " + shape3(m_b, m_n, m_h * m_dK) +
                     " tensor is seen as " + shape4(m_b, m_n, m_h, m_dK) +
                     ", so head 1 gets dimensions 1-" + num(m_dK) + ", head 2 the next " +
-                    num(m_dK) + ", and so on.";
+                    num(m_dK) + ", and so on." + kvHeadsSentence();
     return s;
 }
 
@@ -133,19 +119,25 @@ TraceStep StepDescriptions::transpose() const
     s.pytorch = "q = q.transpose(1, 2)";
     s.explanation = "Swapping the token and head axes gives each of the " + num(m_h) +
                     " heads its own (n, d_k) = (" + num(m_n) + ", " + num(m_dK) +
-                    ") matrix, so all heads can attend in parallel.";
-    s.bytes = m_b * m_h * (m_n * m_dK + m_nKv * (m_dK + m_dV)) * kFloat;
+                    ") matrix, so all heads can attend in parallel." + kvHeadsSentence();
+    s.bytes = m_b * (m_h * m_n * m_dK + m_hKv * m_nKv * (m_dK + m_dV)) * kFloat;
     return s;
 }
 
 TraceStep StepDescriptions::scores() const
 {
-    TraceStep s =
-        make(StepKind::Scores, "Scores Q K^T", {keys::qHeads, keys::kHeads}, {keys::scoresRaw});
+    TraceStep s = make(StepKind::Scores, "Scores Q K^T", {scoredQueries(), scoredKeys()},
+                       m_alibi ? std::vector<TraceKey>{keys::scoresRaw, keys::alibiBias}
+                               : std::vector<TraceKey>{keys::scoresRaw});
     s.formula = "S_h = Q_h K_h^T";
     s.pytorch = "scores = q @ k.transpose(-2, -1)";
     s.explanation = "Each head compares every query with every key by a dot product: a large "
                     "score means the query matches that key.";
+    if (m_alibi)
+        s.explanation += " Beside them, ALiBi's bias -m_h (i - j) penalises each earlier key by "
+                         "its distance, with one slope m_h per head (" +
+                         fmt("%.4g", alibiSlopes(int(m_h)).front()) + " for head 1, " +
+                         fmt("%.4g", alibiSlopes(int(m_h)).back()) + " for head " + num(m_h) + ").";
     s.flops = 2.0 * m_b * m_h * m_n * m_nKv * m_dK;
     s.bytes = m_b * m_h * m_n * m_nKv * kFloat;
     return s;
@@ -177,12 +169,26 @@ TraceStep StepDescriptions::scale() const
     }
     s.flops = m_config.scaleFactor() != 1.0f ? m_b * m_h * m_n * m_nKv : 0.0;
     s.bytes = s.flops * kFloat;
+    if (m_alibi) {
+        s.inputs.push_back(keys::alibiBias);
+        s.formula += ",  + B_h[i, j] = -m_h (i - j)";
+        s.pytorch += " + alibi_bias  # (h, n, n_kv)";
+        s.explanation += " ALiBi's bias is added after the scaling: the farther back a key, the "
+                         "lower its score, by m_h per token.";
+        s.flops += m_b * m_h * m_n * m_nKv;
+        s.bytes = m_b * m_h * m_n * m_nKv * kFloat;
+    }
     return s;
 }
 
 TraceStep StepDescriptions::mask(bool anyMasked) const
 {
-    TraceStep s = make(StepKind::Mask, "Mask", {keys::scores, keys::mask}, {keys::maskedScores});
+    const int window = m_config.window;
+    TraceStep s =
+        make(StepKind::Mask, "Mask",
+             window > 0 ? std::vector<TraceKey>{keys::scores, keys::mask, keys::maskReason}
+                        : std::vector<TraceKey>{keys::scores, keys::mask},
+             {keys::maskedScores});
     s.formula = "S_h[i, j] = -inf where masked";
     s.pytorch = "scores = scores.masked_fill(mask, float('-inf'))";
     std::string what;
@@ -190,6 +196,12 @@ TraceStep StepDescriptions::mask(bool anyMasked) const
         what = "a token may not look at later tokens (causal)";
     if (!m_input.keyPaddingMask.isEmpty())
         what += std::string(what.empty() ? "" : ", and ") + "padding keys are ignored";
+    if (window > 0)
+        what += std::string(what.empty() ? "" : ", and ") +
+                (m_config.causal ? "a query sees only the " + num(window) +
+                                       " most recent keys, itself included (sliding window)"
+                                 : "a query sees only the keys less than " + num(window) +
+                                       " places away (sliding window)");
     s.explanation =
         anyMasked ? "Masked places get -inf, so the softmax gives them weight 0: " + what + "."
                   : "No mask is active, so every query may look at every key.";
@@ -229,7 +241,7 @@ TraceStep StepDescriptions::dropout() const
 TraceStep StepDescriptions::weightedSum() const
 {
     TraceStep s = make(StepKind::WeightedSum, "Weighted sum of V",
-                       {keys::attentionWeights, keys::vHeads}, {keys::context});
+                       {keys::attentionWeights, summedValues()}, {keys::context});
     s.formula = "head_h = P_h V_h";
     s.pytorch = "context = p @ v";
     s.explanation = "Each token's new vector in a head is the average of the values, weighted "

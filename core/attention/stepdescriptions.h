@@ -20,6 +20,8 @@ public:
     TraceStep project() const;
     TraceStep split() const;
     TraceStep transpose() const;
+    TraceStep rotate() const;   ///< RoPE only
+    TraceStep repeatKv() const; ///< h_kv < h only
     TraceStep scores() const;
     TraceStep scale() const;
     TraceStep mask(bool anyMasked) const;
@@ -33,11 +35,18 @@ public:
 private:
     TraceStep make(StepKind kind, std::string title, std::vector<TraceKey> inputs,
                    std::vector<TraceKey> outputs) const;
+    /// What the scores and the weighted sum read: rotated queries and keys with RoPE, the
+    /// repeated K/V heads when h_kv < h.
+    TraceKey scoredQueries() const;
+    TraceKey scoredKeys() const;
+    TraceKey summedValues() const;
+    /// " K and V have h_kv heads ..." for grouped-query settings, "" otherwise.
+    std::string kvHeadsSentence() const;
 
     const AttentionConfig &m_config;
     const AttentionInput &m_input;
-    bool m_cross;
-    double m_b, m_n, m_nKv, m_h, m_dK, m_dV, m_dIn, m_dKvIn, m_dModel;
+    bool m_cross, m_grouped, m_alibi;
+    double m_b, m_n, m_nKv, m_h, m_hKv, m_dK, m_dV, m_dIn, m_dKvIn, m_dModel;
 };
 
 } // namespace headlens

@@ -16,6 +16,10 @@ std::string toString(StepKind kind)
         return "split";
     case StepKind::Transpose:
         return "transpose";
+    case StepKind::Rotate:
+        return "rotate";
+    case StepKind::RepeatKv:
+        return "repeat_kv";
     case StepKind::Scores:
         return "scores";
     case StepKind::Scale:

@@ -16,6 +16,8 @@ enum class StepKind
     Project,
     Split,
     Transpose,
+    Rotate,   ///< RoPE turns q and k (only with rotary positions)
+    RepeatKv, ///< K/V heads copied for their query heads (only when h_kv < h)
     Scores,
     Scale,
     Mask,

@@ -22,6 +22,7 @@ json configJson(const AttentionConfig &c)
     return json{
         {"d_model", c.dModel},
         {"heads", c.heads},
+        {"kv_heads", c.kvHeadCount()},
         {"d_in", c.dIn},
         {"input_width", c.inputWidth()},
         {"tied", c.tied},
@@ -31,11 +32,15 @@ json configJson(const AttentionConfig &c)
         {"temperature", c.temperature},
         {"scale_factor", c.scaleFactor()},
         {"causal", c.causal},
+        {"window", c.window},
         {"bias", c.bias},
         {"dropout", c.dropout},
         {"training", c.training},
         {"seed", c.seed},
         {"positional", toString(c.positional)},
+        {"attention_positions", toString(c.attentionPositions)},
+        {"rope_theta", c.ropeTheta},
+        {"rope_position_offset", c.ropePositionOffset},
         {"tokenizer", toString(c.tokenizer)},
         {"memory_budget_bytes", c.memoryBudgetBytes},
     };
@@ -102,8 +107,10 @@ json headStatsJson(const Trace &trace)
     const int heads = std::max(trace.config.heads, 1);
     for (size_t i = 0; i < trace.headStats.size(); ++i) {
         const HeadStats &s = trace.headStats[i];
+        const int head = static_cast<int>(i) % heads;
         stats.push_back({{"b", static_cast<int64_t>(i) / heads},
-                         {"head", static_cast<int64_t>(i) % heads},
+                         {"head", head},
+                         {"kv_head", trace.config.kvHeadOf(head)},
                          {"entropy", s.entropy},
                          {"mean_distance", s.meanDistance},
                          {"diagonal", s.diagonal},

@@ -15,7 +15,7 @@ public:
     /// toString names), "batch", "query_length", "key_length", "tokens" and "kv_tokens" (one
     /// list per sequence), "steps" (id, kind, title, inputs, outputs, shape_before/shape_after
     /// as text and "…_axes" [{name, size}], formula, pytorch, explanation, flops, bytes),
-    /// "tensors" (name, shape, axes, meaning, bytes), "head_stats" (b, head, entropy,
+    /// "tensors" (name, shape, axes, meaning, bytes), "head_stats" (b, head, kv_head, entropy,
     /// mean_distance, diagonal, previous_token, first_token, max_weight), "warnings",
     /// "total_flops" and "total_bytes". Invalid UTF-8 in token labels is replaced by U+FFFD.
     static std::string summary(const Trace &trace);

@@ -5,6 +5,7 @@
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
+#include <algorithm>
 #include <map>
 
 namespace headlens {
@@ -123,6 +124,85 @@ void checkConsistent(const Entries &e, const AttentionWeights &w, bool fused)
                                       " rows (h*d_v): they must match.");
 }
 
+constexpr const char *kHuggingFaceNames[] = {"q_proj.weight", "k_proj.weight", "v_proj.weight",
+                                             "o_proj.weight"};
+
+bool usesHuggingFaceNames(const Entries &e)
+{
+    for (const char *name : kHuggingFaceNames)
+        if (e.has(name))
+            return true;
+    return false;
+}
+
+/// q_proj, k_proj, v_proj and o_proj: every weight required, each bias optional.
+void loadHuggingFace(const Entries &e, LoadedWeights &loaded)
+{
+    for (const char *name : {"in_proj_weight", "q_proj_weight", "out_proj.weight"})
+        if (e.has(name))
+            e.fail(name, "appears together with Hugging Face's q_proj.weight ... o_proj.weight; "
+                         "keep only one set of names.");
+    for (const char *name : kHuggingFaceNames)
+        if (!e.has(name))
+            throw InputError(e.source() + ": entry '" + name +
+                             "' is missing: Hugging Face attention weights need q_proj.weight, "
+                             "k_proj.weight, v_proj.weight and o_proj.weight; the file holds " +
+                             e.names() + ".");
+    AttentionWeights &w = loaded.weights;
+    w.wQ = e.matrix("q_proj.weight");
+    w.wK = e.matrix("k_proj.weight");
+    w.wV = e.matrix("v_proj.weight");
+    w.wO = e.matrix("o_proj.weight");
+    const char *why = "one value per output feature";
+    w.bQ = e.vectorOr0("q_proj.bias", w.wQ.rows(), why);
+    w.bK = e.vectorOr0("k_proj.bias", w.wK.rows(), why);
+    w.bV = e.vectorOr0("v_proj.bias", w.wV.rows(), why);
+    w.bO = e.vectorOr0("o_proj.bias", w.wO.rows(), why);
+    loaded.hasBias = e.has("q_proj.bias") || e.has("k_proj.bias") || e.has("v_proj.bias") ||
+                     e.has("o_proj.bias");
+    loaded.huggingFaceNames = true;
+}
+
+/// Grouped-query shapes: K and V have h_kv heads, a divisor of Q's h, the same for both.
+void checkGroupedConsistent(const Entries &e, const AttentionWeights &w)
+{
+    if (w.wK.rows() == 0 || w.wQ.rows() % w.wK.rows() != 0)
+        e.fail("k_proj.weight",
+               "has " + std::to_string(w.wK.rows()) + " rows (h_kv*d_k), which do not divide " +
+                   "q_proj.weight's " + std::to_string(w.wQ.rows()) +
+                   " (h*d_k): the K/V heads must share the query heads out evenly.");
+    const Eigen::Index group = w.wQ.rows() / w.wK.rows();
+    if (w.wV.rows() * group != w.wO.cols())
+        e.fail("v_proj.weight",
+               "has " + std::to_string(w.wV.rows()) + " rows (h_kv*d_v) but o_proj.weight has " +
+                   std::to_string(w.wO.cols()) + " columns (h*d_v): with " + std::to_string(group) +
+                   " query heads per K/V head it needs " +
+                   std::to_string(w.wO.cols() / std::max<Eigen::Index>(group, 1)) + " rows.");
+    if (w.wV.cols() != w.wK.cols())
+        e.fail("v_proj.weight", "has " + std::to_string(w.wV.cols()) + " columns but " +
+                                    "k_proj.weight has " + std::to_string(w.wK.cols()) +
+                                    ": keys and values come from the same tokens.");
+}
+
+/// nn.MultiheadAttention's names: in_proj_weight or q/k/v_proj_weight, in_proj_bias, out_proj.
+void loadMultiheadAttention(const Entries &e, LoadedWeights &loaded)
+{
+    if (!e.has("out_proj.weight"))
+        throw InputError(e.source() + ": entry 'out_proj.weight' is missing; the file holds " +
+                         e.names() + ". Save mha.state_dict() with numpy.savez.");
+    AttentionWeights &w = loaded.weights;
+    w.wO = e.matrix("out_proj.weight");
+    loadProjections(e, loaded);
+    checkConsistent(e, w, loaded.fused);
+    const Eigen::Index qk = w.wQ.rows(), v = w.wV.rows();
+    const Vector inBias = e.vectorOr0("in_proj_bias", 2 * qk + v, "b_Q, b_K and b_V stacked");
+    w.bQ = inBias.head(qk);
+    w.bK = inBias.segment(qk, qk);
+    w.bV = inBias.tail(v);
+    w.bO = e.vectorOr0("out_proj.bias", w.wO.rows(), "one value per output feature");
+    loaded.hasBias = e.has("in_proj_bias") || e.has("out_proj.bias");
+}
+
 } // namespace
 
 std::optional<std::string> LoadedWeights::mismatch(const AttentionConfig &config) const
@@ -139,27 +219,21 @@ LoadedWeights WeightsFile::fromEntries(const std::vector<std::pair<std::string, 
             e.fail(name, "means the layer was built with add_bias_kv=True, which HeadLens does "
                          "not support. Use a layer without add_bias_kv.");
     }
-    if (!e.has("out_proj.weight"))
-        throw InputError(sourceName + ": entry 'out_proj.weight' is missing; the file holds " +
-                         e.names() + ". Save mha.state_dict() with numpy.savez.");
     LoadedWeights loaded;
-    AttentionWeights &w = loaded.weights;
-    w.wO = e.matrix("out_proj.weight");
-    loadProjections(e, loaded);
-    checkConsistent(e, w, loaded.fused);
-
-    const Eigen::Index qk = w.wQ.rows(), v = w.wV.rows();
-    const Vector inBias = e.vectorOr0("in_proj_bias", 2 * qk + v, "b_Q, b_K and b_V stacked");
-    w.bQ = inBias.head(qk);
-    w.bK = inBias.segment(qk, qk);
-    w.bV = inBias.tail(v);
-    w.bO = e.vectorOr0("out_proj.bias", w.wO.rows(), "one value per output feature");
-    loaded.hasBias = e.has("in_proj_bias") || e.has("out_proj.bias");
+    if (usesHuggingFaceNames(e)) {
+        loadHuggingFace(e, loaded);
+        checkGroupedConsistent(e, loaded.weights);
+    } else {
+        loadMultiheadAttention(e, loaded);
+    }
+    const AttentionWeights &w = loaded.weights;
     loaded.dModel = static_cast<int>(w.wO.rows());
     loaded.inputWidth = static_cast<int>(w.wQ.cols());
     loaded.kvInputWidth = static_cast<int>(w.wK.cols());
-    loaded.queryKeyWidth = static_cast<int>(qk);
-    loaded.valueWidth = static_cast<int>(v);
+    loaded.queryKeyWidth = static_cast<int>(w.wQ.rows());
+    loaded.keyWidth = static_cast<int>(w.wK.rows());
+    loaded.valueWidth = static_cast<int>(w.wO.cols());
+    loaded.kvValueWidth = static_cast<int>(w.wV.rows());
     return loaded;
 }
 
@@ -190,6 +264,21 @@ std::vector<std::pair<std::string, Tensor>> WeightsFile::toEntries(const Attenti
                                                                    bool withBias)
 {
     std::vector<std::pair<std::string, Tensor>> entries;
+    if (w.wK.rows() != w.wQ.rows() || w.wV.rows() != w.wO.cols()) {
+        struct Linear
+        {
+            const char *name;
+            const RowMatrix &weight;
+            const Vector &bias;
+        };
+        for (const Linear &l : {Linear{"q_proj", w.wQ, w.bQ}, Linear{"k_proj", w.wK, w.bK},
+                                Linear{"v_proj", w.wV, w.bV}, Linear{"o_proj", w.wO, w.bO}}) {
+            entries.emplace_back(std::string(l.name) + ".weight", matrixTensor(l.weight));
+            if (withBias)
+                entries.emplace_back(std::string(l.name) + ".bias", vectorTensor(l.bias));
+        }
+        return entries;
+    }
     const bool fused =
         w.wQ.cols() == w.wK.cols() && w.wK.cols() == w.wV.cols() && w.wQ.rows() == w.wV.rows();
     if (fused) {

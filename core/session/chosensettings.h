@@ -11,8 +11,9 @@ struct ChosenSettings
     bool dModel = true;     ///< d_model: rows of out_proj.weight
     bool inputWidth = true; ///< d_in: columns of W_Q when it differs from d_model
     bool bias = true;       ///< whether the projections have biases
+    bool kvHeads = true;    ///< h_kv: a file with fewer K/V heads than query heads fixes h / h_kv
 
-    static ChosenSettings none() { return {false, false, false}; }
+    static ChosenSettings none() { return {false, false, false, false}; }
 };
 
 } // namespace headlens

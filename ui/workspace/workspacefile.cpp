@@ -32,6 +32,12 @@ QJsonObject configToJson(const AttentionConfig &c)
         {"seed", QString::number(c.seed)},
         {"positional", QString::fromStdString(toString(c.positional))},
         {"tokenizer", QString::fromStdString(toString(c.tokenizer))},
+        // Format version 2: attention's newer variants.
+        {"kv_heads", c.kvHeads},
+        {"attention_positions", QString::fromStdString(toString(c.attentionPositions))},
+        {"rope_theta", double(c.ropeTheta)},
+        {"rope_position_offset", c.ropePositionOffset},
+        {"window", c.window},
     };
 }
 
@@ -70,6 +76,13 @@ AttentionConfig configFromJson(const QJsonObject &j)
         throw InputError("The workspace's seed is not a whole number.");
     c.positional = enumField(j, "positional", c.positional, &positionalFromString);
     c.tokenizer = enumField(j, "tokenizer", c.tokenizer, &tokenizerFromString);
+    // Absent from version 1 files: multi-head attention without positions inside it.
+    c.kvHeads = j.value("kv_heads").toInt(c.kvHeads);
+    c.attentionPositions =
+        enumField(j, "attention_positions", c.attentionPositions, &attentionPositionsFromString);
+    c.ropeTheta = float(j.value("rope_theta").toDouble(c.ropeTheta));
+    c.ropePositionOffset = j.value("rope_position_offset").toInt(c.ropePositionOffset);
+    c.window = j.value("window").toInt(c.window);
     return c;
 }
 

@@ -1,0 +1,88 @@
+// CommandLine::helpText: the option list --help prints, shared by headlens-cli and the window.
+#include "commandline.h"
+
+namespace headlens {
+
+std::string CommandLine::helpText(const std::string &program, bool windowOptions)
+{
+    std::string text =
+        "Usage: " + program + (windowOptions ? " [file.headlens] [options]\n" : " [options]\n");
+    text += R"(
+Input (one of):
+  --text TEXT               a sentence; repeat for a batch (one sequence each)
+  --text-file FILE          one sequence per line
+  --input X.npy             token vectors instead of text, (n, d) or (b, n, d)
+Cross-attention:
+  --kv-text TEXT            keys and values from another text (once, or once per sequence)
+  --kv-input Y.npy          keys and values from vectors, (b, n_kv, d)
+  --key-padding-mask M.npy  (b, n_kv), nonzero where a key is ignored (PyTorch convention)
+Layer:
+  --weights W.npz           nn.MultiheadAttention state_dict saved with numpy.savez
+  --d-model N               model width (default 512; read from --weights if not given)
+  --d-in N                  input width when it differs from d_model
+  --heads N                 number of heads h (default 8)
+  --kv-heads N              key/value heads h_kv, a divisor of h (default: as many as heads);
+                            1 = multi-query, between = grouped-query (Llama, Mistral, Qwen)
+  --d-k N, --d-v N          per-head widths, untied from d_model / h
+  --seed N                  seed for embeddings, weights and dropout (default 0)
+  --causal                  mask later tokens
+  --scale sqrt|none|T       divide scores by sqrt(d_k) (default), by nothing, or by T
+  --no-bias                 no projection biases
+  --dropout P               dropout on the attention weights (training mode)
+  --positional sinusoidal|random|none
+  --attention-positions none|rope|rope-interleaved|alibi
+                            positions inside attention: RoPE with Hugging Face's split-half
+                            pairs or RoFormer's interleaved ones, or ALiBi's linear biases
+  --rope-theta T            RoPE's base theta (default 10000; Llama 3: 500000)
+  --rope-offset S           add S to every RoPE position (the scores stay the same)
+  --window W                sliding window: a query sees only the W most recent keys
+  --tokenizer words|chars
+  --memory-budget MIB       refuse traces larger than this (default 2048)
+Models (a GPT-2 checkpoint folder or a toy model .npz from --train):
+  --model DIR|TOY.npz       GPT-2: config.json, model.safetensors, vocab.json, merges.txt; runs --text
+                            through every layer, prints the top-5 next tokens; --export-dir also
+                            writes all_weights.npy (n_layer, n_head, n, n) and token_ids.npy
+  --layer L                 the layer whose every step is traced and exported (default 0)
+  --token-ids 1,2,3         the model's token ids instead of --text
+Output:
+  --print-shapes            the step table: shapes before -> after, formula, PyTorch line
+  --stats                   per-head statistics
+  --compare                 the four implementations and their largest difference
+  --json                    the trace summary as JSON on stdout
+  --export-dir DIR          one .npy per trace tensor plus trace.json
+)";
+    if (windowOptions)
+        text += R"(Window:
+  --screenshot OUT.png      render the window to a PNG and exit
+  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
+  --size WxH                window size for --screenshot (default 1400x900)
+  --view heads|head:N|pipeline|train
+                            the heads grid, head N large beside it, the pipeline, or the
+                            Train view (with --train TASK --steps N: after N steps)
+  --view model              with --model DIR|TOY.npz: every layer and head, the statistics
+  --step N                  with --view pipeline: show step N (1 = the first)
+  --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
+)";
+    else
+        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
+                R"(Cost (no trace is computed):
+  --cost                    parameters, FLOPs and KV cache of these settings beside MHA and MQA
+  --cost-layers L           layers of the model (default 1)
+  --cost-tokens N           context length (default: the tokens of the first --text)
+  --cost-dtype f32|bf16|f16|int8
+                            bytes per cached value (default f32)
+Training playground (a tiny attention-only transformer on a toy task):
+  --train TASK              previous, reverse, sort or induction; prints loss and accuracy
+  --layers L, --heads H     1-2 layers, 1-8 heads (defaults depend on the task)
+  --d-model N               16-128;  --seq-len N  up to 32;  --vocab N  up to 64
+  --steps N                 Adam steps (default 2000);  --lr R;  --batch-size B;  --seed S
+  --layer-norm              pre-LayerNorm before each attention block and the unembedding
+  --report-every N          steps between printed lines (default 100)
+  --until-accuracy A        stop once the held-out accuracy reaches A (e.g. 0.99)
+  --save FILE.npz           save the trained model (open it later in the window)
+)";
+    text += "  --help, --version\n";
+    return text;
+}
+
+} // namespace headlens

@@ -1,0 +1,58 @@
+// RotaryEmbedding: rotary position embedding (RoPE), the rotation of q and k by their positions.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace headlens {
+
+/// RoPE, Su et al. 2021 (RoFormer), section 3.4: each pair of a query or key vector of width
+/// d_k is rotated by the angle position * theta^(-2j/d_k), j = 0 .. d_k/2 - 1 the pair's index,
+/// so that q_m . k_n depends only on m - n. Two ways to choose the pairs:
+///  - split-half (Hugging Face `rotate_half`, Llama/Qwen/Mistral checkpoints): pairs
+///    (j, j + d_k/2); out = x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x2, x1);
+///  - interleaved (RoFormer, Meta's original Llama code, `torch.view_as_complex`): pairs
+///    (2j, 2j + 1), x_2j + i x_2j+1 multiplied by e^(i angle).
+/// Either way, pair (a, b) becomes (a cos - b sin, b cos + a sin). The cos/sin tables are made
+/// once for `count` positions from `offset`, angles in double (then rounded to float), so both
+/// paths of the forward pass and the tests read the very same numbers.
+class RotaryEmbedding
+{
+public:
+    /// Precondition: dK even and > 0, theta > 1, count >= 0.
+    RotaryEmbedding(int64_t dK, float theta, bool interleaved, int64_t count, int64_t offset = 0);
+
+    /// theta^(-2j/d_k): how fast pair j turns, in radians per position (pair 0 the fastest).
+    static double frequency(int64_t pair, int64_t dK, double theta);
+
+    /// Rotates the d_k numbers at `x` by the angles of table row `row` (position offset + row).
+    /// Precondition: 0 <= row < count.
+    void rotate(float *x, int64_t row) const;
+
+    /// The angle pair `pair` turns at table row `row`, in radians (offset included).
+    double angle(int64_t row, int64_t pair) const;
+    /// The two indices of pair `pair` within a head's d_k numbers.
+    int64_t firstOfPair(int64_t pair) const { return m_interleaved ? 2 * pair : pair; }
+    int64_t secondOfPair(int64_t pair) const
+    {
+        return m_interleaved ? 2 * pair + 1 : pair + m_half;
+    }
+
+    /// (b, heads, m, d_k) -> the same with every row rotated by its position (row m of each head:
+    /// position offset + m). The trace's q_rot and k_rot.
+    Tensor rotatedHeads(const Tensor &heads) const;
+    /// Rotates a projection (b, m, heads*d_k) in place, each head's columns by the token's
+    /// position: what the lean path does before its heads read the projection where it lies.
+    void rotateProjection(Tensor &projection) const;
+
+private:
+    int64_t m_half;
+    bool m_interleaved;
+    double m_theta;
+    int64_t m_offset;
+    RowMatrix m_cos; ///< (count, d_k/2)
+    RowMatrix m_sin; ///< (count, d_k/2)
+};
+
+} // namespace headlens
