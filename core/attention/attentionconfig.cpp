@@ -224,6 +224,7 @@ bool AttentionConfig::operator==(const AttentionConfig &o) const
            positional == o.positional && tokenizer == o.tokenizer &&
            memoryBudgetBytes == o.memoryBudgetBytes && kvHeads == o.kvHeads && window == o.window &&
            attentionPositions == o.attentionPositions && ropeTheta == o.ropeTheta &&
+           ropeScaling == o.ropeScaling && qkNorm == o.qkNorm && qkNormEpsilon == o.qkNormEpsilon &&
            ropePositionOffset == o.ropePositionOffset;
 }
 

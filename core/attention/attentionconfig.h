@@ -1,6 +1,8 @@
 // AttentionConfig: every setting of one multi-head attention layer, and its validation.
 #pragma once
 
+#include "attention/ropescaling.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -89,6 +91,11 @@ struct AttentionConfig
     /// so any shift leaves them unchanged up to float rounding; also where a decoder's new
     /// tokens start after its cache.
     int ropePositionOffset = 0;
+    RopeScaling ropeScaling; ///< how a long-context checkpoint stretches the frequencies
+    /// Qwen3: RMSNorm of each head's q and k (over d_k, weights AttentionWeights::qNorm and
+    /// kNorm) after the split and before RoPE, with this epsilon.
+    bool qkNorm = false;
+    float qkNormEpsilon = 1e-6f;
     TokenizerKind tokenizer = TokenizerKind::Words;
 
     /// Largest trace the core may allocate; larger requests are refused with an estimate.

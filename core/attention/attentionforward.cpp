@@ -4,6 +4,7 @@
 #include "attention/alibi.h"
 #include "attention/forwardsteps.h"
 #include "attention/headkernel.h"
+#include "attention/headnorm.h"
 #include "attention/stepdescriptions.h"
 #include "util/inputerror.h"
 
@@ -115,15 +116,32 @@ void recordProjections(Trace &trace, const AttentionWeights &weights, const Forw
     reportProgress(options, 0.2);
 }
 
+/// Qwen3's q/k norms: q_normed and k_normed, every head's row RMS-normalised (only when
+/// config.qkNorm).
+void recordQkNorm(Trace &trace, const AttentionWeights &weights, const StepDescriptions &describe)
+{
+    if (!trace.config.qkNorm)
+        return;
+    const float eps = trace.config.qkNormEpsilon;
+    trace.addTensor(keys::qNormed, rmsNormRows(trace.tensor(keys::qHeads), weights.qNorm, eps),
+                    "each head's queries divided by their RMS, times q_norm's weights");
+    trace.addTensor(keys::kNormed, rmsNormRows(trace.tensor(keys::kHeads), weights.kNorm, eps),
+                    "each K/V head's keys divided by their RMS, times k_norm's weights");
+    trace.steps.push_back(describe.qkNorm());
+}
+
 /// RoPE: q_rot and k_rot, each row turned by its position (only when config.usesRope()).
 void recordRotation(Trace &trace, const ForwardDims &d, const StepDescriptions &describe)
 {
     const std::optional<RotaryEmbedding> rope = rotaryFor(trace.config, std::max(d.n, d.nKv));
     if (!rope)
         return;
-    trace.addTensor(keys::qRot, rope->rotatedHeads(trace.tensor(keys::qHeads)),
+    const bool normed = trace.hasTensor(keys::qNormed);
+    trace.addTensor(keys::qRot,
+                    rope->rotatedHeads(trace.tensor(normed ? keys::qNormed : keys::qHeads)),
                     "each head's queries turned by their positions (RoPE)");
-    trace.addTensor(keys::kRot, rope->rotatedHeads(trace.tensor(keys::kHeads)),
+    trace.addTensor(keys::kRot,
+                    rope->rotatedHeads(trace.tensor(normed ? keys::kNormed : keys::kHeads)),
                     "each K/V head's keys turned by their positions (RoPE)");
     trace.steps.push_back(describe.rotate());
 }
@@ -135,7 +153,7 @@ void recordRepeat(Trace &trace, const ForwardDims &d, const StepDescriptions &de
 {
     if (d.hKv == d.h)
         return;
-    const Tensor &k = trace.tensor(trace.hasTensor(keys::kRot) ? keys::kRot : keys::kHeads);
+    const Tensor &k = trace.tensor(StepDescriptions::scoredKeyHeads(trace.config));
     trace.addTensor(keys::kRepeated,
                     repeatKvHeads(k, Shape{{"b", d.b}, {"h", d.h}, {"n_kv", d.nKv}, {"d_k", d.dK}}),
                     "each query head's keys: its K/V head's, shared by the heads of one group");
@@ -150,8 +168,8 @@ void recordRepeat(Trace &trace, const ForwardDims &d, const StepDescriptions &de
 HeadInputs headInputsOf(const Trace &trace, const ForwardDims &d, const Tensor &mask, bool masked)
 {
     const int64_t group = d.h / d.hKv;
-    const Tensor &q = trace.tensor(trace.hasTensor(keys::qRot) ? keys::qRot : keys::qHeads);
-    const Tensor &k = trace.tensor(trace.hasTensor(keys::kRot) ? keys::kRot : keys::kHeads);
+    const Tensor &q = trace.tensor(StepDescriptions::scoredQueryHeads(trace.config));
+    const Tensor &k = trace.tensor(StepDescriptions::scoredKeyHeads(trace.config));
     return {HeadRows::contiguous(q), HeadRows::contiguous(k, group),
             HeadRows::contiguous(trace.tensor(keys::vHeads), group), mask, masked};
 }
@@ -232,6 +250,7 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     const StepDescriptions describe(config, trace.input);
     recordInputs(trace, describe);
     recordProjections(trace, weights, d, describe, options);
+    recordQkNorm(trace, weights, describe);
     recordRotation(trace, d, describe);
     recordRepeat(trace, d, describe);
     HeadTensors heads = recordHeads(trace, weights, d, describe, options);
@@ -252,6 +271,10 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
     // with their h_kv heads): the trace's transposed and repeated copies are for its views, the
     // per-head products pack their operands either way.
     Projections qkv = project(config, input, weights, d);
+    if (config.qkNorm) {
+        rmsNormProjection(qkv.q, weights.qNorm, config.qkNormEpsilon);
+        rmsNormProjection(qkv.k, weights.kNorm, config.qkNormEpsilon);
+    }
     if (const std::optional<RotaryEmbedding> rope = rotaryFor(config, std::max(d.n, d.nKv))) {
         rope->rotateProjection(qkv.q);
         rope->rotateProjection(qkv.k);

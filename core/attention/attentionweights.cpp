@@ -107,6 +107,12 @@ std::optional<std::string> AttentionWeights::mismatch(const AttentionConfig &con
                    shapeText(c.wantRows, c.wantCols) +
                    ". Set d_model and heads to the values the weights were trained with.";
     }
+    const int64_t norms = config.qkNorm ? config.headDimK() : 0;
+    if (qNorm.size() != norms || kNorm.size() != norms)
+        return "The q/k norm weights have " + std::to_string(qNorm.size()) + " and " +
+               std::to_string(kNorm.size()) + " numbers but " +
+               (config.qkNorm ? "d_k=" + std::to_string(norms) + " needs one per dimension."
+                              : std::string("the layer has no q/k norms."));
     return std::nullopt;
 }
 

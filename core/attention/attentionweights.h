@@ -22,6 +22,8 @@ struct AttentionWeights
     Vector bK;    ///< (h_kv*d_k)
     Vector bV;    ///< (h_kv*d_v)
     Vector bO;    ///< (d_model)
+    Vector qNorm; ///< (d_k) with config.qkNorm: RMSNorm weights of every head's q (Qwen3)
+    Vector kNorm; ///< (d_k) with config.qkNorm: the same for k
 
     /// Initialised like nn.MultiheadAttention._reset_parameters: xavier-uniform in_proj (fused
     /// when Q, K and V have one shape, i.e. h_kv = h, d_k = d_v and d_kv_in = d_in; otherwise

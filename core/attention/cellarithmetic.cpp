@@ -1,6 +1,8 @@
 // CellArithmetic: reads one cell's chain of numbers out of the trace and redoes the last sum.
 #include "attention/cellarithmetic.h"
 
+#include "attention/stepdescriptions.h"
+
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -49,9 +51,8 @@ CellArithmetic explainCell(const Trace &trace, int64_t b, int64_t head, int64_t 
     c.query = query;
     c.key = key;
     c.kvHead = trace.config.kvHeadOf(int(head));
-    const bool rope = trace.hasTensor(keys::qRot);
-    c.q = rowOf(trace.tensor(rope ? keys::qRot : keys::qHeads), {b, head}, query);
-    c.k = rowOf(trace.tensor(rope ? keys::kRot : keys::kHeads), {b, c.kvHead}, key);
+    c.q = rowOf(trace.tensor(StepDescriptions::scoredQueryHeads(trace.config)), {b, head}, query);
+    c.k = rowOf(trace.tensor(StepDescriptions::scoredKeyHeads(trace.config)), {b, c.kvHead}, key);
     c.products.resize(c.q.size());
     for (size_t j = 0; j < c.q.size(); ++j) {
         c.products[j] = c.q[j] * c.k[j];

@@ -119,7 +119,7 @@ std::optional<RotaryEmbedding> rotaryFor(const AttentionConfig &config, int64_t 
         return std::nullopt;
     return RotaryEmbedding(config.headDimK(), config.ropeTheta,
                            config.attentionPositions == AttentionPositions::RopeInterleaved,
-                           positions, config.ropePositionOffset);
+                           positions, config.ropePositionOffset, config.ropeScaling);
 }
 
 Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d,

@@ -1,5 +1,5 @@
-// StepDescriptions: the steps grouped-query attention and RoPE add (rotate, repeat_kv), and
-// which tensors the scores and the weighted sum read because of them.
+// StepDescriptions: the steps grouped-query attention, q/k norms and RoPE add (qk_norm, rotate,
+// repeat_kv), and which tensors the scores and the weighted sum read because of them.
 #include "attention/stepdescriptions.h"
 
 #include "attention/steptext.h"
@@ -11,14 +11,24 @@ namespace headlens {
 
 using namespace steptext;
 
+TraceKey StepDescriptions::scoredQueryHeads(const AttentionConfig &config)
+{
+    return config.usesRope() ? keys::qRot : config.qkNorm ? keys::qNormed : keys::qHeads;
+}
+
+TraceKey StepDescriptions::scoredKeyHeads(const AttentionConfig &config)
+{
+    return config.usesRope() ? keys::kRot : config.qkNorm ? keys::kNormed : keys::kHeads;
+}
+
 TraceKey StepDescriptions::scoredQueries() const
 {
-    return m_config.usesRope() ? keys::qRot : keys::qHeads;
+    return scoredQueryHeads(m_config);
 }
 
 TraceKey StepDescriptions::scoredKeys() const
 {
-    return m_grouped ? keys::kRepeated : m_config.usesRope() ? keys::kRot : keys::kHeads;
+    return m_grouped ? keys::kRepeated : scoredKeyHeads(m_config);
 }
 
 TraceKey StepDescriptions::summedValues() const
@@ -34,11 +44,27 @@ std::string StepDescriptions::kvHeadsSentence() const
            ", each shared by " + num(m_h / m_hKv) + " query heads.";
 }
 
+TraceStep StepDescriptions::qkNorm() const
+{
+    TraceStep s = make(StepKind::QkNorm, "Normalise q and k", {keys::qHeads, keys::kHeads},
+                       {keys::qNormed, keys::kNormed});
+    s.formula = "q_h <- q_h / sqrt(mean(q_h^2) + eps) * w_q,  k likewise with w_k";
+    s.pytorch = "q = self.q_norm(q); k = self.k_norm(k)  # RMSNorm over d_k, per head";
+    s.explanation = "Every head's query and key vectors are scaled to a root mean square of 1 "
+                    "and multiplied by learned weights (one per dimension, shared by the heads), "
+                    "so no query or key can grow large enough to make the softmax a hard choice. "
+                    "Shapes do not change.";
+    s.flops = 4.0 * m_b * (m_h * m_n + m_hKv * m_nKv) * m_dK;
+    s.bytes = m_b * (m_h * m_n + m_hKv * m_nKv) * m_dK * kFloat;
+    return s;
+}
+
 TraceStep StepDescriptions::rotate() const
 {
     const bool interleaved = m_config.attentionPositions == AttentionPositions::RopeInterleaved;
-    TraceStep s = make(StepKind::Rotate, "Rotate q and k", {keys::qHeads, keys::kHeads},
-                       {keys::qRot, keys::kRot});
+    const TraceKey q = m_config.qkNorm ? keys::qNormed : keys::qHeads;
+    const TraceKey k = m_config.qkNorm ? keys::kNormed : keys::kHeads;
+    TraceStep s = make(StepKind::Rotate, "Rotate q and k", {q, k}, {keys::qRot, keys::kRot});
     s.formula = interleaved ? "(x_2j, x_2j+1) turned by m theta_j,  theta_j = " +
                                   fmt("%g", m_config.ropeTheta) + "^(-2j/d_k)"
                             : "x cos(m theta_j) + rotate_half(x) sin(m theta_j),  theta_j = " +
@@ -61,9 +87,9 @@ TraceStep StepDescriptions::rotate() const
 
 TraceStep StepDescriptions::repeatKv() const
 {
-    TraceStep s = make(StepKind::RepeatKv, "Repeat K/V heads",
-                       {m_config.usesRope() ? keys::kRot : keys::kHeads, keys::vHeads},
-                       {keys::kRepeated, keys::vRepeated});
+    TraceStep s =
+        make(StepKind::RepeatKv, "Repeat K/V heads", {scoredKeyHeads(m_config), keys::vHeads},
+             {keys::kRepeated, keys::vRepeated});
     const double group = m_h / m_hKv;
     s.formula = "K_i = K_floor(i h_kv / h):  (b, h_kv, n_kv, d) -> (b, h, n_kv, d)";
     s.pytorch = "k = k.repeat_interleave(" + num(group) + ", dim=1)  # same for v (repeat_kv)";

@@ -10,9 +10,9 @@
 namespace headlens {
 
 RotaryEmbedding::RotaryEmbedding(int64_t dK, float theta, bool interleaved, int64_t count,
-                                 int64_t offset)
+                                 int64_t offset, const RopeScaling &scaling)
     : m_half(dK / 2), m_interleaved(interleaved), m_theta(theta), m_offset(offset),
-      m_cos(count, dK / 2), m_sin(count, dK / 2)
+      m_scaling(scaling), m_cos(count, dK / 2), m_sin(count, dK / 2)
 {
     assert(dK > 0 && dK % 2 == 0 && theta > 1.0f && count >= 0);
     for (int64_t row = 0; row < count; ++row)
@@ -28,9 +28,14 @@ double RotaryEmbedding::frequency(int64_t pair, int64_t dK, double theta)
     return std::pow(theta, -2.0 * double(pair) / double(dK));
 }
 
+double RotaryEmbedding::pairFrequency(int64_t pair) const
+{
+    return m_scaling.scaled(frequency(pair, 2 * m_half, m_theta));
+}
+
 double RotaryEmbedding::angle(int64_t row, int64_t pair) const
 {
-    return double(m_offset + row) * frequency(pair, 2 * m_half, m_theta);
+    return double(m_offset + row) * pairFrequency(pair);
 }
 
 void RotaryEmbedding::rotate(float *x, int64_t row) const

@@ -1,6 +1,7 @@
 // RotaryEmbedding: rotary position embedding (RoPE), the rotation of q and k by their positions.
 #pragma once
 
+#include "attention/ropescaling.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
@@ -20,8 +21,10 @@ namespace headlens {
 class RotaryEmbedding
 {
 public:
-    /// Precondition: dK even and > 0, theta > 1, count >= 0.
-    RotaryEmbedding(int64_t dK, float theta, bool interleaved, int64_t count, int64_t offset = 0);
+    /// Precondition: dK even and > 0, theta > 1, count >= 0. `scaling` stretches the
+    /// frequencies as long-context checkpoints do (RopeScaling).
+    RotaryEmbedding(int64_t dK, float theta, bool interleaved, int64_t count, int64_t offset = 0,
+                    const RopeScaling &scaling = {});
 
     /// theta^(-2j/d_k): how fast pair j turns, in radians per position (pair 0 the fastest).
     static double frequency(int64_t pair, int64_t dK, double theta);
@@ -30,6 +33,8 @@ public:
     /// Precondition: 0 <= row < count.
     void rotate(float *x, int64_t row) const;
 
+    /// How fast pair `pair` turns here: frequency() with this embedding's scaling applied.
+    double pairFrequency(int64_t pair) const;
     /// The angle pair `pair` turns at table row `row`, in radians (offset included).
     double angle(int64_t row, int64_t pair) const;
     /// The two indices of pair `pair` within a head's d_k numbers.
@@ -51,6 +56,7 @@ private:
     bool m_interleaved;
     double m_theta;
     int64_t m_offset;
+    RopeScaling m_scaling;
     RowMatrix m_cos; ///< (count, d_k/2)
     RowMatrix m_sin; ///< (count, d_k/2)
 };

@@ -20,6 +20,7 @@ public:
     TraceStep project() const;
     TraceStep split() const;
     TraceStep transpose() const;
+    TraceStep qkNorm() const;   ///< q/k norms only (Qwen3)
     TraceStep rotate() const;   ///< RoPE only
     TraceStep repeatKv() const; ///< h_kv < h only
     TraceStep scores() const;
@@ -31,6 +32,11 @@ public:
     TraceStep transposeBack() const;
     TraceStep concat() const;
     TraceStep outputProjection() const;
+
+    /// The per-head queries the scores read, before any repeat: q_rot with RoPE, else q_normed
+    /// with q/k norms, else q_heads. The keys likewise (k_rot, k_normed, k_heads), per K/V head.
+    static TraceKey scoredQueryHeads(const AttentionConfig &config);
+    static TraceKey scoredKeyHeads(const AttentionConfig &config);
 
 private:
     TraceStep make(StepKind kind, std::string title, std::vector<TraceKey> inputs,

@@ -18,7 +18,9 @@ int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, 
     const int64_t inputs = 2 * b * n * dIn + n * dIn + (crossAttention ? b * nKv * dIn : 0) + b * n;
     const int64_t projections = 2 * (b * n * h * dK + b * nKv * hKv * dK + b * nKv * hKv * dV);
     // q_rot and k_rot with RoPE; k_repeated and v_repeated when K/V heads are shared.
-    const int64_t rotated = config.usesRope() ? b * n * h * dK + b * nKv * hKv * dK : 0;
+    // q_normed and k_normed with q/k norms.
+    const int64_t rotated = (int64_t(config.usesRope()) + int64_t(config.qkNorm)) *
+                            (b * n * h * dK + b * nKv * hKv * dK);
     const int64_t repeated = hKv < h ? b * h * nKv * (dK + dV) : 0;
     // scores_raw and softmax always; scores, masked_scores and weights share storage with the
     // step before them when scaling, masking or dropout leave the numbers unchanged. The mask,

@@ -50,7 +50,11 @@ inline constexpr TraceKey vView{"v_view"};                     ///< (b, n_kv, h_
 inline constexpr TraceKey qHeads{"q_heads"};                   ///< (b, h, n, d_k)
 inline constexpr TraceKey kHeads{"k_heads"};                   ///< (b, h_kv, n_kv, d_k)
 inline constexpr TraceKey vHeads{"v_heads"};                   ///< (b, h_kv, n_kv, d_v)
-/// (b, h, n, d_k), only with RoPE: q_heads with row i turned by position offset + i.
+/// (b, h, n, d_k), only with q/k norms (Qwen3): each row of q_heads RMS-normalised.
+inline constexpr TraceKey qNormed{"q_normed"};
+/// (b, h_kv, n_kv, d_k), only with q/k norms: each row of k_heads RMS-normalised.
+inline constexpr TraceKey kNormed{"k_normed"};
+/// (b, h, n, d_k), only with RoPE: q_heads (q_normed) with row i turned by position offset + i.
 inline constexpr TraceKey qRot{"q_rot"};
 /// (b, h_kv, n_kv, d_k), only with RoPE: k_heads with row j turned by position offset + j.
 inline constexpr TraceKey kRot{"k_rot"};

@@ -16,6 +16,8 @@ std::string toString(StepKind kind)
         return "split";
     case StepKind::Transpose:
         return "transpose";
+    case StepKind::QkNorm:
+        return "qk_norm";
     case StepKind::Rotate:
         return "rotate";
     case StepKind::RepeatKv:

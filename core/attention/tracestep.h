@@ -16,6 +16,7 @@ enum class StepKind
     Project,
     Split,
     Transpose,
+    QkNorm,   ///< each head's q and k RMS-normalised (only with q/k norms, Qwen3)
     Rotate,   ///< RoPE turns q and k (only with rotary positions)
     RepeatKv, ///< K/V heads copied for their query heads (only when h_kv < h)
     Scores,

@@ -11,18 +11,21 @@ namespace headlens {
 enum class NormKind
 {
     LayerNorm, ///< (x - mean) / sqrt(var + eps) * weight + bias (Ba et al. 2016)
+    RmsNorm,   ///< x / sqrt(mean(x^2) + eps) * weight (Zhang & Sennrich 2019): Llama, Qwen
 };
 
 /// The feed-forward part of a block.
 enum class MlpKind
 {
     GeluTanh, ///< down(gelu_tanh(up(x))), with biases: GPT-2's "gelu_new"
+    SwiGlu,   ///< down(silu(gate(x)) * up(x)), no biases (Shazeer 2020): Llama, Qwen, Mistral
 };
 
 /// Where the token positions enter.
 enum class PositionKind
 {
     Learned, ///< a learned table added to the token embeddings before the first block
+    Rotary,  ///< RoPE inside every attention layer (split-half pairs, Hugging Face's layout)
 };
 
 /// How a checkpoint lays out a linear layer's weight.
@@ -32,9 +35,9 @@ enum class WeightLayout
     Conv1D, ///< Hugging Face's Conv1D (GPT-2): (d_in, d_out), y = x W + b
 };
 
-/// A family's config.json key for each size, and its value when the key is absent (the
-/// family's own default, as its Hugging Face config class has it). An empty key: the family
-/// has no such setting and `fallback` is used (0 = derived, see ModelSpec).
+/// A family's config.json key for each setting, and its value when the key is absent or null
+/// (the family's own default, as its Hugging Face config class has it). An empty key: the
+/// family has no such setting and `fallback` is used (0 = derived, see ModelSpec).
 struct ConfigKey
 {
     std::string key;
@@ -49,9 +52,14 @@ struct TensorNames
     std::string embedding;              ///< (vocab, d_model) token embedding
     std::string positions;              ///< (context, d_model) learned positions
     std::string norm1Weight, norm1Bias; ///< before attention
-    std::string qkvWeight, qkvBias;     ///< fused Q | K | V projection
+    std::string qkvWeight, qkvBias;     ///< fused Q | K | V projection (GPT-2)
+    std::string qWeight, qBias;         ///< separate projections (Llama): (h d_k, d_model)
+    std::string kWeight, kBias;         ///< (h_kv d_k, d_model)
+    std::string vWeight, vBias;         ///< (h_kv d_v, d_model)
+    std::string qNorm, kNorm;           ///< (d_k) per-head RMSNorm of q and k (Qwen3)
     std::string outWeight, outBias;     ///< W_O
     std::string norm2Weight, norm2Bias; ///< before the MLP
+    std::string gateWeight;             ///< SwiGLU's gate
     std::string upWeight, upBias;       ///< MLP in
     std::string downWeight, downBias;   ///< MLP out
     std::string finalNormWeight, finalNormBias;
@@ -63,12 +71,19 @@ struct TensorNames
 /// runs every table through the same code.
 struct FamilyTable
 {
-    std::string modelType;   ///< config.json's "model_type": "gpt2"
-    std::string displayName; ///< "GPT-2", for messages and menus
+    std::string modelType;   ///< config.json's "model_type": "gpt2", "llama", ...
+    std::string displayName; ///< "GPT-2", "Llama", for messages and menus
     /// The files a folder of this family holds besides the weights, for messages.
     std::string folderContents;
 
-    ConfigKey layers, heads, dModel, mlpWidth, vocabSize, contextLength, normEpsilon;
+    ConfigKey layers, heads, kvHeads, dModel, headDim, mlpWidth, vocabSize, contextLength,
+        normEpsilon, ropeTheta;
+    /// Mistral's window; with `windowSwitchKey` (Qwen's use_sliding_window) only when it is true.
+    ConfigKey slidingWindow;
+    std::string windowSwitchKey;
+    std::string ropeScalingKey;   ///< "rope_scaling": an object or null
+    std::string tieKey;           ///< "tie_word_embeddings", overriding tiedHead
+    std::string attentionBiasKey; ///< "attention_bias": q/k/v/o biases when true
     /// config.json's activation key and the one value HeadLens runs; empty key: not checked.
     std::string activationKey, activation, activationMeaning;
 
@@ -77,7 +92,10 @@ struct FamilyTable
     PositionKind positions = PositionKind::Learned;
     WeightLayout layout = WeightLayout::Linear;
     bool causal = true;
-    bool attentionBias = true;
+    bool qkvBias = true;  ///< biases on Q, K, V unless attentionBiasKey says otherwise
+    bool outBias = true;  ///< a bias on W_O unless attentionBiasKey says otherwise
+    bool normBias = true; ///< the norms have a bias (LayerNorm)
+    bool qkNorm = false;  ///< per-head RMSNorm of q and k before RoPE (Qwen3)
     bool tiedHead = true; ///< logits through the token embedding, else tensors.outputHead
 
     TensorNames tensors;
@@ -88,8 +106,11 @@ struct FamilyTable
     /// For a config.json without model_type (older checkpoints): the first family whose
     /// layer, head or width key `hasKey` says is present, or nullptr.
     static const FamilyTable *byConfigKeys(const std::function<bool(const std::string &)> &hasKey);
-    /// The model types find() knows, for messages: "gpt2".
+    /// The model types find() knows, for messages: "\"gpt2\", \"llama\", ...".
     static std::string knownTypes();
 };
+
+/// The tables, in the order find() tries them (familytables.cpp).
+const std::vector<FamilyTable> &familyTables();
 
 } // namespace headlens

@@ -22,6 +22,16 @@ RowMatrix layerNorm(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, 
     return out;
 }
 
+RowMatrix rmsNorm(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, float eps)
+{
+    RowMatrix out(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const float inverse = 1.0f / std::sqrt(x.row(i).squaredNorm() / float(x.cols()) + eps);
+        out.row(i) = (x.row(i) * inverse).cwiseProduct(weight.transpose());
+    }
+    return out;
+}
+
 void geluTanh(Eigen::Ref<RowMatrix> x)
 {
     const float c = std::sqrt(2.0f / float(M_PI));
@@ -35,6 +45,8 @@ RowMatrix normalize(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, 
     switch (kind) {
     case NormKind::LayerNorm:
         return layerNorm(x, weight, bias, eps);
+    case NormKind::RmsNorm:
+        return rmsNorm(x, weight, eps);
     }
     return {}; // unreachable: every kind is handled above
 }
@@ -50,6 +62,13 @@ RowMatrix mlp(const Eigen::Ref<const RowMatrix> &x, const LayerWeights &w, MlpKi
         RowMatrix out = multiply(hidden, w.downWeight, layout);
         out.rowwise() += w.downBias.transpose();
         return out;
+    }
+    case MlpKind::SwiGlu: {
+        // silu(g) = g sigmoid(g) = g / (1 + e^-g), times up(x), element by element.
+        RowMatrix gate = multiply(x, w.gateWeight, layout);
+        const RowMatrix up = multiply(x, w.upWeight, layout);
+        gate.array() = gate.array() / (1.0f + (-gate.array()).exp()) * up.array();
+        return multiply(gate, w.downWeight, layout);
     }
     }
     return {}; // unreachable: every kind is handled above

@@ -1,6 +1,7 @@
 // ModelSpec: config.json parsed with nlohmann-json and checked before any tensor is read.
 #include "model/modelspec.h"
 
+#include "model/configreader.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -12,30 +13,6 @@
 namespace headlens {
 
 namespace {
-
-/// The value of `key`: its fallback when absent (or null), else a whole number in [1, limit].
-int readSize(const nlohmann::json &json, const ConfigKey &key, int limit, const std::string &source)
-{
-    const auto found = key.key.empty() ? json.end() : json.find(key.key);
-    if (found == json.end() || found->is_null())
-        return int(key.fallback);
-    if (!found->is_number_integer() || found->get<int64_t>() < 1 || found->get<int64_t>() > limit)
-        throw InputError(source + ": \"" + key.key + "\" is " + quotedText(found->dump()) +
-                         ", but it must be a whole number from 1 to " + std::to_string(limit) +
-                         ". Fix config.json or download it again.");
-    return found->get<int>();
-}
-
-float readEpsilon(const nlohmann::json &json, const ConfigKey &key, const std::string &source)
-{
-    const auto eps = json.find(key.key);
-    if (eps == json.end())
-        return float(key.fallback);
-    if (!eps->is_number() || !(eps->get<double>() > 0.0 && eps->get<double>() < 1.0))
-        throw InputError(source + ": \"" + key.key + "\" is " + quotedText(eps->dump()) +
-                         ", but it must be a small positive number such as 1e-05.");
-    return eps->get<float>();
-}
 
 /// The family config.json names. Old configs have no model_type, only the family's own keys.
 const FamilyTable &familyOf(const nlohmann::json &json, const std::string &source)
@@ -54,6 +31,58 @@ const FamilyTable &familyOf(const nlohmann::json &json, const std::string &sourc
                      ". Open a checkpoint of one of those families.");
 }
 
+/// The sizes, with the checks that tie them together.
+void readSizes(const ConfigReader &read, ModelSpec &s)
+{
+    const FamilyTable &t = *s.family;
+    s.layers = read.size(t.layers, 1024);
+    s.heads = read.size(t.heads, 1024);
+    s.kvHeads = read.size(t.kvHeads, 1024);
+    s.dModel = read.size(t.dModel, 65536);
+    s.headDimension = read.size(t.headDim, 4096);
+    s.contextLength = read.size(t.contextLength, 1 << 24);
+    s.vocabSize = read.size(t.vocabSize, 1 << 22);
+    s.mlpWidth = read.size(t.mlpWidth, 1 << 20);
+    if (s.mlpWidth == 0)
+        s.mlpWidth = 4 * s.dModel; // GPT-2's n_inner: null means 4 * n_embd
+    if (s.kvHeads == 0)
+        s.kvHeads = s.heads;
+    if (s.headDimension == 0) {
+        if (s.dModel % s.heads != 0)
+            read.fail(t.dModel.key + " " + std::to_string(s.dModel) + " cannot be split over " +
+                      t.heads.key + " " + std::to_string(s.heads) + " heads. Fix config.json.");
+        s.headDimension = s.dModel / s.heads;
+    }
+    if (s.heads % s.kvHeads != 0)
+        read.fail(t.kvHeads.key + " " + std::to_string(s.kvHeads) + " does not divide " +
+                  t.heads.key + " " + std::to_string(s.heads) +
+                  ": every K/V head must serve the same number of query heads. Fix config.json.");
+}
+
+/// The switches config.json may override, and what rotary positions need.
+void readSwitches(const ConfigReader &read, ModelSpec &s)
+{
+    const FamilyTable &t = *s.family;
+    s.normEpsilon = float(read.positive(t.normEpsilon, 1.0));
+    s.qkvBias = t.qkvBias;
+    s.outBias = t.outBias;
+    if (read.flag(t.attentionBiasKey, false))
+        s.qkvBias = s.outBias = true;
+    s.tiedHead = read.flag(t.tieKey, t.tiedHead);
+    if (t.positions == PositionKind::Rotary) {
+        s.ropeTheta = float(read.positive(t.ropeTheta, 1e12));
+        s.ropeScaling = read.ropeScaling(t.ropeScalingKey);
+        if (s.headDimension % 2 != 0)
+            read.fail("head_dim " + std::to_string(s.headDimension) +
+                      " is odd, but RoPE turns pairs of dimensions. Fix config.json.");
+    }
+    const bool windowOn = t.windowSwitchKey.empty() || read.flag(t.windowSwitchKey, false);
+    s.window = windowOn ? read.size(t.slidingWindow, 1 << 24) : 0;
+    s.bosTokenId = read.tokenId("bos_token_id");
+    s.eosTokenId = read.tokenId("eos_token_id");
+    read.activation(t);
+}
+
 } // namespace
 
 AttentionConfig ModelSpec::attentionConfig() const
@@ -61,11 +90,24 @@ AttentionConfig ModelSpec::attentionConfig() const
     AttentionConfig c;
     c.dModel = dModel;
     c.heads = heads;
+    c.kvHeads = kvHeads == heads ? 0 : kvHeads;
+    if (headDimension * heads != dModel) { // Qwen3: head_dim is not d_model / h
+        c.tied = false;
+        c.dK = c.dV = headDimension;
+    }
     c.causal = family->causal;
-    c.bias = family->attentionBias;
+    c.bias = qkvBias || outBias; // an absent bias is read as zeros
     c.scale = ScaleMode::InvSqrtDk;
     c.dropout = 0.0f;
     c.positional = PositionalEncoding::None;
+    if (family->positions == PositionKind::Rotary) {
+        c.attentionPositions = AttentionPositions::Rope;
+        c.ropeTheta = ropeTheta;
+        c.ropeScaling = ropeScaling;
+    }
+    c.window = window;
+    c.qkNorm = family->qkNorm;
+    c.qkNormEpsilon = normEpsilon;
     return c;
 }
 
@@ -85,24 +127,9 @@ ModelSpec ModelSpec::fromJson(const std::string &text, const std::string &source
                                   "Download it again.");
     ModelSpec s;
     s.family = &familyOf(json, source);
-    const FamilyTable &t = *s.family;
-    s.layers = readSize(json, t.layers, 1024, source);
-    s.heads = readSize(json, t.heads, 1024, source);
-    s.dModel = readSize(json, t.dModel, 65536, source);
-    s.contextLength = readSize(json, t.contextLength, 1 << 20, source);
-    s.vocabSize = readSize(json, t.vocabSize, 1'000'000, source);
-    s.mlpWidth = readSize(json, t.mlpWidth, 1 << 20, source);
-    if (s.mlpWidth == 0)
-        s.mlpWidth = 4 * s.dModel; // GPT-2's n_inner: null means 4 * n_embd
-    s.normEpsilon = readEpsilon(json, t.normEpsilon, source);
-    if (s.dModel % s.heads != 0)
-        throw InputError(source + ": " + t.dModel.key + " " + std::to_string(s.dModel) +
-                         " cannot be split over " + t.heads.key + " " + std::to_string(s.heads) +
-                         " heads. Fix config.json.");
-    if (!t.activationKey.empty())
-        if (const auto act = json.find(t.activationKey); act != json.end() && *act != t.activation)
-            throw InputError(source + ": " + t.activationKey + " is " + quotedText(act->dump()) +
-                             "; HeadLens runs " + t.activationMeaning + ".");
+    const ConfigReader read(json, source);
+    readSizes(read, s);
+    readSwitches(read, s);
     return s;
 }
 

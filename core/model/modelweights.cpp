@@ -106,24 +106,64 @@ AttentionWeights fusedConv1DAttention(const Resolver &read, const TensorNames &n
     return a;
 }
 
-LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer)
+/// W_Q, W_K, W_V, W_O from separate nn.Linear projections (Llama): already in the attention
+/// path's layout, widened to float32. Absent biases are zeros.
+AttentionWeights separateAttention(const Resolver &read, const ModelSpec &spec, int layer)
 {
     const TensorNames &n = spec.family->tensors;
-    const int64_t d = spec.dModel, mlp = spec.mlpWidth;
-    const bool conv1d = spec.family->layout == WeightLayout::Conv1D;
+    const int64_t d = spec.dModel, q = int64_t(spec.heads) * spec.headDim(),
+                  kv = int64_t(spec.kvHeads) * spec.headDim();
     auto name = [layer](const std::string &pattern) { return named(pattern, layer); };
+    auto bias = [&](const std::string &pattern, bool present, int64_t size) {
+        return present ? read.vector(name(pattern), size) : Vector(Vector::Zero(size));
+    };
+    AttentionWeights a;
+    a.wQ = read.matrix(name(n.qWeight), q, d);
+    a.wK = read.matrix(name(n.kWeight), kv, d);
+    a.wV = read.matrix(name(n.vWeight), kv, d);
+    a.wO = read.matrix(name(n.outWeight), d, q);
+    a.bQ = bias(n.qBias, spec.qkvBias, q);
+    a.bK = bias(n.kBias, spec.qkvBias, kv);
+    a.bV = bias(n.vBias, spec.qkvBias, kv);
+    a.bO = bias(n.outBias, spec.outBias, d);
+    if (spec.family->qkNorm) {
+        a.qNorm = read.vector(name(n.qNorm), spec.headDim());
+        a.kNorm = read.vector(name(n.kNorm), spec.headDim());
+    }
+    for (const std::string *pattern : {&n.qWeight, &n.kWeight, &n.vWeight, &n.outWeight})
+        read.evict(name(*pattern));
+    return a;
+}
+
+LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer)
+{
+    const FamilyTable &t = *spec.family;
+    const TensorNames &n = t.tensors;
+    const int64_t d = spec.dModel, mlp = spec.mlpWidth;
+    const bool conv1d = t.layout == WeightLayout::Conv1D;
+    auto name = [layer](const std::string &pattern) { return named(pattern, layer); };
+    // A matrix mapping d_in to d_out, as the family stores it.
+    auto linear = [&](const std::string &pattern, int64_t in, int64_t out) {
+        return read.view(name(pattern),
+                         conv1d ? std::vector<int64_t>{in, out} : std::vector<int64_t>{out, in});
+    };
     LayerWeights w;
     w.norm1Weight = read.vector(name(n.norm1Weight), d);
-    w.norm1Bias = read.vector(name(n.norm1Bias), d);
-    w.attention = fusedConv1DAttention(read, n, layer, d);
     w.norm2Weight = read.vector(name(n.norm2Weight), d);
-    w.norm2Bias = read.vector(name(n.norm2Bias), d);
-    w.upWeight = read.view(name(n.upWeight),
-                           conv1d ? std::vector<int64_t>{d, mlp} : std::vector<int64_t>{mlp, d});
-    w.upBias = read.vector(name(n.upBias), mlp);
-    w.downWeight = read.view(name(n.downWeight),
-                             conv1d ? std::vector<int64_t>{mlp, d} : std::vector<int64_t>{d, mlp});
-    w.downBias = read.vector(name(n.downBias), d);
+    if (t.normBias) {
+        w.norm1Bias = read.vector(name(n.norm1Bias), d);
+        w.norm2Bias = read.vector(name(n.norm2Bias), d);
+    }
+    w.attention = n.qkvWeight.empty() ? separateAttention(read, spec, layer)
+                                      : fusedConv1DAttention(read, n, layer, d);
+    if (t.mlp == MlpKind::SwiGlu)
+        w.gateWeight = linear(n.gateWeight, d, mlp);
+    w.upWeight = linear(n.upWeight, d, mlp);
+    w.downWeight = linear(n.downWeight, mlp, d);
+    if (t.mlp == MlpKind::GeluTanh) {
+        w.upBias = read.vector(name(n.upBias), mlp);
+        w.downBias = read.vector(name(n.downBias), d);
+    }
     return w;
 }
 
@@ -135,7 +175,8 @@ ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec
     const TensorNames &n = spec.family->tensors;
     ModelWeights w;
     w.embedding = read.view(n.embedding, {spec.vocabSize, spec.dModel});
-    w.positions = read.view(n.positions, {spec.contextLength, spec.dModel});
+    if (spec.family->positions == PositionKind::Learned)
+        w.positions = read.view(n.positions, {spec.contextLength, spec.dModel});
     w.layers.resize(size_t(spec.layers));
     std::vector<std::string> errors(w.layers.size());
     // Laying out the attention of every block on both cores halves the time to open GPT-2.
@@ -151,9 +192,10 @@ ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec
         if (!error.empty())
             throw InputError(error);
     w.finalNormWeight = read.vector(n.finalNormWeight, spec.dModel);
-    w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
-    w.outputHead = spec.family->tiedHead ? w.embedding
-                                         : read.view(n.outputHead, {spec.vocabSize, spec.dModel});
+    if (spec.family->normBias)
+        w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
+    w.outputHead =
+        spec.tiedHead ? w.embedding : read.view(n.outputHead, {spec.vocabSize, spec.dModel});
     return w;
 }
 

@@ -14,13 +14,15 @@ namespace headlens {
 /// layout (spec.family->layout). The attention's are laid out once, at open, as the one
 /// attention path reads them (nn.Linear's convention, float32, see AttentionWeights): GPT-2's
 /// Conv1D stores them fused and transposed (c_attn (d_model, 3 d_model) = W_Q^T | W_K^T |
-/// W_V^T, c_proj = W_O^T), and a transposing view would be repacked on every pass. That is a
-/// third of a GPT-2 block's parameters; their pages of the mapping are given back.
+/// W_V^T, c_proj = W_O^T), and BF16 ones would be widened on every pass. That is a third of a
+/// GPT-2 block's parameters and about a sixth of a Llama's (grouped K/V heads); their pages
+/// of the mapping are given back. Absent biases (Llama) are zeros; RMSNorm has no bias (empty).
 struct LayerWeights
 {
     Vector norm1Weight, norm1Bias; ///< (d_model) before attention
-    AttentionWeights attention;    ///< W_Q, W_K, W_V (d_model, d_model), W_O, biases
+    AttentionWeights attention;    ///< W_Q (h d_k, d_model), W_K, W_V (h_kv d, .), W_O, biases
     Vector norm2Weight, norm2Bias; ///< (d_model) before the MLP
+    WeightView gateWeight;         ///< (d_mlp, d_model) SwiGLU's gate, Linear layout
     WeightView upWeight;           ///< (d_model, d_mlp) Conv1D, (d_mlp, d_model) Linear
     Vector upBias;                 ///< (d_mlp)
     WeightView downWeight;         ///< (d_mlp, d_model) Conv1D, (d_model, d_mlp) Linear

@@ -2,7 +2,9 @@
 # The safetensors reader and the BPE tokenizer live with their kind in io/ and text/.
 target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/familytable.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/familytables.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelspec.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/configreader.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint.cpp
     ${CMAKE_CURRENT_LIST_DIR}/weightview.cpp
     ${CMAKE_CURRENT_LIST_DIR}/weightproducts.cpp

@@ -75,14 +75,13 @@ TransformerRun TransformerModel::run(const std::vector<int> &ids,
     run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
 
     RowMatrix x(n, d); // (n, d_model) the residual stream
-    const RowMatrix positions = [&] {
-        RowMatrix p(n, d);
-        m_weights.positions.widenRows(0, n, p.data());
-        return p;
-    }();
     for (int64_t i = 0; i < n; ++i)
         m_weights.embedding.widenRows(ids[size_t(i)], 1, x.row(i).data());
-    x += positions;
+    if (m_spec.family->positions == PositionKind::Learned) { // RoPE acts inside attention
+        RowMatrix positions(n, d);
+        m_weights.positions.widenRows(0, n, positions.data());
+        x += positions;
+    }
     for (int64_t layer = 0; layer < layers; ++layer) {
         const LayerWeights &block = m_weights.layers[size_t(layer)];
         addAttention(int(layer), x, run);

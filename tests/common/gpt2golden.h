@@ -21,11 +21,13 @@ struct Gpt2Golden
     Tensor logits;    ///< (n, vocab)
 };
 
-inline Gpt2Golden gpt2Golden(int index)
+/// Golden text `index` of any model's golden.npz (ids_k, attention_k, logits_k), as
+/// make_gpt2_tiny.py and make_llama_tiny.py write them.
+inline Gpt2Golden modelGolden(const std::string &npzPath, int index)
 {
     Gpt2Golden g;
     const std::string k = std::to_string(index);
-    for (auto &[name, tensor] : NpzArchive::read(kGpt2Data + "tiny/golden.npz")) {
+    for (auto &[name, tensor] : NpzArchive::read(npzPath)) {
         if (name == "ids_" + k)
             for (int64_t i = 0; i < tensor.numel(); ++i)
                 g.ids.push_back(int(tensor.data()[i]));
@@ -35,6 +37,11 @@ inline Gpt2Golden gpt2Golden(int index)
             g.logits = tensor;
     }
     return g;
+}
+
+inline Gpt2Golden gpt2Golden(int index)
+{
+    return modelGolden(kGpt2Data + "tiny/golden.npz", index);
 }
 
 } // namespace headlens::test

@@ -1,0 +1,162 @@
+// familyTables: GPT-2 and the Llama family (Llama, Mistral, Qwen2, Qwen3), one table each.
+#include "model/familytable.h"
+
+namespace headlens {
+
+namespace {
+
+/// GPT-2 (Radford et al. 2019): Hugging Face's GPT2Config names and defaults (GPT-2 small),
+/// modeling_gpt2.py's tensor names. Conv1D weights, fused c_attn, pre-LayerNorm, tied head.
+FamilyTable gpt2Table()
+{
+    FamilyTable t;
+    t.modelType = "gpt2";
+    t.displayName = "GPT-2";
+    t.folderContents = "config.json, model.safetensors, vocab.json and merges.txt";
+    t.layers = {"n_layer", 12};
+    t.heads = {"n_head", 12};
+    t.dModel = {"n_embd", 768};
+    t.mlpWidth = {"n_inner", 0}; // null in the file: 4 * n_embd
+    t.vocabSize = {"vocab_size", 50257};
+    t.contextLength = {"n_positions", 1024};
+    t.normEpsilon = {"layer_norm_epsilon", 1e-5};
+    t.activationKey = "activation_function";
+    t.activation = "gelu_new";
+    t.activationMeaning = "GPT-2's \"gelu_new\" (the tanh approximation of GELU)";
+    t.layout = WeightLayout::Conv1D;
+    TensorNames &n = t.tensors;
+    n.prefixes = {"", "transformer."};
+    n.embedding = "wte.weight";
+    n.positions = "wpe.weight";
+    n.norm1Weight = "h.{i}.ln_1.weight";
+    n.norm1Bias = "h.{i}.ln_1.bias";
+    n.qkvWeight = "h.{i}.attn.c_attn.weight";
+    n.qkvBias = "h.{i}.attn.c_attn.bias";
+    n.outWeight = "h.{i}.attn.c_proj.weight";
+    n.outBias = "h.{i}.attn.c_proj.bias";
+    n.norm2Weight = "h.{i}.ln_2.weight";
+    n.norm2Bias = "h.{i}.ln_2.bias";
+    n.upWeight = "h.{i}.mlp.c_fc.weight";
+    n.upBias = "h.{i}.mlp.c_fc.bias";
+    n.downWeight = "h.{i}.mlp.c_proj.weight";
+    n.downBias = "h.{i}.mlp.c_proj.bias";
+    n.finalNormWeight = "ln_f.weight";
+    n.finalNormBias = "ln_f.bias";
+    return t;
+}
+
+/// What Llama, Mistral and Qwen share (transformers' modeling_llama.py and its copies):
+/// RMSNorm, separate q/k/v/o projections in nn.Linear's layout, RoPE (split-half), SwiGLU,
+/// grouped K/V heads, an untied lm_head unless tie_word_embeddings.
+FamilyTable llamaLike(const std::string &type, const std::string &name)
+{
+    FamilyTable t;
+    t.modelType = type;
+    t.displayName = name;
+    t.folderContents = "config.json, model.safetensors (or its shards and "
+                       "model.safetensors.index.json) and tokenizer.json";
+    t.layers = {"num_hidden_layers", 32};
+    t.heads = {"num_attention_heads", 32};
+    t.kvHeads = {"num_key_value_heads", 0}; // absent: as many as heads
+    t.dModel = {"hidden_size", 4096};
+    t.headDim = {"head_dim", 0}; // absent: hidden_size / num_attention_heads
+    t.mlpWidth = {"intermediate_size", 11008};
+    t.vocabSize = {"vocab_size", 32000};
+    t.contextLength = {"max_position_embeddings", 2048};
+    t.normEpsilon = {"rms_norm_eps", 1e-6};
+    t.ropeTheta = {"rope_theta", 10000};
+    t.ropeScalingKey = "rope_scaling";
+    t.tieKey = "tie_word_embeddings";
+    t.activationKey = "hidden_act";
+    t.activation = "silu";
+    t.activationMeaning = "SwiGLU with \"silu\"";
+    t.norm = NormKind::RmsNorm;
+    t.mlp = MlpKind::SwiGlu;
+    t.positions = PositionKind::Rotary;
+    t.layout = WeightLayout::Linear;
+    t.qkvBias = false;
+    t.outBias = false;
+    t.normBias = false;
+    t.tiedHead = false;
+    TensorNames &n = t.tensors;
+    n.prefixes = {"model.", ""};
+    n.embedding = "embed_tokens.weight";
+    n.norm1Weight = "layers.{i}.input_layernorm.weight";
+    n.qWeight = "layers.{i}.self_attn.q_proj.weight";
+    n.qBias = "layers.{i}.self_attn.q_proj.bias";
+    n.kWeight = "layers.{i}.self_attn.k_proj.weight";
+    n.kBias = "layers.{i}.self_attn.k_proj.bias";
+    n.vWeight = "layers.{i}.self_attn.v_proj.weight";
+    n.vBias = "layers.{i}.self_attn.v_proj.bias";
+    n.outWeight = "layers.{i}.self_attn.o_proj.weight";
+    n.outBias = "layers.{i}.self_attn.o_proj.bias";
+    n.norm2Weight = "layers.{i}.post_attention_layernorm.weight";
+    n.gateWeight = "layers.{i}.mlp.gate_proj.weight";
+    n.upWeight = "layers.{i}.mlp.up_proj.weight";
+    n.downWeight = "layers.{i}.mlp.down_proj.weight";
+    n.finalNormWeight = "norm.weight";
+    n.outputHead = "lm_head.weight";
+    return t;
+}
+
+/// Llama 1/2/3 (Touvron et al. 2023; LlamaConfig defaults), TinyLlama, SmolLM.
+FamilyTable llamaTable()
+{
+    FamilyTable t = llamaLike("llama", "Llama");
+    t.attentionBiasKey = "attention_bias";
+    return t;
+}
+
+/// Mistral (Jiang et al. 2023): Llama's layout with a sliding window (MistralConfig defaults).
+FamilyTable mistralTable()
+{
+    FamilyTable t = llamaLike("mistral", "Mistral");
+    t.kvHeads = {"num_key_value_heads", 8};
+    t.mlpWidth = {"intermediate_size", 14336};
+    t.contextLength = {"max_position_embeddings", 4096 * 32};
+    t.slidingWindow = {"sliding_window", 4096};
+    return t;
+}
+
+/// Qwen2 and Qwen2.5: biases on q, k and v (not on o); a window only with use_sliding_window.
+FamilyTable qwen2Table()
+{
+    FamilyTable t = llamaLike("qwen2", "Qwen2");
+    t.kvHeads = {"num_key_value_heads", 32};
+    t.mlpWidth = {"intermediate_size", 22016};
+    t.vocabSize = {"vocab_size", 151936};
+    t.contextLength = {"max_position_embeddings", 32768};
+    t.slidingWindow = {"sliding_window", 4096};
+    t.windowSwitchKey = "use_sliding_window";
+    t.qkvBias = true;
+    return t;
+}
+
+/// Qwen3: Qwen2 without the biases, with q/k norms, and a head_dim of its own (128).
+FamilyTable qwen3Table()
+{
+    FamilyTable t = llamaLike("qwen3", "Qwen3");
+    t.kvHeads = {"num_key_value_heads", 32};
+    t.headDim = {"head_dim", 128};
+    t.mlpWidth = {"intermediate_size", 22016};
+    t.vocabSize = {"vocab_size", 151936};
+    t.contextLength = {"max_position_embeddings", 32768};
+    t.slidingWindow = {"sliding_window", 4096};
+    t.windowSwitchKey = "use_sliding_window";
+    t.attentionBiasKey = "attention_bias";
+    t.qkNorm = true;
+    t.tensors.qNorm = "layers.{i}.self_attn.q_norm.weight";
+    t.tensors.kNorm = "layers.{i}.self_attn.k_norm.weight";
+    return t;
+}
+
+} // namespace
+
+const std::vector<FamilyTable> &familyTables()
+{
+    static const std::vector<FamilyTable> all = {gpt2Table(), llamaTable(), mistralTable(),
+                                                 qwen2Table(), qwen3Table()};
+    return all;
+}
+
+} // namespace headlens
