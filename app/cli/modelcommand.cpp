@@ -58,8 +58,9 @@ int ModelCommand::run(const CommandLineRequest &request)
 
 void ModelCommand::printSummary(const ModelRun &run, double ms) const
 {
-    m_out << run.name << " (" << run.source.path << "): n_layer=" << run.layers
-          << ", n_head=" << run.heads << ", n_embd=" << run.layerTrace->config.dModel
+    const AttentionConfig &c = run.layerTrace->config;
+    m_out << run.name << " (" << run.source.path << "): layers=" << run.layers
+          << ", heads=" << run.heads << ", kv_heads=" << c.kvHeadCount() << ", d_model=" << c.dModel
           << ", n=" << run.tokenIds.size() << " tokens, layer " << run.source.layer << " traced, "
           << std::fixed << std::setprecision(1) << ms << " ms\n  tokens:";
     for (size_t i = 0; i < run.tokenIds.size(); ++i)

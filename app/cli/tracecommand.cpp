@@ -9,6 +9,7 @@
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
 #include "io/tracejson.h"
+#include "model/modelcatalog.h"
 #include "session/session.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -84,6 +85,11 @@ int TraceCommand::run(CommandLineRequest request)
     }
     if (request.cost.requested)
         return CostCommand(m_out).run(request);
+    if (request.listModels) {
+        const std::string cache = ModelCatalog::cacheFolder();
+        m_out << ModelCatalog::table(ModelCatalog::list(cache), cache);
+        return 0;
+    }
     checkFigureRequest(request);
     if (!request.modelDir.empty())
         return ModelCommand(m_out, m_err).run(request);

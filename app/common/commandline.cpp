@@ -256,6 +256,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.help = true;
     else if (option == "--version")
         r.version = true;
+    else if (option == "--list-models")
+        r.listModels = true;
     else
         return false;
     return true;

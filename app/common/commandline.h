@@ -74,6 +74,7 @@ struct CommandLineRequest
 
     bool help = false;
     bool version = false;
+    bool listModels = false;     ///< --list-models: the Hugging Face cache's models, then exit
     bool anySetting = false;     ///< true when an option changed a setting or a text
     std::set<std::string> given; ///< the setting options that were given ("--heads", ...)
 };

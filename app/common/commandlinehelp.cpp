@@ -38,8 +38,10 @@ Layer:
   --window W                sliding window: a query sees only the W most recent keys
   --tokenizer words|chars
   --memory-budget MIB       refuse traces larger than this (default 2048)
-Models (a GPT-2 checkpoint folder or a toy model .npz from --train):
-  --model DIR|TOY.npz       GPT-2: config.json, model.safetensors, vocab.json, merges.txt; runs --text
+Models (a Hugging Face checkpoint folder: GPT-2, Llama, Mistral, Qwen2, Qwen3; or a toy model):
+  --list-models             the models in the Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or
+                            ~/.cache/huggingface/hub) with architecture, size and dtype
+  --model DIR|TOY.npz       config.json, model.safetensors (or its shards) and the tokenizer; runs --text
                             through every layer, prints the top-5 next tokens; --export-dir also
                             writes all_weights.npy (n_layer, n_head, n, n) and token_ids.npy
   --layer L                 the layer whose every step is traced and exported (default 0)

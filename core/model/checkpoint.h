@@ -47,6 +47,8 @@ public:
 
     /// The tensor called `name`, or {} when no file has it.
     CheckpointTensor find(const std::string &name) const;
+    /// Every tensor of every file, by name.
+    const std::map<std::string, CheckpointTensor> &tensors() const { return m_tensors; }
     /// What to name in a message about a missing tensor: the file, or the index.
     const std::string &path() const { return m_path; }
     /// Bytes of every file, for "size on disk".

@@ -1,14 +1,34 @@
 // OpenedModel: the settings summary every family shows in the Model box.
 #include "model/openedmodel.h"
 
+#include <cstdio>
+
 namespace headlens {
 
 std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocabulary, int context)
 {
-    return "d_model " + std::to_string(c.dModel) + " · " + std::to_string(c.heads) +
-           " heads · d_k " + std::to_string(c.headDimK()) + (c.causal ? " · causal" : "") + "\n" +
-           std::to_string(layers) + " layers · vocabulary " + std::to_string(vocabulary) +
-           " · context " + std::to_string(context);
+    const auto n = [](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", v);
+        return std::string(text);
+    };
+    std::string attention =
+        "d_model " + std::to_string(c.dModel) + " · " + std::to_string(c.heads) + " heads";
+    if (c.kvHeadCount() != c.heads)
+        attention += " · " + std::to_string(c.kvHeadCount()) + " K/V heads";
+    attention += " · d_k " + std::to_string(c.headDimK()) + (c.causal ? " · causal" : "");
+    std::string positions;
+    if (c.usesRope())
+        positions = "\nRoPE theta " + n(c.ropeTheta) +
+                    (c.ropeScaling.kind == RopeScaling::Kind::None
+                         ? std::string()
+                         : ", scaling " + c.ropeScaling.describe()) +
+                    (c.qkNorm ? " · q/k norms" : "");
+    if (c.window > 0)
+        positions +=
+            (positions.empty() ? "\n" : " · ") + std::string("window ") + std::to_string(c.window);
+    return attention + positions + "\n" + std::to_string(layers) + " layers · vocabulary " +
+           std::to_string(vocabulary) + " · context " + std::to_string(context);
 }
 
 } // namespace headlens

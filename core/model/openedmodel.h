@@ -41,7 +41,8 @@ public:
     }
 
 protected:
-    /// The two lines of ModelRun::settingsSummary.
+    /// The lines of ModelRun::settingsSummary: the attention's sizes, its positions and window
+    /// when it has them (RoPE theta and scaling, q/k norms), then layers, vocabulary, context.
     static std::string summary(const AttentionConfig &config, int layers, int vocabulary,
                                int context);
 };
