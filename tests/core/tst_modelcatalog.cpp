@@ -1,4 +1,6 @@
 // Tests of ModelCatalog: the Hugging Face cache's snapshots found and described, nothing loaded.
+#include "hfcache.h"
+
 #include "model/modelcatalog.h"
 
 #include <QDir>
@@ -9,36 +11,12 @@
 #include <filesystem>
 
 using namespace headlens;
+using headlens::test::cacheModel;
 namespace fs = std::filesystem;
 
 namespace {
 
 const QString kData = QStringLiteral(HEADLENS_TEST_DATA);
-
-/// A cache laid out as huggingface_hub writes it: the files in blobs/, the snapshot folder of
-/// each revision made of symlinks into them, refs/main naming the current revision.
-void cacheModel(const QString &cache, const QString &repo, const QString &from,
-                const QStringList &revisions, const QString &main)
-{
-    const fs::path root = fs::path(cache.toStdString()) / repo.toStdString();
-    fs::create_directories(root / "blobs");
-    fs::create_directories(root / "refs");
-    for (const QString &revision : revisions) {
-        const fs::path snapshot = root / "snapshots" / revision.toStdString();
-        fs::create_directories(snapshot);
-        for (const QString &name : QDir(from).entryList(QDir::Files)) {
-            const fs::path blob = root / "blobs" / (revision + "-" + name).toStdString();
-            fs::copy_file((from + "/" + name).toStdString(), blob);
-            fs::create_symlink(fs::path("../../blobs") / blob.filename(),
-                               snapshot / name.toStdString());
-        }
-    }
-    if (!main.isEmpty()) {
-        QFile ref(QString::fromStdString((root / "refs" / "main").string()));
-        QVERIFY(ref.open(QIODevice::WriteOnly));
-        ref.write(main.toUtf8() + "\n");
-    }
-}
 
 } // namespace
 

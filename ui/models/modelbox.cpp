@@ -28,8 +28,8 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     m_layer->setToolTip(tr("The layer the Heads and Pipeline views show (0 = the first)"));
     m_openFolder = new QPushButton(tr("Model folder…"), this);
     m_openToy = new QPushButton(tr("Toy model…"), this);
-    m_openFolder->setToolTip(tr("A Hugging Face model folder (GPT-2: config.json, "
-                                "model.safetensors, vocab.json and merges.txt)"));
+    m_openFolder->setToolTip(tr("A Hugging Face model folder (GPT-2, Llama, Mistral, Qwen2, "
+                                "Qwen3): from the cache or any folder"));
     m_openToy->setToolTip(tr("A model saved by the Train view or headlens-cli --train (.npz)"));
     m_settings = new QLabel(this);
     m_settings->setObjectName("modelSettings");
@@ -105,7 +105,7 @@ void ModelBox::showRun(const std::shared_ptr<const ModelRun> &run)
     m_note->setText(run->mappedOntoToyVocabulary
                         ? tr("<i>Typed text mapped onto the toy vocabulary, one character per "
                              "token.</i>")
-                        : tr("<i>Reads the first line of the text as GPT-2 BPE tokens.</i>"));
+                        : tr("<i>Reads the first line of the text as the model's own tokens.</i>"));
     m_note->show();
 }
 

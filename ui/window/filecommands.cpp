@@ -1,6 +1,8 @@
 // FileCommands: dialogs around WorkspaceFile, WeightsFile, FigureExporter and TensorExporter.
 #include "window/filecommands.h"
 
+#include "models/modelpicker.h"
+
 #include "export/figureexporter.h"
 #include "export/tensorexporter.h"
 #include "io/weightsfile.h"
@@ -99,7 +101,7 @@ bool FileCommands::openAny(const QString &path)
         return openWorkspace(path);
     complain(tr("Cannot open this file"),
              tr("HeadLens opens workspaces (.headlens), weights and toy models (.npz) and "
-                "GPT-2 folders; %1 is none of these.")
+                "model folders (GPT-2, Llama, Mistral, Qwen); %1 is none of these.")
                  .arg(QFileInfo(path).fileName()));
     return false;
 }
@@ -122,9 +124,7 @@ bool FileCommands::restoreSession(QSettings &settings)
 
 void FileCommands::chooseAndOpenModelFolder()
 {
-    const QString path = QFileDialog::getExistingDirectory(
-        m_window, tr("Open a GPT-2 folder (config.json, model.safetensors, vocab.json, "
-                     "merges.txt)"));
+    const QString path = ModelPicker::choose(m_window);
     if (!path.isEmpty())
         openModel(path);
 }

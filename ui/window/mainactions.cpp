@@ -30,7 +30,7 @@ void MainActions::buildFileMenu(QMenu *menu)
     openWeights = menu->addAction(tr("Open &weights (.npz)…"));
     openWeights->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     clearWeights = menu->addAction(tr("Use &random weights (seeded)"));
-    openModelFolder = menu->addAction(tr("Open GPT-2 model &folder…"));
+    openModelFolder = menu->addAction(tr("Open &model…"));
     openModelFolder->setShortcut(QKeySequence(tr("Ctrl+M")));
     openToyModel = menu->addAction(tr("View a trained &toy model's layers (.npz)…"));
     menu->addSeparator();
