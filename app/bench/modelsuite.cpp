@@ -9,6 +9,7 @@
 #include "session/session.h"
 
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 namespace headlens {
@@ -24,65 +25,103 @@ std::vector<int> tokenIds(int n)
     return ids;
 }
 
-Measurement row(const std::string &suite, const std::string &what, int storedBytes, int n,
-                int threads, const Timing &timing)
+/// VmRSS of this process: what it holds in memory now (mapped file pages included).
+int64_t residentBytes()
 {
-    Measurement m;
-    m.suite = suite + "_" + what;
-    m.parameters = {{"stored_bytes", storedBytes}, {"n", n}, {"threads", threads}};
-    m.timing = timing;
-    return m;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::stoll(line.substr(6)) * 1024;
+    return 0;
 }
 
 } // namespace
 
 std::vector<Measurement> ModelSuite::run(const BenchOptions &options, std::ostream &log)
 {
-    const BenchClock clock(options.repetitionPolicy());
+    m_policy = options.repetitionPolicy();
     const std::filesystem::path root =
         std::filesystem::temp_directory_path() / ("headlens-bench-" + std::to_string(getpid()));
     std::vector<Measurement> rows;
-    const std::vector<int> lengths =
-        options.quick ? std::vector<int>{64} : std::vector<int>{64, 1024};
-    for (const bool bf16 : {false, true}) {
-        CheckpointShape shape;
-        if (options.quick) {
-            shape.layers = 4;
-            shape.dModel = 256;
-            shape.heads = 4;
-        }
-        shape.bf16 = bf16;
-        const std::string dir = (root / (bf16 ? "bf16" : "f32")).string();
+    for (const BenchModel &model : models(options.quick)) {
+        const std::string dir = (root / std::to_string(rows.size())).string();
         log << "model_forward writing " << dir << std::endl;
-        RandomCheckpoint::write(dir, shape);
-        const int stored = bf16 ? 2 : 4;
+        const int64_t fileBytes = RandomCheckpoint::write(dir, model.shape);
         for (int threads : options.threads) {
             const ThreadScope scope(threads);
-            log << "model_forward open stored_bytes=" << stored << " threads=" << threads
-                << std::endl;
-            rows.push_back(row(name(), "open", stored, 0, threads,
-                               clock.measure([&] { ModelOpener::open(dir); })));
-            const auto model = ModelOpener::open(dir);
-            for (int n : lengths) {
-                log << "model_forward run n=" << n << " threads=" << threads << std::endl;
-                const std::vector<int> ids = tokenIds(n);
-                rows.push_back(row(name(), "run", stored, n, threads,
-                                   clock.measure([&] { model->run(ids, 0, {}); })));
-                TraceJob job;
-                job.model.model = model;
-                job.tokenIds = ids;
-                Session session;
-                session.run(job);
-                int layer = 0;
-                rows.push_back(row(name(), "layer", stored, n, threads, clock.measure([&] {
-                    job.model.layer = layer = (layer + 1) % shape.layers;
-                    session.run(job);
-                })));
-            }
+            for (Measurement &m : measureModel(model, dir, threads, fileBytes, log))
+                rows.push_back(std::move(m));
         }
+        std::error_code error;
+        std::filesystem::remove_all(dir, error);
     }
     std::error_code error;
     std::filesystem::remove_all(root, error);
+    return rows;
+}
+
+std::vector<ModelSuite::BenchModel> ModelSuite::models(bool quick)
+{
+    CheckpointShape gpt2;
+    if (quick) {
+        gpt2.layers = 4;
+        gpt2.dModel = 256;
+        gpt2.heads = gpt2.kvHeads = 4;
+    }
+    CheckpointShape gpt2Bf16 = gpt2;
+    gpt2Bf16.bf16 = true;
+    CheckpointShape qwen = CheckpointShape::qwen25Small();
+    if (quick) {
+        qwen.layers = 4;
+        qwen.vocab = 32000;
+    }
+    const std::vector<int> gpt2Lengths = quick ? std::vector<int>{64} : std::vector<int>{64, 1024};
+    const std::vector<int> qwenLengths = quick ? std::vector<int>{128} : std::vector<int>{128, 512};
+    return {{1, gpt2, gpt2Lengths}, {1, gpt2Bf16, gpt2Lengths}, {2, qwen, qwenLengths}};
+}
+
+std::vector<Measurement> ModelSuite::measureModel(const BenchModel &model, const std::string &dir,
+                                                  int threads, int64_t fileBytes,
+                                                  std::ostream &log) const
+{
+    const BenchClock clock(m_policy);
+    const int stored = model.shape.bf16 ? 2 : 4;
+    auto row = [&](const std::string &what, int n, const Timing &timing) {
+        Measurement m;
+        m.suite = name() + "_" + what;
+        m.parameters = {
+            {"model", model.id}, {"stored_bytes", stored}, {"n", n}, {"threads", threads}};
+        m.timing = timing;
+        return m;
+    };
+    std::vector<Measurement> rows;
+    log << "model_forward open model=" << model.id << " stored_bytes=" << stored
+        << " threads=" << threads << std::endl;
+    const int64_t before = residentBytes();
+    rows.push_back(row("open", 0, clock.measure([&] { ModelOpener::open(dir); })));
+    const auto opened = ModelOpener::open(dir);
+    for (int n : model.lengths) {
+        log << "model_forward run n=" << n << " threads=" << threads << std::endl;
+        const std::vector<int> ids = tokenIds(n);
+        Measurement run = row("run", n, clock.measure([&] { opened->run(ids, 0, {}); }));
+        // Resident memory while a run is held, over the process before the model was opened:
+        // the mapped weights read so far, the attention laid out, the run's tensors.
+        const auto kept = opened->run(ids, 0, {});
+        run.metrics = {{"file_bytes", double(fileBytes)},
+                       {"resident_growth_bytes", double(residentBytes() - before)}};
+        rows.push_back(run);
+        TraceJob job;
+        job.model.model = opened;
+        job.tokenIds = ids;
+        Session session;
+        session.run(job);
+        int layer = 0;
+        rows.push_back(row("layer", n, clock.measure([&] {
+            job.model.layer = layer = (layer + 1) % model.shape.layers;
+            session.run(job);
+        })));
+    }
     return rows;
 }
 

@@ -43,6 +43,50 @@ std::vector<TensorSpec> gpt2Tensors(const CheckpointShape &s)
     return t;
 }
 
+std::vector<TensorSpec> qwen2Tensors(const CheckpointShape &s)
+{
+    const int64_t d = s.dModel, hd = s.dModel / s.heads, q = s.heads * hd, kv = s.kvHeads * hd;
+    std::vector<TensorSpec> t = {{"model.embed_tokens.weight", {s.vocab, d}}};
+    for (int i = 0; i < s.layers; ++i) {
+        const std::string a = "model.layers." + std::to_string(i) + ".";
+        t.insert(t.end(), {{a + "input_layernorm.weight", {d}},
+                           {a + "self_attn.q_proj.weight", {q, d}},
+                           {a + "self_attn.q_proj.bias", {q}},
+                           {a + "self_attn.k_proj.weight", {kv, d}},
+                           {a + "self_attn.k_proj.bias", {kv}},
+                           {a + "self_attn.v_proj.weight", {kv, d}},
+                           {a + "self_attn.v_proj.bias", {kv}},
+                           {a + "self_attn.o_proj.weight", {d, q}},
+                           {a + "post_attention_layernorm.weight", {d}},
+                           {a + "mlp.gate_proj.weight", {s.mlp, d}},
+                           {a + "mlp.up_proj.weight", {s.mlp, d}},
+                           {a + "mlp.down_proj.weight", {d, s.mlp}}});
+    }
+    t.push_back({"model.norm.weight", {d}});
+    return t;
+}
+
+nlohmann::json configOf(const CheckpointShape &s)
+{
+    if (!s.qwen2)
+        return {{"model_type", "gpt2"},  {"activation_function", "gelu_new"},
+                {"n_layer", s.layers},   {"n_head", s.heads},
+                {"n_embd", s.dModel},    {"n_positions", s.context},
+                {"vocab_size", s.vocab}, {"layer_norm_epsilon", 1e-5}};
+    return {{"model_type", "qwen2"},
+            {"hidden_act", "silu"},
+            {"num_hidden_layers", s.layers},
+            {"num_attention_heads", s.heads},
+            {"num_key_value_heads", s.kvHeads},
+            {"hidden_size", s.dModel},
+            {"intermediate_size", s.mlp},
+            {"max_position_embeddings", s.context},
+            {"vocab_size", s.vocab},
+            {"rms_norm_eps", 1e-6},
+            {"rope_theta", 1000000.0},
+            {"tie_word_embeddings", true}};
+}
+
 int64_t count(const std::vector<int64_t> &shape)
 {
     int64_t n = 1;
@@ -114,18 +158,29 @@ void writeTokenizer(const std::filesystem::path &dir)
 
 } // namespace
 
+CheckpointShape CheckpointShape::qwen25Small()
+{
+    CheckpointShape s;
+    s.qwen2 = true;
+    s.layers = 24;
+    s.heads = 14;
+    s.kvHeads = 2;
+    s.dModel = 896;
+    s.mlp = 4864;
+    s.context = 32768;
+    s.vocab = 151936;
+    s.bf16 = true;
+    return s;
+}
+
 int64_t RandomCheckpoint::write(const std::string &dirName, const CheckpointShape &shape)
 {
     const std::filesystem::path dir(dirName);
     std::filesystem::create_directories(dir);
-    const nlohmann::json config = {{"model_type", "gpt2"},      {"activation_function", "gelu_new"},
-                                   {"n_layer", shape.layers},   {"n_head", shape.heads},
-                                   {"n_embd", shape.dModel},    {"n_positions", shape.context},
-                                   {"vocab_size", shape.vocab}, {"layer_norm_epsilon", 1e-5}};
-    writeText(dir / "config.json", config.dump(2));
+    writeText(dir / "config.json", configOf(shape).dump(2));
     writeTokenizer(dir);
 
-    const std::vector<TensorSpec> tensors = gpt2Tensors(shape);
+    const std::vector<TensorSpec> tensors = shape.qwen2 ? qwen2Tensors(shape) : gpt2Tensors(shape);
     nlohmann::json header = {{"__metadata__", {{"format", "pt"}}}};
     int64_t offset = 0;
     const int64_t width = shape.bf16 ? 2 : 4;
