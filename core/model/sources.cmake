@@ -9,6 +9,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/weightview.cpp
     ${CMAKE_CURRENT_LIST_DIR}/weightproducts.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelweights.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/memoryneeds.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformermodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenpredictions.cpp

@@ -2,6 +2,7 @@
 #include "model/transformermodel.h"
 
 #include "attention/attentionforward.h"
+#include "model/memoryneeds.h"
 #include "model/modelops.h"
 #include "model/tokenpredictions.h"
 #include "model/weightproducts.h"
@@ -31,6 +32,9 @@ TransformerModel TransformerModel::open(const std::string &dir)
                          std::to_string(model.m_spec.vocabSize) +
                          ": the tokenizer and the model do not belong together.");
     model.m_checkpoint = Checkpoint::open(dir);
+    // Before a byte of the weights is read: the headers are parsed, the data only mapped.
+    MemoryNeeds::of(model.m_spec, model.m_checkpoint.bytesOnDisk())
+        .check(MemoryNeeds::availableBytes(), dir);
     model.m_weights = ModelWeights::resolve(model.m_checkpoint, model.m_spec);
     return model;
 }

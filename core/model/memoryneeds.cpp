@@ -1,0 +1,45 @@
+// MemoryNeeds: the sizes from the spec, the available memory from /proc/meminfo.
+#include "model/memoryneeds.h"
+
+#include "attention/attentionforward.h"
+#include "util/inputerror.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace headlens {
+
+MemoryNeeds MemoryNeeds::of(const ModelSpec &spec, uint64_t fileBytes)
+{
+    const uint64_t d = uint64_t(spec.dModel), hd = uint64_t(spec.headDim());
+    const uint64_t perLayer = d * hd * (2 * uint64_t(spec.heads) + 2 * uint64_t(spec.kvHeads));
+    return {fileBytes, uint64_t(spec.layers) * perLayer * sizeof(float)};
+}
+
+uint64_t MemoryNeeds::availableBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string line;
+    while (std::getline(meminfo, line))
+        if (line.rfind("MemAvailable:", 0) == 0) {
+            std::istringstream fields(line.substr(13));
+            uint64_t kib = 0;
+            fields >> kib;
+            return kib * 1024;
+        }
+    return 0;
+}
+
+void MemoryNeeds::check(uint64_t available, const std::string &folder) const
+{
+    if (available == 0 || total() <= available)
+        return;
+    throw InputError("The model in " + folder + " needs about " + formatBytes(int64_t(total())) +
+                     " of memory (" + formatBytes(int64_t(mappedBytes)) + " of weights and " +
+                     formatBytes(int64_t(attentionBytes)) +
+                     " of attention matrices as float32), but this computer has " +
+                     formatBytes(int64_t(available)) +
+                     " available. Close other programs, or open a smaller model.");
+}
+
+} // namespace headlens
