@@ -23,6 +23,7 @@ struct ModelRun
     std::string name;                ///< "GPT-2 tiny" or "toy model toy.npz"
     int layers = 0;                  ///< L
     int heads = 0;                   ///< h
+    int kvHeads = 0;                 ///< h_kv: key/value heads, h when they are not shared
     std::vector<int> tokenIds;       ///< (n) ids in the model's vocabulary
     std::vector<std::string> tokens; ///< (n) labels the model saw (BPE pieces or toy labels)
     /// (L, h, n, n) attention probabilities of every layer. A handle on the storage of the pass

@@ -60,6 +60,7 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const std::vector<int> &ids, int l
     run->name = name();
     run->layers = shape.layers;
     run->heads = shape.heads;
+    run->kvHeads = shape.heads;
     run->tokenIds = ids;
     run->tokens = model.labels(ids);
     run->causal = model.layerConfig(layer).causal;

@@ -32,6 +32,7 @@ TransformerOpenedModel::run(const std::vector<int> &tokenIds, int layer,
     run->name = name();
     run->layers = pass->layers();
     run->heads = pass->heads();
+    run->kvHeads = m_model.attentionConfig().kvHeadCount();
     run->tokenIds = pass->tokenIds;
     run->tokens = pass->tokens;
     run->attention = pass->attention; // handles on the same storage

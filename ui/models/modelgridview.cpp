@@ -33,8 +33,9 @@ void ModelGridView::setRun(std::shared_ptr<const ModelRun> run)
     m_run = std::move(run);
     if (!m_run)
         return;
-    if (m_run->layers != m_layers || m_run->heads != m_heads)
-        rebuild(m_run->layers, m_run->heads);
+    const int kvHeads = m_run->kvHeads > 0 ? m_run->kvHeads : m_run->heads;
+    if (m_run->layers != m_layers || m_run->heads != m_heads || kvHeads != m_kvHeads)
+        rebuild(m_run->layers, m_run->heads, kvHeads);
     refill();
 }
 
@@ -67,7 +68,7 @@ void ModelGridView::markCurrent()
         }
 }
 
-void ModelGridView::rebuild(int layers, int heads)
+void ModelGridView::rebuild(int layers, int heads, int kvHeads)
 {
     qDeleteAll(m_plots);
     qDeleteAll(m_labels);
@@ -75,18 +76,35 @@ void ModelGridView::rebuild(int layers, int heads)
     m_labels.clear();
     m_layers = layers;
     m_heads = heads;
-    auto header = [this](const QString &text, int row, int col) {
+    m_kvHeads = kvHeads;
+    const bool grouped = kvHeads < heads;
+    const int first = grouped ? 2 : 1; // the first row of thumbnails
+    auto header = [this](const QString &text, int row, int col, int span = 1) {
         auto *label = new QLabel(text, this);
         label->setAlignment(Qt::AlignCenter);
-        m_grid->addWidget(label, row, col);
+        m_grid->addWidget(label, row, col, 1, span);
         m_labels.push_back(label);
+        return label;
     };
     // Heads count from 1, as in the Heads view. Twelve "head N" headers alone made the model
     // tab wider than a 1024 px window: past six heads the numbers stand alone.
     for (int h = 0; h < heads; ++h)
-        header(heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1), 0, h + 1);
+        header(heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1), first - 1, h + 1);
+    const int group = heads / kvHeads;
+    for (int g = 0; grouped && g < kvHeads; ++g) {
+        QLabel *label =
+            header(group > 1 && kvHeads > 8 ? QString::number(g + 1) : tr("K/V %1").arg(g + 1), 0,
+                   g * group + 1, group);
+        label->setObjectName("kvGroupHeader");
+        label->setToolTip(tr("Heads %1–%2 read the keys and values of K/V head %3")
+                              .arg(g * group + 1)
+                              .arg((g + 1) * group)
+                              .arg(g + 1));
+        // A rule under the group's name spans exactly its heads.
+        label->setStyleSheet("QLabel { border-bottom: 2px solid palette(mid); }");
+    }
     for (int l = 0; l < layers; ++l) {
-        header(tr("layer %1").arg(l), l + 1, 0);
+        header(tr("layer %1").arg(l), l + first, 0);
         for (int h = 0; h < heads; ++h) {
             auto *plot = new HeatmapPlot(this);
             plot->setPlotStyle(m_style, true);
@@ -98,16 +116,16 @@ void ModelGridView::rebuild(int layers, int heads)
             plot->setSquareCells(false);
             plot->setCursor(Qt::PointingHandCursor);
             connect(plot, &HeatmapPlot::clicked, this, [this, l, h] { emit headClicked(l, h); });
-            m_grid->addWidget(plot, l + 1, h + 1);
+            m_grid->addWidget(plot, l + first, h + 1);
             m_plots.push_back(plot);
         }
     }
     m_grid->removeWidget(m_legend);
-    m_grid->addWidget(m_legend, 1, heads + 1, std::max(layers, 1), 1);
+    m_grid->addWidget(m_legend, first, heads + 1, std::max(layers, 1), 1);
     for (int c = 1; c <= heads; ++c)
         m_grid->setColumnStretch(c, 1);
-    for (int r = 1; r <= layers; ++r)
-        m_grid->setRowStretch(r, 1);
+    for (int r = 0; r < m_grid->rowCount(); ++r)
+        m_grid->setRowStretch(r, r >= first && r < first + layers ? 1 : 0);
 }
 
 void ModelGridView::refill()
@@ -139,14 +157,18 @@ void ModelGridView::refill()
             plot->setColorRange(range.lower, range.upper);
             plot->setHighlight(-1, -1);
             const HeadStats &s = run.stat(l, h);
-            plot->setToolTip(tr("layer %1 · head %2\nentropy %3 · distance %4\nprevious token %5 "
-                                "· first token %6\nclick to open it in the Heads view")
+            const QString kv = m_kvHeads < m_heads
+                                   ? tr(" · K/V %1").arg(h / (m_heads / m_kvHeads) + 1)
+                                   : QString();
+            plot->setToolTip(tr("layer %1 · head %2%7\nentropy %3 · distance %4\nprevious token "
+                                "%5 · first token %6\nclick to open it in the Heads view")
                                  .arg(l)
                                  .arg(h + 1)
                                  .arg(s.entropy, 0, 'f', 2)
                                  .arg(s.meanDistance, 0, 'f', 2)
                                  .arg(s.previousToken, 0, 'f', 2)
-                                 .arg(s.firstToken, 0, 'f', 2));
+                                 .arg(s.firstToken, 0, 'f', 2)
+                                 .arg(kv));
         }
     }
     markCurrent(); // titles, and the replot of every plot

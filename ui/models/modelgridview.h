@@ -43,7 +43,9 @@ signals:
     void headClicked(int layer, int head);
 
 private:
-    void rebuild(int layers, int heads);
+    /// The grid for `layers` x `heads`; with kvHeads < heads a row above the head numbers names
+    /// each K/V group ("K/V 1" over the heads that share it) and groups stand apart.
+    void rebuild(int layers, int heads, int kvHeads);
     void refill();
     void markCurrent();
 
@@ -55,6 +57,7 @@ private:
     ColorLegend *m_legend = nullptr;
     int m_layers = 0;
     int m_heads = 0;
+    int m_kvHeads = 0;
     int m_currentLayer = -1;
     int m_currentHead = -1;
 };
