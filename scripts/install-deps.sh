@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config git \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
-  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev \
+  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
   fonts-dejavu-core"
 
 missing=""
