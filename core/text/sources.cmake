@@ -36,6 +36,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/tokenizerpipeline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/tokentrie.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/unicodetext.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/pipeline/whitespacepretokenizer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/wordpiecedecoder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/wordpiecemodel.cpp
 )
