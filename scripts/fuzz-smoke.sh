@@ -2,7 +2,9 @@
 # fuzz-smoke.sh: build the libFuzzer targets with clang and run each for a short while.
 #   scripts/fuzz-smoke.sh [seconds per target, default 30]   (BUILD_DIR=... to choose the dir)
 # Needs clang, libclang-rt-dev (libFuzzer) and libomp-dev. Crashes leave crash-* files in the
-# build dir's fuzz-work/ and make the script fail.
+# build dir's fuzz-work/ and make the script fail; copy those of fuzz_tokenizerjson into
+# tests/fuzz/regressions/tokenizerjson/ once fixed (ctest replays them: fuzz/replay_tokenizerjson).
+# FUZZ_TARGETS="tokenizerjson" runs only the targets named.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_EACH=${1:-30}
@@ -11,11 +13,15 @@ DATA=$ROOT/tests/data/gpt2
 
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DHEADLENS_BUILD_GUI=OFF -DHEADLENS_FUZZ=ON -DHEADLENS_NATIVE=OFF >/dev/null
-cmake --build "$BUILD" --target fuzz_safetensorsheader fuzz_bpeencode fuzz_bpefiles fuzz_modelconfig -j2
+cmake --build "$BUILD" --target fuzz_safetensorsheader fuzz_bpeencode fuzz_bpefiles fuzz_modelconfig \
+    fuzz_tokenizerjson -j2
 
 # Seed corpora from the committed checkpoint: a real header, real texts, real tokenizer files.
 WORK=$BUILD/fuzz-work
-rm -rf "$WORK" && mkdir -p "$WORK/safetensorsheader" "$WORK/bpeencode" "$WORK/bpefiles" "$WORK/modelconfig"
+rm -rf "$WORK" && mkdir -p "$WORK/safetensorsheader" "$WORK/bpeencode" "$WORK/bpefiles" "$WORK/modelconfig" \
+    "$WORK/tokenizerjson"
+# tokenizer.json: the small hand-made files and every input fuzzing found before.
+cp "$ROOT"/tests/data/tokenizers/*.json "$ROOT"/tests/fuzz/regressions/tokenizerjson/* "$WORK/tokenizerjson/"
 python3 - "$DATA" "$WORK" <<'PY'
 import json, struct, sys
 data, work = sys.argv[1], sys.argv[2]
@@ -31,10 +37,12 @@ for name in ("tiny/config.json", "tiny_sharded/model.safetensors.index.json"):
 PY
 
 status=0
-for target in safetensorsheader bpeencode bpefiles modelconfig; do
+for target in ${FUZZ_TARGETS:-safetensorsheader bpeencode bpefiles modelconfig tokenizerjson}; do
+    dict=""
+    [ -f "$ROOT/tests/fuzz/$target.dict" ] && dict="-dict=$ROOT/tests/fuzz/$target.dict"
     echo "== fuzz_$target for ${SECONDS_EACH}s"
     (cd "$WORK" && "$BUILD/tests/fuzz/fuzz_$target" -max_total_time="$SECONDS_EACH" \
-        -rss_limit_mb=2048 -print_final_stats=1 "$WORK/$target" 2>"$WORK/$target.log") ||
+        -rss_limit_mb=2048 -print_final_stats=1 $dict "$WORK/$target" 2>"$WORK/$target.log") ||
         status=1
     grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|SUMMARY" \
         "$WORK/$target.log" || true

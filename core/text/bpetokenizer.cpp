@@ -84,7 +84,7 @@ BpeTokenizer BpeTokenizer::fromText(const std::string &vocabJson, const std::str
 
 std::vector<std::string> BpeTokenizer::preTokenize(const std::string &utf8) const
 {
-    return m_preTokenizer->split(Tokenizer::toValidUtf8(utf8));
+    return m_preTokenizer->words(Tokenizer::toValidUtf8(utf8));
 }
 
 } // namespace headlens

@@ -13,6 +13,8 @@ private slots:
     void splits_data();
     void splits();
     void lookups();
+    void options_data();
+    void options();
 };
 
 void TestAddedTokens::splits_data()
@@ -58,6 +60,41 @@ void TestAddedTokens::lookups()
     QCOMPARE(added.idLimit(), 50257);
     QCOMPARE(AddedTokens().idLimit(), 0);
     QCOMPARE(AddedTokens().split("text").size(), size_t(1));
+}
+
+void TestAddedTokens::options_data()
+{
+    // added_vocabulary.rs find_matches: segments written as "[text]" for a token's segment.
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QStringList>("segments");
+    QTest::newRow("lstrip takes the spaces before")
+        << "a  <L> b" << QStringList{"a", "[  <L>]", " b"};
+    QTest::newRow("lstrip at the start") << " <L>" << QStringList{"[ <L>]"};
+    QTest::newRow("rstrip takes the spaces after")
+        << "a <R>\t b" << QStringList{"a ", "[<R>\t ]", "b"};
+    QTest::newRow("single word alone") << "x sw y" << QStringList{"x ", "[sw]", " y"};
+    QTest::newRow("single word inside a word") << "swim" << QStringList{"swim"};
+    QTest::newRow("single word after a word") << "asw" << QStringList{"asw"};
+    QTest::newRow("single word before punctuation") << "sw." << QStringList{"[sw]", "."};
+    // A match that breaks single_word is skipped; the search goes on after it (Aho-Corasick).
+    QTest::newRow("skipped, then found") << "swsw sw" << QStringList{"swsw ", "[sw]"};
+}
+
+void TestAddedTokens::options()
+{
+    QFETCH(QString, text);
+    QFETCH(QStringList, segments);
+    AddedToken lstrip{"<L>", 1, true}, rstrip{"<R>", 2, true}, word{"sw", 3, false};
+    lstrip.lstrip = true;
+    rstrip.rstrip = true;
+    word.singleWord = true;
+    const AddedTokens added({lstrip, rstrip, word});
+    QStringList actual;
+    for (const AddedTokens::Segment &segment : added.split(text.toStdString())) {
+        const QString part = QString::fromStdString(segment.text);
+        actual << (segment.id >= 0 ? "[" + part + "]" : part);
+    }
+    QCOMPARE(actual, segments);
 }
 
 QTEST_APPLESS_MAIN(TestAddedTokens)

@@ -77,6 +77,8 @@ private slots:
     void mergesInRankOrder();
     void agreesWithEncoderPyOnRandomWords();
     void vocabularyLookups();
+    void options_data();
+    void options();
 };
 
 void TestBpeModel::mergesInRankOrder_data()
@@ -152,6 +154,57 @@ void TestBpeModel::vocabularyLookups()
     std::vector<int> ids;
     bpe.tokenize("abxa", ids); // x is not in the vocabulary: dropped, as model.rs without unk
     QCOMPARE(ids, (std::vector<int>{2, 0}));
+}
+
+void TestBpeModel::options_data()
+{
+    // models/bpe/model.rs merge_word and tokenize_with_cache, ids worked out by hand.
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("piece");
+    QTest::addColumn<std::vector<int>>("ids");
+    // "é" is missing: its bytes C3 A9 become <0xC3> <0xA9> (ids 3 and 4).
+    QTest::newRow("byte fallback") << "byteFallback"
+                                   << "aé" << std::vector<int>{0, 3, 4};
+    QTest::newRow("unk, one per character") << "unk"
+                                            << "aéü" << std::vector<int>{0, 5, 5};
+    QTest::newRow("unk fused") << "fuseUnk"
+                               << "aéüb" << std::vector<int>{0, 5, 1};
+    // "aba" is in the vocabulary but no merge makes it: with ignore_merges it is one token.
+    QTest::newRow("ignore merges") << "ignoreMerges"
+                                   << "aba" << std::vector<int>{7};
+    QTest::newRow("merges without ignore_merges") << "unk"
+                                                  << "aba" << std::vector<int>{2, 0};
+    QTest::newRow("ignore merges, not a word") << "ignoreMerges"
+                                               << "abab" << std::vector<int>{2, 2};
+    // "a" "##b" "##a</w>" -> merge (a, ##b) = "ab" -> "ab" "##a</w>".
+    QTest::newRow("prefix and suffix") << "prefix"
+                                       << "aba" << std::vector<int>{8, 10};
+}
+
+void TestBpeModel::options()
+{
+    QFETCH(QString, option);
+    QFETCH(QString, piece);
+    QFETCH(std::vector<int>, ids);
+    BpeModel::Vocabulary vocabulary{{"a", 0},      {"b", 1},     {"ab", 2},     {"<0xC3>", 3},
+                                    {"<0xA9>", 4}, {"<unk>", 5}, {"<0xC2>", 6}, {"aba", 7}};
+    BpeModel::MergeList merges{{"a", "b"}};
+    BpeModel::Options options;
+    options.byteFallback = option == "byteFallback";
+    options.ignoreMerges = option == "ignoreMerges";
+    options.fuseUnk = option == "fuseUnk";
+    if (option == "unk" || option == "fuseUnk")
+        options.unkToken = "<unk>";
+    if (option == "prefix") {
+        vocabulary = {{"a", 0}, {"##b", 1}, {"##a</w>", 10}, {"ab", 8}};
+        merges = {{"a", "##b"}};
+        options.continuingSubwordPrefix = "##";
+        options.endOfWordSuffix = "</w>";
+    }
+    const BpeModel bpe(vocabulary, merges, options);
+    std::vector<int> actual;
+    bpe.tokenize(piece.toStdString(), actual);
+    QCOMPARE(actual, ids);
 }
 
 QTEST_APPLESS_MAIN(TestBpeModel)

@@ -1,14 +1,10 @@
-// Tests of ByteLevelPreTokenizer and RegexSplit: GPT-2's pattern split worked out by hand.
+// Tests of ByteLevelPreTokenizer: GPT-2's pattern split worked out by hand.
 #include "text/pipeline/bytelevelpretokenizer.h"
-#include "text/pipeline/regexsplit.h"
-#include "util/inputerror.h"
-
-#include "errorof.h"
+#include "text/pipeline/splitpretokenizer.h"
 
 #include <QTest>
 
 using namespace headlens;
-using headlens::test::errorOf;
 
 namespace {
 
@@ -31,8 +27,7 @@ private slots:
     void splitsLikeGpt2();
     void spellsPiecesInByteSymbols();
     void prefixSpaceAndNoRegex();
-    void regexSplitKeepsTheGaps();
-    void regexSplitRefusesABadPattern();
+    void prefixSpaceOnEveryPiece();
 };
 
 void TestByteLevelPreTokenizer::splitsLikeGpt2_data()
@@ -59,10 +54,10 @@ void TestByteLevelPreTokenizer::splitsLikeGpt2()
     QFETCH(QString, text);
     QFETCH(QStringList, pieces);
     const ByteLevelPreTokenizer preTokenizer;
-    QCOMPARE(toList(preTokenizer.split(text.toStdString())), pieces);
-    QCOMPARE(
-        toList(RegexSplit(ByteLevelPreTokenizer::kGpt2Pattern).preTokenize(text.toStdString())),
-        pieces);
+    QCOMPARE(toList(preTokenizer.words(text.toStdString())), pieces);
+    const SplitPreTokenizer split(TextPattern::regex(ByteLevelPreTokenizer::kGpt2Pattern),
+                                  SplitDelimiter::Behavior::Isolated);
+    QCOMPARE(toList(split.preTokenize(text.toStdString())), pieces);
 }
 
 void TestByteLevelPreTokenizer::spellsPiecesInByteSymbols()
@@ -85,21 +80,18 @@ void TestByteLevelPreTokenizer::prefixSpaceAndNoRegex()
     QCOMPARE(toList(whole.preTokenize("Hello world")), QStringList{"HelloĠworld"});
 }
 
-void TestByteLevelPreTokenizer::regexSplitKeepsTheGaps()
+void TestByteLevelPreTokenizer::prefixSpaceOnEveryPiece()
 {
-    // split.rs, behaviour Isolated: matches and the text between them are pieces.
-    const RegexSplit digits(R"(\p{N}+)");
-    QCOMPARE(toList(digits.preTokenize("ab12c3")), (QStringList{"ab", "12", "c", "3"}));
-    QCOMPARE(toList(digits.preTokenize("abc")), QStringList{"abc"});
-    const RegexSplit maybeEmpty("x*");
-    QCOMPARE(toList(maybeEmpty.preTokenize("abxxé")), (QStringList{"ab", "xx", "é"}));
-}
-
-void TestByteLevelPreTokenizer::regexSplitRefusesABadPattern()
-{
-    const QString error = errorOf([] { RegexSplit("(a"); });
-    QVERIFY2(error.startsWith("The pattern (a does not compile at character 2: "),
-             qPrintable(error));
+    // byte_level.rs prepends to every piece it is given, not only the first of the text.
+    const ByteLevelPreTokenizer prefixed(true, false);
+    std::vector<PreTokenizer::Piece> pieces;
+    prefixed.split({"a", false}, pieces);
+    prefixed.split({"b c", true}, pieces);
+    QCOMPARE(pieces.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(pieces[0].text), "Ġa");
+    QVERIFY(!pieces[0].atStart);
+    QCOMPARE(QString::fromStdString(pieces[1].text), "ĠbĠc");
+    QVERIFY(pieces[1].atStart);
 }
 
 QTEST_APPLESS_MAIN(TestByteLevelPreTokenizer)

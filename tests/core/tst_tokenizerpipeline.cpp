@@ -1,7 +1,7 @@
 // Tests of TokenizerPipeline: the components run in order, and labels come from the decoder.
 #include "text/pipeline/bpemodel.h"
 #include "text/pipeline/byteleveldecoder.h"
-#include "text/pipeline/regexsplit.h"
+#include "text/pipeline/splitpretokenizer.h"
 #include "text/pipeline/tokenizerpipeline.h"
 
 #include <QTest>
@@ -31,10 +31,12 @@ class PrependBos : public PostProcessor
 {
 public:
     explicit PrependBos(int id) : m_id(id) {}
-    std::vector<int> process(std::vector<int> ids) const override
+    std::vector<TokenEncoding> process(std::vector<TokenEncoding> encodings,
+                                       bool addSpecialTokens) const override
     {
-        ids.insert(ids.begin(), m_id);
-        return ids;
+        if (addSpecialTokens)
+            encodings.insert(encodings.begin(), TokenEncoding{{m_id}, {0}});
+        return encodings;
     }
 
 private:
@@ -47,7 +49,8 @@ TokenizerPipeline lowercasePipeline()
     TokenizerPipeline::Parts parts;
     parts.addedTokens = AddedTokens({{"<s>", 5, true}, {"HI", 6, false}, {"<bos>", 7, true}});
     parts.normalizer = std::make_shared<const AsciiLowercase>();
-    parts.preTokenizer = std::make_shared<const RegexSplit>(R"(\S+)");
+    parts.preTokenizer = std::make_shared<const SplitPreTokenizer>(
+        TextPattern::regex(R"(\S+)"), SplitDelimiter::Behavior::Isolated);
     parts.model = std::make_shared<const BpeModel>(
         BpeModel::Vocabulary{{"h", 0}, {"i", 1}, {"hi", 2}, {" ", 3}, {"!", 4}},
         BpeModel::MergeList{{"h", "i"}});
@@ -115,7 +118,9 @@ void TestTokenizerPipeline::labels()
 void TestTokenizerPipeline::tokenBytesAndIds()
 {
     const TokenizerPipeline pipeline = lowercasePipeline();
-    QCOMPARE(pipeline.decode({7, 2, 3, 6}), std::string("<bos>hi HI"));
+    // Without a decoder, tokens are joined by spaces (tokenizer/mod.rs decode).
+    QCOMPARE(pipeline.decode({7, 2, 3, 6}), std::string("<bos> hi   HI"));
+    QCOMPARE(pipeline.encode("Hi", false), std::vector<int>{2});
     QCOMPARE(pipeline.tokenBytes(8), std::string());
     QCOMPARE(pipeline.idLimit(), 8);
     QVERIFY(pipeline.contains(5) && pipeline.contains(4) && !pipeline.contains(8));

@@ -4,6 +4,8 @@
 #include "text/pipeline/bpeword.h"
 #include "text/pipeline/tokenizermodel.h"
 
+#include <array>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -11,12 +13,17 @@
 
 namespace headlens {
 
-/// BPE, Sennrich et al. 2016, as huggingface/tokenizers models/bpe/model.rs runs it: a piece
-/// starts as one symbol per UTF-8 character (its vocabulary id), then adjacent symbols are
-/// merged, the pair of lowest rank (first in the merges list) first (BpeWord).
-/// A character that is not in the vocabulary is dropped, as model.rs does without an
-/// unk_token or byte_fallback (byte-level vocabularies hold all 256 byte symbols, so GPT-2 never
-/// drops anything; unk_token, byte_fallback and ignore_merges come with tokenizer.json).
+/// BPE, Sennrich et al. 2016, as huggingface/tokenizers models/bpe/model.rs runs it
+/// (merge_word): a piece starts as one symbol per UTF-8 character (its vocabulary id), then
+/// adjacent symbols are merged, the pair of lowest rank (first in the merges list) first
+/// (BpeWord). The options come with tokenizer.json (GPT-2's files use none):
+/// - `ignoreMerges` (Llama 3): a piece that is itself in the vocabulary is that one token;
+/// - `continuingSubwordPrefix` before every character but the first, `endOfWordSuffix` after
+///   the last, as the vocabulary spells them ("##", "</w>"); a merge of "a" and "##b" makes
+///   "ab";
+/// - a character not in the vocabulary becomes its UTF-8 bytes as "<0xNN>" tokens with
+///   `byteFallback` (Llama 2, Gemma) when the vocabulary has them all, else `unkToken` (runs
+///   of unknown characters fused into one with `fuseUnk`), else it is dropped.
 /// Immutable: every const member may be called from any thread.
 class BpeModel : public TokenizerModel
 {
@@ -24,9 +31,23 @@ public:
     using Vocabulary = std::unordered_map<std::string, int>;            ///< token -> id
     using MergeList = std::vector<std::pair<std::string, std::string>>; ///< by rank
 
-    /// Precondition (checked with messages where the files are read, BpeModelFiles): ids are
-    /// >= 0 and unique; each merge's two parts and their concatenation are in `vocabulary`;
-    /// no merge is listed twice.
+    struct Options
+    {
+        std::optional<std::string> unkToken;
+        bool fuseUnk = false;
+        bool byteFallback = false;
+        bool ignoreMerges = false;
+        std::string continuingSubwordPrefix;
+        std::string endOfWordSuffix;
+    };
+
+    /// Precondition (checked with messages where the files are read, BpeModelFiles and
+    /// TokenizerJson): ids are >= 0 and unique; each merge's two parts and its result (left +
+    /// right without the continuing prefix) are in `vocabulary`, and right is at least as long
+    /// as that prefix; `unkToken`, when set, is in `vocabulary`. A merge listed twice takes
+    /// the rank of its last listing, as model.rs's map does.
+    BpeModel(Vocabulary vocabulary, const MergeList &merges, Options options);
+    /// GPT-2's BPE: no option set.
     BpeModel(Vocabulary vocabulary, const MergeList &merges);
 
     void tokenize(const std::string &piece, std::vector<int> &ids) const override;
@@ -35,11 +56,20 @@ public:
     int idLimit() const override { return static_cast<int>(m_tokens.size()); }
     int size() const override { return static_cast<int>(m_ids.size()); }
 
+    /// "<0xNN>", the spelling of byte fallback's token for `byte`.
+    static std::string byteToken(unsigned char byte);
+
 private:
+    /// Adds the symbols of `piece`'s characters to `word` (model.rs merge_word before merging).
+    void addSymbols(const std::string &piece, BpeWord &word) const;
+
     Vocabulary m_ids;                  ///< token -> id
     std::vector<std::string> m_tokens; ///< by id: the token
     std::vector<bool> m_present;       ///< by id: the vocabulary has it (ids may have gaps)
     BpeMergeTable m_merges;            ///< (left id, right id) -> rank and merged id
+    Options m_options;
+    int m_unkId = -1;
+    std::array<int, 256> m_byteIds{}; ///< "<0xNN>" ids, -1 where missing or without fallback
 };
 
 } // namespace headlens

@@ -1,15 +1,19 @@
-// ByteLevelDecoder: maps each token's symbols back to bytes.
+// ByteLevelDecoder: each token's symbols mapped back to bytes.
 #include "text/pipeline/byteleveldecoder.h"
 
 namespace headlens {
 
-std::vector<std::string> ByteLevelDecoder::decodeChain(const std::vector<std::string> &tokens) const
+std::vector<std::string> ByteLevelDecoder::decodeChain(std::vector<std::string> tokens) const
 {
-    std::vector<std::string> decoded(tokens.size());
-    for (size_t i = 0; i < tokens.size(); ++i)
-        if (!m_alphabet.toBytes(tokens[i], decoded[i]))
-            decoded[i] = tokens[i];
-    return decoded;
+    for (std::string &token : tokens)
+        token = decodeToken(token);
+    return tokens;
+}
+
+std::string ByteLevelDecoder::decodeToken(const std::string &token) const
+{
+    std::string bytes;
+    return m_alphabet.toBytes(token, bytes) ? bytes : token;
 }
 
 } // namespace headlens

@@ -6,18 +6,24 @@
 
 namespace headlens {
 
-/// Turns the spellings of a run of tokens back into their text, as huggingface/tokenizers
-/// decoders/ decode_chain() does (ByteLevel maps symbols back to bytes, Metaspace "▁" to a
-/// space, ...). Unlike the Rust decoders, which join a chain into one string repaired with
-/// from_utf8_lossy, this keeps one entry per token and may return part of a UTF-8 character
-/// (a byte-level token can hold half an emoji): labels and decode() repair after joining.
+/// Turns the spellings of tokens back into text, as huggingface/tokenizers decoders/ do
+/// (ByteLevel maps symbols back to bytes, Metaspace "▁" to a space, ByteFallback "<0x41>" to
+/// "A", ...). Two questions:
+/// - decodeChain: the tokens of a whole text, first token first, as decode_chain in Rust (a
+///   decoder may join entries, Fuse, or treat the first token apart, Metaspace and WordPiece);
+///   joined, the entries are the decoded text. Entries are bytes and may hold part of a UTF-8
+///   character (a byte-level token can be half an emoji): decode() repairs after joining,
+///   where Rust repairs inside ByteLevel.
+/// - decodeToken: what one token stands for inside a text (not as its first token), for
+///   labels: Metaspace's "▁Hi" is " Hi", WordPiece's "##ing" is "ing" and "the" is " the";
+///   steps that act on the ends of the whole text (Fuse, Strip) leave it alone.
 /// Implementations are immutable and thread-safe.
 class Decoder
 {
 public:
     virtual ~Decoder() = default;
-    /// The bytes each of `tokens` stands for, in order (same length as `tokens`).
-    virtual std::vector<std::string> decodeChain(const std::vector<std::string> &tokens) const = 0;
+    virtual std::vector<std::string> decodeChain(std::vector<std::string> tokens) const = 0;
+    virtual std::string decodeToken(const std::string &token) const = 0;
 };
 
 } // namespace headlens

@@ -1,19 +1,24 @@
 // PostProcessor: the step of a tokenizer pipeline that adds special tokens around the ids.
 #pragma once
 
+#include "text/pipeline/tokenencoding.h"
+
 #include <vector>
 
 namespace headlens {
 
-/// Changes the ids of a whole encoded text after the model, as huggingface/tokenizers
-/// processors/ do (TemplateProcessing adds Llama's BOS, BertProcessing [CLS] ... [SEP]).
-/// GPT-2 has none. Implementations are immutable and thread-safe.
+/// Changes the encodings of a text (or of a pair of texts) after the model, as
+/// huggingface/tokenizers processors/ process_encodings does (TemplateProcessing adds Llama's
+/// BOS, BERT's [CLS] ... [SEP]); the pipeline then concatenates what it returns. Before it,
+/// encoding i has type id i throughout (PostProcessor::process in tokenizer/mod.rs).
+/// Implementations are immutable and thread-safe.
 class PostProcessor
 {
 public:
     virtual ~PostProcessor() = default;
-    /// `ids` of one text, with the processor's tokens added.
-    virtual std::vector<int> process(std::vector<int> ids) const = 0;
+    /// `encodings` (one or two) with the processor's tokens added when `addSpecialTokens`.
+    virtual std::vector<TokenEncoding> process(std::vector<TokenEncoding> encodings,
+                                               bool addSpecialTokens) const = 0;
 };
 
 } // namespace headlens

@@ -16,11 +16,13 @@ namespace headlens {
 
 /// A tokenizer as huggingface/tokenizers tokenizer/mod.rs (TokenizerImpl::encode) composes
 /// one, and as tokenizer.json describes it:
-///   text -> (repair UTF-8) -> added tokens cut out -> for the text between them:
-///   normalizer -> pre-tokenizer -> model, piece by piece -> post-processor on all the ids;
-/// and the decoder for what a token stands for (labels, decode()).
+///   text -> (repair UTF-8) -> added tokens (normalized false) cut out -> for the text
+///   between them: normalizer -> added tokens (normalized true) cut out -> pre-tokenizer ->
+///   model, piece by piece -> post-processor on the encoding(s);
+/// and the decoder for what tokens stand for (labels, decode()).
 /// GPT-2 is one configuration (BpeTokenizer): no normalizer, ByteLevel pre-tokenizer, BPE,
-/// no post-processor, ByteLevel decoder, "<|endoftext|>" added.
+/// no post-processor, ByteLevel decoder, "<|endoftext|>" added. TokenizerJson builds the
+/// others from tokenizer.json.
 /// Immutable after construction and cheap to copy (components are shared): every const
 /// member may be called from any thread.
 class TokenizerPipeline
@@ -38,19 +40,31 @@ public:
     };
 
     TokenizerPipeline() = default; ///< empty: knows no token; only for assigning to
+    /// Precondition: parts.model is set.
     explicit TokenizerPipeline(Parts parts);
 
-    /// The token ids of `utf8`; invalid UTF-8 is first replaced by U+FFFD
-    /// (Tokenizer::toValidUtf8). Never throws for any input bytes.
-    std::vector<int> encode(const std::string &utf8) const;
+    /// The token ids of `utf8` as transformers' `tokenizer(text)` gives them: with
+    /// `addSpecialTokens`, the post-processor's tokens too (Llama's BOS, BERT's [CLS] and
+    /// [SEP]). Invalid UTF-8 is first replaced by U+FFFD (Tokenizer::toValidUtf8). Never
+    /// throws for any input bytes.
+    std::vector<int> encode(const std::string &utf8, bool addSpecialTokens = true) const;
+    /// A pair of texts (`tokenizer(first, second)`: BERT's next-sentence input), with the type
+    /// id (segment) of every token.
+    TokenEncoding encodePair(const std::string &first, const std::string &second,
+                             bool addSpecialTokens = true) const;
 
-    /// The bytes token `id` stands for (may be part of a UTF-8 character): an added token's
-    /// content, else the decoder's output for the model's token; "" for an unknown id.
+    /// The bytes token `id` stands for inside a text (may be part of a UTF-8 character): an
+    /// added token's content, else the decoder's decodeToken of the model's token (the
+    /// token's spelling without a decoder); "" for an unknown id.
     std::string tokenBytes(int id) const;
-    /// The concatenated bytes of `ids`.
+    /// The text of `ids` as the Rust tokenizer's decode(ids, skip_special_tokens=false) gives
+    /// it: the decoder's chain joined (tokens joined by " " without a decoder); unknown ids are
+    /// skipped. Bytes: the result may end inside a UTF-8 character.
     std::string decode(const std::vector<int> &ids) const;
-    /// A label for views: an added token as it is ("<|endoftext|>"); another token's bytes
-    /// shown by Tokenizer::displayLabel (a space as "␣", a broken character as "�");
+    /// A label for views: an added token as it is ("<|endoftext|>", "<s>"); another token's
+    /// tokenBytes shown by Tokenizer::displayLabel (a space as "␣", a line break as "⏎", a
+    /// broken character as "�"), so "Ġworld", "▁world" and WordPiece's "world" all read
+    /// "␣world", "##ing" reads "ing", and byte fallback's "<0x0A>" reads "⏎";
     /// "[id 123]" for an id no token has.
     std::string displayLabel(int id) const;
 
@@ -66,7 +80,10 @@ public:
     const TokenizerModel &model() const { return *m_parts.model; }
 
 private:
-    void appendText(const std::string &text, std::vector<int> &ids) const;
+    std::vector<int> idsOf(const std::string &utf8) const;
+    void appendText(const std::string &text, bool atStart, std::vector<int> &ids) const;
+    void appendPieces(const std::string &text, bool atStart, std::vector<int> &ids) const;
+    TokenEncoding postProcess(std::vector<TokenEncoding> encodings, bool addSpecialTokens) const;
 
     Parts m_parts;
 };

