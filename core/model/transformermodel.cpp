@@ -6,7 +6,11 @@
 #include "model/modelops.h"
 #include "model/tokenpredictions.h"
 #include "model/weightproducts.h"
+#include "text/bpetokenizer.h"
+#include "text/tokenizerjson.h"
 #include "util/inputerror.h"
+
+#include <filesystem>
 
 #include <cstring>
 #include <sys/stat.h>
@@ -24,9 +28,12 @@ TransformerModel TransformerModel::open(const std::string &dir)
     TransformerModel model;
     model.m_directory = dir;
     model.m_spec = ModelSpec::read(base + "config.json");
-    model.m_tokenizer = BpeTokenizer::load(base + "vocab.json", base + "merges.txt");
+    const bool json = std::filesystem::exists(base + "tokenizer.json");
+    model.m_tokenizer =
+        json ? TokenizerJson::load(base + "tokenizer.json")
+             : BpeTokenizer::load(base + "vocab.json", base + "merges.txt").pipeline();
     if (model.m_tokenizer.idLimit() > model.m_spec.vocabSize)
-        throw InputError(base + "vocab.json has token ids up to " +
+        throw InputError(base + (json ? "tokenizer.json" : "vocab.json") + " has token ids up to " +
                          std::to_string(model.m_tokenizer.idLimit() - 1) + " but " + base +
                          "config.json says " + model.m_spec.family->vocabSize.key + " " +
                          std::to_string(model.m_spec.vocabSize) +

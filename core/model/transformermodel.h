@@ -6,7 +6,7 @@
 #include "model/modelspec.h"
 #include "model/modelweights.h"
 #include "model/transformerrun.h"
-#include "text/bpetokenizer.h"
+#include "text/pipeline/tokenizerpipeline.h"
 
 #include <string>
 #include <vector>
@@ -25,7 +25,8 @@ class TransformerModel
 {
 public:
     /// Opens `dir` holding config.json, the safetensors weights (one file or an index with its
-    /// shards; F32/F16/BF16, mapped) and the tokenizer (GPT-2: vocab.json and merges.txt).
+    /// shards; F32/F16/BF16, mapped) and the tokenizer: tokenizer.json when there is one
+    /// (TokenizerJson), else GPT-2's vocab.json and merges.txt (BpeTokenizer).
     /// Throws InputError naming the file (and tensor or line) when one is missing or bad, or
     /// when config.json disagrees with the tensor shapes or the vocabulary.
     static TransformerModel open(const std::string &dir);
@@ -37,14 +38,15 @@ public:
 
     const std::string &directory() const { return m_directory; }
     const ModelSpec &spec() const { return m_spec; }
-    const BpeTokenizer &tokenizer() const { return m_tokenizer; }
+    const TokenizerPipeline &tokenizer() const { return m_tokenizer; }
     const ModelWeights &weights() const { return m_weights; }
     /// Bytes of the weights files.
     uint64_t bytesOnDisk() const { return m_checkpoint.bytesOnDisk(); }
     /// The settings of every layer's attention (ModelSpec::attentionConfig).
     AttentionConfig attentionConfig() const { return m_spec.attentionConfig(); }
 
-    /// The text's token ids.
+    /// The text's token ids, as transformers' tokenizer(text) gives them (special tokens added:
+    /// Llama's BOS).
     std::vector<int> encode(const std::string &text) const;
 
     /// One pass over `tokenIds`. Throws InputError when there are no ids, more than the
@@ -73,7 +75,7 @@ private:
 
     std::string m_directory;
     ModelSpec m_spec;
-    BpeTokenizer m_tokenizer;
+    TokenizerPipeline m_tokenizer;
     Checkpoint m_checkpoint; ///< before m_weights, whose views point into it
     ModelWeights m_weights;
 };
