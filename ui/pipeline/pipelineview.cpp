@@ -264,6 +264,10 @@ void PipelineView::showSidePanel(const TraceStep &step, bool animate)
         m_split->present(Mode::Split, 1.0, animate);
         m_side->setCurrentWidget(m_split);
         break;
+    case StepKind::RepeatKv:
+        m_split->presentRepeat();
+        m_side->setCurrentWidget(m_split);
+        break;
     case StepKind::WeightedSum:
     case StepKind::TransposeBack:
         m_split->present(Mode::Concat, 1.0, false);
