@@ -8,7 +8,9 @@
 #include "panels/controlspanel.h"
 #include "pipeline/pipelinecommands.h"
 #include "pipeline/pipelineview.h"
+#include "pipeline/ropepanel.h"
 #include "plot/colorrange.h"
+#include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -289,6 +291,14 @@ void MainWindow::connectPipeline()
     connect(m_workspace, &Workspace::batchIndexChanged, this, &MainWindow::redraw);
     connect(m_runner, &TraceRunner::traceReady, this, &MainWindow::showTrace);
     connect(m_runner, &TraceRunner::analysisReady, m_pipeline, &PipelineView::setAnalysis);
+    // RoPE's shift check: a second forward pass, in the pool, while the RoPE panel is shown.
+    m_shiftRunner = new PositionShiftRunner(this);
+    RopePanel *rope = m_pipeline->ropePanel();
+    connect(m_runner, &TraceRunner::analysisReady, m_shiftRunner,
+            &PositionShiftRunner::setAnalysis);
+    connect(rope, &RopePanel::shiftChanged, m_shiftRunner, &PositionShiftRunner::setShift);
+    connect(rope, &RopePanel::shownChanged, m_shiftRunner, &PositionShiftRunner::setWanted);
+    connect(m_shiftRunner, &PositionShiftRunner::checked, rope, &RopePanel::setShiftResult);
     // With a trace on screen the last valid view stays; without one, the grid must not go on
     // saying "Computing attention…" after the computation was refused.
     auto hintIfNothingShown = [this](const QString &hint) {

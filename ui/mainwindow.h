@@ -21,6 +21,7 @@ class HeadsGridView;
 class MainActions;
 class ModelWiring;
 class PipelineView;
+class PositionShiftRunner;
 class Selection;
 class SingleHeadView;
 class TokenStrip;
@@ -38,6 +39,8 @@ public:
 
     Workspace *workspace() const { return m_workspace; }
     TraceRunner *runner() const { return m_runner; }
+    /// RoPE's shift check for the pipeline's RoPE panel.
+    PositionShiftRunner *shiftRunner() const { return m_shiftRunner; }
     Selection *selection() const { return m_selection; }
     ControlsPanel *controls() const { return m_controls; }
     HeadsGridView *grid() const { return m_grid; }
@@ -92,6 +95,7 @@ private:
 
     Workspace *m_workspace = nullptr;
     TraceRunner *m_runner = nullptr;
+    PositionShiftRunner *m_shiftRunner = nullptr;
     Selection *m_selection = nullptr;
     ControlsPanel *m_controls = nullptr;
     HeadsGridView *m_grid = nullptr;

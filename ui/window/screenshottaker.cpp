@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "pipeline/handoutwriter.h"
 #include "pipeline/pipelineview.h"
+#include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -51,6 +52,12 @@ void ScreenshotTaker::take()
 {
     if (m_view == "handout") {
         writeHandout();
+        return;
+    }
+    // The RoPE panel's shift check starts once the panel shows: the picture waits for it.
+    if (m_window->shiftRunner()->isBusy() && m_waited < 120000) {
+        m_waited += 50;
+        QTimer::singleShot(50, this, &ScreenshotTaker::take);
         return;
     }
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>())
