@@ -1,6 +1,7 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "cost/costpanel.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
@@ -97,6 +98,8 @@ void MainWindow::buildViews()
     m_pipeline->setSelection(m_selection);
     m_tabs->addTab(m_viewArea, tr("Heads"));
     m_tabs->addTab(m_pipeline, tr("Pipeline"));
+    m_cost = new CostPanel(m_tabs);
+    m_tabs->addTab(m_cost, tr("Cost"));
     // In a scroll area: a tab widget is as wide as its widest page's minimum, and the Train
     // view's (its settings column beside the big scores) set the whole window's minimum to
     // 1140 px. Scrolled, it leaves the window usable on a 1024 px projector.
@@ -160,6 +163,11 @@ void MainWindow::showPipeline()
 {
     m_tabs->setCurrentWidget(m_pipeline);
     m_pipeline->setFocus();
+}
+
+void MainWindow::showCost()
+{
+    m_tabs->setCurrentWidget(m_cost);
 }
 
 void MainWindow::showTrain()
@@ -246,6 +254,7 @@ void MainWindow::connectActions()
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     connect(a->showPipeline, &QAction::triggered, this, &MainWindow::showPipeline);
     connect(a->showTrain, &QAction::triggered, this, &MainWindow::showTrain);
+    connect(a->showCost, &QAction::triggered, this, &MainWindow::showCost);
     hideDockOnTrainTab();
     connect(a->saveTrainedModel, &QAction::triggered, m_train, &TrainView::chooseAndSave);
     connect(a->openTrainedModel, &QAction::triggered, m_train, [this] {
@@ -352,6 +361,7 @@ void MainWindow::redraw()
     m_grid->setTrace(m_trace, b);
     m_single->setTrace(m_trace, b);
     m_pipeline->setTrace(m_trace, b);
+    m_cost->setTrace(m_trace, b);
     m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
     const AttentionConfig &c = m_trace->config;
     m_info->setText(tr("b=%1 · n=%2 · n_kv=%3 · h=%4 · d_k=%5 · d_v=%6")
@@ -369,6 +379,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);
+    m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);
     m_strip->setPlotStyle(style);
     if (m_models)

@@ -16,6 +16,7 @@ class QTabWidget;
 namespace headlens {
 
 class ControlsPanel;
+class CostPanel;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
@@ -49,6 +50,9 @@ public:
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
+    /// MHA, GQA and MQA compared (the "Cost" tab).
+    CostPanel *costPanel() const { return m_cost; }
+    void showCost();
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
     void showTrain();
@@ -104,6 +108,7 @@ private:
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
+    CostPanel *m_cost = nullptr;
     TrainView *m_train = nullptr;
     QScrollArea *m_trainPage = nullptr; ///< the Train tab: m_train in a scroll area
     bool m_dockHiddenForTrain = false;  ///< the Train tab has its own settings column

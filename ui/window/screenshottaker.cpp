@@ -25,6 +25,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
         m_window->showPipeline();
     if (m_view == "train")
         m_window->showTrain();
+    if (m_view == "cost")
+        m_window->showCost();
     if (m_view.startsWith("head:"))
         m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
     m_timer.setInterval(50);
