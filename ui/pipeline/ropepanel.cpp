@@ -227,6 +227,7 @@ void RopePanel::setShiftResult(const PositionShiftResult &result)
         return;
     }
     m_shownDifference = result.check.scoresDifference;
+    m_shownCheck = result.check;
     m_shiftResult->setText(
         tr("<b>s = %1:</b> the scores of every head, query and key change by at most "
            "<b>%2</b> (float rounding), though the rotated queries moved by up to %3: RoPE "

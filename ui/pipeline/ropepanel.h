@@ -38,6 +38,8 @@ public:
     int shift() const;
     /// The largest score difference shown, or -1 while it is being computed.
     double shownScoresDifference() const { return m_shownDifference; }
+    /// The check whose answer is shown (valid when shownScoresDifference() >= 0).
+    const PositionShiftCheck &shownCheck() const { return m_shownCheck; }
     QString numbersText() const;
     QString shiftText() const;
     RopeArrows *arrows() const { return m_arrows; }
@@ -60,6 +62,7 @@ private:
     int m_batch = 0;
     bool m_dark = false;
     double m_shownDifference = -1.0;
+    PositionShiftCheck m_shownCheck;
     QSpinBox *m_head = nullptr;
     QSpinBox *m_pair = nullptr;
     QComboBox *m_query = nullptr;
