@@ -90,7 +90,6 @@ private slots:
     void hoverNamesTheMaskThatHidesACell_data();
     void hoverNamesTheMaskThatHidesACell();
     void ropeShiftLeavesTheScores();
-    void costPanelShowsWhyLlama2UsesEightKvHeads();
     void costPanelFollowsTheLayer();
     void invalidSettingsOfferFixesThatWork_data();
     void invalidSettingsOfferFixesThatWork();
@@ -233,28 +232,6 @@ void TestGqaWindow::ropeShiftLeavesTheScores()
     // Leaving the tab stops asking for checks; the window is not waiting for any.
     window->tabs()->setCurrentIndex(0);
     QVERIFY(!rope->isVisible());
-}
-
-// The hand computation: 2 · 8 · 128 · 2 bytes · 80 layers · 4096 tokens = 1.25 GiB,
-// against 2 · 64 · 128 · 2 · 80 · 4096 = 10 GiB with a K and a V per query head.
-void TestGqaWindow::costPanelShowsWhyLlama2UsesEightKvHeads()
-{
-    window->showCost();
-    CostPanel *cost = window->costPanel();
-    QTest::mouseClick(cost->form()->llama2Button(), Qt::LeftButton);
-    QVERIFY(!cost->form()->isFollowing());
-    const CostComparison &c = cost->comparison();
-    QCOMPARE(c.chosen.kvCacheBytes, 2.0 * 8 * 128 * 2 * 80 * 4096);
-    QCOMPARE(c.chosen.kvCacheBytes, 1.25 * (1 << 30));
-    QCOMPARE(c.multiHead.kvCacheBytes, 10.0 * (1 << 30));
-    QCOMPARE(c.multiQuery.kvCacheBytes, 160.0 * (1 << 20));
-    const CostTable *table = cost->table();
-    QCOMPARE(table->cell(CostTable::CacheWholeContext, CostTable::Chosen), QString("1.25 GiB"));
-    QCOMPARE(table->cell(CostTable::CacheWholeContext, CostTable::MultiHead), QString("10 GiB"));
-    QCOMPARE(table->cell(CostTable::CacheWholeContext, CostTable::MultiQuery), QString("160 MiB"));
-    QCOMPARE(table->cell(CostTable::CachePerTokenPerLayer, CostTable::Chosen), QString("4 KiB"));
-    QCOMPARE(table->cell(CostTable::KvHeads, CostTable::Chosen), QString("8"));
-    QVERIFY2(cost->headline().contains("1/8 of MHA's cache"), qPrintable(cost->headline()));
 }
 
 // Until a preset or an edit, the panel compares the layer on the left at the text's length.
