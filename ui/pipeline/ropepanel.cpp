@@ -142,7 +142,11 @@ void RopePanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
     if (m_query->currentIndex() == 0 && m_key->currentIndex() == 0 && m_key->count() > 1)
         m_query->setCurrentIndex(std::min(m_query->count() - 1, 3)); // two different positions
     m_shownDifference = -1.0;
-    m_shiftResult->setText(tr("Running the layer again with every position + %1…").arg(shift()));
+    // True on paper too (the handout has no second pass): the window replaces it with the
+    // answer for this text.
+    m_shiftResult->setText(tr("Moving every position by s leaves every score the same up to "
+                              "float rounding: the window runs the layer again to show the "
+                              "largest change."));
     refresh();
 }
 
