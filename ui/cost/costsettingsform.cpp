@@ -93,6 +93,11 @@ void CostSettingsForm::build()
     form->addRow(tr("tokens n"), m_tokens);
     form->addRow(tr("cached as"), m_dtype);
     form->addRow(m_bias);
+    connectEdits();
+}
+
+void CostSettingsForm::connectEdits()
+{
     connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
         if (m_filling)
             return;

@@ -35,6 +35,7 @@ signals:
 
 private:
     void build();
+    void connectEdits();
     QSpinBox *spin(const char *name, int lo, int hi, const QString &tip);
     void setFields(const CostSettings &s, bool following);
 

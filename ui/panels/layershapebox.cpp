@@ -34,10 +34,6 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
              tr("Query heads h: how many attention patterns the layer computes side by side."));
     m_headsSlider = new QSlider(Qt::Horizontal, this);
     m_headsSlider->setRange(1, 32);
-    m_kvHeads = spin("kv_heads", 1, 64,
-                     tr("Key/value heads h_kv: each is shared by h / h_kv query heads (h_kv = h is "
-                        "multi-head, 1 multi-query, between grouped-query attention)."));
-    m_kvGroups = new QLabel(this);
     m_tied = new QCheckBox(tr("d_k = d_v = d_model / h"), this);
     m_tied->setObjectName("tied");
     m_dK = spin("d_k", 1, 4096, tr("Query/key width per head"));
@@ -65,10 +61,6 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
             [this](int v) { edit([v](AttentionConfig &c) { c.dModel = v; }); });
     connect(m_heads, &QSpinBox::valueChanged, this,
             [this](int v) { edit([v](AttentionConfig &c) { c.heads = v; }); });
-    // h_kv = h is stored as 0 ("as many as heads"), so multi-head attention stays multi-head
-    // when the head count changes.
-    connect(m_kvHeads, &QSpinBox::valueChanged, this,
-            [this](int v) { edit([v](AttentionConfig &c) { c.kvHeads = v == c.heads ? 0 : v; }); });
     connect(m_tied, &QCheckBox::toggled, this, [this](bool on) {
         edit([on](AttentionConfig &c) {
             if (!on && c.tied && c.heads > 0 && c.dModel % c.heads == 0)
@@ -102,6 +94,17 @@ QLayout *LayerShapeBox::spinWithSlider(QSpinBox *spin, QSlider *slider)
 
 QLayout *LayerShapeBox::kvHeadsRow()
 {
+    m_kvHeads = new QSpinBox(this);
+    m_kvHeads->setObjectName("kv_heads");
+    m_kvHeads->setRange(1, 64);
+    m_kvHeads->setToolTip(
+        tr("Key/value heads h_kv: each is shared by h / h_kv query heads (h_kv "
+           "= h is multi-head, 1 multi-query, between grouped-query attention)."));
+    m_kvGroups = new QLabel(this);
+    // h_kv = h is stored as 0 ("as many as heads"), so multi-head attention stays multi-head
+    // when the head count changes.
+    connect(m_kvHeads, &QSpinBox::valueChanged, this,
+            [this](int v) { edit([v](AttentionConfig &c) { c.kvHeads = v == c.heads ? 0 : v; }); });
     auto *row = new QHBoxLayout;
     row->addWidget(m_kvHeads);
     row->addWidget(m_kvGroups, 1);

@@ -90,26 +90,10 @@ QString CellArithmeticPanel::softmaxTable() const
            rows + "</table>";
 }
 
-void CellArithmeticPanel::render()
+QString CellArithmeticPanel::scoreSteps() const
 {
-    if (!m_trace)
-        return;
     const CellArithmetic &a = m_arithmetic;
-    const QString from = QString::fromStdString(
-        Tokenizer::displayLabel(m_trace->input.queryLabel(m_batch, m_query)));
-    const QString to =
-        QString::fromStdString(Tokenizer::displayLabel(m_trace->input.keyLabel(m_batch, m_key)));
-    const QString color = HeadColors::color(m_head, m_dark).name();
-    QString html = QString("<div style='font-size:%1pt'>").arg(10.0 * m_scale);
-    html += tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
-                .arg(color)
-                .arg(m_head + 1)
-                .arg(m_query)
-                .arg(from)
-                .arg(m_key)
-                .arg(to);
-    html += tr("<p>Click any cell of a score or weight heatmap (here or in the Heads tab) to "
-               "explain it.</p>");
+    QString html;
     const AttentionConfig &c = m_trace->config;
     QString source;
     if (c.usesRope())
@@ -134,6 +118,30 @@ void CellArithmeticPanel::render()
         html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
                     .arg(num(a.scaleFactor))
                     .arg(num(a.scaledScore));
+    return html;
+}
+
+void CellArithmeticPanel::render()
+{
+    if (!m_trace)
+        return;
+    const CellArithmetic &a = m_arithmetic;
+    const QString from = QString::fromStdString(
+        Tokenizer::displayLabel(m_trace->input.queryLabel(m_batch, m_query)));
+    const QString to =
+        QString::fromStdString(Tokenizer::displayLabel(m_trace->input.keyLabel(m_batch, m_key)));
+    const QString color = HeadColors::color(m_head, m_dark).name();
+    QString html = QString("<div style='font-size:%1pt'>").arg(10.0 * m_scale);
+    html += tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
+                .arg(color)
+                .arg(m_head + 1)
+                .arg(m_query)
+                .arg(from)
+                .arg(m_key)
+                .arg(to);
+    html += tr("<p>Click any cell of a score or weight heatmap (here or in the Heads tab) to "
+               "explain it.</p>");
+    html += scoreSteps();
     html += tr("<p><b>3. Mask</b> %1</p>")
                 .arg(a.masked ? tr("this key is masked: the score becomes −∞, its weight 0")
                               : tr("not masked: the score stays %1").arg(num(a.scaledScore)));

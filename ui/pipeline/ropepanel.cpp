@@ -38,11 +38,6 @@ double dot(QPointF a, QPointF b)
 
 RopePanel::RopePanel(QWidget *parent) : QWidget(parent)
 {
-    buildPickers();
-}
-
-void RopePanel::buildPickers()
-{
     // In a scroll area, as the split panel: at 1280 x 720 the side panel is short.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -55,7 +50,22 @@ void RopePanel::buildPickers()
     scroll->setWidget(content);
     outer->addWidget(scroll);
     auto *layout = new QVBoxLayout(content);
-    auto *pickers = new QGridLayout;
+    m_arrows = new RopeArrows(content);
+    m_numbers = new QLabel(content);
+    m_numbers->setWordWrap(true);
+    m_numbers->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_shiftResult = new QLabel(content);
+    m_shiftResult->setWordWrap(true);
+    m_shiftResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addLayout(buildPickers(content));
+    layout->addWidget(m_arrows, 1);
+    layout->addWidget(m_numbers);
+    layout->addLayout(buildShiftRow(content));
+    layout->addWidget(m_shiftResult);
+}
+
+QLayout *RopePanel::buildPickers(QWidget *content)
+{
     m_head = new QSpinBox(content);
     m_head->setObjectName("ropeHead");
     m_head->setToolTip(tr("The query head whose q (and whose K/V head's k) is drawn"));
@@ -65,10 +75,11 @@ void RopePanel::buildPickers()
                           "θ^(-2j/d_k) radians per position"));
     m_query = new QComboBox(content);
     m_query->setObjectName("ropeQuery");
-    m_query->setToolTip(tr("The query's position i"));
+    m_query->setToolTip(tr("The query's token: its position m sets q's angle"));
     m_key = new QComboBox(content);
     m_key->setObjectName("ropeKey");
-    m_key->setToolTip(tr("The key's position j"));
+    m_key->setToolTip(tr("The key's token: its position n sets k's angle"));
+    auto *pickers = new QGridLayout;
     pickers->addWidget(new QLabel(tr("head"), content), 0, 0);
     pickers->addWidget(m_head, 0, 1);
     pickers->addWidget(new QLabel(tr("pair j"), content), 0, 2);
@@ -79,37 +90,31 @@ void RopePanel::buildPickers()
     pickers->addWidget(m_key, 1, 3);
     pickers->setColumnStretch(1, 1);
     pickers->setColumnStretch(3, 1);
-    m_arrows = new RopeArrows(content);
-    m_numbers = new QLabel(content);
-    m_numbers->setWordWrap(true);
-    m_numbers->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *shiftRow = new QHBoxLayout;
+    for (QSpinBox *box : {m_head, m_pair})
+        connect(box, &QSpinBox::valueChanged, this, &RopePanel::refresh);
+    for (QComboBox *box : {m_query, m_key})
+        connect(box, &QComboBox::currentIndexChanged, this, &RopePanel::refresh);
+    return pickers;
+}
+
+QLayout *RopePanel::buildShiftRow(QWidget *content)
+{
     m_shift = new QSpinBox(content);
     m_shift->setObjectName("ropeShift");
     m_shift->setRange(0, 1000000);
     m_shift->setValue(100);
     m_shift->setToolTip(tr("Adds s to every position, queries and keys alike, and runs the layer "
                            "again: with RoPE the scores stay the same"));
-    shiftRow->addWidget(new QLabel(tr("Shift every position by s ="), content));
-    shiftRow->addWidget(m_shift);
-    shiftRow->addStretch(1);
-    m_shiftResult = new QLabel(content);
-    m_shiftResult->setWordWrap(true);
-    m_shiftResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addLayout(pickers);
-    layout->addWidget(m_arrows, 1);
-    layout->addWidget(m_numbers);
-    layout->addLayout(shiftRow);
-    layout->addWidget(m_shiftResult);
-    for (QSpinBox *box : {m_head, m_pair})
-        connect(box, &QSpinBox::valueChanged, this, &RopePanel::refresh);
-    for (QComboBox *box : {m_query, m_key})
-        connect(box, &QComboBox::currentIndexChanged, this, &RopePanel::refresh);
     connect(m_shift, &QSpinBox::valueChanged, this, [this](int s) {
         m_shownDifference = -1.0;
         m_shiftResult->setText(tr("Running the layer again with every position + %1…").arg(s));
         emit shiftChanged(s);
     });
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Shift every position by s ="), content));
+    row->addWidget(m_shift);
+    row->addStretch(1);
+    return row;
 }
 
 void RopePanel::fillTokens(QComboBox *box, bool keys)
@@ -175,36 +180,45 @@ void RopePanel::refresh()
     p.qColor = HeadColors::color(head, m_dark);
     p.kColor = HeadColors::kvColor(kv, m_dark);
     m_arrows->setPair(p, tr("number %1").arg(first), tr("number %1").arg(second));
+    m_numbers->setText(describe(p, pair, first, second));
+}
+
+QString RopePanel::describe(const RopePair &p, int pair, int64_t first, int64_t second) const
+{
+    const AttentionConfig &c = m_trace->config;
+    const int head = m_head->value() - 1, kv = c.kvHeadOf(head);
+    const int i = m_query->currentIndex(), j = m_key->currentIndex();
+    const bool interleaved = c.attentionPositions == AttentionPositions::RopeInterleaved;
     const double frequency = RotaryEmbedding::frequency(pair, c.headDimK(), c.ropeTheta);
     const int64_t m = c.ropePositionOffset + i, n = c.ropePositionOffset + j;
     const QString kName = c.kvHeadCount() < c.heads ? tr("k (K/V head %1)").arg(kv + 1) : "k";
-    m_numbers->setText(
-        tr("<b>Pair j = %1</b>: numbers %2 and %3 of the head's %4 (%5). It turns by θ<sub>j</sub> "
-           "= %6<sup>−2·%1/%4</sup> = %7 rad per position.<br><span "
-           "style='color:%8'><b>q</b></span>"
-           " “%9” at m = %10: %11 turned by m θ<sub>j</sub> = %12 → %13<br>")
-            .arg(pair)
-            .arg(first)
-            .arg(second)
-            .arg(c.headDimK())
-            .arg(interleaved ? tr("interleaved pairs 2j, 2j+1") : tr("split-half pairs j, j+d_k/2"))
-            .arg(double(c.ropeTheta), 0, 'g', 6)
-            .arg(frequency, 0, 'g', 4)
-            .arg(p.qColor.name(), QString::fromStdString(Tokenizer::displayLabel(
-                                      m_trace->input.queryLabel(m_batch, i))))
-            .arg(m)
-            .arg(vec(p.qBefore), radians(p.qAngle), vec(p.qAfter)) +
-        tr("<span style='color:%1'><b>%2</b></span> “%3” at n = %4: %5 turned by n θ<sub>j</sub> "
-           "= %6 → %7<br>Its share of q · k: %8 before, %9 after; the angle between q and k "
-           "grew by (m − n) θ<sub>j</sub> = %10.")
-            .arg(p.kColor.name(), kName,
-                 QString::fromStdString(
-                     Tokenizer::displayLabel(m_trace->input.keyLabel(m_batch, j))))
-            .arg(n)
-            .arg(vec(p.kBefore), radians(p.kAngle), vec(p.kAfter))
-            .arg(dot(p.qBefore, p.kBefore), 0, 'f', 4)
-            .arg(dot(p.qAfter, p.kAfter), 0, 'f', 4)
-            .arg(radians(p.qAngle - p.kAngle)));
+    auto label = [](const std::string &token) {
+        return QString::fromStdString(Tokenizer::displayLabel(token));
+    };
+    return tr("<b>Pair j = %1</b>: numbers %2 and %3 of the head's %4 (%5). It turns by "
+              "θ<sub>j</sub> = %6<sup>−2·%1/%4</sup> = %7 rad per position.<br><span "
+              "style='color:%8'><b>q</b></span> “%9” at m = %10: %11 turned by m θ<sub>j</sub> = "
+              "%12 → %13<br>")
+               .arg(pair)
+               .arg(first)
+               .arg(second)
+               .arg(c.headDimK())
+               .arg(interleaved ? tr("interleaved pairs 2j, 2j+1")
+                                : tr("split-half pairs j, j+d_k/2"))
+               .arg(double(c.ropeTheta), 0, 'g', 6)
+               .arg(frequency, 0, 'g', 4)
+               .arg(p.qColor.name(), label(m_trace->input.queryLabel(m_batch, i)))
+               .arg(m)
+               .arg(vec(p.qBefore), radians(p.qAngle), vec(p.qAfter)) +
+           tr("<span style='color:%1'><b>%2</b></span> “%3” at n = %4: %5 turned by n "
+              "θ<sub>j</sub> = %6 → %7<br>Its share of q · k: %8 before, %9 after; the angle "
+              "between q and k grew by (m − n) θ<sub>j</sub> = %10.")
+               .arg(p.kColor.name(), kName, label(m_trace->input.keyLabel(m_batch, j)))
+               .arg(n)
+               .arg(vec(p.kBefore), radians(p.kAngle), vec(p.kAfter))
+               .arg(dot(p.qBefore, p.kBefore), 0, 'f', 4)
+               .arg(dot(p.qAfter, p.kAfter), 0, 'f', 4)
+               .arg(radians(p.qAngle - p.kAngle));
 }
 
 void RopePanel::pick(int head, int pair, int query, int key)

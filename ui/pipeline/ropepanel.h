@@ -10,11 +10,13 @@
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QSpinBox;
 
 namespace headlens {
 
 class RopeArrows;
+struct RopePair;
 
 /// Pick a head, a pair j and two positions: q at position i and k at position j are drawn
 /// before and after rotation (RopeArrows) with their numbers and angles, all read from the
@@ -54,8 +56,11 @@ protected:
     void hideEvent(QHideEvent *event) override;
 
 private:
-    void buildPickers();
+    QLayout *buildPickers(QWidget *content);
+    QLayout *buildShiftRow(QWidget *content);
     void refresh();
+    /// The numbers of `p` as sentences: the pair, theta_j, both turns and the share of q . k.
+    QString describe(const RopePair &p, int pair, int64_t first, int64_t second) const;
     void fillTokens(QComboBox *box, bool keys);
 
     std::shared_ptr<const Trace> m_trace;

@@ -34,17 +34,7 @@ SplitConcatPanel::SplitConcatPanel(QWidget *parent) : QWidget(parent)
     top->addWidget(m_token);
     top->addStretch(1);
     m_bar = new SplitBarWidget(this);
-    m_kvRow = new QWidget(this);
-    auto *kvLayout = new QHBoxLayout(m_kvRow);
-    kvLayout->setContentsMargins(0, 0, 0, 0);
-    m_kvChoice = new QComboBox(m_kvRow);
-    m_kvChoice->setObjectName("kvBarChoice");
-    m_kvChoice->addItem("k", int(Projection::Key));
-    m_kvChoice->addItem("v", int(Projection::Value));
-    m_kvChoice->setToolTip(tr("Which of the shared projections the lower bar cuts"));
-    kvLayout->addWidget(new QLabel(tr("Keys and values have fewer heads:"), m_kvRow));
-    kvLayout->addWidget(m_kvChoice);
-    kvLayout->addStretch(1);
+    buildKvRow();
     m_kvBar = new SplitBarWidget(this);
     m_diagram = new KvGroupDiagram(this);
     m_route = new QLabel(this);
@@ -61,6 +51,21 @@ SplitConcatPanel::SplitConcatPanel(QWidget *parent) : QWidget(parent)
     connect(m_bar, &SplitBarWidget::routeChanged, m_route, &QLabel::setText);
     connect(m_kvBar, &SplitBarWidget::routeChanged, m_route, &QLabel::setText);
     updateVisibility();
+}
+
+void SplitConcatPanel::buildKvRow()
+{
+    m_kvRow = new QWidget(this);
+    auto *kvLayout = new QHBoxLayout(m_kvRow);
+    kvLayout->setContentsMargins(0, 0, 0, 0);
+    m_kvChoice = new QComboBox(m_kvRow);
+    m_kvChoice->setObjectName("kvBarChoice");
+    m_kvChoice->addItem("k", int(Projection::Key));
+    m_kvChoice->addItem("v", int(Projection::Value));
+    m_kvChoice->setToolTip(tr("Which of the shared projections the lower bar cuts"));
+    kvLayout->addWidget(new QLabel(tr("Keys and values have fewer heads:"), m_kvRow));
+    kvLayout->addWidget(m_kvChoice);
+    kvLayout->addStretch(1);
 }
 
 void SplitConcatPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)

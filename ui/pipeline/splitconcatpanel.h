@@ -35,6 +35,7 @@ public:
     KvGroupDiagram *groupDiagram() const { return m_diagram; }
 
 private:
+    void buildKvRow();
     void refresh();
     void updateVisibility();
     bool grouped() const;
