@@ -364,13 +364,15 @@ void MainWindow::redraw()
     m_cost->setTrace(m_trace, b);
     m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
     const AttentionConfig &c = m_trace->config;
-    m_info->setText(tr("b=%1 · n=%2 · n_kv=%3 · h=%4 · d_k=%5 · d_v=%6")
-                        .arg(m_trace->batch())
-                        .arg(m_trace->input.queryLengthOf(b))
-                        .arg(m_trace->input.keyLengthOf(b))
-                        .arg(c.heads)
-                        .arg(c.headDimK())
-                        .arg(c.headDimV()));
+    m_info->setText(
+        tr("b=%1 · n=%2 · n_kv=%3 · h=%4%5 · d_k=%6 · d_v=%7")
+            .arg(m_trace->batch())
+            .arg(m_trace->input.queryLengthOf(b))
+            .arg(m_trace->input.keyLengthOf(b))
+            .arg(c.heads)
+            .arg(c.kvHeadCount() < c.heads ? tr(" · h_kv=%1").arg(c.kvHeadCount()) : QString())
+            .arg(c.headDimK())
+            .arg(c.headDimV()));
 }
 
 void MainWindow::setPlotStyle(const PlotStyle &style)
