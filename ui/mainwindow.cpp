@@ -1,6 +1,7 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "cost/costpanel.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
@@ -8,7 +9,9 @@
 #include "panels/controlspanel.h"
 #include "pipeline/pipelinecommands.h"
 #include "pipeline/pipelineview.h"
+#include "pipeline/ropepanel.h"
 #include "plot/colorrange.h"
+#include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -95,6 +98,8 @@ void MainWindow::buildViews()
     m_pipeline->setSelection(m_selection);
     m_tabs->addTab(m_viewArea, tr("Heads"));
     m_tabs->addTab(m_pipeline, tr("Pipeline"));
+    m_cost = new CostPanel(m_tabs);
+    m_tabs->addTab(m_cost, tr("Cost"));
     // In a scroll area: a tab widget is as wide as its widest page's minimum, and the Train
     // view's (its settings column beside the big scores) set the whole window's minimum to
     // 1140 px. Scrolled, it leaves the window usable on a 1024 px projector.
@@ -158,6 +163,11 @@ void MainWindow::showPipeline()
 {
     m_tabs->setCurrentWidget(m_pipeline);
     m_pipeline->setFocus();
+}
+
+void MainWindow::showCost()
+{
+    m_tabs->setCurrentWidget(m_cost);
 }
 
 void MainWindow::showTrain()
@@ -244,6 +254,7 @@ void MainWindow::connectActions()
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     connect(a->showPipeline, &QAction::triggered, this, &MainWindow::showPipeline);
     connect(a->showTrain, &QAction::triggered, this, &MainWindow::showTrain);
+    connect(a->showCost, &QAction::triggered, this, &MainWindow::showCost);
     hideDockOnTrainTab();
     connect(a->saveTrainedModel, &QAction::triggered, m_train, &TrainView::chooseAndSave);
     connect(a->openTrainedModel, &QAction::triggered, m_train, [this] {
@@ -289,6 +300,14 @@ void MainWindow::connectPipeline()
     connect(m_workspace, &Workspace::batchIndexChanged, this, &MainWindow::redraw);
     connect(m_runner, &TraceRunner::traceReady, this, &MainWindow::showTrace);
     connect(m_runner, &TraceRunner::analysisReady, m_pipeline, &PipelineView::setAnalysis);
+    // RoPE's shift check: a second forward pass, in the pool, while the RoPE panel is shown.
+    m_shiftRunner = new PositionShiftRunner(this);
+    RopePanel *rope = m_pipeline->ropePanel();
+    connect(m_runner, &TraceRunner::analysisReady, m_shiftRunner,
+            &PositionShiftRunner::setAnalysis);
+    connect(rope, &RopePanel::shiftChanged, m_shiftRunner, &PositionShiftRunner::setShift);
+    connect(rope, &RopePanel::shownChanged, m_shiftRunner, &PositionShiftRunner::setWanted);
+    connect(m_shiftRunner, &PositionShiftRunner::checked, rope, &RopePanel::setShiftResult);
     // With a trace on screen the last valid view stays; without one, the grid must not go on
     // saying "Computing attention…" after the computation was refused.
     auto hintIfNothingShown = [this](const QString &hint) {
@@ -342,15 +361,18 @@ void MainWindow::redraw()
     m_grid->setTrace(m_trace, b);
     m_single->setTrace(m_trace, b);
     m_pipeline->setTrace(m_trace, b);
+    m_cost->setTrace(m_trace, b);
     m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
     const AttentionConfig &c = m_trace->config;
-    m_info->setText(tr("b=%1 · n=%2 · n_kv=%3 · h=%4 · d_k=%5 · d_v=%6")
-                        .arg(m_trace->batch())
-                        .arg(m_trace->input.queryLengthOf(b))
-                        .arg(m_trace->input.keyLengthOf(b))
-                        .arg(c.heads)
-                        .arg(c.headDimK())
-                        .arg(c.headDimV()));
+    m_info->setText(
+        tr("b=%1 · n=%2 · n_kv=%3 · h=%4%5 · d_k=%6 · d_v=%7")
+            .arg(m_trace->batch())
+            .arg(m_trace->input.queryLengthOf(b))
+            .arg(m_trace->input.keyLengthOf(b))
+            .arg(c.heads)
+            .arg(c.kvHeadCount() < c.heads ? tr(" · h_kv=%1").arg(c.kvHeadCount()) : QString())
+            .arg(c.headDimK())
+            .arg(c.headDimV()));
 }
 
 void MainWindow::setPlotStyle(const PlotStyle &style)
@@ -359,6 +381,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);
+    m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);
     m_strip->setPlotStyle(style);
     if (m_models)

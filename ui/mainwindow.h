@@ -16,11 +16,13 @@ class QTabWidget;
 namespace headlens {
 
 class ControlsPanel;
+class CostPanel;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
 class ModelWiring;
 class PipelineView;
+class PositionShiftRunner;
 class Selection;
 class SingleHeadView;
 class TokenStrip;
@@ -38,6 +40,8 @@ public:
 
     Workspace *workspace() const { return m_workspace; }
     TraceRunner *runner() const { return m_runner; }
+    /// RoPE's shift check for the pipeline's RoPE panel.
+    PositionShiftRunner *shiftRunner() const { return m_shiftRunner; }
     Selection *selection() const { return m_selection; }
     ControlsPanel *controls() const { return m_controls; }
     HeadsGridView *grid() const { return m_grid; }
@@ -46,6 +50,9 @@ public:
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
+    /// MHA, GQA and MQA compared (the "Cost" tab).
+    CostPanel *costPanel() const { return m_cost; }
+    void showCost();
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
     void showTrain();
@@ -92,6 +99,7 @@ private:
 
     Workspace *m_workspace = nullptr;
     TraceRunner *m_runner = nullptr;
+    PositionShiftRunner *m_shiftRunner = nullptr;
     Selection *m_selection = nullptr;
     ControlsPanel *m_controls = nullptr;
     HeadsGridView *m_grid = nullptr;
@@ -100,6 +108,7 @@ private:
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
+    CostPanel *m_cost = nullptr;
     TrainView *m_train = nullptr;
     QScrollArea *m_trainPage = nullptr; ///< the Train tab: m_train in a scroll area
     bool m_dockHiddenForTrain = false;  ///< the Train tab has its own settings column

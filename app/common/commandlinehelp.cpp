@@ -58,9 +58,10 @@ Output:
   --screenshot OUT.png      render the window to a PNG and exit
   --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
   --size WxH                window size for --screenshot (default 1400x900)
-  --view heads|head:N|pipeline|train
-                            the heads grid, head N large beside it, the pipeline, or the
-                            Train view (with --train TASK --steps N: after N steps)
+  --view heads|head:N|pipeline|cost|train
+                            the heads grid, head N large beside it, the pipeline, the cost of
+                            MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
+                            after N steps)
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it

@@ -70,16 +70,12 @@ AttentionOptionsBox::AttentionOptionsBox(Workspace *workspace, QWidget *parent)
     auto *dropoutRow = new QHBoxLayout;
     dropoutRow->addWidget(m_dropout);
     dropoutRow->addWidget(m_training, 1);
-    m_positional =
-        combo(this, "positional",
-              {{tr("sinusoidal"), "sinusoidal"}, {tr("random"), "random"}, {tr("none"), "none"}});
     m_tokenizer = combo(this, "tokenizer", {{tr("words"), "words"}, {tr("characters"), "chars"}});
     form->addRow(m_causal);
     form->addRow(tr("scaling"), m_scale);
     form->addRow(tr("temperature"), temperatureRow);
     form->addRow(m_bias);
     form->addRow(tr("dropout"), dropoutRow);
-    form->addRow(tr("positions"), m_positional);
     form->addRow(tr("tokens"), m_tokenizer);
     connectEdits();
     syncFromWorkspace();
@@ -102,13 +98,6 @@ void AttentionOptionsBox::connectEdits()
         const auto mode = scaleModeFromString(m_scale->currentData().toString().toStdString());
         edit([mode](AttentionConfig &c) { c.scale = mode.value_or(ScaleMode::InvSqrtDk); });
     });
-    connect(m_positional, &QComboBox::currentIndexChanged, this, [this] {
-        const auto kind =
-            positionalFromString(m_positional->currentData().toString().toStdString());
-        edit([kind](AttentionConfig &c) {
-            c.positional = kind.value_or(PositionalEncoding::Sinusoidal);
-        });
-    });
     connect(m_tokenizer, &QComboBox::currentIndexChanged, this, [this] {
         const auto kind = tokenizerFromString(m_tokenizer->currentData().toString().toStdString());
         edit([kind](AttentionConfig &c) { c.tokenizer = kind.value_or(TokenizerKind::Words); });
@@ -126,7 +115,7 @@ void AttentionOptionsBox::syncFromWorkspace()
 {
     const AttentionConfig &c = m_workspace->state().config;
     const QSignalBlocker b1(m_causal), b2(m_scale), b3(m_temperature), b4(m_bias), b5(m_dropout),
-        b6(m_training), b7(m_positional), b8(m_tokenizer);
+        b6(m_training), b7(m_tokenizer);
     m_causal->setChecked(c.causal);
     m_scale->setCurrentIndex(m_scale->findData(QString::fromStdString(toString(c.scale))));
     m_temperature->setValue(positionOf(c.temperature));
@@ -135,8 +124,6 @@ void AttentionOptionsBox::syncFromWorkspace()
     m_bias->setChecked(c.bias);
     m_dropout->setValue(double(c.dropout));
     m_training->setChecked(c.training);
-    m_positional->setCurrentIndex(
-        m_positional->findData(QString::fromStdString(toString(c.positional))));
     m_tokenizer->setCurrentIndex(
         m_tokenizer->findData(QString::fromStdString(toString(c.tokenizer))));
 }

@@ -1,4 +1,4 @@
-// AttentionOptionsBox: mask, scaling, bias, dropout, positions and tokenizer of the layer.
+// AttentionOptionsBox: mask, scaling, bias, dropout and tokenizer of the layer.
 #pragma once
 
 #include <QGroupBox>
@@ -37,7 +37,6 @@ private:
     QCheckBox *m_bias = nullptr;
     QDoubleSpinBox *m_dropout = nullptr;
     QCheckBox *m_training = nullptr;
-    QComboBox *m_positional = nullptr;
     QComboBox *m_tokenizer = nullptr;
 };
 

@@ -1,8 +1,9 @@
-// ControlsPanel: banner on top, then text, layer shape and attention options.
+// ControlsPanel: banner on top, then text, layer shape, attention options and positions.
 #include "panels/controlspanel.h"
 
 #include "panels/attentionoptionsbox.h"
 #include "panels/layershapebox.h"
+#include "panels/positionsbox.h"
 #include "panels/problembanner.h"
 #include "panels/textinputsbox.h"
 #include "workspace/workspace.h"
@@ -31,10 +32,12 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     m_texts = new TextInputsBox(workspace, content);
     m_shape = new LayerShapeBox(workspace, content);
     m_options = new AttentionOptionsBox(workspace, content);
+    m_positions = new PositionsBox(workspace, content);
     layout->addWidget(m_banner);
     layout->addWidget(m_texts);
     layout->addWidget(m_shape);
     layout->addWidget(m_options);
+    layout->addWidget(m_positions);
     layout->addStretch(1);
     m_scroll->setWidget(content);
     fitWidth();
@@ -67,6 +70,7 @@ void ControlsPanel::setLayerSettingsVisible(bool visible)
 {
     m_shape->setVisible(visible);
     m_options->setVisible(visible);
+    m_positions->setVisible(visible);
 }
 
 void ControlsPanel::syncFromWorkspace()
@@ -74,6 +78,7 @@ void ControlsPanel::syncFromWorkspace()
     m_texts->syncFromWorkspace();
     m_shape->syncFromWorkspace();
     m_options->syncFromWorkspace();
+    m_positions->syncFromWorkspace();
 }
 
 void ControlsPanel::showProblem(const ConfigProblem &problem)
@@ -117,6 +122,8 @@ QWidget *ControlsPanel::fieldWidget(const QString &field) const
         return w;
     if (QWidget *w = m_options->fieldWidget(field))
         return w;
+    if (QWidget *w = m_positions->fieldWidget(field))
+        return w;
     return m_texts->fieldWidget(field);
 }
 
@@ -134,6 +141,14 @@ void ControlsPanel::applyFix(const ConfigFix &fix)
         config.dV = fix.value;
     else if (field == "d_in")
         config.dIn = fix.value;
+    else if (field == "kv_heads")
+        config.kvHeads = fix.value;
+    else if (field == "window")
+        config.window = fix.value;
+    else if (field == "rope_theta")
+        config.ropeTheta = float(fix.value);
+    else if (field == "rope_position_offset")
+        config.ropePositionOffset = fix.value;
     else if (field == "temperature")
         config.temperature = float(fix.value);
     else if (field == "dropout")

@@ -11,11 +11,12 @@ namespace headlens {
 
 class AttentionOptionsBox;
 class LayerShapeBox;
+class PositionsBox;
 class ProblemBanner;
 class TextInputsBox;
 class Workspace;
 
-/// Composes the three groups of controls and the problem banner. Edits go to the Workspace;
+/// Composes the four groups of controls and the problem banner. Edits go to the Workspace;
 /// the panel follows the Workspace back (after a fix, an opened file, an example).
 class ControlsPanel : public QWidget
 {
@@ -48,6 +49,7 @@ private:
     TextInputsBox *m_texts = nullptr;
     LayerShapeBox *m_shape = nullptr;
     AttentionOptionsBox *m_options = nullptr;
+    PositionsBox *m_positions = nullptr;
     QWidget *m_marked = nullptr;
 };
 

@@ -29,7 +29,9 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
     m_dModel = spin("d_model", 1, 4096, tr("Width of each token vector (d_model)"));
     m_dModelSlider = new QSlider(Qt::Horizontal, this);
     m_dModelSlider->setRange(1, 1024);
-    m_heads = spin("heads", 1, 64, tr("Number of attention heads (h)"));
+    m_heads =
+        spin("heads", 1, 64,
+             tr("Query heads h: how many attention patterns the layer computes side by side."));
     m_headsSlider = new QSlider(Qt::Horizontal, this);
     m_headsSlider->setRange(1, 32);
     m_tied = new QCheckBox(tr("d_k = d_v = d_model / h"), this);
@@ -49,6 +51,7 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
     dkRow->addWidget(m_dV, 1);
     form->addRow("d_model", spinWithSlider(m_dModel, m_dModelSlider));
     form->addRow(tr("heads"), spinWithSlider(m_heads, m_headsSlider));
+    form->addRow(tr("K/V heads"), kvHeadsRow());
     form->addRow(m_tied);
     form->addRow(dkRow);
     form->addRow(m_perHead);
@@ -89,6 +92,25 @@ QLayout *LayerShapeBox::spinWithSlider(QSpinBox *spin, QSlider *slider)
     return row;
 }
 
+QLayout *LayerShapeBox::kvHeadsRow()
+{
+    m_kvHeads = new QSpinBox(this);
+    m_kvHeads->setObjectName("kv_heads");
+    m_kvHeads->setRange(1, 64);
+    m_kvHeads->setToolTip(
+        tr("Key/value heads h_kv: each is shared by h / h_kv query heads (h_kv "
+           "= h is multi-head, 1 multi-query, between grouped-query attention)."));
+    m_kvGroups = new QLabel(this);
+    // h_kv = h is stored as 0 ("as many as heads"), so multi-head attention stays multi-head
+    // when the head count changes.
+    connect(m_kvHeads, &QSpinBox::valueChanged, this,
+            [this](int v) { edit([v](AttentionConfig &c) { c.kvHeads = v == c.heads ? 0 : v; }); });
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_kvHeads);
+    row->addWidget(m_kvGroups, 1);
+    return row;
+}
+
 void LayerShapeBox::edit(const std::function<void(AttentionConfig &)> &change)
 {
     AttentionConfig config = m_workspace->state().config;
@@ -100,11 +122,12 @@ void LayerShapeBox::syncFromWorkspace()
 {
     const AttentionConfig &c = m_workspace->state().config;
     const QSignalBlocker b1(m_dModel), b2(m_heads), b3(m_tied), b4(m_dK), b5(m_dV), b6(m_seed),
-        b7(m_dModelSlider), b8(m_headsSlider);
+        b7(m_dModelSlider), b8(m_headsSlider), b9(m_kvHeads);
     m_dModel->setValue(c.dModel);
     m_dModelSlider->setValue(c.dModel);
     m_heads->setValue(c.heads);
     m_headsSlider->setValue(c.heads);
+    syncKvHeads(c);
     m_tied->setChecked(c.tied);
     m_dK->setEnabled(!c.tied);
     m_dV->setEnabled(!c.tied);
@@ -120,12 +143,28 @@ void LayerShapeBox::syncFromWorkspace()
                               : tr("h·d_v = %1 → W_O maps it back to d_model").arg(c.heads * c.dV));
 }
 
+void LayerShapeBox::syncKvHeads(const AttentionConfig &c)
+{
+    const int kv = c.kvHeadCount();
+    m_kvHeads->setValue(kv);
+    if (kv <= 0 || c.heads % kv != 0)
+        m_kvGroups->setText(tr("must divide %1").arg(c.heads));
+    else if (kv == c.heads)
+        m_kvGroups->setText(tr("one per head: multi-head"));
+    else if (kv == 1)
+        m_kvGroups->setText(tr("all %1 share one: multi-query").arg(c.heads));
+    else
+        m_kvGroups->setText(tr("%1 heads share each: GQA").arg(c.heads / kv));
+}
+
 QWidget *LayerShapeBox::fieldWidget(const QString &field) const
 {
     if (field == "d_model" || field == "d_in")
         return m_dModel;
     if (field == "heads")
         return m_heads;
+    if (field == "kv_heads")
+        return m_kvHeads;
     if (field == "d_k")
         return m_dK;
     if (field == "d_v")

@@ -90,6 +90,37 @@ QString CellArithmeticPanel::softmaxTable() const
            rows + "</table>";
 }
 
+QString CellArithmeticPanel::scoreSteps() const
+{
+    const CellArithmetic &a = m_arithmetic;
+    QString html;
+    const AttentionConfig &c = m_trace->config;
+    QString source;
+    if (c.usesRope())
+        source += tr(" q and k as RoPE turned them (q_rot, k_rot).");
+    if (c.kvHeadCount() < c.heads)
+        source += tr(" k comes from K/V head %1, shared by this head's group.").arg(a.kvHead + 1);
+    html += tr("<p><b>1. Dot product</b> q · k = Σ<sub>j</sub> q<sub>j</sub> k<sub>j</sub> = "
+               "<b>%1</b> (trace: %2).%3</p>")
+                .arg(num(a.dot))
+                .arg(num(a.rawScore))
+                .arg(source);
+    if (c.attentionPositions == AttentionPositions::Alibi)
+        html += tr("<p><b>2. Scale and ALiBi</b> %1 × %2 + bias %3 (−m · (%4 − %5)) = "
+                   "<b>%6</b></p>")
+                    .arg(num(a.rawScore))
+                    .arg(num(a.scaleFactor))
+                    .arg(num(a.positionBias))
+                    .arg(m_query)
+                    .arg(m_key)
+                    .arg(num(a.scaledScore));
+    else
+        html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
+                    .arg(num(a.scaleFactor))
+                    .arg(num(a.scaledScore));
+    return html;
+}
+
 void CellArithmeticPanel::render()
 {
     if (!m_trace)
@@ -110,13 +141,7 @@ void CellArithmeticPanel::render()
                 .arg(to);
     html += tr("<p>Click any cell of a score or weight heatmap (here or in the Heads tab) to "
                "explain it.</p>");
-    html += tr("<p><b>1. Dot product</b> q · k = Σ<sub>j</sub> q<sub>j</sub> k<sub>j</sub> = "
-               "<b>%1</b> (trace: %2)</p>")
-                .arg(num(a.dot))
-                .arg(num(a.rawScore));
-    html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
-                .arg(num(a.scaleFactor))
-                .arg(num(a.scaledScore));
+    html += scoreSteps();
     html += tr("<p><b>3. Mask</b> %1</p>")
                 .arg(a.masked ? tr("this key is masked: the score becomes −∞, its weight 0")
                               : tr("not masked: the score stays %1").arg(num(a.scaledScore)));

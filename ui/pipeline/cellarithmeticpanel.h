@@ -33,6 +33,9 @@ public:
 private:
     void render();
     QString productsTable() const;
+    /// Steps 1 and 2: the dot product (of the rotated q and k, from the K/V head) and the
+    /// scaling (plus ALiBi's bias).
+    QString scoreSteps() const;
     QString softmaxTable() const;
 
     std::shared_ptr<const Trace> m_trace;

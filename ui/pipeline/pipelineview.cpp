@@ -4,6 +4,7 @@
 #include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/fourwayspanel.h"
 #include "pipeline/outputprojectionpanel.h"
+#include "pipeline/ropepanel.h"
 #include "pipeline/shapediagram.h"
 #include "pipeline/splitconcatpanel.h"
 #include "pipeline/stepperbar.h"
@@ -47,8 +48,14 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
     m_fourWays = new FourWaysPanel(m_side);
     m_side->addTab(m_split, tr("Split && concat"));
     m_side->addTab(m_cell, tr("One cell"));
-    m_side->addTab(m_output, tr("Output projection"));
+    // Short names: with the RoPE tab, five fit side by side at 1280 x 720.
+    m_side->addTab(m_output, tr("W_O"));
+    m_side->setTabToolTip(m_side->indexOf(m_output),
+                          tr("Output projection: W_O cut into its h blocks, each head's share"));
     m_side->addTab(m_fourWays, tr("Four ways"));
+    m_rope = new RopePanel(m_side);
+    m_side->addTab(m_rope, tr("RoPE"));
+    m_side->setTabVisible(m_side->indexOf(m_rope), false);
     split->addWidget(m_gallery);
     split->addWidget(m_side);
     split->setStretchFactor(0, 3);
@@ -110,6 +117,8 @@ void PipelineView::applyTrace()
     m_split->setTrace(m_trace, m_batch);
     m_cell->setTrace(m_trace, m_batch);
     m_output->setTrace(m_trace, m_batch);
+    m_rope->setTrace(m_trace, m_batch);
+    m_side->setTabVisible(m_side->indexOf(m_rope), m_trace->config.usesRope());
     if (m_analysis && m_analysis->trace != m_trace)
         m_fourWays->setHtml(tr("<p>Comparing the four ways…</p>"));
     m_step = std::clamp(m_step, 0, stepCount() - 1);
@@ -159,6 +168,7 @@ void PipelineView::setPlotStyle(const PlotStyle &style)
     m_diagram->setDark(style.dark);
     m_split->setDark(style.dark);
     m_cell->setDark(style.dark);
+    m_rope->setDark(style.dark);
     applyFonts();
 }
 
@@ -170,6 +180,7 @@ void PipelineView::applyFonts()
     m_split->setFontScale(s);
     m_cell->setFontScale(s);
     m_fourWays->setFontScale(s);
+    m_rope->setFontScale(s);
     QFont title = font();
     title.setPointSizeF(16.0 * s);
     title.setBold(true);
@@ -262,6 +273,13 @@ void PipelineView::showSidePanel(const TraceStep &step, bool animate)
     case StepKind::Split:
     case StepKind::Transpose:
         m_split->present(Mode::Split, 1.0, animate);
+        m_side->setCurrentWidget(m_split);
+        break;
+    case StepKind::Rotate:
+        m_side->setCurrentWidget(m_rope);
+        break;
+    case StepKind::RepeatKv:
+        m_split->presentRepeat();
         m_side->setCurrentWidget(m_split);
         break;
     case StepKind::WeightedSum:

@@ -16,6 +16,7 @@ namespace headlens {
 class CellArithmeticPanel;
 class FourWaysPanel;
 class OutputProjectionPanel;
+class RopePanel;
 class Selection;
 class ShapeDiagram;
 class SplitConcatPanel;
@@ -25,7 +26,8 @@ class TensorGallery;
 /// Passive: setTrace / setAnalysis / setSelection. Each step of the trace shows its title, the
 /// shape before and after (text and animated blocks), the formula, the PyTorch line, one
 /// sentence, its tensors as heatmaps, and beside them the panel that teaches it (split and
-/// concat, one cell's arithmetic, the output projection, four ways). Keys: Left/Right,
+/// concat, one cell's arithmetic, the output projection, four ways, and RoPE's rotation when
+/// the trace has one). Keys: Left/Right,
 /// Home/End, Space plays.
 class PipelineView : public QWidget
 {
@@ -60,6 +62,9 @@ public:
     CellArithmeticPanel *cellPanel() const { return m_cell; }
     OutputProjectionPanel *outputPanel() const { return m_output; }
     TensorGallery *gallery() const { return m_gallery; }
+    /// The RoPE side tab (shown only when the trace rotates q and k).
+    RopePanel *ropePanel() const { return m_rope; }
+    SplitConcatPanel *splitPanel() const { return m_split; }
     QTabWidget *sideTabs() const { return m_side; }
 
 protected:
@@ -95,6 +100,7 @@ private:
     OutputProjectionPanel *m_output = nullptr;
     CellArithmeticPanel *m_cell = nullptr;
     FourWaysPanel *m_fourWays = nullptr;
+    RopePanel *m_rope = nullptr;
 };
 
 } // namespace headlens

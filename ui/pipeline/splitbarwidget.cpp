@@ -21,13 +21,19 @@ SplitBarWidget::SplitBarWidget(QWidget *parent) : QWidget(parent)
     });
 }
 
-void SplitBarWidget::setData(std::shared_ptr<const Trace> trace, int batch, int token, Mode mode)
+void SplitBarWidget::setData(std::shared_ptr<const Trace> trace, int batch, int token, Mode mode,
+                             Projection projection)
 {
     m_trace = std::move(trace);
     m_batch = batch;
     m_mode = mode;
-    m_token = std::clamp(token, 0, int(std::max<int64_t>(m_trace->queryLength(), 1)) - 1);
-    m_width = mode == Mode::Split ? m_trace->config.headDimK() : m_trace->config.headDimV();
+    m_projection = mode == Mode::Split ? projection : Projection::Query;
+    updateGeometry();
+    const int64_t tokens = isKv() ? m_trace->keyLength() : m_trace->queryLength();
+    m_token = std::clamp(token, 0, int(std::max<int64_t>(tokens, 1)) - 1);
+    m_width = mode == Mode::Concat || m_projection == Projection::Value
+                  ? m_trace->config.headDimV()
+                  : m_trace->config.headDimK();
     if (m_feature >= heads() * m_width)
         m_feature = -1;
     emit routeChanged(routeText());
@@ -67,15 +73,43 @@ void SplitBarWidget::pickFeature(int feature)
     update();
 }
 
+void SplitBarWidget::setReferenceTotal(int total)
+{
+    m_referenceTotal = total;
+    update();
+}
+
 int SplitBarWidget::heads() const
 {
-    return m_trace ? m_trace->heads() : 0;
+    if (!m_trace)
+        return 0;
+    return isKv() ? m_trace->config.kvHeadCount() : m_trace->heads();
 }
 
 const float *SplitBarWidget::values() const
 {
-    const Tensor &t = m_trace->tensor(m_mode == Mode::Split ? keys::q : keys::concat);
+    const TraceKey key = m_mode == Mode::Concat              ? keys::concat
+                         : m_projection == Projection::Key   ? keys::k
+                         : m_projection == Projection::Value ? keys::v
+                                                             : keys::q;
+    const Tensor &t = m_trace->tensor(key);
     return t.data() + (int64_t(m_batch) * t.shape().size(1) + m_token) * t.shape().size(2);
+}
+
+QColor SplitBarWidget::segmentColor(int head) const
+{
+    return isKv() ? HeadColors::kvColor(head, m_dark) : HeadColors::color(head, m_dark);
+}
+
+QString SplitBarWidget::headLabel(int head) const
+{
+    if (!isKv())
+        return tr("head %1").arg(head + 1);
+    const int group = m_trace->heads() / std::max(heads(), 1);
+    return tr("K/V head %1 → heads %2–%3")
+        .arg(head + 1)
+        .arg(head * group + 1)
+        .arg((head + 1) * group);
 }
 
 QString SplitBarWidget::routeText() const
@@ -84,13 +118,14 @@ QString SplitBarWidget::routeText() const
         return tr("Click a cell to follow one number through the reshapes.");
     const int head = m_feature / m_width, within = m_feature % m_width;
     const std::vector<TensorIndex> route =
-        m_mode == Mode::Split ? splitRoute(Projection::Query, m_batch, m_token, m_feature, m_width)
+        m_mode == Mode::Split ? splitRoute(m_projection, m_batch, m_token, m_feature, m_width)
                               : concatRoute(m_batch, head, m_token, within, m_width);
     QStringList parts;
     for (const TensorIndex &at : route)
         parts << QString::fromStdString(toString(at));
-    return tr("value %1 · head %2, place %3 of %4:  %5")
+    return tr("value %1 · %2 %3, place %4 of %5:  %6")
         .arg(double(values()[m_feature]), 0, 'f', 4)
+        .arg(isKv() ? tr("K/V head") : tr("head"))
         .arg(head + 1)
         .arg(within + 1)
         .arg(m_width)
@@ -99,7 +134,10 @@ QString SplitBarWidget::routeText() const
 
 QSize SplitBarWidget::minimumSizeHint() const
 {
-    return QSize(300, int(140 * m_scale));
+    // The labels and the bar, then a row of at least 10 px per head (k's bar under q's has
+    // only h_kv of them), up to 260 px: more heads get thinner rows.
+    const double height = std::clamp(90.0 + 13.0 * heads(), 110.0, 260.0);
+    return QSize(300, int(height * m_scale));
 }
 
 SplitBarWidget::Geometry SplitBarWidget::geometry() const
@@ -108,7 +146,7 @@ SplitBarWidget::Geometry SplitBarWidget::geometry() const
     const double labelH = 20.0 * m_scale;
     g.left = 8.0;
     g.top = labelH + 4.0;
-    const double total = std::max(1, heads() * m_width);
+    const double total = std::max({1, heads() * m_width, m_referenceTotal});
     g.cell = (width() - 16.0) / total;
     g.bar = std::clamp(30.0 * m_scale, 12.0, 60.0);
     g.rowsTop = g.top + g.bar + labelH * 1.6;
@@ -141,14 +179,16 @@ void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
     const bool numbers = g.cell > QFontMetricsF(f).horizontalAdvance("-0.00") + 4;
     // Faint copies of both layouts stay in place, so a still picture shows where cells go.
     for (int i = 0; i < total; ++i) {
-        p.fillRect(cellRect(g, i, 0.0), HeadColors::tint(i / m_width, m_dark));
-        p.fillRect(cellRect(g, i, 1.0), HeadColors::tint(i / m_width, m_dark));
+        const QColor tint = isKv() ? segmentColor(i / m_width).lighter(m_dark ? 60 : 170)
+                                   : HeadColors::tint(i / m_width, m_dark);
+        p.fillRect(cellRect(g, i, 0.0), tint);
+        p.fillRect(cellRect(g, i, 1.0), tint);
     }
     for (int i = 0; i < total; ++i) {
         const QRectF r = cellRect(g, i, m_progress);
         // Strong values dark, weak ones pale, always in the head's own hue.
         const double t = std::abs(v[i]) / largest;
-        QColor c = HeadColors::color(i / m_width, m_dark);
+        QColor c = segmentColor(i / m_width);
         c = QColor::fromHsvF(c.hsvHueF(), float(0.15 + 0.75 * t), float(1.0 - 0.25 * t));
         p.fillRect(r, c);
         if (numbers) {
@@ -159,7 +199,7 @@ void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
     for (int head = 0; head < heads(); ++head) {
         const QRectF a = cellRect(g, head * m_width, m_progress);
         const QRectF b = cellRect(g, head * m_width + m_width - 1, m_progress);
-        p.setPen(QPen(HeadColors::color(head, m_dark), 2.0));
+        p.setPen(QPen(segmentColor(head), 2.0));
         p.drawRect(a.united(b));
     }
     if (m_feature >= 0 && m_feature < total) {
@@ -174,32 +214,39 @@ void SplitBarWidget::drawRowLabels(QPainter &p, const Geometry &g) const
     f.setPointSizeF(9.5 * m_scale);
     p.setFont(f);
     p.setPen(m_dark ? QColor("#e6e6e6") : QColor("#202020"));
-    const QString token = QString::fromStdString(m_trace->input.queryLabel(m_batch, m_token));
-    const QString name = m_mode == Mode::Split ? "q" : "concat";
+    const QString token =
+        QString::fromStdString(isKv() ? m_trace->input.keyLabel(m_batch, m_token)
+                                      : m_trace->input.queryLabel(m_batch, m_token));
+    const QString name = m_mode == Mode::Concat              ? "concat"
+                         : m_projection == Projection::Key   ? "k"
+                         : m_projection == Projection::Value ? "v"
+                                                             : "q";
     p.drawText(QRectF(g.left, 0, width() - 16, g.top - 2), Qt::AlignLeft | Qt::AlignBottom,
-               tr("%1[%2, %3, :] — token “%4”: %5 numbers = %6 heads × %7")
+               tr("%1[%2, %3, :] — token “%4”: %5 numbers = %6 %7 × %8")
                    .arg(name)
                    .arg(m_batch)
                    .arg(m_token)
                    .arg(token)
                    .arg(heads() * m_width)
                    .arg(heads())
+                   .arg(isKv() ? tr("K/V heads") : tr("heads"))
                    .arg(m_width));
-    const QString perHead = m_mode == Mode::Split ? "q_heads" : "context";
+    const QString perHead = m_mode == Mode::Concat ? "context" : name + "_heads";
     const double rowsLeft = g.left + m_width * g.cell + 10.0;
     p.drawText(QRectF(g.left, g.top + g.bar + 2, width() - 16, g.rowsTop - g.top - g.bar - 4),
                Qt::AlignLeft | Qt::AlignBottom,
-               tr("%1[%2, i, %3, :] — one row of %4 per head")
+               tr("%1[%2, i, %3, :] — one row of %4 per %5")
                    .arg(perHead)
                    .arg(m_batch)
                    .arg(m_token)
-                   .arg(m_width));
+                   .arg(m_width)
+                   .arg(isKv() ? tr("K/V head") : tr("head")));
     if (m_progress < 0.5 || g.row < QFontMetricsF(f).height() * 0.8)
         return;
     for (int head = 0; head < heads(); ++head) {
-        p.setPen(HeadColors::color(head, m_dark));
+        p.setPen(segmentColor(head));
         p.drawText(QRectF(rowsLeft, g.rowsTop + head * (g.row + 3.0), width() - rowsLeft, g.row),
-                   Qt::AlignLeft | Qt::AlignVCenter, tr("head %1").arg(head + 1));
+                   Qt::AlignLeft | Qt::AlignVCenter, headLabel(head));
     }
 }
 

@@ -1,11 +1,13 @@
 // TensorGallery: slices the chosen tensor with TensorSlicer and refills reused HeatmapPlots.
 #include "pipeline/tensorgallery.h"
 
+#include "attention/maskreason.h"
 #include "pipeline/tensorslicer.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
+#include "views/tracereader.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -49,6 +51,24 @@ bool isProbabilities(TraceKey tensor)
     return tensor == keys::softmax || tensor == keys::attentionWeights;
 }
 
+/// "head 5 · K/V 2" for a query head's panel, "K/V head 2 · heads 5–8" for a K/V head's;
+/// ALiBi's panels add the head's slope m, read back from its bias -m (i - j) at i = 1, j = 0.
+QString panelName(const Trace &trace, const TensorPanels &panels, int index, TraceKey key)
+{
+    if (key == keys::alibiBias && panels.panels[size_t(index)].rows() > 1)
+        return QObject::tr("%1 · m %2")
+            .arg(TraceReader::headName(trace, index))
+            .arg(-double(panels.panels[size_t(index)](1, 0)), 0, 'g', 3);
+    if (panels.headAxis != "h_kv")
+        return TraceReader::headName(trace, index);
+    const int group = trace.heads() / std::max(trace.config.kvHeadCount(), 1);
+    return group <= 1 ? QObject::tr("K/V head %1").arg(index + 1)
+                      : QObject::tr("K/V head %1 · heads %2–%3")
+                            .arg(index + 1)
+                            .arg(index * group + 1)
+                            .arg((index + 1) * group);
+}
+
 } // namespace
 
 TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
@@ -58,6 +78,10 @@ TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
     auto *top = new QHBoxLayout;
     m_choice = new QComboBox(this);
     m_choice->setToolTip(tr("Which of this step's tensors to draw"));
+    // Wide enough for "k_repeated" and "mask_reason", not for every name: the sentence beside
+    // it must keep to two lines at 1280 x 720.
+    m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_choice->setMinimumContentsLength(11);
     m_meaning = new QLabel(this);
     m_meaning->setWordWrap(true);
     top->addWidget(m_choice);
@@ -165,11 +189,17 @@ void TensorGallery::showCell(int head, int row, int col)
     const QString rowName = labelsFor(m_shown.rowsAxis, int(m.rows())).value(row);
     const QString colName = labelsFor(m_shown.colsAxis, int(m.cols())).value(col);
     const float value = m(row, col);
-    QString text = m_shown.perHead ? tr("head %1 · ").arg(head + 1) : QString();
+    QString text =
+        m_shown.perHead ? panelName(*m_trace, m_shown, head, currentKey()) + " · " : QString();
     text += tr("%1 %2 → %3 %4 · %5")
                 .arg(QString::fromStdString(m_shown.rowsAxis), rowName,
                      QString::fromStdString(m_shown.colsAxis), colName,
                      std::isnan(value) ? tr("masked") : QString::number(double(value), 'g', 4));
+    if (currentKey() == keys::maskReason)
+        text +=
+            value > 0
+                ? tr(" · hidden by %1").arg(QString::fromStdString(describeMaskReason(int(value))))
+                : tr(" · visible");
     QToolTip::showText(QCursor::pos(), text, m_plots[size_t(head)]);
 }
 
@@ -232,9 +262,10 @@ void TensorGallery::refill()
                         labelsFor(panels.colsAxis, int(m.cols())));
         plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
                             QString::fromStdString(panels.colsAxis));
-        plot->setTitle(panels.perHead ? tr("head %1").arg(i + 1)
+        const bool queryHead = panels.perHead && panels.headAxis == "h";
+        plot->setTitle(panels.perHead ? panelName(*m_trace, panels, int(i), t->key)
                                       : QString::fromStdString(t->name()));
-        plot->setTitleColor(panels.perHead ? HeadColors::color(int(i), m_style.dark) : QColor());
+        plot->setTitleColor(queryHead ? HeadColors::color(int(i), m_style.dark) : QColor());
         const ColorRange range =
             probabilities
                 ? ColorRange::of(m_style.colorScale, largest,

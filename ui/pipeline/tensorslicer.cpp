@@ -16,6 +16,11 @@ RowMatrix finite(RowMatrix m)
     return m;
 }
 
+bool isHeadAxis(const std::string &name)
+{
+    return name == "h" || name == "h_kv";
+}
+
 } // namespace
 
 TensorPanels TensorSlicer::slice(const Tensor &t, int b)
@@ -34,14 +39,22 @@ TensorPanels TensorSlicer::slice(const Tensor &t, int b)
         out.rowsAxis = s.name(0);
         out.colsAxis = s.name(1);
         out.panels.push_back(finite(t.matrix({})));
+    } else if (s.rank() == 3 && isHeadAxis(s.name(0))) {
+        out.rowsAxis = s.name(1);
+        out.colsAxis = s.name(2);
+        out.perHead = true;
+        out.headAxis = s.name(0);
+        for (int64_t head = 0; head < s.size(0); ++head)
+            out.panels.push_back(finite(t.matrix({head})));
     } else if (s.rank() == 3) {
         out.rowsAxis = s.name(1);
         out.colsAxis = s.name(2);
         out.panels.push_back(finite(t.matrix({b})));
-    } else if (s.name(1) == "h") {
+    } else if (isHeadAxis(s.name(1))) {
         out.rowsAxis = s.name(2);
         out.colsAxis = s.name(3);
         out.perHead = true;
+        out.headAxis = s.name(1);
         for (int64_t head = 0; head < s.size(1); ++head)
             out.panels.push_back(finite(t.matrix({b, head})));
     } else {
@@ -50,6 +63,7 @@ TensorPanels TensorSlicer::slice(const Tensor &t, int b)
         out.rowsAxis = s.name(1);
         out.colsAxis = s.name(3);
         out.perHead = true;
+        out.headAxis = s.name(2);
         const ConstRowMatrixMap all(t.data() + int64_t(b) * rows * h * cols, rows, h * cols);
         for (int64_t head = 0; head < h; ++head)
             out.panels.push_back(finite(all.middleCols(head * cols, cols)));

@@ -16,6 +16,9 @@ struct TensorPanels
     std::string colsAxis;          ///< "d_k", "n_kv", ...
     std::vector<RowMatrix> panels; ///< one per head, or a single one
     bool perHead = false;
+    /// With perHead: "h" (one panel per query head) or "h_kv" (one per K/V head, for k_heads
+    /// and v_heads when query heads share them).
+    std::string headAxis;
 };
 
 /// Reads (copies) slices; computes nothing. -inf (a masked score) becomes NaN, which the
@@ -23,8 +26,9 @@ struct TensorPanels
 class TensorSlicer
 {
 public:
-    /// Sequence `b` of `t`: (b, h, r, c) and (b, r, h, c) give one (r, c) panel per head;
-    /// (b, r, c) one panel; (b, n) one row; (r, c) itself.
+    /// Sequence `b` of `t`: (b, h, r, c) and (b, r, h, c) give one (r, c) panel per head (h or
+    /// h_kv); (h, r, c), the same for every sequence (alibi_bias), one per head too; (b, r, c)
+    /// one panel; (b, n) one row; (r, c) itself.
     static TensorPanels slice(const Tensor &t, int b);
 };
 

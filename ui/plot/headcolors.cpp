@@ -70,6 +70,13 @@ QColor HeadColors::tint(int head, bool dark)
     return withContrast(baseColor(head), background(dark), kMinimumContrast, dark ? 0.0 : 1.0);
 }
 
+QColor HeadColors::kvColor(int kvHead, bool dark)
+{
+    // Greyed teal to indigo only: the query heads' vivid hues stay theirs.
+    const QColor base = QColor::fromHsv(170 + (37 * std::max(kvHead, 0)) % 90, 90, 120);
+    return withContrast(base, background(dark), kMinimumContrast, base.toHsl().lightnessF());
+}
+
 double HeadColors::luminance(const QColor &color)
 {
     auto linear = [](double c) {

@@ -23,6 +23,9 @@ public:
     /// The same hue as near the background as kMinimumContrast allows, for fills that dark
     /// text sits on (at 3:1 from white, #111 text still has 5.5:1 on it).
     static QColor tint(int head, bool dark);
+    /// K/V head `kvHead`'s colour (grouped-query attention): quiet slate hues of their own,
+    /// with the same contrast rule, so a K/V head is never mistaken for query head 1 or 2.
+    static QColor kvColor(int kvHead, bool dark);
     /// The theme's background, as PlotStyle draws it.
     static QColor background(bool dark);
     /// WCAG 2.1 contrast ratio (L1 + 0.05) / (L2 + 0.05) of the relative luminances, 1 to 21.

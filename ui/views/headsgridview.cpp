@@ -6,6 +6,7 @@
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
+#include "views/kvgroupframe.h"
 #include "views/tracereader.h"
 
 #include <QGridLayout>
@@ -51,7 +52,12 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
     m_trace = std::move(trace);
     m_batch =
         m_trace ? std::clamp(batchIndex, 0, int(std::max<int64_t>(m_trace->batch(), 1)) - 1) : 0;
-    ensurePlots(m_trace ? m_trace->heads() : 0);
+    const bool plotsChanged = ensurePlots(m_trace ? m_trace->heads() : 0);
+    const bool groupsChanged = ensureGroups(m_trace ? m_trace->config.kvHeadCount() : 0);
+    if (plotsChanged || groupsChanged) {
+        m_arrangement = {0, 0};
+        arrange();
+    }
     refill();
     m_stack->setCurrentWidget(m_gridHost);
     m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
@@ -68,6 +74,8 @@ void HeadsGridView::setPlotStyle(const PlotStyle &style)
     m_hint->setFont(hintFont);
     for (HeatmapPlot *plot : m_plots)
         plot->setPlotStyle(style, true);
+    for (KvGroupFrame *frame : m_groups)
+        frame->setLook(style.dark, style.fontScale);
     refill();
 }
 
@@ -83,7 +91,7 @@ QString HeadsGridView::hint() const
     return m_stack->currentWidget() == m_hint ? m_hint->text() : QString();
 }
 
-void HeadsGridView::ensurePlots(int count)
+bool HeadsGridView::ensurePlots(int count)
 {
     const bool changed = count != int(m_plots.size());
     while (int(m_plots.size()) > count) {
@@ -111,13 +119,34 @@ void HeadsGridView::ensurePlots(int count)
         });
         m_plots.push_back(plot);
     }
-    if (changed) {
-        m_columns = 0;
-        arrange();
-    }
+    return changed;
 }
 
-// The column count that gives the largest square heatmaps in the space available: each tile
+// Heads that share a K/V head are framed together; with h_kv = h (multi-head) there are no
+// frames and the grid is as it always was. The plots are moved out before a frame goes.
+bool HeadsGridView::ensureGroups(int kvHeads)
+{
+    const int heads = int(m_plots.size());
+    const bool grouped = kvHeads >= 1 && kvHeads < heads && heads % kvHeads == 0;
+    const int wanted = grouped ? kvHeads : 0;
+    if (wanted == int(m_groups.size()) && (wanted == 0 || heads == m_groupedHeads))
+        return false;
+    m_groupedHeads = heads;
+    for (HeatmapPlot *plot : m_plots)
+        plot->setParent(m_gridHost);
+    for (KvGroupFrame *frame : m_groups)
+        delete frame;
+    m_groups.clear();
+    const int perGroup = grouped ? heads / kvHeads : 0;
+    for (int g = 0; g < wanted; ++g) {
+        auto *frame = new KvGroupFrame(g, g * perGroup, (g + 1) * perGroup - 1, m_gridHost);
+        frame->setLook(m_style.dark, m_style.fontScale);
+        m_groups.push_back(frame);
+    }
+    return true;
+}
+
+// The arrangement that gives the largest square heatmaps in the space available: each tile
 // loses about the same room to its title and token labels, whatever its size.
 void HeadsGridView::arrange()
 {
@@ -127,28 +156,41 @@ void HeadsGridView::arrange()
     // This widget's own size: the grid host's lags behind it inside a resize.
     // The legend's room whenever the grid shows (it is hidden while a hint is shown).
     const int legend = m_style.colorScale == ColorScaleMode::PerHead ? 0 : m_legend->width();
-    const double w = std::max(width() - legend - 8, 100);
-    const double h = std::max(height() - 8, 100);
+    const QSize area(std::max(width() - legend - 8, 100), std::max(height() - 8, 100));
     const double labels = 5.0 * fontMetrics().height(); // tick labels plus title, per tile
-    int best = 1;
-    double bestSide = 0.0;
-    for (int c = 1; c <= count; ++c) {
-        if (c > 1 && w / c < kMinPlotSide + m_grid->spacing())
-            break; // more columns than fit would make the grid wider than the view
-        const int r = (count + c - 1) / c;
-        const double side = std::min(w / c - labels, h / r - labels);
-        if (side > bestSide + 1e-9) {
-            bestSide = side;
-            best = c;
-        }
-    }
-    if (best == m_columns)
-        return;
-    m_columns = best;
+    const QSize frame = m_groups.empty() ? QSize() : m_groups.front()->overhead();
+    const GridArrangement best = GridArrangement::best(count, int(m_groups.size()), area, labels,
+                                                       kMinPlotSide, m_grid->spacing(), frame);
+    if (best != m_arrangement)
+        place(best);
+}
+
+void HeadsGridView::place(const GridArrangement &arrangement)
+{
+    m_arrangement = arrangement;
     for (HeatmapPlot *plot : m_plots)
         m_grid->removeWidget(plot);
-    for (int i = 0; i < count; ++i)
-        m_grid->addWidget(m_plots[size_t(i)], i / best, i % best);
+    for (KvGroupFrame *frame : m_groups)
+        m_grid->removeWidget(frame);
+    const int count = int(m_plots.size());
+    if (m_groups.empty()) {
+        for (int i = 0; i < count; ++i) {
+            m_grid->addWidget(m_plots[size_t(i)], i / arrangement.inner, i % arrangement.inner);
+            m_plots[size_t(i)]->show(); // shown again after leaving a frame
+        }
+        return;
+    }
+    const int perGroup = count / int(m_groups.size());
+    for (int g = 0; g < int(m_groups.size()); ++g) {
+        KvGroupFrame *frame = m_groups[size_t(g)];
+        m_grid->addWidget(frame, g / arrangement.outer, g % arrangement.outer);
+        for (int k = 0; k < perGroup; ++k) {
+            HeatmapPlot *plot = m_plots[size_t(g * perGroup + k)];
+            frame->grid()->addWidget(plot, k / arrangement.inner, k % arrangement.inner);
+            plot->show();
+        }
+        frame->show();
+    }
 }
 
 void HeadsGridView::resizeEvent(QResizeEvent *event)

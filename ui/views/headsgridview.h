@@ -3,6 +3,7 @@
 
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
+#include "views/gridarrangement.h"
 #include "views/headimagemaker.h"
 
 #include <QWidget>
@@ -18,11 +19,13 @@ namespace headlens {
 
 class ColorLegend;
 class HeatmapPlot;
+class KvGroupFrame;
 class Selection;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
 /// more). Plots are reused; only a different head count adds or removes some. The thumbnails of
-/// long texts are made in Qt's thread pool (HeadImageMaker) and drawn when ready.
+/// long texts are made in Qt's thread pool (HeadImageMaker) and drawn when ready. When query
+/// heads share K/V heads (h_kv < h) each group sits in its own KvGroupFrame.
 class HeadsGridView : public QWidget
 {
     Q_OBJECT
@@ -43,6 +46,9 @@ public:
 
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int head) const { return m_plots.at(size_t(head)); }
+    /// The frames around the heads that share a K/V head: h_kv of them when h_kv < h, else none.
+    int groupCount() const { return int(m_groups.size()); }
+    KvGroupFrame *groupFrame(int kvHead) const { return m_groups.at(size_t(kvHead)); }
     const QString &hoverText() const { return m_hoverText; }
     /// The trace whose weights the thumbnails show now (they follow setTrace with a delay when
     /// pooling runs in the background).
@@ -55,8 +61,11 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    void ensurePlots(int count);
+    /// Each returns whether it changed the widgets (then the grid is arranged again).
+    bool ensurePlots(int count);
+    bool ensureGroups(int kvHeads);
     void arrange();
+    void place(const GridArrangement &arrangement);
     void refill();
     void applyThumbnails(const HeadImages &thumbnails);
     void onCellHovered(int head, int row, int col);
@@ -72,7 +81,9 @@ private:
     QGridLayout *m_grid = nullptr;
     ColorLegend *m_legend = nullptr;
     std::vector<HeatmapPlot *> m_plots;
-    int m_columns = 0;
+    std::vector<KvGroupFrame *> m_groups;
+    int m_groupedHeads = 0;              ///< the head count m_groups were made for
+    GridArrangement m_arrangement{0, 0}; ///< what the grid shows now; {0, 0}: not placed yet
     QString m_hoverText;
     HeadImageMaker *m_thumbnails = nullptr;
     HeadImages m_shown; ///< kept so a style change redraws without pooling again

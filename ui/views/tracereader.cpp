@@ -1,6 +1,7 @@
 // TraceReader: slices of the recorded tensors; every number shown comes from the trace as is.
 #include "views/tracereader.h"
 
+#include "attention/maskreason.h"
 #include "text/tokenizer.h"
 
 #include <cmath>
@@ -21,6 +22,23 @@ bool isMasked(const Trace &trace, int b, int query, int key)
 QString label(const std::string &token)
 {
     return QString::fromStdString(Tokenizer::displayLabel(token));
+}
+
+/// Why a masked cell is hidden, in the words of the mask that does it.
+QString maskSentence(const AttentionConfig &config, int bits)
+{
+    switch (bits) {
+    case MaskCausal:
+        return "causal: a token sees only itself and earlier tokens";
+    case MaskPadding:
+        return "padding: this key is not part of the sequence";
+    case MaskWindow:
+        return QString("the sliding window: a token sees only the %1 most recent keys, itself "
+                       "included")
+            .arg(config.window);
+    default:
+        return QString::fromStdString(describeMaskReason(bits));
+    }
 }
 
 } // namespace
@@ -60,15 +78,23 @@ QStringList TraceReader::keyLabels(const Trace &trace, int b)
     return labels;
 }
 
+QString TraceReader::headName(const Trace &trace, int head)
+{
+    // People count heads from 1 ("head 3"), as the CLI's tables do; indices stay 0-based.
+    const AttentionConfig &c = trace.config;
+    if (c.kvHeadCount() >= c.heads || c.kvHeadCount() <= 0 || c.heads % c.kvHeadCount() != 0)
+        return QString("head %1").arg(head + 1);
+    return QString("head %1 · K/V %2").arg(head + 1).arg(c.kvHeadOf(head) + 1);
+}
+
 QString TraceReader::headTitle(const Trace &trace, int b, int head)
 {
     const size_t index = size_t(b) * size_t(trace.heads()) + size_t(head);
     if (index >= trace.headStats.size())
-        return QString("head %1").arg(head + 1);
+        return headName(trace, head);
     const HeadStats &stats = trace.stats(b, head);
-    // People count heads from 1 ("head 3"), as the CLI's tables do; indices stay 0-based.
-    return QString("head %1 · H %2 · dist %3")
-        .arg(head + 1)
+    return QString("%1 · H %2 · dist %3")
+        .arg(headName(trace, head))
         .arg(stats.entropy, 0, 'f', 2)
         .arg(stats.meanDistance, 0, 'f', 1);
 }
@@ -77,11 +103,10 @@ QString TraceReader::describeCell(const Trace &trace, int b, int head, int query
 {
     const QString from = label(trace.input.queryLabel(b, query));
     const QString to = label(trace.input.keyLabel(b, key));
-    QString text = QString("head %1 · \"%2\" -> \"%3\"").arg(head + 1).arg(from, to);
+    QString text = QString("%1 · \"%2\" -> \"%3\"").arg(headName(trace, head), from, to);
     if (isMasked(trace, b, query, key))
-        return text + (trace.config.causal && key > query
-                           ? " · masked (causal: a token sees only itself and earlier tokens)"
-                           : " · masked (padding: this key is not part of the sequence)");
+        return text + QString(" · masked (%1)")
+                          .arg(maskSentence(trace.config, maskReason(trace, b, query, key)));
     const float weight = trace.tensor(keys::attentionWeights).at({b, head, query, key});
     text += QString(" · weight %1").arg(double(weight), 0, 'f', 3);
     if (trace.hasTensor(keys::scores)) {
@@ -89,6 +114,18 @@ QString TraceReader::describeCell(const Trace &trace, int b, int head, int query
         text += QString(" · score %1").arg(double(score), 0, 'f', 2);
     }
     return text;
+}
+
+int TraceReader::maskReason(const Trace &trace, int b, int query, int key)
+{
+    if (!isMasked(trace, b, query, key))
+        return MaskVisible;
+    if (const TraceTensor *reason = trace.find(keys::maskReason))
+        return int(reason->tensor.at({b, query, key}));
+    const Tensor &padding = trace.input.keyPaddingMask;
+    if (!padding.isEmpty() && padding.at({b, key}) > 0.5f)
+        return MaskPadding;
+    return MaskCausal;
 }
 
 std::pair<double, double> TraceReader::range(const RowMatrix &weights)

@@ -18,10 +18,16 @@ public:
     /// Query / key labels of sequence `b`, made visible (spaces as "␣").
     static QStringList queryLabels(const Trace &trace, int b);
     static QStringList keyLabels(const Trace &trace, int b);
-    /// "head 3 · H 1.23 · dist 2.4": the title with the head's statistics.
+    /// "head 5", or "head 5 · K/V 2" when query heads share K/V heads (both counted from 1).
+    static QString headName(const Trace &trace, int head);
+    /// "head 3 · H 1.23 · dist 2.4": the name with the head's statistics.
     static QString headTitle(const Trace &trace, int b, int head);
-    /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87` (masked cells say so).
+    /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87`; a masked cell says which masks
+    /// hide it (causal, padding, sliding window).
     static QString describeCell(const Trace &trace, int b, int head, int query, int key);
+    /// MaskReason bits of cell (query, key): the trace's mask_reason where it records one (with
+    /// a window), else padding when the key is padding, else causal; 0 when visible.
+    static int maskReason(const Trace &trace, int b, int query, int key);
     /// Smallest and largest unmasked weight of one head (for a per-head color scale).
     static std::pair<double, double> range(const RowMatrix &weights);
 };

@@ -116,6 +116,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showModel->setShortcut(QKeySequence(tr("Ctrl+4")));
     showTrain = menu->addAction(tr("&Train a tiny model"));
     showTrain->setShortcut(QKeySequence(tr("Ctrl+3")));
+    showCost = menu->addAction(tr("&Cost: MHA, GQA and MQA"));
+    showCost->setShortcut(QKeySequence(tr("Ctrl+5")));
     menu->addSeparator();
 }
 

@@ -45,6 +45,7 @@ public:
     QAction *showPipeline = nullptr;
     QAction *showModel = nullptr;
     QAction *showTrain = nullptr;
+    QAction *showCost = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;
     QAction *shortcuts = nullptr;

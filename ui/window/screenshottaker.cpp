@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "pipeline/handoutwriter.h"
 #include "pipeline/pipelineview.h"
+#include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -24,6 +25,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
         m_window->showPipeline();
     if (m_view == "train")
         m_window->showTrain();
+    if (m_view == "cost")
+        m_window->showCost();
     if (m_view.startsWith("head:"))
         m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
     m_timer.setInterval(50);
@@ -51,6 +54,12 @@ void ScreenshotTaker::take()
 {
     if (m_view == "handout") {
         writeHandout();
+        return;
+    }
+    // The RoPE panel's shift check starts once the panel shows: the picture waits for it.
+    if (m_window->shiftRunner()->isBusy() && m_waited < 120000) {
+        m_waited += 50;
+        QTimer::singleShot(50, this, &ScreenshotTaker::take);
         return;
     }
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>())

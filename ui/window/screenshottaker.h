@@ -16,8 +16,8 @@ class ScreenshotTaker : public QObject
     Q_OBJECT
 public:
     /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
-    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first) or "train" (waits until the
-    /// training started with --train has finished).
+    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost" or "train" (waits until
+    /// the training started with --train has finished).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
 
 private:

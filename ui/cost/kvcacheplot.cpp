@@ -1,0 +1,107 @@
+// KvCachePlot: a point per power of two and one at n; y in the unit of the largest value.
+#include "cost/kvcacheplot.h"
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+const char *const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+
+} // namespace
+
+KvCachePlot::KvCachePlot(QWidget *parent) : QCustomPlot(parent)
+{
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, tr("KV cache of all layers against the context length"));
+    plotLayout()->addElement(0, 0, m_title);
+    xAxis->setLabel(tr("context length n (tokens)"));
+    xAxis->ticker()->setTickCount(6);
+    yAxis->ticker()->setTickCount(6);
+    const QColor colors[] = {QColor("#c0504d"), QColor("#1f77b4"), QColor("#2ca02c")};
+    const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::SolidLine, Qt::DashLine};
+    for (int i = 0; i < 3; ++i) {
+        QCPGraph *graph = addGraph();
+        graph->setPen(QPen(colors[i], i == 1 ? 2.8 : 1.8, styles[i]));
+    }
+    m_marker = new QCPItemStraightLine(this);
+    m_marker->setPen(QPen(QColor("#888888"), 1.0, Qt::DashLine));
+    m_markerLabel = new QCPItemText(this);
+    m_markerLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_markerLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_markerLabel->setPadding(QMargins(4, 0, 0, 4));
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    setMinimumSize(260, 200);
+}
+
+double KvCachePlot::valueAt(int index, int64_t tokens) const
+{
+    const AttentionCost &cost = index == 0   ? m_costs.multiHead
+                                : index == 1 ? m_costs.chosen
+                                             : m_costs.multiQuery;
+    return cost.kvCacheBytesAt(tokens);
+}
+
+void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
+{
+    m_costs = costs;
+    const int64_t last = std::max<int64_t>(8192, tokens * 4);
+    const double largest = costs.multiHead.kvCacheBytesAt(last);
+    int unit = 0;
+    for (m_unit = 1.0; largest / m_unit >= 1024.0 && unit < 5; ++unit)
+        m_unit *= 1024.0;
+    yAxis->setLabel(tr("KV cache (%1)").arg(kUnits[unit]));
+    const QString names[] = {tr("MHA, h_kv = %1"), tr("yours, h_kv = %1"), tr("MQA, h_kv = %1")};
+    const AttentionCost *each[] = {&costs.multiHead, &costs.chosen, &costs.multiQuery};
+    for (int i = 0; i < 3; ++i) {
+        QVector<double> x, y;
+        for (int64_t n : {int64_t(0), tokens, last}) {
+            x << double(n);
+            y << each[i]->kvCacheBytesAt(n) / m_unit;
+        }
+        graph(i)->setData(x, y, true);
+        graph(i)->setName(names[i].arg(each[i]->kvHeads));
+    }
+    xAxis->setRange(0, double(last));
+    yAxis->setRange(0, largest / m_unit * 1.05);
+    m_marker->point1->setCoords(double(tokens), 0);
+    m_marker->point2->setCoords(double(tokens), 1);
+    m_markerLabel->position->setCoords(double(tokens), 0.35);
+    m_markerLabel->setText(tr("n = %1").arg(tokens));
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvCachePlot::setPlotStyle(const PlotStyle &style)
+{
+    const QColor fg = style.foreground();
+    setBackground(style.background());
+    axisRect()->setBackground(style.background());
+    QFont labels = font();
+    labels.setPointSizeF(8.0 * style.fontScale);
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setBasePen(QPen(fg));
+        axis->setTickPen(QPen(fg));
+        axis->setSubTickPen(QPen(fg));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+        axis->setTickLabelFont(labels);
+        axis->setLabelFont(labels);
+        axis->grid()->setPen(QPen(style.dark ? QColor("#3a3f47") : QColor("#e4e4e4")));
+    }
+    legend->setFont(labels);
+    legend->setTextColor(fg);
+    m_markerLabel->setFont(labels);
+    m_markerLabel->setColor(fg);
+    QFont title = labels;
+    title.setPointSizeF(9.5 * style.fontScale);
+    title.setBold(true);
+    m_title->setFont(title);
+    m_title->setTextColor(fg);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace headlens
