@@ -32,8 +32,6 @@ public:
 
 private:
     void render();
-    QString productsTable() const;
-    QString softmaxTable() const;
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;

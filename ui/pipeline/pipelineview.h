@@ -60,6 +60,8 @@ public:
     CellArithmeticPanel *cellPanel() const { return m_cell; }
     OutputProjectionPanel *outputPanel() const { return m_output; }
     TensorGallery *gallery() const { return m_gallery; }
+    /// A cell was picked (clicked here or in the heads grid) since the view was made.
+    bool cellPicked() const { return m_cellPicked; }
     QTabWidget *sideTabs() const { return m_side; }
 
 protected:
@@ -81,6 +83,7 @@ private:
     bool m_analysisStale = false; ///< m_analysis is newer than what the panels show
     int m_batch = 0;
     int m_step = 0;
+    bool m_cellPicked = false;
     PlotStyle m_style;
     StepperBar *m_stepper = nullptr;
     QLabel *m_title = nullptr;
