@@ -1,8 +1,10 @@
 // PipelineCommands: file dialogs around HandoutWriter; errors become messages, not crashes.
 #include "pipeline/pipelinecommands.h"
 
-#include "pipeline/handoutwriter.h"
+#include "export/figureexporter.h"
+#include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/pipelineview.h"
+#include "print/handoutwriter.h"
 #include "util/inputerror.h"
 
 #include <QFileDialog>
@@ -23,7 +25,14 @@ void PipelineCommands::chooseAndExportStep()
         return;
     try {
         m_view->bringUpToDate();
-        HandoutWriter::writeStep(m_view, path);
+        FigureExporter exporter(m_view->trace(), m_view->batch(), m_view->plotStyle());
+        exporter.setAnalysis(m_view->analysis());
+        if (const auto cell = pickedCell())
+            exporter.setCell(*cell);
+        FigureRequest request;
+        request.content = FigureRequest::Content::Step;
+        request.index = m_view->step();
+        exporter.write(path, request);
         emit message(tr("Wrote %1").arg(path));
     } catch (const InputError &error) {
         QMessageBox::warning(m_parent, tr("Cannot export the step"), error.what());
@@ -41,13 +50,23 @@ void PipelineCommands::chooseAndWriteHandout()
     if (path.isEmpty())
         return;
     try {
-        const HandoutWriter writer(m_view->trace(), m_view->analysis(), m_view->batch(),
-                                   m_view->plotStyle());
+        HandoutWriter writer(m_view->trace(), m_view->analysis(), m_view->batch(),
+                             m_view->plotStyle());
+        if (const auto cell = pickedCell())
+            writer.setCell(*cell);
         const int pages = writer.write(path);
         emit message(tr("Wrote %1 (%2 pages)").arg(path).arg(pages));
     } catch (const InputError &error) {
         QMessageBox::warning(m_parent, tr("Cannot write the handout"), error.what());
     }
+}
+
+std::optional<CellChoice> PipelineCommands::pickedCell() const
+{
+    if (!m_view->cellPicked())
+        return std::nullopt;
+    const CellArithmeticPanel *cell = m_view->cellPanel();
+    return CellChoice{cell->head(), cell->query(), cell->key(), true};
 }
 
 } // namespace headlens
