@@ -1,6 +1,7 @@
 // CommandLine: option parsing and validation with messages that say what is expected.
 #include "commandline.h"
 
+#include "printoptions.h"
 #include "text/tokenizer.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace headlens {
 
@@ -189,6 +191,12 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         r.exportDir = value;
     else if (option == "--figures")
         r.figureFormats = splitComma(value);
+    else if (option == "--figure")
+        r.figureContents = PrintOptions::figureContents(value);
+    else if (option == "--figure-size")
+        std::tie(r.figureWidthInches, r.figureHeightInches) = PrintOptions::figureSize(value);
+    else if (option == "--dpi")
+        r.figureDpi = PrintOptions::dpi(parseInteger(option, value));
     else
         return false;
     return true;
@@ -222,7 +230,7 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 bool isWindowOption(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||
-           option == "--view" || option == "--step" || option == "--theme";
+           option == "--view" || option == "--step" || option == "--theme" || option == "--page";
 }
 
 } // namespace
@@ -244,6 +252,10 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         if (applyFlag(request, option)) {
             request.anySetting = true;
             request.given.insert(option);
+            continue;
+        }
+        if (allowWindowOptions && option == "--landscape") {
+            request.landscape = true;
             continue;
         }
         if (option.rfind("-", 0) != 0) {
@@ -272,6 +284,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 throw InputError("--theme expects light or dark, got '" + quotedText(value) + "'.");
             else if (option == "--theme")
                 request.theme = value;
+            else if (option == "--page")
+                request.page = PrintOptions::page(value);
             else
                 request.view = value;
             continue;
@@ -329,6 +343,8 @@ Output:
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
   --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
+  --page a4|letter          the handout's paper (default a4)
+  --landscape               the handout's pages on their side (default portrait)
   --size WxH                window size for --screenshot (default 1400x900)
   --view heads|head:N|pipeline|train
                             the heads grid, head N large beside it, the pipeline, or the
@@ -338,8 +354,17 @@ Output:
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
 )";
     else
-        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
-                R"(Training playground (a tiny attention-only transformer on a toy task):
+        text +=
+            R"(  --figures png,pdf,svg     with --export-dir: figures ready for a paper (axis titles, square
+                            cells, the colour bar), by default the heads grid and each head
+  --figure LIST             what to draw, comma-separated: heads (the grid), head:N (one head,
+                            N from 1), step:N or step:NAME (a pipeline step as on the handout,
+                            e.g. step:6 or step:softmax), model (every layer x head of --model)
+  --figure-size WxH         the figures' size on paper in cm, mm or in, e.g. 8.5x6cm or
+                            3.3x2.4in (default: 16x10cm for the grid, 10x9cm for a head)
+  --dpi N                   PNG resolution, 30 to 2400 dots per inch (default 300); the PNG
+                            is (size in inches x N) pixels and says its DPI
+Training playground (a tiny attention-only transformer on a toy task):
   --train TASK              previous, reverse, sort or induction; prints loss and accuracy
   --layers L, --heads H     1-2 layers, 1-8 heads (defaults depend on the task)
   --d-model N               16-128;  --seq-len N  up to 32;  --vocab N  up to 64
