@@ -2,6 +2,7 @@
 #pragma once
 
 #include "print/cellchoice.h"
+#include "print/handoutwriter.h"
 
 #include <QObject>
 
@@ -27,6 +28,8 @@ signals:
     void message(const QString &text);
 
 private:
+    /// The paper, asked for; nothing when the person cancels.
+    std::optional<PageSetup> choosePage();
     /// The cell the person picked in the pipeline or the heads grid, if any.
     std::optional<CellChoice> pickedCell() const;
 
