@@ -128,7 +128,7 @@ double TitlePage::paintColours(QCPPainter &painter, const QRectF &rect) const
     const QFont font = fontOf(10, true);
     const QFontMetricsF metrics(font);
     const double swatch = metrics.height() * 0.9;
-    const double cell = swatch + 6.0 + metrics.horizontalAdvance("head 88") + 16.0;
+    const double cell = swatch + 5.0 + metrics.horizontalAdvance("head 88") + 8.0;
     const int perRow = std::max(1, int(rect.width() / cell));
     const double top = rect.top() + heading.height() + 4.0;
     painter.save();
