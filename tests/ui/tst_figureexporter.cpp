@@ -473,7 +473,8 @@ void TestFigureExporter::cellsAreSquareAndAlikeInEveryPanel()
                             .arg(area.height())));
 }
 
-// Rows headed "layer l", columns "head h", as the Model tab; the colour bar's words.
+// Rows headed "layer l", columns "head h", as the Model tab; which way the tokens go; the colour
+// bar's words.
 void TestFigureExporter::modelFigureHeadsLayersAndHeads()
 {
     const std::shared_ptr<const ModelRun> run = tinyModelRun();
@@ -487,6 +488,8 @@ void TestFigureExporter::modelFigureHeadsLayersAndHeads()
     for (const char *header : {"layer 0", "layer 1", "head 1", "head 2"})
         QVERIFY2(texts.contains(header), qPrintable(texts.join(" | ")));
     QVERIFY(texts.join(' ').contains("up to the largest shown"));
+    QVERIFY2(texts.join(' ').contains("query token") && texts.join(' ').contains("key token"),
+             qPrintable(texts.join(" | ")));
 }
 
 void TestFigureExporter::impossibleFiguresAreRefused_data()

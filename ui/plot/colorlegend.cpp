@@ -35,10 +35,20 @@ void ColorLegend::setPlotStyle(const PlotStyle &style)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ColorLegend::setWidthFitsLabels(bool fits)
+{
+    m_fitsLabels = fits;
+    fitWidth();
+}
+
 // 70 pixels (at font scale 1) hold labels such as "0.125"; wider ones ("-10.7" on a scale of
-// scores) widen the legend rather than squeeze its bar to nothing.
+// scores) widen a legend that fits its labels rather than squeeze its bar to nothing.
 void ColorLegend::fitWidth()
 {
+    if (!m_fitsLabels) {
+        setFixedWidth(int(70 * m_fontScale));
+        return;
+    }
     const QCPAxis *axis = m_scale->axis();
     const QFontMetrics labels(axis->tickLabelFont());
     int widest = 0;

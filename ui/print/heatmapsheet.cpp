@@ -32,21 +32,6 @@ HeatmapSheet::HeatmapSheet(SheetContent content, const PlotStyle &style, double 
 
 HeatmapSheet::~HeatmapSheet() = default;
 
-// HeatmapPlot's title font is the labels' plus a point, bold; it elides what is wider than the
-// plot less 8 pixels.
-bool HeatmapSheet::titlesTooWide(const Grid &grid) const
-{
-    QFont font;
-    font.setPointSizeF(m_plots->labelPoints() + 1.0);
-    font.setBold(true);
-    const QFontMetricsF metrics(font);
-    for (int i = 0; i < int(m_content.panels.size()); ++i)
-        for (const QString &line : m_plots->titleOf(i).split('\n'))
-            if (metrics.horizontalAdvance(line) > grid.widths[size_t(i % grid.columns)] - 8.0)
-                return true;
-    return false;
-}
-
 void HeatmapSheet::fitLabels(double minPoints, double maxPoints, const QSizeF &area)
 {
     if (m_content.panels.empty() || !m_content.columnHeaders.isEmpty())
@@ -68,6 +53,24 @@ void HeatmapSheet::fitLabels(double minPoints, double maxPoints, const QSizeF &a
 double HeatmapSheet::legendRoom() const
 {
     return m_content.sharedLegend ? m_plots->legend()->width() + kLegendGap : 0.0;
+}
+
+// Thumbnails have no axes: a line under them says which way the tokens go.
+QString HeatmapSheet::note() const
+{
+    if (m_content.columnHeaders.isEmpty() || m_content.rowTitle.isEmpty())
+        return QString();
+    return QString::fromUtf8("each heatmap: %1 ↓, %2 →")
+        .arg(m_content.rowTitle, m_content.colTitle);
+}
+
+double HeatmapSheet::noteHeight() const
+{
+    if (note().isEmpty())
+        return 0.0;
+    QFont font;
+    font.setPointSizeF(m_plots->labelPoints());
+    return QFontMetricsF(font).height() + 6.0;
 }
 
 QSizeF HeatmapSheet::headerRoom() const
@@ -103,7 +106,7 @@ HeatmapSheet::Grid HeatmapSheet::gridFor(int columns, const QSizeF &area)
     const QSizeF headers = headerRoom();
     const double roomX = area.width() - legendRoom() - headers.width() -
                          kSpacing * (g.columns - 1) - sum(g.widths, g.widths.size());
-    const double roomY = area.height() - headers.height() - kSpacing * (g.rows - 1) -
+    const double roomY = area.height() - headers.height() - noteHeight() - kSpacing * (g.rows - 1) -
                          sum(g.heights, g.heights.size());
     g.cellWidth = std::max(roomX, 0.0) / (double(g.columns) * first.cols);
     g.cellHeight = std::max(roomY, 0.0) / (double(g.rows) * first.rows);
@@ -122,7 +125,8 @@ HeatmapSheet::Grid HeatmapSheet::gridFor(int columns, const QSizeF &area)
         h += g.cellHeight * first.rows;
     g.size = QSizeF(headers.width() + sum(g.widths, g.widths.size()) + kSpacing * (g.columns - 1) +
                         legendRoom(),
-                    headers.height() + sum(g.heights, g.heights.size()) + kSpacing * (g.rows - 1));
+                    headers.height() + sum(g.heights, g.heights.size()) + kSpacing * (g.rows - 1) +
+                        noteHeight());
     return g;
 }
 
@@ -134,9 +138,10 @@ HeatmapSheet::Grid HeatmapSheet::bestGrid(const QSizeF &area)
     m_plots->setLegendWrapped(false);
     Grid g = fitLabelSteps(area);
     for (;;) {
-        if (m_plots->titleFit() < 2 && titlesTooWide(g))
+        if (m_plots->titleFit() < 2 && m_plots->titlesTooWide(g.widths))
             m_plots->setTitleFit(m_plots->titleFit() + 1);
-        else if (!m_plots->legendWrapped() && legendTitleTooLong(g))
+        else if (!m_plots->legendWrapped() &&
+                 (m_content.sharedLegend && m_plots->legendTitleTooLong(barHeight(g))))
             m_plots->setLegendWrapped(true);
         else
             return g;
@@ -159,7 +164,7 @@ HeatmapSheet::Grid HeatmapSheet::fitLabelSteps(const QSizeF &area)
     const auto trial = [&](std::pair<int, int> steps) {
         m_plots->setLabelSteps(steps);
         Trial t{steps, {}, searchGrid(area)};
-        t.needed = labelStepsFor(t.grid);
+        t.needed = m_plots->labelStepsFor(t.grid.cellWidth, t.grid.cellHeight);
         return t;
     };
     Trial t = trial({1, 1});
@@ -178,42 +183,12 @@ HeatmapSheet::Grid HeatmapSheet::fitLabelSteps(const QSizeF &area)
     return t.grid;
 }
 
-// As HeatmapPlot::fillTicks counts: a label needs 1.05 lines along the rows and slanted
-// columns, its width and a line across.
-std::pair<int, int> HeatmapSheet::labelStepsFor(const Grid &grid) const
-{
-    QFont font;
-    font.setPointSizeF(m_plots->labelPoints());
-    const QFontMetrics metrics(font);
-    const double line = metrics.height() * 1.05;
-    double across = line;
-    if (!m_content.tokenColumns) {
-        int widest = 0;
-        for (const QString &label : m_content.colLabels)
-            widest = std::max(widest, metrics.horizontalAdvance(label));
-        across = widest + metrics.height();
-    }
-    auto step = [](double room, double cell) {
-        return cell > 0.0 ? std::max(1, int(std::ceil(room / cell - 1e-9))) : 1;
-    };
-    return {step(line, grid.cellHeight), step(across, grid.cellWidth)};
-}
-
 double HeatmapSheet::barHeight(const Grid &grid)
 {
     const int count = int(m_content.panels.size());
     return sum(grid.heights, grid.heights.size()) + kSpacing * (grid.rows - 1) -
            m_plots->overhead(true, count <= grid.columns).top() -
            m_plots->overhead(true, true).bottom();
-}
-
-bool HeatmapSheet::legendTitleTooLong(const Grid &grid)
-{
-    if (!m_content.sharedLegend)
-        return false;
-    QFont font; // ColorLegend's words are as large as the heatmaps' labels
-    font.setPointSizeF(m_plots->labelPoints());
-    return QFontMetricsF(font).horizontalAdvance(m_content.legendTitle) > barHeight(grid) - 4.0;
 }
 
 HeatmapSheet::Grid HeatmapSheet::searchGrid(const QSizeF &area)
@@ -302,6 +277,18 @@ void HeatmapSheet::paintHeaders(QCPPainter &painter, const Grid &grid, const QPo
                                 cells.y() + sum(grid.heights, size_t(r)) + kSpacing * r,
                                 headers.width() - 6.0, grid.heights[size_t(r)]),
                          Qt::AlignRight | Qt::AlignVCenter, m_content.rowHeaders[r]);
+    if (!note().isEmpty()) {
+        QFont small = font;
+        small.setPointSizeF(m_plots->labelPoints());
+        painter.setFont(small);
+        const double bottom =
+            cells.y() + sum(grid.heights, grid.heights.size()) + kSpacing * (grid.rows - 1);
+        // Across the whole sheet, headers and colour bar included: it may be wider than the
+        // thumbnails.
+        painter.drawText(
+            QRectF(cells.x() - headers.width(), bottom, grid.size.width(), noteHeight()),
+            Qt::AlignCenter | Qt::TextDontClip, note());
+    }
     painter.restore();
 }
 

@@ -88,12 +88,11 @@ private:
     Grid searchGrid(const QSizeF &area);
     Grid fitLabelSteps(const QSizeF &area);
     Grid bestGrid(const QSizeF &area);
-    std::pair<int, int> labelStepsFor(const Grid &grid) const;
-    bool titlesTooWide(const Grid &grid) const;
     double barHeight(const Grid &grid);
-    bool legendTitleTooLong(const Grid &grid);
     double legendRoom() const;
     QSizeF headerRoom() const;
+    QString note() const;
+    double noteHeight() const;
     void paintLegend(QCPPainter &painter, const Grid &grid, const QPointF &cells);
     void paintHeaders(QCPPainter &painter, const Grid &grid, const QPointF &cells) const;
 

@@ -138,6 +138,8 @@ SheetContent SheetBuilder::model(const ModelRun &run, const PlotStyle &style, in
     }
     for (int h = 0; h < run.heads; ++h)
         sheet.columnHeaders << (run.heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1));
+    sheet.rowTitle = tr("query token");
+    sheet.colTitle = tr("key token");
     sheet.legendTitle = ColorRange::legendTitle(style.colorScale);
     sheet.legendRange = ColorRange::of(style.colorScale, largest, {});
     sheet.sharedLegend = style.colorScale != ColorScaleMode::PerHead;

@@ -34,6 +34,7 @@ SheetPlots::SheetPlots(const SheetContent &content, const PlotStyle &style, doub
     }
     m_legend = std::make_unique<ColorLegend>();
     m_legend->setAttribute(Qt::WA_DontShowOnScreen);
+    m_legend->setWidthFitsLabels(true); // "-10.7" would squeeze the bar to nothing
     setLabelPoints(labelPoints);
     m_legend->setRange(m_content.legendRange.lower, m_content.legendRange.upper);
 }
@@ -155,6 +156,50 @@ HeatmapPlot *SheetPlots::plot(int panel, bool firstColumn, bool bottom)
     HeatmapPlot *plot = m_plots[size_t(panel)].get();
     configure(plot, panel, firstColumn, bottom);
     return plot;
+}
+
+// HeatmapPlot's title font is the labels' plus a point, bold; it elides what is wider than the
+// plot less 8 pixels. Panel i sits in column i % columns.
+bool SheetPlots::titlesTooWide(const std::vector<double> &columnWidths) const
+{
+    QFont font;
+    font.setPointSizeF(m_labelPoints + 1.0);
+    font.setBold(true);
+    const QFontMetricsF metrics(font);
+    const size_t columns = std::max<size_t>(columnWidths.size(), 1);
+    for (int i = 0; i < int(m_content.panels.size()); ++i)
+        for (const QString &line : titleOf(i).split('\n'))
+            if (metrics.horizontalAdvance(line) > columnWidths[size_t(i) % columns] - 8.0)
+                return true;
+    return false;
+}
+
+// As HeatmapPlot::fillTicks counts: a label needs 1.05 lines along the rows and upright
+// columns, its width and a line across.
+std::pair<int, int> SheetPlots::labelStepsFor(double cellWidth, double cellHeight) const
+{
+    QFont font;
+    font.setPointSizeF(m_labelPoints);
+    const QFontMetrics metrics(font);
+    const double line = metrics.height() * 1.05;
+    double across = line;
+    if (!m_content.tokenColumns) {
+        int widest = 0;
+        for (const QString &label : m_content.colLabels)
+            widest = std::max(widest, metrics.horizontalAdvance(label));
+        across = widest + metrics.height();
+    }
+    auto step = [](double room, double cell) {
+        return cell > 0.0 ? std::max(1, int(std::ceil(room / cell - 1e-9))) : 1;
+    };
+    return {step(line, cellHeight), step(across, cellWidth)};
+}
+
+bool SheetPlots::legendTitleTooLong(double barHeight) const
+{
+    QFont font; // ColorLegend's words are as large as the heatmaps' labels
+    font.setPointSizeF(m_labelPoints);
+    return QFontMetricsF(font).horizontalAdvance(m_content.legendTitle) > barHeight - 4.0;
 }
 
 } // namespace headlens

@@ -5,6 +5,8 @@
 
 #include <QMargins>
 
+#include <algorithm>
+
 #include <memory>
 #include <utility>
 #include <vector>
@@ -37,6 +39,13 @@ public:
     /// The colour bar's words in one line, or broken after their comma.
     void setLegendWrapped(bool wrapped);
     bool legendWrapped() const { return m_legendWrapped; }
+
+    /// Some title is wider than its column of tiles (`columnWidths`, panels row by row).
+    bool titlesTooWide(const std::vector<double> &columnWidths) const;
+    /// The label steps cells of that size need (HeatmapPlot::fillTicks' rule).
+    std::pair<int, int> labelStepsFor(double cellWidth, double cellHeight) const;
+    /// The colour bar's words in one line are longer than the bar.
+    bool legendTitleTooLong(double barHeight) const;
 
     /// The room labels, titles and axis titles take around the cells of a panel in that place.
     QMargins overhead(bool firstColumn, bool bottom);
