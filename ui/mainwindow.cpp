@@ -21,6 +21,7 @@
 #include "views/tracereader.h"
 #include "window/appearance.h"
 #include "window/examples.h"
+#include "window/figurecommands.h"
 #include "window/filecommands.h"
 #include "window/helpdialogs.h"
 #include "window/mainactions.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connectActions();
     connectPipeline();
     buildModels();
+    connectFigures();
     setPlotStyle(m_style);
     resize(1400, 900);
 }
@@ -239,8 +241,6 @@ void MainWindow::connectActions()
     connect(a->saveWorkspace, &QAction::triggered, m_files, &FileCommands::save);
     connect(a->saveWorkspaceAs, &QAction::triggered, m_files,
             &FileCommands::chooseAndSaveWorkspace);
-    connect(a->exportView, &QAction::triggered, this,
-            [this] { m_files->chooseAndExportView(m_viewArea, m_style.background()); });
     connect(a->exportTensors, &QAction::triggered, this,
             [this] { m_files->chooseAndExportTensors(m_trace, m_workspace->state().batchIndex); });
     auto *pipelineFiles = new PipelineCommands(m_pipeline, this);
@@ -375,9 +375,27 @@ void MainWindow::redraw()
             .arg(c.headDimV()));
 }
 
+// File > Export view draws what the current tab shows, as a figure of a size it asks for.
+void MainWindow::connectFigures()
+{
+    m_figures = new FigureCommands(m_pipeline, m_selection, m_models->controller(), this);
+    connect(m_actions->exportView, &QAction::triggered, this, [this] {
+        using Content = FigureRequest::Content;
+        const QWidget *tab = m_tabs->currentWidget();
+        m_figures->chooseAndExport(tab == m_pipeline                ? Content::Step
+                                   : tab == m_models->overview()    ? Content::Model
+                                   : m_selection->pinnedHead() >= 0 ? Content::Head
+                                                                    : Content::Heads);
+    });
+    connect(m_figures, &FigureCommands::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+}
+
 void MainWindow::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
+    if (m_figures)
+        m_figures->setPlotStyle(style);
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);

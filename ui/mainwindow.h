@@ -17,6 +17,7 @@ namespace headlens {
 
 class ControlsPanel;
 class CostPanel;
+class FigureCommands;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
@@ -85,6 +86,7 @@ private:
     void buildViews();
     void buildDock();
     void buildStatusBar();
+    void connectFigures();
     void buildModels();
     void showModelRun(bool shown);
     void connectActions();
@@ -114,6 +116,7 @@ private:
     bool m_dockHiddenForTrain = false;  ///< the Train tab has its own settings column
     MainActions *m_actions = nullptr;
     FileCommands *m_files = nullptr;
+    FigureCommands *m_figures = nullptr;
     ModelWiring *m_models = nullptr;
     QLabel *m_hover = nullptr;
     QLabel *m_info = nullptr;

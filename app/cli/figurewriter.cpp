@@ -1,8 +1,9 @@
 // FigureWriter: an offscreen QApplication around the window's FigureExporter.
 #include "figurewriter.h"
 
-#include "attention/trace.h"
+#include "commandline.h"
 #include "export/figureexporter.h"
+#include "session/tracerun.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -28,25 +29,98 @@ std::unique_ptr<QApplication> ensureApplication()
     return std::make_unique<QApplication>(argc, argv);
 }
 
+/// One --figure item as a request and its file name (without the suffix).
+std::pair<FigureRequest, QString> figureFor(const std::string &item, const Trace &trace,
+                                            FigureRequest request)
+{
+    using Content = FigureRequest::Content;
+    const QString text = QString::fromStdString(item);
+    const QString what = text.section(':', 1);
+    if (text == "heads" || text == "model") {
+        request.content = text == "heads" ? Content::Heads : Content::Model;
+        return {request, text};
+    }
+    request.content = text.startsWith("head:") ? Content::Head : Content::Step;
+    bool number = false;
+    request.index = what.toInt(&number) - 1;
+    if (request.content == Content::Step && !number) {
+        const TraceStep *step = trace.step(what.toStdString());
+        if (!step) {
+            QStringList ids;
+            for (const TraceStep &s : trace.steps)
+                ids << QString::fromStdString(s.id);
+            throw InputError("--figure " + quotedText(item) +
+                             ": there is no step of that name; "
+                             "the steps are " +
+                             ids.join(", ").toStdString() + ".");
+        }
+        request.index = int(step - trace.steps.data());
+    }
+    const QString name = request.content == Content::Head
+                             ? QString("head_%1").arg(request.index + 1)
+                             : QString("step_%1").arg(request.index + 1);
+    return {request, name};
+}
+
+/// --figure-size and --dpi as a request (its content set per figure).
+FigureRequest sizedRequest(const CommandLineRequest &request)
+{
+    FigureRequest sized;
+    sized.inches = QSizeF(request.figureWidthInches, request.figureHeightInches);
+    sized.dpi = request.figureDpi;
+    return sized;
+}
+
+/// What --figure asks for, each checked against the run.
+std::vector<std::pair<FigureRequest, QString>> figuresFor(const TraceRun &run,
+                                                          const CommandLineRequest &request)
+{
+    std::vector<std::pair<FigureRequest, QString>> figures;
+    FigureExporter exporter(run.trace);
+    exporter.setModel(run.model);
+    for (const std::string &item : request.figureContents) {
+        figures.push_back(figureFor(item, *run.trace, sizedRequest(request)));
+        if (const QString problem = exporter.problemWith(figures.back().first); !problem.isEmpty())
+            throw InputError("--figure " + quotedText(item) + ": " + problem.toStdString() + ".");
+    }
+    return figures;
+}
+
 } // namespace
 
-int writeFigures(std::shared_ptr<const Trace> trace, const std::string &directory,
-                 const std::vector<std::string> &formats)
+void checkFigures(const TraceRun &run, const CommandLineRequest &request)
 {
-    for (const std::string &format : formats)
-        if (format != "png" && format != "pdf" && format != "svg")
-            throw InputError("--figures takes png, pdf and svg (comma-separated), not '" +
-                             quotedText(format) + "'.");
+    figuresFor(run, request);
+}
+
+int writeFigures(const TraceRun &run, const CommandLineRequest &request)
+{
+    const Trace &trace = *run.trace;
+    const FigureRequest sized = sizedRequest(request);
+    const std::vector<std::pair<FigureRequest, QString>> figures = figuresFor(run, request);
     const std::unique_ptr<QApplication> application = ensureApplication();
+    auto analysis = std::make_shared<TraceAnalysis>();
+    analysis->trace = run.trace;
+    analysis->parameters = run.parameters;
     int written = 0;
-    const QDir root(QString::fromStdString(directory));
-    for (int64_t b = 0; b < trace->batch(); ++b) {
+    const QDir root(QString::fromStdString(request.exportDir));
+    for (int64_t b = 0; b < trace.batch(); ++b) {
         const QString folder =
-            trace->batch() == 1 ? root.path() : root.filePath(QString("seq_%1").arg(b));
-        const FigureExporter exporter(trace, static_cast<int>(b));
-        for (const std::string &format : formats)
-            written +=
-                static_cast<int>(exporter.writeAll(folder, QString::fromStdString(format)).size());
+            trace.batch() == 1 ? root.path() : root.filePath(QString("seq_%1").arg(b));
+        FigureExporter exporter(run.trace, static_cast<int>(b));
+        exporter.setAnalysis(analysis);
+        exporter.setModel(run.model);
+        if (!QDir().mkpath(folder))
+            throw InputError("Cannot create the folder " + folder.toStdString() + ".");
+        for (const std::string &format : request.figureFormats) {
+            const QString suffix = QString::fromStdString(format);
+            if (figures.empty())
+                written += int(exporter.writeAll(folder, suffix, sized).size());
+            for (const auto &[figure, name] : figures) {
+                exporter.write(QDir(folder).filePath(name + "." + suffix), figure);
+                ++written;
+            }
+        }
     }
     return written;
 }

@@ -2,6 +2,7 @@
 #include "modelcommand.h"
 
 #include "commandlinejob.h"
+#include "figurewriter.h"
 
 #include "io/npyfile.h"
 #include "io/tracejson.h"
@@ -34,6 +35,9 @@ int ModelCommand::run(const CommandLineRequest &request)
     const TraceJob job = CommandLineJob::from(request);
     const auto start = std::chrono::steady_clock::now();
     const TraceRun traced = Session().run(job);
+#ifdef HEADLENS_WITH_FIGURES
+    checkFigures(traced, request); // before anything is printed
+#endif
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const ModelRun &run = *traced.model;
@@ -53,6 +57,10 @@ int ModelCommand::run(const CommandLineRequest &request)
                   << " tensors, trace.json, all_weights.npy and token_ids.npy to "
                   << request.exportDir << "\n";
     }
+#ifdef HEADLENS_WITH_FIGURES
+    if (!request.figureFormats.empty())
+        writeFigures(traced, request);
+#endif
     return 0;
 }
 

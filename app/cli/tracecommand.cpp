@@ -56,15 +56,24 @@ std::string shapeOf(const Trace &trace, const std::vector<TraceKey> &keys)
 /// Checked before any work, so a mistake costs nothing and prints nothing else.
 void checkFigureRequest(const CommandLineRequest &request)
 {
-    if (request.figureFormats.empty())
-        return;
-    if (request.exportDir.empty())
+    if (!request.figureFormats.empty() && request.exportDir.empty())
         throw InputError("--figures writes into the folder given by --export-dir: add "
                          "--export-dir DIR.");
     for (const std::string &format : request.figureFormats)
         if (format != "png" && format != "pdf" && format != "svg")
             throw InputError("--figures takes png, pdf and svg (comma-separated), not '" +
                              quotedText(format) + "'.");
+    for (const char *option : {"--figure", "--figure-size", "--dpi"})
+        if (request.given.count(option) && request.figureFormats.empty())
+            throw InputError(std::string(option) +
+                             " chooses what --figures draws: add --figures png,pdf,svg (and "
+                             "--export-dir DIR).");
+    for (const std::string &item : request.figureContents)
+        if (item == "model" && request.modelDir.empty())
+            throw InputError("--figure model draws every layer and head of a model: add --model "
+                             "DIR (a GPT-2 folder) or --model TOY.npz.");
+    if (request.figureFormats.empty())
+        return;
 #ifndef HEADLENS_WITH_FIGURES // --figures draws with the window's code
     throw InputError("This headlens-cli was built without the window (HEADLENS_BUILD_GUI=OFF), "
                      "so it cannot draw figures; rebuild with the window to use --figures.");
@@ -94,6 +103,9 @@ int TraceCommand::run(CommandLineRequest request)
     if (!request.modelDir.empty())
         return ModelCommand(m_out, m_err).run(request);
     const TraceRun run = Session().run(CommandLineJob::from(request));
+#ifdef HEADLENS_WITH_FIGURES
+    checkFigures(run, request); // before anything is printed
+#endif
     const Trace &trace = *run.trace;
     const AttentionWeights &weights = run.parameters;
 
@@ -120,7 +132,7 @@ int TraceCommand::run(CommandLineRequest request)
     }
 #ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())
-        writeFigures(run.trace, request.exportDir, request.figureFormats);
+        writeFigures(run, request);
 #endif
     return 0;
 }

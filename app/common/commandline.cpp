@@ -1,6 +1,7 @@
 // CommandLine: option parsing and validation with messages that say what is expected.
 #include "commandline.h"
 
+#include "printoptions.h"
 #include "text/tokenizer.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace headlens {
 
@@ -231,6 +233,12 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         r.exportDir = value;
     else if (option == "--figures")
         r.figureFormats = splitComma(value);
+    else if (option == "--figure")
+        r.figureContents = PrintOptions::figureContents(value);
+    else if (option == "--figure-size")
+        std::tie(r.figureWidthInches, r.figureHeightInches) = PrintOptions::figureSize(value);
+    else if (option == "--dpi")
+        r.figureDpi = PrintOptions::dpi(parseInteger(option, value));
     else
         return false;
     return true;
@@ -266,7 +274,7 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
 bool isWindowOption(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||
-           option == "--view" || option == "--step" || option == "--theme";
+           option == "--view" || option == "--step" || option == "--theme" || option == "--page";
 }
 
 } // namespace
@@ -292,6 +300,10 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
         if (applyFlag(request, option)) {
             request.anySetting = true;
             request.given.insert(option);
+            continue;
+        }
+        if (allowWindowOptions && option == "--landscape") {
+            request.landscape = true;
             continue;
         }
         if (option.rfind("-", 0) != 0) {
@@ -320,6 +332,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 throw InputError("--theme expects light or dark, got '" + quotedText(value) + "'.");
             else if (option == "--theme")
                 request.theme = value;
+            else if (option == "--page")
+                request.page = PrintOptions::page(value);
             else
                 request.view = value;
             continue;

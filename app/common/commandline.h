@@ -62,6 +62,11 @@ struct CommandLineRequest
     bool json = false;
     std::string exportDir;
     std::vector<std::string> figureFormats; ///< --figures png,pdf,svg
+    /// --figure heads,head:N,step:N|step:ID,model (N from 1); empty: heads and every head
+    std::vector<std::string> figureContents;
+    double figureWidthInches = 0.0;  ///< --figure-size WxH{cm,mm,in}; 0: each figure's default
+    double figureHeightInches = 0.0; ///< (both set or both 0)
+    int figureDpi = 300;             ///< --dpi: pixels per inch of PNG figures
 
     // The window's own options.
     std::string screenshotPath;
@@ -71,6 +76,8 @@ struct CommandLineRequest
     std::string view = "heads";
     int step = 0;      ///< --step N with --view pipeline: 1-based; 0 = the first step
     std::string theme; ///< --theme light|dark; empty: the saved choice (light for --screenshot)
+    std::string page = "a4"; ///< --page a4|letter: the handout's paper
+    bool landscape = false;  ///< --landscape: the handout's pages on their side
 
     bool help = false;
     bool version = false;
@@ -84,8 +91,8 @@ struct CommandLineRequest
 class CommandLine
 {
 public:
-    /// `allowWindowOptions` accepts --screenshot, --size, --view, --step, --theme and a
-    /// workspace file (the window's extras).
+    /// `allowWindowOptions` accepts --screenshot, --handout, --size, --view, --step, --theme,
+    /// --page, --landscape and a workspace file (the window's extras).
     static CommandLineRequest parse(const std::vector<std::string> &arguments,
                                     bool allowWindowOptions);
     /// The option list for --help.

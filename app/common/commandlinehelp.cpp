@@ -57,6 +57,8 @@ Output:
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
   --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
+  --page a4|letter          the handout's paper (default a4)
+  --landscape               the handout's pages on their side (default portrait)
   --size WxH                window size for --screenshot (default 1400x900)
   --view heads|head:N|pipeline|cost|train
                             the heads grid, head N large beside it, the pipeline, the cost of
@@ -67,8 +69,16 @@ Output:
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
 )";
     else
-        text += "  --figures png,pdf,svg     with --export-dir: the heads grid and each head\n"
-                R"(Cost (no trace is computed):
+        text += R"(  --figures png,pdf,svg     with --export-dir: figures ready for a paper (axis titles, square
+                            cells, the colour bar), by default the heads grid and each head
+  --figure LIST             what to draw, comma-separated: heads (the grid), head:N (one head,
+                            N from 1), step:N or step:NAME (a pipeline step as on the handout,
+                            e.g. step:6 or step:softmax), model (every layer x head of --model)
+  --figure-size WxH         the figures' size on paper in cm, mm or in, e.g. 8.5x6cm or
+                            3.3x2.4in (default: 16x10cm for the grid, 10x9cm for a head)
+  --dpi N                   PNG resolution, 30 to 2400 dots per inch (default 300); the PNG
+                            is (size in inches x N) pixels and says its DPI
+Cost (no trace is computed):
   --cost                    parameters, FLOPs and KV cache of these settings beside MHA and MQA
   --cost-layers L           layers of the model (default 1)
   --cost-tokens N           context length (default: the tokens of the first --text)

@@ -93,9 +93,14 @@ int main(int argc, char *argv[])
     }
     if (screenshot) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
-        if (!handoutPath.empty())
-            new headlens::ScreenshotTaker(&window, QString::fromStdString(handoutPath), "handout");
-        else
+        if (!handoutPath.empty()) {
+            const auto &request = options->request();
+            auto *taker = new headlens::ScreenshotTaker(
+                &window, QString::fromStdString(handoutPath), "handout");
+            taker->setHandoutPage(
+                {request.page == "letter" ? QPageSize::Letter : QPageSize::A4,
+                 request.landscape ? QPageLayout::Landscape : QPageLayout::Portrait});
+        } else
             new headlens::ScreenshotTaker(&window, options->screenshotPath(),
                                           QString::fromStdString(options->request().view),
                                           options->request().step);

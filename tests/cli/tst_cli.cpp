@@ -1,11 +1,13 @@
 // Tests of headlens-cli as a person runs it: PyTorch goldens, shape table, exports, errors.
 #include "approx.h"
 #include "clirun.h"
+#include "pdfpages.h"
 
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
 #include "stats/headstats.h"
 
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -82,6 +84,9 @@ private slots:
     void statsAreThoseOfPyTorchsWeights();
     void comparisonFindsTheWaysAgree();
     void figuresAreDrawnWithoutADisplay();
+    void figuresHaveTheSizeAndResolutionAsked();
+    void modelFigureShowsTheModel();
+    void helpNamesTheFigureOptions();
     void badInputExitsWithTwoAndSaysWhy_data();
     void badInputExitsWithTwoAndSaysWhy();
 };
@@ -237,6 +242,54 @@ void TestCli::figuresAreDrawnWithoutADisplay()
     QVERIFY(!QFile::exists(dir.filePath("head_3.png")));
 }
 
+// --figure-size and --dpi: PNG pixels are inches x dpi and the file says its DPI; a PDF page is
+// the size in points; each --figure item has its own file.
+void TestCli::figuresHaveTheSizeAndResolutionAsked()
+{
+    QTemporaryDir dir;
+    const CliResult result = runCli(
+        {"--text", kLesson, "--heads", "8", "--export-dir", dir.path(), "--figures", "png,pdf",
+         "--figure", "heads,head:2,step:softmax", "--figure-size", "8.5x6cm", "--dpi", "300"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    for (const char *name : {"heads", "head_2", "step_9"}) {
+        const QImage png(dir.filePath(QString(name) + ".png"));
+        QCOMPARE(png.size(), QSize(1004, 709)); // 8.5 / 2.54 x 300, 6 / 2.54 x 300
+        QCOMPARE(qRound(png.dotsPerMeterX() * 0.0254), 300);
+        QFile pdf(dir.filePath(QString(name) + ".pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QList<QSizeF> pages = test::PdfPages(pdf.readAll()).pageSizes();
+        QCOMPARE(pages.size(), 1);
+        QVERIFY2(std::abs(pages[0].width() - 241.0) < 0.6 &&
+                     std::abs(pages[0].height() - 170.1) < 0.6,
+                 qPrintable(QString("%1 x %2").arg(pages[0].width()).arg(pages[0].height())));
+    }
+    QVERIFY(!QFile::exists(dir.filePath("head_1.png"))); // only what --figure asked for
+}
+
+// Every layer x head of a checkpoint, with --model.
+void TestCli::modelFigureShowsTheModel()
+{
+    QTemporaryDir dir;
+    const CliResult result =
+        runCli({"--model", QString(HEADLENS_TEST_DATA) + "/gpt2/tiny", "--text", "hello world",
+                "--export-dir", dir.path(), "--figures", "pdf", "--figure", "model,heads"});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QFile pdf(dir.filePath("model.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    const QStringList texts = test::PdfPages(pdf.readAll()).texts();
+    QVERIFY2(texts.contains("layer 1") && texts.contains("head 2"), qPrintable(texts.join(" | ")));
+    QVERIFY(QFile::exists(dir.filePath("heads.pdf")));
+}
+
+void TestCli::helpNamesTheFigureOptions()
+{
+    const CliResult result = runCli({"--help"});
+    QCOMPARE(result.exitCode, 0);
+    for (const char *option : {"--figures png,pdf,svg", "--figure LIST", "--figure-size WxH",
+                               "8.5x6cm", "--dpi N", "step:softmax"})
+        QVERIFY2(result.out.contains(option), option);
+}
+
 void TestCli::badInputExitsWithTwoAndSaysWhy_data()
 {
     // Every fragment must be in the message: what is wrong (naming the file when there is one)
@@ -260,6 +313,35 @@ void TestCli::badInputExitsWithTwoAndSaysWhy_data()
         << QStringList{"--text", "hi",           "--d-model", "8",         "--heads",
                        "2",      "--export-dir", "/tmp/x",    "--figures", "gif"}
         << QStringList{"--figures takes png, pdf and svg", "not 'gif'"};
+    const QStringList figures{"--text", kLesson, "--export-dir", "/tmp/x", "--figures", "png"};
+    QTest::newRow("figure of no width")
+        << figures + QStringList{"--figure-size", "0x3cm"}
+        << QStringList{"--figure-size 0x3cm: the width and the height must be more than 0"};
+    QTest::newRow("figure size without a unit")
+        << figures + QStringList{"--figure-size", "8.5x6"}
+        << QStringList{"--figure-size expects WIDTHxHEIGHT and a unit, cm, mm or in",
+                       "e.g. 8.5x6cm or 3.3x2.4in", "got '8.5x6'"};
+    QTest::newRow("figure a metre wide") << figures + QStringList{"--figure-size", "120x8cm"}
+                                         << QStringList{"at most 100 cm (40 in) a side"};
+    QTest::newRow("negative dpi")
+        << figures + QStringList{"--dpi", "-1"}
+        << QStringList{"--dpi expects a whole number of dots per inch from 30 to 2400", "got -1"};
+    QTest::newRow("dpi without figures")
+        << QStringList{"--text", "hi", "--dpi", "300"}
+        << QStringList{"--dpi chooses what --figures draws", "add --figures png,pdf,svg"};
+    QTest::newRow("head 0") << figures + QStringList{"--figure", "head:0"}
+                            << QStringList{"--figure expects heads, head:N, step:N", "N from 1",
+                                           "got 'head:0'"};
+    QTest::newRow("head 9 of 8")
+        << figures + QStringList{"--figure", "heads,head:9"}
+        << QStringList{"--figure head:9: there is no head 9: the layer has heads 1 to 8"};
+    QTest::newRow("step of no name")
+        << figures + QStringList{"--figure", "step:attend"}
+        << QStringList{"--figure step:attend: there is no step of that name",
+                       "the steps are tokens, embed"};
+    QTest::newRow("model figure without a model")
+        << figures + QStringList{"--figure", "model"}
+        << QStringList{"--figure model draws every layer and head of a model", "add --model"};
     QTest::newRow("unknown option")
         << QStringList{"--colour", "red"}
         << QStringList{"Unknown option '--colour'", "See --help for the options"};

@@ -5,6 +5,7 @@
 #include <QHash>
 #include <QList>
 #include <QRegularExpression>
+#include <QSize>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
@@ -51,14 +52,76 @@ public:
     /// U+FFFD.
     QStringList texts() const
     {
+        QStringList result;
+        for (const QByteArray &body : m_objects)
+            result << textsOf(streamOf(body));
+        return result;
+    }
+
+    /// The texts of each page (as texts() reads them), in the order of the /Pages tree's /Kids.
+    QList<QStringList> pageTexts() const
+    {
+        static const QRegularExpression kid(R"((\d+)\s+0\s+R)");
+        QList<QStringList> pages;
+        for (const QByteArray &body : m_objects) {
+            if (!body.contains("/Type /Pages"))
+                continue;
+            const qsizetype kids = body.indexOf("/Kids");
+            const QString list =
+                QString::fromLatin1(body.mid(kids, body.indexOf(']', kids) - kids));
+            for (auto k = kid.globalMatch(list); k.hasNext();) {
+                const QByteArray page = m_objects.value(k.next().captured(1).toInt());
+                pages << textsOf(streamOf(m_objects.value(reference(page, "/Contents"))));
+            }
+        }
+        return pages;
+    }
+
+    /// The pixel size of every bitmap (/Subtype /Image) in the file; none when all is vectors.
+    QList<QSize> imageSizes() const
+    {
+        static const QRegularExpression width(R"(/Width\s+(\d+))"), height(R"(/Height\s+(\d+))");
+        QList<QSize> sizes;
+        for (const QByteArray &body : m_objects) {
+            if (!body.contains("/Subtype /Image"))
+                continue;
+            const QString text = QString::fromLatin1(body.left(body.indexOf("stream")));
+            sizes << QSize(width.match(text).captured(1).toInt(),
+                           height.match(text).captured(1).toInt());
+        }
+        return sizes;
+    }
+
+    /// The names of the fonts (/FontDescriptor objects) that carry no embedded font file.
+    QStringList fontsNotEmbedded() const
+    {
+        static const QRegularExpression name(R"(/FontName\s*/(\S+))");
+        QStringList missing;
+        for (const QByteArray &body : m_objects)
+            if (body.contains("/Type /FontDescriptor") && !body.contains("/FontFile"))
+                missing << name.match(QString::fromLatin1(body)).captured(1);
+        return missing;
+    }
+
+    /// How many fonts the file describes.
+    int fontCount() const
+    {
+        int count = 0;
+        for (const QByteArray &body : m_objects)
+            count += body.contains("/Type /FontDescriptor") ? 1 : 0;
+        return count;
+    }
+
+private:
+    QStringList textsOf(const QByteArray &content) const
+    {
         static const QRegularExpression block(R"(BT\b(.*?)\bET\b)",
                                               QRegularExpression::DotMatchesEverythingOption);
         static const QRegularExpression token(R"(/F(\d+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f]+)>\s*Tj)");
         QStringList result;
-        for (const QByteArray &body : m_objects) {
-            const QByteArray content = streamOf(body);
+        {
             if (content.isEmpty() || !content.contains("BT"))
-                continue;
+                return result;
             for (auto b = block.globalMatch(QString::fromLatin1(content)); b.hasNext();) {
                 QString text;
                 QHash<uint, QString> map;
@@ -79,7 +142,6 @@ public:
         return result;
     }
 
-private:
     /// The data of the stream in an object's body, inflated when /FlateDecode; empty if none.
     static QByteArray streamOf(const QByteArray &body)
     {

@@ -1,20 +1,25 @@
-// tst_figureexporter: an exported figure is the picture the window shows, at the size asked for.
+// tst_figureexporter: a figure has the paper size and resolution asked for, square cells, its
+// axis titles, colour bar and head titles, and looks the same in every format.
 #include "pdfpages.h"
 
 #include "export/figureexporter.h"
+#include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
+#include "print/heatmapsheet.h"
+#include "print/printcanvas.h"
+#include "print/sheetbuilder.h"
 #include "runner/jobbuilder.h"
-#include "selection/selection.h"
 #include "session/session.h"
+#include "util/inputerror.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"
-#include "views/singleheadview.h"
 #include "views/tracereader.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <numeric>
 
 using namespace headlens;
 using headlens::test::PdfPages;
@@ -70,6 +76,29 @@ void replotAll(QWidget *widget)
 {
     for (QCustomPlot *plot : widget->findChildren<QCustomPlot *>())
         plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+constexpr double kCm = 1.0 / 2.54;
+
+using Content = FigureRequest::Content;
+
+FigureRequest requestOf(Content content, int index, QSizeF inches, int dpi = 300)
+{
+    FigureRequest r;
+    r.content = content;
+    r.index = index;
+    r.inches = inches;
+    r.dpi = dpi;
+    return r;
+}
+
+/// The tiny GPT-2 checkpoint (2 layers x 2 heads) run over a short text.
+std::shared_ptr<const ModelRun> tinyModelRun()
+{
+    WorkspaceState state;
+    state.text = "the robot dropped the gear";
+    state.modelPath = QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
+    return Session().run(*JobBuilder::jobFor(state)).model;
 }
 
 /// The heads named in `texts` as the titles write them ("head 3 · H ..."), counted from 1.
@@ -124,6 +153,49 @@ SvgFigure readSvg(const QString &path)
     return svg;
 }
 
+struct SvgRect
+{
+    QRectF rect; ///< in the drawing's coordinates (its viewBox)
+    QColor color;
+};
+
+/// The <rect>s QSvgGenerator wrote, each in its group's fill colour and translation (each group
+/// carries the whole transform: `matrix(1,0,0,1,dx,dy)` for the translations print layouts use).
+QList<SvgRect> filledRects(const QString &path)
+{
+    QList<SvgRect> rects;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return rects;
+    QXmlStreamReader xml(&file);
+    QColor fill;
+    QPointF offset;
+    static const QRegularExpression matrix(R"(matrix\(([^)]*)\))");
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        const QXmlStreamAttributes a = xml.attributes();
+        if (xml.name() == u"g") {
+            const QString opacity = a.value("fill-opacity").toString();
+            const QString group = a.value("opacity").toString();
+            fill = (opacity.isEmpty() || opacity == "1") && (group.isEmpty() || group == "1")
+                       ? QColor(a.value("fill").toString())
+                       : QColor();
+            const QStringList m =
+                matrix.match(a.value("transform").toString()).captured(1).split(',');
+            offset = m.size() == 6 && m[0] == "1" && m[3] == "1" && m[1] == "0" && m[2] == "0"
+                         ? QPointF(m[4].toDouble(), m[5].toDouble())
+                         : QPointF(qQNaN(), qQNaN());
+        } else if (xml.name() == u"rect" && fill.isValid() && !std::isnan(offset.x())) {
+            rects.push_back({QRectF(a.value("x").toDouble(), a.value("y").toDouble(),
+                                    a.value("width").toDouble(), a.value("height").toDouble())
+                                 .translated(offset),
+                             fill});
+        }
+    }
+    return rects;
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile file(path);
@@ -139,12 +211,19 @@ class TestFigureExporter : public QObject
 private slots:
     void writesEveryHeadInEveryFormat_data();
     void writesEveryHeadInEveryFormat();
-    void gridPngIsTheOnScreenGrid_data();
-    void gridPngIsTheOnScreenGrid();
-    void headPngIsTheOnScreenHead_data();
-    void headPngIsTheOnScreenHead();
-    void vectorFiguresHaveTheSizeAndTitles_data();
-    void vectorFiguresHaveTheSizeAndTitles();
+    void pngHasTheSizeAndResolutionAsked_data();
+    void pngHasTheSizeAndResolutionAsked();
+    void vectorFiguresHaveThePaperSizeAsked_data();
+    void vectorFiguresHaveThePaperSizeAsked();
+    void everyFormatCarriesTheTitlesAxesAndColourBar_data();
+    void everyFormatCarriesTheTitlesAxesAndColourBar();
+    void svgLooksLikeThePng_data();
+    void svgLooksLikeThePng();
+    void cellsAreSquareAndAlikeInEveryPanel_data();
+    void cellsAreSquareAndAlikeInEveryPanel();
+    void modelFigureHeadsLayersAndHeads();
+    void impossibleFiguresAreRefused_data();
+    void impossibleFiguresAreRefused();
     void exportedViewKeepsItsSize_data();
     void exportedViewKeepsItsSize();
 };
@@ -170,141 +249,288 @@ void TestFigureExporter::writesEveryHeadInEveryFormat()
     }
 }
 
-void TestFigureExporter::gridPngIsTheOnScreenGrid_data()
+void TestFigureExporter::pngHasTheSizeAndResolutionAsked_data()
 {
-    QTest::addColumn<int>("heads");
-    QTest::addColumn<int>("words");
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("1 head") << 1 << 10 << QSize(640, 480);
-    QTest::newRow("4 heads") << 4 << 10 << QSize(760, 520);
-    QTest::newRow("12 heads, tall") << 12 << 10 << QSize(700, 900);
-    // 300 x 300 x 8 weights, more than HeadImageMaker::kInlineCells: pooled in the background.
-    QTest::newRow("pooled in the background") << 8 << 300 << QSize(800, 600);
+    QTest::addColumn<int>("content");
+    QTest::addColumn<QSizeF>("inches");
+    QTest::addColumn<int>("dpi");
+    QTest::newRow("heads, 8.5 x 6 cm at 300 dpi")
+        << int(Content::Heads) << QSizeF(8.5 * kCm, 6 * kCm) << 300;
+    QTest::newRow("head, 3.3 x 2.4 in at 150 dpi") << int(Content::Head) << QSizeF(3.3, 2.4) << 150;
+    QTest::newRow("step, 27.7 x 19 cm at 96 dpi")
+        << int(Content::Step) << QSizeF(27.7 * kCm, 19 * kCm) << 96;
+    QTest::newRow("heads, 2 x 5 in at 600 dpi") << int(Content::Heads) << QSizeF(2, 5) << 600;
 }
 
-// The exported PNG has the size asked for, and its pixels are those of a HeadsGridView laid out
-// at that size on the screen once its thumbnails are drawn.
-void TestFigureExporter::gridPngIsTheOnScreenGrid()
+// Pixels = inches x dpi, and the file says its DPI (pHYs), so a word processor places the
+// figure at the size it was made for.
+void TestFigureExporter::pngHasTheSizeAndResolutionAsked()
 {
-    QFETCH(int, heads);
-    QFETCH(int, words);
-    QFETCH(QSize, size);
-    const auto trace = traceOf(heads, words);
-    QCOMPARE(trace->queryLength(), int64_t(words));
-    if (words == 300)
-        QVERIFY(int64_t(heads) * words * words > HeadImageMaker::kInlineCells);
+    QFETCH(int, content);
+    QFETCH(QSizeF, inches);
+    QFETCH(int, dpi);
     QTemporaryDir dir;
-    const QString path = dir.filePath("heads.png");
-    FigureExporter(trace).writeGrid(path, size);
-    const QImage exported(path);
-    QCOMPARE(exported.size(), size);
-
-    HeadsGridView view;
-    view.setPlotStyle(PlotStyle{});
-    view.setTrace(trace, 0);
-    view.resize(size);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QVERIFY(QTest::qWaitFor([&] { return view.drawnTrace() == trace; }, 20000));
-    QCOMPARE(view.size(), size);
-    replotAll(&view);
-    const QImage onScreen = view.grab().toImage();
-    const double share = differingShare(exported, onScreen);
-    QVERIFY2(share < 0.002, qPrintable(QString("%1% of the pixels differ").arg(share * 100)));
+    const QString path = dir.filePath("figure.png");
+    FigureExporter(traceOf(8, 10)).write(path, requestOf(Content(content), 1, inches, dpi));
+    const QImage png(path);
+    QCOMPARE(png.size(), QSize(qRound(inches.width() * dpi), qRound(inches.height() * dpi)));
+    QVERIFY(readAll(path).contains("pHYs"));
+    QCOMPARE(qRound(png.dotsPerMeterX() * 0.0254), dpi);
+    QCOMPARE(qRound(png.dotsPerMeterY() * 0.0254), dpi);
 }
 
-void TestFigureExporter::headPngIsTheOnScreenHead_data()
+void TestFigureExporter::vectorFiguresHaveThePaperSizeAsked_data()
 {
-    QTest::addColumn<int>("heads");
-    QTest::addColumn<int>("words");
-    QTest::addColumn<int>("head");
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("head 1 of 4") << 4 << 10 << 0 << QSize(600, 500);
-    QTest::newRow("head 3 of 4") << 4 << 10 << 2 << QSize(500, 560);
-    // 300 x 300 weights of one head: pooled in the background too.
-    QTest::newRow("long text") << 2 << 300 << 1 << QSize(700, 600);
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<int>("content");
+    QTest::addColumn<QSizeF>("inches");
+    for (const char *format : {"pdf", "svg"}) {
+        QTest::addRow("%s heads, 8.5 x 6 cm", format)
+            << format << int(Content::Heads) << QSizeF(8.5 * kCm, 6 * kCm);
+        QTest::addRow("%s head, 3.3 x 2.4 in", format)
+            << format << int(Content::Head) << QSizeF(3.3, 2.4);
+        QTest::addRow("%s step, 16 x 20 cm", format)
+            << format << int(Content::Step) << QSizeF(16 * kCm, 20 * kCm);
+    }
 }
 
-// writeHead's PNG is the head's plot at the size asked for, as the single-head view shows it.
-void TestFigureExporter::headPngIsTheOnScreenHead()
+// A PDF page is the size in points (72 a inch); an SVG says its width and height in mm.
+void TestFigureExporter::vectorFiguresHaveThePaperSizeAsked()
 {
-    QFETCH(int, heads);
-    QFETCH(int, words);
-    QFETCH(int, head);
-    QFETCH(QSize, size);
-    const auto trace = traceOf(heads, words);
+    QFETCH(QString, format);
+    QFETCH(int, content);
+    QFETCH(QSizeF, inches);
     QTemporaryDir dir;
-    const QString path = dir.filePath("head.png");
-    FigureExporter(trace).writeHead(path, head, size);
-    const QImage exported(path);
-    QCOMPARE(exported.size(), size);
-
-    Selection selection;
-    SingleHeadView view;
-    view.setSelection(&selection);
-    view.setPlotStyle(PlotStyle{});
-    view.setTrace(trace, 0);
-    selection.setPinnedHead(head);
-    view.resize(size);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    // Make the plot itself `size`: the view adds its Close bar above it.
-    view.resize(size + (view.size() - view.plot()->size()));
-    QVERIFY(QTest::qWaitFor([&] { return view.plot()->size() == size; }, 20000));
-    QVERIFY(QTest::qWaitFor([&] { return view.drawnTrace() == trace; }, 20000));
-    QCOMPARE(view.plot()->title(), TraceReader::headTitle(*trace, 0, head));
-    replotAll(&view);
-    const QImage onScreen = view.plot()->grab().toImage();
-    const double share = differingShare(exported, onScreen);
-    QVERIFY2(share < 0.002, qPrintable(QString("%1% of the pixels differ").arg(share * 100)));
+    const QString path = dir.filePath("figure." + format);
+    FigureExporter(traceOf(4, 10)).write(path, requestOf(Content(content), 0, inches));
+    if (format == "pdf") {
+        const QList<QSizeF> pages = PdfPages(readAll(path)).pageSizes();
+        QCOMPARE(pages.size(), 1);
+        QVERIFY2(std::abs(pages[0].width() - inches.width() * 72) < 0.6 &&
+                     std::abs(pages[0].height() - inches.height() * 72) < 0.6,
+                 qPrintable(QString("%1 x %2 pt").arg(pages[0].width()).arg(pages[0].height())));
+        return;
+    }
+    const SvgFigure svg = readSvg(path);
+    QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+    QVERIFY2(svg.width.endsWith("mm") && svg.height.endsWith("mm"), qPrintable(svg.width));
+    // Whole layout pixels: within one pixel (0.27 mm at 96 dpi) of the size asked.
+    QVERIFY2(std::abs(svg.width.chopped(2).toDouble() - inches.width() * 25.4) < 0.3,
+             qPrintable(svg.width));
+    QVERIFY2(std::abs(svg.height.chopped(2).toDouble() - inches.height() * 25.4) < 0.3,
+             qPrintable(svg.height));
 }
 
-void TestFigureExporter::vectorFiguresHaveTheSizeAndTitles_data()
+void TestFigureExporter::everyFormatCarriesTheTitlesAxesAndColourBar_data()
 {
     QTest::addColumn<QString>("format");
     QTest::addColumn<int>("heads");
-    QTest::addColumn<int>("head"); // -1: the grid
-    QTest::addColumn<QSize>("size");
-    QTest::newRow("pdf grid") << "pdf" << 4 << -1 << QSize(1200, 800);
-    QTest::newRow("pdf grid of 12") << "pdf" << 12 << -1 << QSize(1400, 900);
-    QTest::newRow("pdf head") << "pdf" << 4 << 2 << QSize(700, 650);
-    QTest::newRow("svg grid") << "svg" << 4 << -1 << QSize(1200, 800);
-    QTest::newRow("svg grid of 12") << "svg" << 12 << -1 << QSize(1400, 900);
-    QTest::newRow("svg head") << "svg" << 4 << 2 << QSize(700, 650);
+    QTest::addColumn<int>("head");   // -1: the grid
+    QTest::addColumn<bool>("stats"); // the titles have room for the heads' statistics
+    for (const char *format : {"pdf", "svg"}) {
+        QTest::addRow("%s grid of 8", format) << format << 8 << -1 << true;
+        QTest::addRow("%s grid of 12", format) << format << 12 << -1 << false;
+        QTest::addRow("%s head 3", format) << format << 4 << 2 << true;
+    }
 }
 
-// A PDF page (in points, one per pixel) or an SVG drawing has the size asked for and carries
-// the titles of the heads it shows, as text.
-void TestFigureExporter::vectorFiguresHaveTheSizeAndTitles()
+// As text in the file: every head's title (as the window titles it, or "head 3" alone where the
+// statistics would be cut), the axis titles, the colour bar's words and the ends of its range.
+void TestFigureExporter::everyFormatCarriesTheTitlesAxesAndColourBar()
 {
     QFETCH(QString, format);
     QFETCH(int, heads);
     QFETCH(int, head);
-    QFETCH(QSize, size);
+    QFETCH(bool, stats);
     const auto trace = traceOf(heads, 10);
     QTemporaryDir dir;
     const QString path = dir.filePath("figure." + format);
-    if (head < 0)
-        FigureExporter(trace).writeGrid(path, size);
-    else
-        FigureExporter(trace).writeHead(path, head, size);
-    const QList<int> titled = head < 0 ? oneTo(heads) : QList<int>{head + 1};
+    FigureExporter(trace).write(path, requestOf(head < 0 ? Content::Heads : Content::Head,
+                                                std::max(head, 0), QSizeF(16 * kCm, 10 * kCm)));
+    const QStringList texts =
+        format == "pdf" ? PdfPages(readAll(path)).texts() : readSvg(path).texts;
+    const QString all = texts.join(" | ");
+    QCOMPARE(headsNamed(texts), head < 0 ? oneTo(heads) : QList<int>{head + 1});
+    const QString title = TraceReader::headTitle(*trace, 0, std::max(head, 0));
+    const QString numbers = title.section(QString::fromUtf8(" · "), 1); // "H 2.12 · dist 3.5"
+    QCOMPARE(all.contains(numbers), stats);
+    QVERIFY2(!all.contains(QChar(0x2026)), qPrintable(all)); // nothing cut short with "…"
+    QVERIFY2(texts.contains("query token") && texts.contains("key token"), qPrintable(all));
+    QVERIFY2(all.contains("weight,") && all.contains("up to the largest shown"), qPrintable(all));
+    std::vector<int> shown(size_t(head < 0 ? heads : 1));
+    std::iota(shown.begin(), shown.end(), std::max(head, 0));
+    const double top = ColorRange::of(ColorScaleMode::Shown,
+                                      HeadImages::make(trace, 0, shown, 128).largestWeight(), {})
+                           .upper;
+    QVERIFY2(texts.contains("0") && texts.contains(QString::number(top, 'g', 3)),
+             qPrintable(QString::number(top, 'g', 3) + " | " + all));
+}
 
-    if (format == "pdf") {
-        const PdfPages pdf(readAll(path));
-        QCOMPARE(pdf.pageSizes(), QList<QSizeF>{QSizeF(size)});
-        const QStringList texts = pdf.texts();
-        QVERIFY2(headsNamed(texts) == titled, qPrintable(texts.join(" | ")));
-    } else {
-        const SvgFigure svg = readSvg(path);
-        QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
-        QCOMPARE(svg.viewBox, QString("0 0 %1 %2").arg(size.width()).arg(size.height()));
-        // Sizes in millimetres at QSvgGenerator's 72 dpi: one pixel is 25.4 / 72 mm.
-        QVERIFY2(svg.width.endsWith("mm") && svg.height.endsWith("mm"), qPrintable(svg.width));
-        QCOMPARE(qRound(svg.width.chopped(2).toDouble() * 72 / 25.4), size.width());
-        QCOMPARE(qRound(svg.height.chopped(2).toDouble() * 72 / 25.4), size.height());
-        QCOMPARE(headsNamed(svg.texts), titled);
+void TestFigureExporter::svgLooksLikeThePng_data()
+{
+    QTest::addColumn<int>("content");
+    QTest::newRow("heads") << int(Content::Heads);
+    QTest::newRow("head") << int(Content::Head);
+    QTest::newRow("step") << int(Content::Step);
+}
+
+// Every filled rectangle of the SVG (the cells, the bars, the page) is in the PNG at the same
+// place and in the same colour: both are painted by the same code at the same layout, the PNG
+// scaled to its DPI. (Text is left out: Qt's own SVG renderer reads font sizes as points.)
+void TestFigureExporter::svgLooksLikeThePng()
+{
+    QFETCH(int, content);
+    const FigureExporter exporter(traceOf(4, 10));
+    const FigureRequest request =
+        requestOf(Content(content), content == int(Content::Step) ? 5 : 1,
+                  QSizeF(5, content == int(Content::Step) ? 6 : 3.5), 150);
+    QTemporaryDir dir;
+    exporter.write(dir.filePath("figure.png"), request);
+    exporter.write(dir.filePath("figure.svg"), request);
+    const QImage png = QImage(dir.filePath("figure.png")).convertToFormat(QImage::Format_RGB32);
+    const QList<SvgRect> rects = filledRects(dir.filePath("figure.svg"));
+    QVERIFY2(rects.size() >= 100, qPrintable(QString::number(rects.size())));
+    const double scale = 150.0 / PrintCanvas::layoutDpi();
+    int compared = 0, differing = 0;
+    QString first;
+    for (int i = 0; i < rects.size(); ++i) {
+        const SvgRect &r = rects[i];
+        if (r.rect.width() * scale < 3 || r.rect.height() * scale < 3)
+            continue; // a pixel or two: anti-aliased edges only
+        const QPoint at = (r.rect.center() * scale).toPoint();
+        // Seen only where nothing is drawn over it (a plot's background under its cells).
+        const bool covered = std::any_of(rects.begin() + i + 1, rects.end(), [&](const SvgRect &o) {
+            return o.rect.contains(r.rect.center());
+        });
+        if (covered || !png.rect().contains(at))
+            continue;
+        ++compared;
+        const QRgb p = png.pixel(at);
+        const int d =
+            std::max({std::abs(qRed(p) - r.color.red()), std::abs(qGreen(p) - r.color.green()),
+                      std::abs(qBlue(p) - r.color.blue())});
+        if (d > 16 && differing++ == 0)
+            first = QString("at (%1, %2): PNG %3, SVG %4")
+                        .arg(at.x())
+                        .arg(at.y())
+                        .arg(QColor(p).name(), r.color.name());
     }
+    QVERIFY2(compared >= 100, qPrintable(QString::number(compared))); // a head's cells at least
+    QVERIFY2(differing <= compared / 100, qPrintable(QString("%1 of %2 rectangles differ, first %3")
+                                                         .arg(differing)
+                                                         .arg(compared)
+                                                         .arg(first)));
+}
+
+void TestFigureExporter::cellsAreSquareAndAlikeInEveryPanel_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("words");
+    QTest::addColumn<QSizeF>("inches");
+    QTest::newRow("8 heads, 8.5 x 6 cm") << 8 << 10 << QSizeF(8.5 * kCm, 6 * kCm);
+    QTest::newRow("8 heads, 16 x 10 cm") << 8 << 10 << QSizeF(16 * kCm, 10 * kCm);
+    QTest::newRow("4 heads, wide strip") << 4 << 10 << QSizeF(30 * kCm, 6 * kCm);
+    QTest::newRow("12 heads, tall") << 12 << 7 << QSizeF(8 * kCm, 20 * kCm);
+    QTest::newRow("1 head") << 1 << 10 << QSizeF(10 * kCm, 9 * kCm);
+    QTest::newRow("300 tokens, pooled") << 2 << 300 << QSizeF(16 * kCm, 9 * kCm);
+}
+
+// Every panel's cells are square and the same size as every other panel's, and the grid takes
+// the whole width or the whole height it is given.
+void TestFigureExporter::cellsAreSquareAndAlikeInEveryPanel()
+{
+    QFETCH(int, heads);
+    QFETCH(int, words);
+    QFETCH(QSizeF, inches);
+    const auto trace = traceOf(heads, words);
+    const int dpi = PrintCanvas::layoutDpi();
+    QImage image(QSize(qRound(inches.width() * dpi), qRound(inches.height() * dpi)),
+                 QImage::Format_RGB32);
+    QCPPainter painter(&image);
+    painter.setMode(QCPPainter::pmVectorized);
+    HeatmapSheet sheet(SheetBuilder::heads(trace, 0, PlotStyle{}), PlotStyle{}, 7.5);
+    const QRectF area(0, 0, image.width(), image.height());
+    sheet.fitLabels(5.5, 10.0, area.size());
+    const QRectF used = sheet.paint(painter, area);
+    painter.end();
+    const std::vector<QRectF> &cells = sheet.cellAreas();
+    QCOMPARE(int(cells.size()), heads);
+    const double side = cells.front().width() / words;
+    QVERIFY2(cells.front().width() > 20.0, qPrintable(QString::number(cells.front().width())));
+    for (const QRectF &c : cells) {
+        QVERIFY2(std::abs(c.width() / words - c.height() / words) <= 1.0 / words + 1e-9,
+                 qPrintable(QString("%1 x %2 pixels").arg(c.width()).arg(c.height())));
+        QVERIFY2(std::abs(c.width() - cells.front().width()) <= 1.0,
+                 qPrintable(QString("%1 against %2").arg(c.width()).arg(cells.front().width())));
+        QVERIFY(area.contains(c));
+    }
+    QVERIFY2(used.width() > area.width() - 2 * side - 2 ||
+                 used.height() > area.height() - 2 * side - 2,
+             qPrintable(QString("used %1 x %2 of %3 x %4")
+                            .arg(used.width())
+                            .arg(used.height())
+                            .arg(area.width())
+                            .arg(area.height())));
+}
+
+// Rows headed "layer l", columns "head h", as the Model tab; which way the tokens go; the colour
+// bar's words.
+void TestFigureExporter::modelFigureHeadsLayersAndHeads()
+{
+    const std::shared_ptr<const ModelRun> run = tinyModelRun();
+    QVERIFY(run);
+    QCOMPARE(run->layers, 2);
+    FigureExporter exporter(run->layerTrace);
+    exporter.setModel(run);
+    QTemporaryDir dir;
+    exporter.write(dir.filePath("model.pdf"), requestOf(Content::Model, 0, QSizeF(4, 3)));
+    const QStringList texts = PdfPages(readAll(dir.filePath("model.pdf"))).texts();
+    for (const char *header : {"layer 0", "layer 1", "head 1", "head 2"})
+        QVERIFY2(texts.contains(header), qPrintable(texts.join(" | ")));
+    QVERIFY(texts.join(' ').contains("up to the largest shown"));
+    QVERIFY2(texts.join(' ').contains("query token") && texts.join(' ').contains("key token"),
+             qPrintable(texts.join(" | ")));
+}
+
+void TestFigureExporter::impossibleFiguresAreRefused_data()
+{
+    QTest::addColumn<int>("content");
+    QTest::addColumn<int>("index");
+    QTest::addColumn<QSizeF>("inches");
+    QTest::addColumn<int>("dpi");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("head 5 of 4") << int(Content::Head) << 4 << QSizeF(3, 3) << 300
+                                 << "there is no head 5: the layer has heads 1 to 4";
+    QTest::newRow("step 15 of 14") << int(Content::Step) << 14 << QSizeF(3, 3) << 300
+                                   << "there is no step 15: the pipeline has steps 1 to 14";
+    QTest::newRow("model without one")
+        << int(Content::Model) << 0 << QSizeF(3, 3) << 300 << "a model figure needs a model";
+    QTest::newRow("no width") << int(Content::Heads) << 0 << QSizeF(0, 3) << 300
+                              << "width and height must be more than 0";
+    QTest::newRow("10 dpi") << int(Content::Heads) << 0 << QSizeF(3, 3) << 10
+                            << "from 30 to 2400 dpi, not 10";
+}
+
+void TestFigureExporter::impossibleFiguresAreRefused()
+{
+    QFETCH(int, content);
+    QFETCH(int, index);
+    QFETCH(QSizeF, inches);
+    QFETCH(int, dpi);
+    QFETCH(QString, says);
+    const FigureExporter exporter(traceOf(4, 10));
+    const FigureRequest request = requestOf(Content(content), index, inches, dpi);
+    QVERIFY2(exporter.problemWith(request).contains(says),
+             qPrintable(exporter.problemWith(request)));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("figure.png");
+    try {
+        exporter.write(path, request);
+        QFAIL("no InputError");
+    } catch (const InputError &error) {
+        QVERIFY2(QString(error.what()).contains(says), error.what());
+    }
+    QVERIFY(!QFile::exists(path));
 }
 
 void TestFigureExporter::exportedViewKeepsItsSize_data()

@@ -1,14 +1,19 @@
-// Tests that the handout PDF has a title page and one page per step, in its bytes.
+// tst_handoutwriter: the handout PDF read back page by page: its pages, their text, their paper.
+#include "pdfpages.h"
 #include "pipelinecases.h"
 
-#include "pipeline/handoutwriter.h"
+#include "print/handoutwriter.h"
+#include "views/tracereader.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace headlens;
+using headlens::test::PdfPages;
 
 class TestHandoutWriter : public QObject
 {
@@ -17,41 +22,195 @@ class TestHandoutWriter : public QObject
 private slots:
     void onePagePerStep_data();
     void onePagePerStep();
+    void noPageShowsAWidget_data();
+    void noPageShowsAWidget();
+    void eachStepPageNamesItsStepAndFormula();
+    void everyPageHasItsNumberAndTheSettings();
+    void pagesHaveThePaperAsked_data();
+    void pagesHaveThePaperAsked();
+    void drawnAsVectorsWithEmbeddedFonts();
+    void oneCellPagesWorkOutTheStrongestWeight();
+    void oneCellPagesWorkOutThePickedCell();
     void titlePageNamesTheSettings();
-    void stepExportWritesEachFormat_data();
-    void stepExportWritesEachFormat();
 };
 
 namespace {
 
-// Page objects ("/Type /Page", not "/Type /Pages") in the PDF's bytes.
-int countPages(const QString &path)
+PdfPages writeHandout(const test::PipelineCase &c, const PageSetup &page = {},
+                      std::optional<CellChoice> cell = std::nullopt, int *pages = nullptr)
 {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("handout.pdf");
+    auto analysis = std::make_shared<TraceAnalysis>();
+    analysis->trace = c.trace;
+    analysis->parameters = c.weights;
+    HandoutWriter writer(c.trace, analysis, 0, PlotStyle());
+    writer.setPage(page);
+    if (cell)
+        writer.setCell(*cell);
+    const int written = writer.write(path);
+    if (pages)
+        *pages = written;
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    const QString bytes = QString::fromLatin1(file.readAll());
-    return int(bytes.count(QRegularExpression("/Type\\s*/Page(?!s)")));
+    return PdfPages(file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+}
+
+/// A page's texts as one line, spaces folded, so a phrase split over text blocks still reads;
+/// ligatures (the "ﬁ" of "first", one glyph) as their letters.
+QString joined(const QStringList &texts)
+{
+    return texts.join(' ').normalized(QString::NormalizationForm_KC).simplified();
 }
 
 } // namespace
 
 void TestHandoutWriter::onePagePerStep_data()
 {
-    QTest::addColumn<QString>("caseName");
-    QTest::newRow("batch with padding") << QString("batch-padding");
-    QTest::newRow("cross-attention") << QString("cross");
+    test::addPipelineCases();
 }
 
+// A title page, then a page per step: in what write() says and in the file's page tree.
 void TestHandoutWriter::onePagePerStep()
 {
     QFETCH(QString, caseName);
     const test::PipelineCase c = test::makePipelineCase(caseName);
-    QTemporaryDir dir;
-    const QString path = dir.filePath("handout.pdf");
-    const int pages = HandoutWriter(c.trace, nullptr, 0, PlotStyle()).write(path, QSize(1000, 700));
+    int pages = 0;
+    const PdfPages pdf = writeHandout(c, {}, std::nullopt, &pages);
     QCOMPARE(pages, int(c.trace->steps.size()) + 1);
-    QCOMPARE(countPages(path), pages);
+    QCOMPARE(pdf.pageSizes().size(), pages);
+    QCOMPARE(pdf.pageTexts().size(), pages);
+}
+
+void TestHandoutWriter::noPageShowsAWidget_data()
+{
+    test::addPipelineCases();
+}
+
+// The window's controls (stepper buttons, the speed and tensor pickers, the side tabs) are no
+// part of a printed lesson.
+void TestHandoutWriter::noPageShowsAWidget()
+{
+    QFETCH(QString, caseName);
+    const QList<QStringList> pages = writeHandout(test::makePipelineCase(caseName)).pageTexts();
+    QVERIFY(!pages.isEmpty());
+    static const QRegularExpression widgetText(
+        R"(\b(First|Previous|Next|Last|Play|Pause)\b|normal \(3 s\)|Token:|Four ways|)"
+        R"(Split & concat|Click any cell)");
+    for (int i = 0; i < pages.size(); ++i) {
+        const QString text = joined(pages[i]);
+        const QRegularExpressionMatch m = widgetText.match(text);
+        QVERIFY2(
+            !m.hasMatch(),
+            qPrintable(
+                QString("page %1 shows \"%2\": %3").arg(i + 1).arg(m.captured(0), text.left(300))));
+    }
+}
+
+// Page 1 + i is step i: its number and name, its formula and its PyTorch line, as text.
+void TestHandoutWriter::eachStepPageNamesItsStepAndFormula()
+{
+    const test::PipelineCase c = test::makePipelineCase("lesson");
+    const QList<QStringList> pages = writeHandout(c).pageTexts();
+    const auto &steps = c.trace->steps;
+    QCOMPARE(pages.size(), int(steps.size()) + 1);
+    for (int i = 0; i < int(steps.size()); ++i) {
+        const QString text = joined(pages[i + 1]);
+        const QString title = QString("Step %1 of %2: %3")
+                                  .arg(i + 1)
+                                  .arg(steps.size())
+                                  .arg(QString::fromStdString(steps[size_t(i)].title));
+        QVERIFY2(text.contains(title), qPrintable(title + " | " + text.left(200)));
+        for (const std::string &line : {steps[size_t(i)].formula, steps[size_t(i)].pytorch}) {
+            const QString expected = QString::fromStdString(line).simplified();
+            QVERIFY2(text.contains(expected), qPrintable(expected + " | " + text.left(400)));
+        }
+    }
+}
+
+void TestHandoutWriter::everyPageHasItsNumberAndTheSettings()
+{
+    const QList<QStringList> pages = writeHandout(test::makePipelineCase("untied")).pageTexts();
+    for (int i = 0; i < pages.size(); ++i) {
+        const QString text = joined(pages[i]);
+        QVERIFY2(text.contains(QString("page %1 of %2").arg(i + 1).arg(pages.size())),
+                 qPrintable(text.right(200)));
+        QVERIFY2(text.contains("d_model 24 · h 3 · d_k 5 · d_v 7"), qPrintable(text.right(200)));
+    }
+}
+
+void TestHandoutWriter::pagesHaveThePaperAsked_data()
+{
+    QTest::addColumn<int>("size");
+    QTest::addColumn<bool>("landscape");
+    QTest::addColumn<QSizeF>("points");
+    QTest::newRow("A4 portrait") << int(QPageSize::A4) << false << QSizeF(595.3, 841.9);
+    QTest::newRow("A4 landscape") << int(QPageSize::A4) << true << QSizeF(841.9, 595.3);
+    QTest::newRow("Letter portrait") << int(QPageSize::Letter) << false << QSizeF(612, 792);
+    QTest::newRow("Letter landscape") << int(QPageSize::Letter) << true << QSizeF(792, 612);
+}
+
+// Every page's MediaBox is the paper in points (A4 is 210 x 297 mm, Letter 8.5 x 11 in).
+void TestHandoutWriter::pagesHaveThePaperAsked()
+{
+    QFETCH(int, size);
+    QFETCH(bool, landscape);
+    QFETCH(QSizeF, points);
+    const PageSetup page{QPageSize::PageSizeId(size),
+                         landscape ? QPageLayout::Landscape : QPageLayout::Portrait};
+    const QList<QSizeF> sizes = writeHandout(test::makePipelineCase("causal"), page).pageSizes();
+    QCOMPARE(sizes.size(), 15);
+    for (const QSizeF &s : sizes) {
+        QVERIFY2(std::abs(s.width() - points.width()) < 1.0 &&
+                     std::abs(s.height() - points.height()) < 1.0,
+                 qPrintable(QString("%1 x %2 pt").arg(s.width()).arg(s.height())));
+    }
+}
+
+// Heatmaps, bars and diagrams are vector drawings and every font is embedded, so the handout
+// prints sharp and its text can be selected. The only bitmaps are the colour bars' gradients
+// (QCustomPlot draws a bar as one column of its 256 levels): a heatmap drawn as a bitmap would
+// be an image of at least 100 pixels a side.
+void TestHandoutWriter::drawnAsVectorsWithEmbeddedFonts()
+{
+    const PdfPages pdf = writeHandout(test::makePipelineCase("lesson"));
+    const QList<QSize> images = pdf.imageSizes();
+    QVERIFY(!images.isEmpty()); // the colour bars
+    for (const QSize &image : images)
+        QVERIFY2(image.height() == 256 && image.width() <= 40,
+                 qPrintable(QString("a %1 x %2 bitmap").arg(image.width()).arg(image.height())));
+    QVERIFY(pdf.fontCount() > 0);
+    QCOMPARE(pdf.fontsNotEmbedded(), QStringList());
+}
+
+// Without a picked cell, the one-cell pages work out head 1's largest weight.
+void TestHandoutWriter::oneCellPagesWorkOutTheStrongestWeight()
+{
+    const test::PipelineCase c = test::makePipelineCase("lesson");
+    const RowMatrix w = TraceReader::weights(*c.trace, 0, 0);
+    Eigen::Index query = 0, key = 0;
+    w.maxCoeff(&query, &key);
+    const QList<QStringList> pages = writeHandout(c).pageTexts();
+    const QString softmax = joined(pages[9]); // step 9 of 14
+    QVERIFY2(softmax.contains("Step 9 of 14: Softmax"), qPrintable(softmax.left(100)));
+    QVERIFY(softmax.contains("the strongest weight of head 1"));
+    // The head's name is coloured: a text block of its own before ": query ...".
+    const QRegularExpression cell(
+        QString(R"(head 1\s*: query %1 \S+ → key %2 )").arg(query).arg(key));
+    QVERIFY2(cell.match(softmax).hasMatch(), qPrintable(cell.pattern() + " | " + softmax));
+    const QString weight = QString::number(double(w(query, key)), 'f', 4);
+    QVERIFY2(softmax.contains("= " + weight), qPrintable(weight + " | " + softmax));
+}
+
+void TestHandoutWriter::oneCellPagesWorkOutThePickedCell()
+{
+    const test::PipelineCase c = test::makePipelineCase("untied");
+    const QList<QStringList> pages = writeHandout(c, {}, CellChoice{2, 4, 7, true}).pageTexts();
+    for (int page : {6, 7, 8, 9, 10}) { // scores, scale, mask, softmax, dropout
+        const QString text = joined(pages[page]);
+        QVERIFY2(text.contains("the cell you picked"), qPrintable(text.left(200)));
+        static const QRegularExpression cell(R"(head 3\s*: query 4 \S+ → key 7 )");
+        QVERIFY2(cell.match(text).hasMatch(), qPrintable(text.left(600)));
+    }
 }
 
 void TestHandoutWriter::titlePageNamesTheSettings()
@@ -61,29 +220,11 @@ void TestHandoutWriter::titlePageNamesTheSettings()
         HandoutWriter(c.trace, nullptr, 0, PlotStyle()).settingsLines().join('\n');
     QVERIFY2(lines.contains("d_model = 24 · h = 3 heads · d_k = 5 · d_v = 7"), qPrintable(lines));
     QVERIFY(lines.contains("The tired robot"));
-}
-
-void TestHandoutWriter::stepExportWritesEachFormat_data()
-{
-    QTest::addColumn<QString>("suffix");
-    QTest::addColumn<QByteArray>("magic");
-    QTest::newRow("png") << "png" << QByteArray("\x89PNG");
-    QTest::newRow("svg") << "svg" << QByteArray("<?xml");
-    QTest::newRow("pdf") << "pdf" << QByteArray("%PDF");
-}
-
-void TestHandoutWriter::stepExportWritesEachFormat()
-{
-    QFETCH(QString, suffix);
-    QFETCH(QByteArray, magic);
-    QWidget widget;
-    widget.resize(200, 100);
-    QTemporaryDir dir;
-    const QString path = dir.filePath("step." + suffix);
-    HandoutWriter::writeStep(&widget, path);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QVERIFY(file.read(magic.size()) == magic);
+    const QString title = joined(writeHandout(c).pageTexts().value(0));
+    QVERIFY2(title.contains("Multi-head attention, step by step") &&
+                 title.contains("d_model = 24 · h = 3 heads") && title.contains("Printed on") &&
+                 title.contains("head 1") && title.contains("head 3"),
+             qPrintable(title));
 }
 
 QTEST_MAIN(TestHandoutWriter)

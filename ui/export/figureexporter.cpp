@@ -1,16 +1,14 @@
-// FigureExporter: raster through QWidget::grab, vectors through QCustomPlot::toPainter.
+// FigureExporter: print layouts on a PrintCanvas; views as they are through grab and toPainter.
 #include "export/figureexporter.h"
 
-#include "plot/heatmapplot.h"
-
-#include "selection/selection.h"
+#include "print/heatmapsheet.h"
+#include "print/printcanvas.h"
+#include "print/sheetbuilder.h"
+#include "print/steppage.h"
 #include "util/inputerror.h"
-#include "views/headsgridview.h"
-#include "views/singleheadview.h"
 
 #include <qcustomplot.h>
 
-#include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QPdfWriter>
@@ -19,25 +17,6 @@
 namespace headlens {
 
 namespace {
-
-// Lays a widget out at `size` without showing it on any screen.
-void prepare(QWidget *widget, QSize size)
-{
-    widget->setAttribute(Qt::WA_DontShowOnScreen);
-    widget->resize(size);
-    widget->show();
-    QApplication::processEvents();
-    widget->resize(size); // a second pass after the first layout settled the plots' sizes
-    QApplication::processEvents();
-}
-
-// Runs the event loop until `drawn()` holds: a long text's heatmaps are pooled in Qt's thread
-// pool (HeadImageMaker) and reach the view as a queued signal, after prepare() has returned.
-template <typename Drawn> void waitUntil(Drawn drawn)
-{
-    while (!drawn())
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents);
-}
 
 // `widget` itself when it is a plot (a head's figure), and every plot inside it.
 QList<QCustomPlot *> plotsOf(QWidget *widget)
@@ -114,46 +93,107 @@ void FigureExporter::writeWidget(QWidget *widget, const QString &path, const QCo
     failIf(QFileInfo(path).size() == 0, path, "the file is empty");
 }
 
-void FigureExporter::writeGrid(const QString &path, QSize size) const
+namespace {
+
+/// The step page's fonts at an A4 page across (the default) are the handout's; smaller or
+/// larger figures scale them, within reason.
+double stepScale(const QSizeF &inches)
 {
-    HeadsGridView view;
-    view.setPlotStyle(m_style);
-    view.setTrace(m_trace, m_batch);
-    prepare(&view, size);
-    if (m_trace)
-        waitUntil([&] { return view.drawnTrace() == m_trace; });
-    writeWidget(&view, path, m_style.background());
+    const QSizeF page = FigureRequest::defaultInches(FigureRequest::Content::Step);
+    return std::clamp(std::min(inches.width() / page.width(), inches.height() / page.height()),
+                      0.55, 1.3);
 }
 
-void FigureExporter::writeHead(const QString &path, int head, QSize size) const
+} // namespace
+
+void FigureExporter::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis)
 {
-    Selection selection;
-    SingleHeadView view;
-    view.setAttribute(Qt::WA_DontShowOnScreen); // pinning a head shows the view
-    view.setSelection(&selection);
-    view.setPlotStyle(m_style);
-    view.setTrace(m_trace, m_batch);
-    selection.setPinnedHead(head);
-    prepare(&view, size);
-    // The view puts its Close bar above the plot: grown by that much, the plot itself is `size`.
-    prepare(&view, size + (view.size() - view.plot()->size()));
-    if (m_trace && head >= 0 && head < m_trace->heads())
-        waitUntil([&] { return view.drawnTrace() == m_trace; });
-    writeWidget(view.plot(), path, m_style.background());
+    m_analysis = std::move(analysis);
 }
 
-QStringList FigureExporter::writeAll(const QString &directory, const QString &format) const
+void FigureExporter::setModel(std::shared_ptr<const ModelRun> model)
+{
+    m_model = std::move(model);
+}
+
+QString FigureExporter::problemWith(const FigureRequest &request) const
+{
+    using Content = FigureRequest::Content;
+    const QSizeF inches = request.size();
+    if (!(inches.width() > 0.0 && inches.height() > 0.0 && inches.width() <= 40.0 &&
+          inches.height() <= 40.0))
+        return QObject::tr("a figure's width and height must be more than 0 and at most 100 cm "
+                           "(40 in)");
+    if (request.dpi < 30 || request.dpi > 2400)
+        return QObject::tr("the resolution must be from 30 to 2400 dpi, not %1").arg(request.dpi);
+    if (request.content == Content::Model)
+        return m_model ? QString()
+                       : QObject::tr("a model figure needs a model: open a GPT-2 folder or a "
+                                     "toy model first");
+    if (!m_trace)
+        return QObject::tr("there is no computed attention to draw yet");
+    if (request.content == Content::Head &&
+        (request.index < 0 || request.index >= m_trace->heads()))
+        return QObject::tr("there is no head %1: the layer has heads 1 to %2")
+            .arg(request.index + 1)
+            .arg(m_trace->heads());
+    const int steps = int(m_trace->steps.size());
+    if (request.content == Content::Step && (request.index < 0 || request.index >= steps))
+        return QObject::tr("there is no step %1: the pipeline has steps 1 to %2")
+            .arg(request.index + 1)
+            .arg(steps);
+    return QString();
+}
+
+void FigureExporter::write(const QString &path, const FigureRequest &request) const
+{
+    using Content = FigureRequest::Content;
+    const QString problem = problemWith(request);
+    if (!problem.isEmpty())
+        throw InputError("Cannot draw " + path.toStdString() + ": " + problem.toStdString() + ".");
+    const QSizeF inches = request.size();
+    PrintCanvas canvas(path, PrintCanvas::pageOfSize(inches), request.dpi);
+    const double margin = 0.06 * PrintCanvas::layoutDpi();
+    const QRectF area = canvas.rect().adjusted(margin, margin, -margin, -margin);
+    PlotStyle style = m_style;
+    style.dark = false; // figures are for paper and slides: drawn on white
+    if (request.content == Content::Step) {
+        PrintSource source{m_trace, m_analysis, m_batch, style, {}};
+        source.cell = m_cell ? *m_cell : CellChoice::strongest(*m_trace, m_batch, 0);
+        StepPage(source, request.index, stepScale(inches)).paint(canvas.painter(), area);
+        canvas.finish();
+        return;
+    }
+    SheetContent content = request.content == Content::Model ? SheetBuilder::model(*m_model, style)
+                           : request.content == Content::Head
+                               ? SheetBuilder::head(m_trace, m_batch, request.index, style)
+                               : SheetBuilder::heads(m_trace, m_batch, style);
+    HeatmapSheet sheet(std::move(content), style, 7.5);
+    sheet.fitLabels(5.0, 10.0, area.size());
+    // Centred on the page both ways: square cells rarely use all of it.
+    const double height = std::min(sheet.sizeIn(area.size()).height() + 1.0, area.height());
+    sheet.paint(canvas.painter(), QRectF(area.left(), area.top() + (area.height() - height) / 2,
+                                         area.width(), height));
+    canvas.finish();
+}
+
+QStringList FigureExporter::writeAll(const QString &directory, const QString &format,
+                                     const FigureRequest &request) const
 {
     if (!QDir().mkpath(directory))
         throw InputError("Cannot create the folder " + directory.toStdString() + ".");
     QStringList written;
     const QDir dir(directory);
+    FigureRequest figure = request;
+    figure.content = FigureRequest::Content::Heads;
     written << dir.filePath("heads." + format);
-    writeGrid(written.back());
+    write(written.back(), figure);
+    figure.content = FigureRequest::Content::Head;
     for (int head = 0; head < (m_trace ? m_trace->heads() : 0); ++head) {
         // Named as people count heads (head_1 is the first), like the window's titles.
         written << dir.filePath(QString("head_%1.%2").arg(head + 1).arg(format));
-        writeHead(written.back(), head);
+        figure.index = head;
+        write(written.back(), figure);
     }
     return written;
 }

@@ -32,11 +32,6 @@ public:
 
 private:
     void render();
-    QString productsTable() const;
-    /// Steps 1 and 2: the dot product (of the rotated q and k, from the K/V head) and the
-    /// scaling (plus ALiBi's bias).
-    QString scoreSteps() const;
-    QString softmaxTable() const;
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;

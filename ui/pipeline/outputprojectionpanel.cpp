@@ -76,6 +76,11 @@ void OutputProjectionPanel::setPlotStyle(const PlotStyle &style)
     m_bars->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QString OutputProjectionPanel::equation() const
+{
+    return m_equation->text();
+}
+
 void OutputProjectionPanel::refreshBars()
 {
     if (!m_trace)

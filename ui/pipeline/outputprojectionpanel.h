@@ -34,6 +34,10 @@ public:
 
     /// max |sum_i share_i + b_O - output|; negative until the weights are known.
     double largestGap() const { return m_gap; }
+    /// The parts the printed handout draws on paper (the panel's own, set up as on screen).
+    QCustomPlot *barsPlot() const { return m_bars; }
+    HeatmapPlot *weightsPlot() const { return m_weights; }
+    QString equation() const;
 
 private:
     void refreshBars();

@@ -1,11 +1,15 @@
-// PipelineCommands: file dialogs around HandoutWriter; errors become messages, not crashes.
+// PipelineCommands: dialogs around HandoutWriter and the step figure; errors become messages.
 #include "pipeline/pipelinecommands.h"
 
-#include "pipeline/handoutwriter.h"
+#include "export/figureexporter.h"
+#include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/pipelineview.h"
+#include "print/handoutwriter.h"
 #include "util/inputerror.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QLocale>
 #include <QMessageBox>
 
 namespace headlens {
@@ -23,7 +27,14 @@ void PipelineCommands::chooseAndExportStep()
         return;
     try {
         m_view->bringUpToDate();
-        HandoutWriter::writeStep(m_view, path);
+        FigureExporter exporter(m_view->trace(), m_view->batch(), m_view->plotStyle());
+        exporter.setAnalysis(m_view->analysis());
+        if (const auto cell = pickedCell())
+            exporter.setCell(*cell);
+        FigureRequest request;
+        request.content = FigureRequest::Content::Step;
+        request.index = m_view->step();
+        exporter.write(path, request);
         emit message(tr("Wrote %1").arg(path));
     } catch (const InputError &error) {
         QMessageBox::warning(m_parent, tr("Cannot export the step"), error.what());
@@ -36,18 +47,50 @@ void PipelineCommands::chooseAndWriteHandout()
         emit message(tr("Type a sentence first: the handout prints its steps."));
         return;
     }
+    const std::optional<PageSetup> page = choosePage();
+    if (!page)
+        return;
     const QString path = QFileDialog::getSaveFileName(
         m_parent, tr("Print the handout"), "attention_handout.pdf", tr("PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
     try {
-        const HandoutWriter writer(m_view->trace(), m_view->analysis(), m_view->batch(),
-                                   m_view->plotStyle());
+        HandoutWriter writer(m_view->trace(), m_view->analysis(), m_view->batch(),
+                             m_view->plotStyle());
+        writer.setPage(*page);
+        if (const auto cell = pickedCell())
+            writer.setCell(*cell);
         const int pages = writer.write(path);
         emit message(tr("Wrote %1 (%2 pages)").arg(path).arg(pages));
     } catch (const InputError &error) {
         QMessageBox::warning(m_parent, tr("Cannot write the handout"), error.what());
     }
+}
+
+// A4 or US Letter (the one the system's measurement system uses first), portrait or landscape.
+std::optional<PageSetup> PipelineCommands::choosePage()
+{
+    const bool letterFirst = QLocale::system().measurementSystem() == QLocale::ImperialUSSystem;
+    const QList<PageSetup> pages{{QPageSize::A4, QPageLayout::Portrait},
+                                 {QPageSize::A4, QPageLayout::Landscape},
+                                 {QPageSize::Letter, QPageLayout::Portrait},
+                                 {QPageSize::Letter, QPageLayout::Landscape}};
+    const QStringList names{tr("A4, portrait"), tr("A4, landscape"), tr("US Letter, portrait"),
+                            tr("US Letter, landscape")};
+    bool ok = false;
+    const QString name = QInputDialog::getItem(m_parent, tr("Print the handout"), tr("Paper"),
+                                               names, letterFirst ? 2 : 0, false, &ok);
+    if (!ok)
+        return std::nullopt;
+    return pages.value(int(names.indexOf(name)));
+}
+
+std::optional<CellChoice> PipelineCommands::pickedCell() const
+{
+    if (!m_view->cellPicked())
+        return std::nullopt;
+    const CellArithmeticPanel *cell = m_view->cellPanel();
+    return CellChoice{cell->head(), cell->query(), cell->key(), true};
 }
 
 } // namespace headlens

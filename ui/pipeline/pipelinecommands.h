@@ -1,7 +1,12 @@
 // PipelineCommands: the pipeline's file commands (export the step, print the handout) with dialogs.
 #pragma once
 
+#include "print/cellchoice.h"
+#include "print/handoutwriter.h"
+
 #include <QObject>
+
+#include <optional>
 
 class QWidget;
 
@@ -23,6 +28,11 @@ signals:
     void message(const QString &text);
 
 private:
+    /// The paper, asked for; nothing when the person cancels.
+    std::optional<PageSetup> choosePage();
+    /// The cell the person picked in the pipeline or the heads grid, if any.
+    std::optional<CellChoice> pickedCell() const;
+
     PipelineView *m_view;
     QWidget *m_parent;
 };

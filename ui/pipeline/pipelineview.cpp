@@ -8,6 +8,7 @@
 #include "pipeline/shapediagram.h"
 #include "pipeline/splitconcatpanel.h"
 #include "pipeline/stepperbar.h"
+#include "pipeline/steptext.h"
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
 
@@ -18,18 +19,6 @@
 #include <QVBoxLayout>
 
 namespace headlens {
-
-namespace {
-
-QString describe(const Trace &trace, const std::vector<TraceKey> &keys)
-{
-    if (keys.empty() || !trace.hasTensor(keys.front()))
-        return QObject::tr("text");
-    return QString::fromStdString(keys.front().str() + " " +
-                                  trace.tensor(keys.front()).shape().toString());
-}
-
-} // namespace
 
 PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
 {
@@ -216,14 +205,14 @@ void PipelineView::setStep(int index, bool animate)
 QString PipelineView::shapeBeforeText() const
 {
     return m_trace && m_step < stepCount()
-               ? describe(*m_trace, m_trace->steps[size_t(m_step)].inputs)
+               ? StepText::shape(*m_trace, m_trace->steps[size_t(m_step)].inputs)
                : QString();
 }
 
 QString PipelineView::shapeAfterText() const
 {
     return m_trace && m_step < stepCount()
-               ? describe(*m_trace, m_trace->steps[size_t(m_step)].outputs)
+               ? StepText::shape(*m_trace, m_trace->steps[size_t(m_step)].outputs)
                : QString();
 }
 
@@ -233,23 +222,9 @@ void PipelineView::showStep(bool animate)
         return;
     const TraceStep &step = m_trace->steps[size_t(m_step)];
     m_stepper->setCurrent(m_step);
-    m_title->setText(QString("%1 / %2 · %3")
-                         .arg(m_step + 1)
-                         .arg(stepCount())
-                         .arg(QString::fromStdString(step.title)));
-    m_shapes->setText(
-        tr("before  %1     →     after  %2").arg(shapeBeforeText(), shapeAfterText()));
-    auto shapeOf = [this](const std::vector<TraceKey> &keys) {
-        return keys.empty() || !m_trace->hasTensor(keys.front())
-                   ? Shape()
-                   : m_trace->tensor(keys.front()).shape();
-    };
-    auto nameOf = [](const std::vector<TraceKey> &keys) {
-        return keys.empty() ? QString() : QString::fromStdString(keys.front().str());
-    };
-    m_diagram->setHeadCount(m_trace->heads());
-    m_diagram->setShapes(nameOf(step.inputs), shapeOf(step.inputs), nameOf(step.outputs),
-                         shapeOf(step.outputs), animate);
+    m_title->setText(StepText::title(*m_trace, m_step));
+    m_shapes->setText(StepText::shapes(*m_trace, step));
+    m_diagram->setStep(*m_trace, step, animate);
     m_formula->setText(
         tr("<b>Formula</b>  %1").arg(QString::fromStdString(step.formula).toHtmlEscaped()));
     m_pytorch->setText(
@@ -306,6 +281,7 @@ void PipelineView::pickCell(int head, int query, int key)
     if (!m_trace || head < 0 || query < 0 || key < 0)
         return;
     m_cell->setCell(head, query, key);
+    m_cellPicked = true;
     m_side->setCurrentWidget(m_cell);
 }
 

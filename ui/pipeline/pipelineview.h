@@ -65,6 +65,8 @@ public:
     /// The RoPE side tab (shown only when the trace rotates q and k).
     RopePanel *ropePanel() const { return m_rope; }
     SplitConcatPanel *splitPanel() const { return m_split; }
+    /// A cell was picked (clicked here or in the heads grid) since the view was made.
+    bool cellPicked() const { return m_cellPicked; }
     QTabWidget *sideTabs() const { return m_side; }
 
 protected:
@@ -86,6 +88,7 @@ private:
     bool m_analysisStale = false; ///< m_analysis is newer than what the panels show
     int m_batch = 0;
     int m_step = 0;
+    bool m_cellPicked = false;
     PlotStyle m_style;
     StepperBar *m_stepper = nullptr;
     QLabel *m_title = nullptr;

@@ -65,6 +65,20 @@ void ShapeDiagram::setShapes(const QString &beforeName, const Shape &before,
     update();
 }
 
+void ShapeDiagram::setStep(const Trace &trace, const TraceStep &step, bool animate)
+{
+    auto shapeOf = [&trace](const std::vector<TraceKey> &keys) {
+        return keys.empty() || !trace.hasTensor(keys.front()) ? Shape()
+                                                              : trace.tensor(keys.front()).shape();
+    };
+    auto nameOf = [](const std::vector<TraceKey> &keys) {
+        return keys.empty() ? QString() : QString::fromStdString(keys.front().str());
+    };
+    m_heads = trace.heads();
+    setShapes(nameOf(step.inputs), shapeOf(step.inputs), nameOf(step.outputs),
+              shapeOf(step.outputs), animate);
+}
+
 void ShapeDiagram::setFontScale(double scale)
 {
     m_scale = scale;

@@ -1,6 +1,7 @@
 // ShapeDiagram: a step's tensor shape before and after, as blocks, with the moving axes animated.
 #pragma once
 
+#include "attention/trace.h"
 #include "tensor/shape.h"
 
 #include <QVariantAnimation>
@@ -23,6 +24,8 @@ public:
     /// Names are tensor names ("q", "q_view"); an empty shape draws "text".
     void setShapes(const QString &beforeName, const Shape &before, const QString &afterName,
                    const Shape &after, bool animate);
+    /// The shapes of `step`'s first input and first output, striped for the trace's heads.
+    void setStep(const Trace &trace, const TraceStep &step, bool animate);
     void setFontScale(double scale);
     void setDark(bool dark);
     /// h, for striping product axes such as h*d_k into one segment per head.

@@ -30,13 +30,41 @@ void ColorLegend::setPlotStyle(const PlotStyle &style)
     labels.setPointSizeF(8.5 * style.fontScale);
     axis->setTickLabelFont(labels);
     axis->setLabelFont(labels);
-    setFixedWidth(int(70 * style.fontScale));
+    m_fontScale = style.fontScale;
+    fitWidth();
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ColorLegend::setWidthFitsLabels(bool fits)
+{
+    m_fitsLabels = fits;
+    fitWidth();
+}
+
+// 70 pixels (at font scale 1) hold labels such as "0.125"; wider ones ("-10.7" on a scale of
+// scores) widen a legend that fits its labels rather than squeeze its bar to nothing.
+void ColorLegend::fitWidth()
+{
+    if (!m_fitsLabels) {
+        setFixedWidth(int(70 * m_fontScale));
+        return;
+    }
+    const QCPAxis *axis = m_scale->axis();
+    const QFontMetrics labels(axis->tickLabelFont());
+    int widest = 0;
+    if (const auto text = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker()))
+        for (const QString &label : text->ticks())
+            widest = std::max(widest, labels.horizontalAdvance(label));
+    const int lines = int(axis->label().count('\n')) + 1;
+    const int needed = m_scale->barWidth() + 8 + widest + 6 +
+                       lines * QFontMetrics(axis->labelFont()).lineSpacing() + 6;
+    setFixedWidth(std::max(int(70 * m_fontScale), needed));
 }
 
 void ColorLegend::setTitle(const QString &title)
 {
     m_scale->axis()->setLabel(title);
+    fitWidth();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -60,6 +88,7 @@ void ColorLegend::setRange(double lower, double upper)
         ticker->addTick(value, QString::number(value, 'g', 3));
     }
     m_scale->axis()->setTicker(ticker);
+    fitWidth();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,6 +1,7 @@
 // HeatmapPlot: one QCPColorMap, refilled; readable rotated and thinned token labels.
 #include "plot/heatmapplot.h"
 
+#include "plot/cellcolormap.h"
 #include "plot/maxpool.h"
 
 #include <cmath>
@@ -32,7 +33,7 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
     plotLayout()->insertRow(0);
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
-    m_map = new QCPColorMap(xAxis, yAxis);
+    m_map = new CellColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
     m_scale = new QCPColorScale(this);
@@ -40,9 +41,9 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
     m_map->setColorScale(m_scale);
-    auto *margins = new QCPMarginGroup(this);
-    axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    m_margins = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, m_margins);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, m_margins);
     yAxis->setRangeReversed(true); // row 0 (the first query) at the top
     m_rowTicker.reset(new QCPAxisTickerText);
     m_colTicker.reset(new QCPAxisTickerText);
@@ -115,8 +116,13 @@ void HeatmapPlot::fitTitle()
 {
     const QFontMetrics metrics(m_title->font());
     const QMargins around = plotLayout()->margins(); // what square cells leave at the sides
-    const int room = width() - around.left() - around.right() - 8;
-    m_title->setText(metrics.elidedText(m_titleText, Qt::ElideRight, std::max(room, 20)));
+    // The title heads the cells' column only: a colour bar beside them takes the rest.
+    const int bar = m_scale->layout() ? m_scale->outerRect().width() : 0;
+    const int room = width() - around.left() - around.right() - bar - 8;
+    QStringList lines = m_titleText.split('\n');
+    for (QString &line : lines)
+        line = metrics.elidedText(line, Qt::ElideRight, std::max(room, 20));
+    m_title->setText(lines.join('\n'));
 }
 
 void HeatmapPlot::setTitleColor(const QColor &color)
@@ -135,6 +141,10 @@ void HeatmapPlot::setColorRange(double lower, double upper)
 void HeatmapPlot::setColorScaleVisible(bool visible)
 {
     m_scale->setVisible(visible);
+    // A hidden bar's stale margins would still pad the cells through the shared margin group
+    // (by an amount that depended on the plot's size).
+    axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, visible ? m_margins : nullptr);
+    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, visible ? m_margins : nullptr);
     plotLayout()->setColumnStretchFactor(1, visible ? 0.01 : 0.0001);
     if (visible && !m_scale->layout())
         plotLayout()->addElement(1, 1, m_scale);
@@ -147,6 +157,36 @@ void HeatmapPlot::setAxisTitles(const QString &rows, const QString &cols)
 {
     yAxis->setLabel(rows);
     xAxis->setLabel(cols);
+}
+
+void HeatmapPlot::setLabelSteps(int rowStep, int colStep)
+{
+    m_rowStep = rowStep;
+    m_colStep = colStep;
+    updateTicks();
+}
+
+void HeatmapPlot::setColumnLabelAngle(double degrees)
+{
+    m_columnLabelAngle = degrees;
+    xAxis->setTickLabelRotation(-degrees);
+    updateTicks();
+}
+
+void HeatmapPlot::setColorScaleLabel(const QString &label)
+{
+    m_scale->axis()->setLabel(label);
+}
+
+QMargins HeatmapPlot::overheadAt(const QSize &size)
+{
+    setViewport(QRect(QPoint(0, 0), size));
+    updateLayout();
+    const QRect cells = axisRect()->rect();
+    const QMargins centring = plotLayout()->margins();
+    return QMargins(cells.left() - centring.left(), cells.top() - centring.top(),
+                    size.width() - centring.right() - (cells.left() + cells.width()),
+                    size.height() - centring.bottom() - (cells.top() + cells.height()));
 }
 
 void HeatmapPlot::setPlotStyle(const PlotStyle &style, bool compact)
@@ -180,6 +220,7 @@ void HeatmapPlot::applyFonts()
     xAxis->setTickLabelFont(labels);
     yAxis->setTickLabelFont(labels);
     m_scale->axis()->setTickLabelFont(labels);
+    m_scale->axis()->setLabelFont(labels);
     QFont title = labels;
     title.setPointSizeF(base + 1.0);
     title.setBold(true);
@@ -357,19 +398,31 @@ bool HeatmapPlot::fillTicks()
     const QRect area = axisRect()->rect();
     const int width = area.width() > 10 ? area.width() : this->width() - 60;
     const int height = area.height() > 10 ? area.height() : this->height() - 60;
-    auto fill = [&](QCPAxisTickerText &ticker, const QStringList &labels, int count, int pixels) {
+    // Labels written across the axis need their width, not their height, between them.
+    double widest = 0.0;
+    const bool across = m_columnLabelAngle == 0.0;
+    for (int i = 0; across && i < m_cols; ++i)
+        widest = std::max<double>(widest, metrics.horizontalAdvance(i < m_colLabels.size()
+                                                                        ? elided(m_colLabels[i])
+                                                                        : QString::number(i)));
+    const double columnPixels = across ? widest + metrics.height() : labelPixels;
+    auto fill = [&](QCPAxisTickerText &ticker, const QStringList &labels, int count, int pixels,
+                    double room, int fixedStep) {
         const QMap<double, QString> before = ticker.ticks();
         ticker.clear();
         if (count > 0) {
             const double perCell = double(std::max(pixels, 1)) / count;
-            const int step = std::max(1, int(std::ceil(labelPixels / perCell)));
+            const int step =
+                fixedStep > 0 ? fixedStep : std::max(1, int(std::ceil(room / perCell)));
             for (int i = 0; i < count; i += step)
                 ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
         }
         return ticker.ticks() != before;
     };
-    const bool rowsChanged = fill(*m_rowTicker, m_rowLabels, m_rows, height);
-    const bool colsChanged = fill(*m_colTicker, m_colLabels, m_cols, width);
+    const bool rowsChanged =
+        fill(*m_rowTicker, m_rowLabels, m_rows, height, labelPixels, m_rowStep);
+    const bool colsChanged =
+        fill(*m_colTicker, m_colLabels, m_cols, width, columnPixels, m_colStep);
     return rowsChanged || colsChanged;
 }
 

@@ -30,6 +30,8 @@ public:
     /// MaxPool::pool of a (rows, cols) matrix with `maxCells`.
     void setPooledMatrix(const RowMatrix &pooled, int rows, int cols, int maxCells);
     void setLabels(const QStringList &rowLabels, const QStringList &colLabels);
+    /// A title wider than the plot is elided at the right; a title of several lines ('\n')
+    /// line by line.
     void setTitle(const QString &title);
     /// The whole title, as set (it may show elided).
     const QString &title() const { return m_titleText; }
@@ -38,6 +40,14 @@ public:
     void setColorRange(double lower, double upper);
     void setColorScaleVisible(bool visible);
     void setAxisTitles(const QString &rows, const QString &cols);
+    /// Every rowStep-th row label and colStep-th column label (print layouts that size plots
+    /// for their labels); 0: as many as fit, as on screen (the default).
+    void setLabelSteps(int rowStep, int colStep);
+    /// The column labels' angle, in degrees down from the axis: 60 (the default, token
+    /// labels), 90 (upright, the narrowest), or 0 (written across, for indices).
+    void setColumnLabelAngle(double degrees);
+    /// The words along the plot's own colour bar (shown with setColorScaleVisible).
+    void setColorScaleLabel(const QString &label);
     void setPlotStyle(const PlotStyle &style, bool compact);
     /// With `square` (the default) the cells of a matrix at most kMaxSquareAspect times longer
     /// than wide are drawn square, the plot centred in the widget with the room left over
@@ -54,6 +64,10 @@ public:
     const QStringList &colLabels() const { return m_colLabels; }
     /// (row, col) of the cell under a widget position, or (-1, -1).
     QPoint cellAt(const QPoint &position) const;
+    /// The room labels, titles and the colour bar take around the cells when the plot is laid
+    /// out at `size` (the centring margins of square cells not counted): print layouts size each
+    /// plot so that its cells come out as large as the others'. Lays the plot out; draws nothing.
+    QMargins overheadAt(const QSize &size);
     /// QCustomPlot's hints without the room square cells leave around the plot.
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
@@ -78,6 +92,7 @@ private:
 
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
+    QCPMarginGroup *m_margins = nullptr; ///< the cells' and the colour bar's top and bottom
     QCPTextElement *m_title = nullptr;
     QCPItemRect *m_rowMark = nullptr;
     QCPItemRect *m_cellMark = nullptr;
@@ -90,6 +105,9 @@ private:
     QColor m_titleColor;
     bool m_compact = false;
     bool m_square = true;
+    double m_columnLabelAngle = 60.0;
+    int m_rowStep = 0; ///< 0: automatic
+    int m_colStep = 0;
     int m_rows = 0;
     int m_cols = 0;
     QPoint m_lastCell{-1, -1};

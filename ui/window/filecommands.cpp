@@ -1,9 +1,7 @@
-// FileCommands: dialogs around WorkspaceFile, WeightsFile, FigureExporter and TensorExporter.
+// FileCommands: dialogs around WorkspaceFile, WeightsFile and TensorExporter.
 #include "window/filecommands.h"
 
 #include "models/modelpicker.h"
-
-#include "export/figureexporter.h"
 #include "export/tensorexporter.h"
 #include "io/weightsfile.h"
 #include "model/modelopener.h"
@@ -172,19 +170,6 @@ void FileCommands::chooseAndOpenWeights()
         tr("nn.MultiheadAttention state_dict as NumPy archive (*.npz)"));
     if (!path.isEmpty())
         openWeights(path);
-}
-
-void FileCommands::chooseAndExportView(QWidget *view, const QColor &background)
-{
-    const QString path = QFileDialog::getSaveFileName(
-        m_window, tr("Export view"), "heads.png",
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    guard(tr("Cannot export the view"), [&] {
-        FigureExporter::writeWidget(view, path, background);
-        emit message(tr("Wrote %1").arg(path));
-    });
 }
 
 void FileCommands::chooseAndExportTensors(const std::shared_ptr<const Trace> &trace, int batchIndex)

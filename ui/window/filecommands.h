@@ -1,4 +1,4 @@
-// FileCommands: open/save workspaces, open weights, export figures and tensors, with dialogs.
+// FileCommands: open/save workspaces, open weights, export tensors, with dialogs.
 #pragma once
 
 #include "attention/trace.h"
@@ -48,7 +48,6 @@ public:
     void chooseAndOpenWeights();
     void chooseAndOpenModelFolder();
     void chooseAndOpenToyModel();
-    void chooseAndExportView(QWidget *view, const QColor &background);
     void chooseAndExportTensors(const std::shared_ptr<const Trace> &trace, int batchIndex);
 
 signals:

@@ -2,9 +2,9 @@
 #include "window/screenshottaker.h"
 
 #include "mainwindow.h"
-#include "pipeline/handoutwriter.h"
 #include "pipeline/pipelineview.h"
 #include "runner/positionshiftrunner.h"
+#include "print/handoutwriter.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
@@ -79,9 +79,9 @@ void ScreenshotTaker::writeHandout()
         return;
     }
     try {
-        const int pages =
-            HandoutWriter(view->trace(), view->analysis(), view->batch(), view->plotStyle())
-                .write(m_path);
+        HandoutWriter writer(view->trace(), view->analysis(), view->batch(), view->plotStyle());
+        writer.setPage(m_page);
+        const int pages = writer.write(m_path);
         QTextStream(stderr) << "wrote " << m_path << " (" << pages << " pages)\n";
         QApplication::exit(0);
     } catch (const InputError &error) {

@@ -1,6 +1,8 @@
 // ScreenshotTaker: waits for the worker's trace, then writes the window (or a view) to a PNG.
 #pragma once
 
+#include "print/handoutwriter.h"
+
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -19,6 +21,8 @@ public:
     /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost" or "train" (waits until
     /// the training started with --train has finished).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
+    /// The handout's paper (headlens --page, --landscape).
+    void setHandoutPage(const PageSetup &page) { m_page = page; }
 
 private:
     void poll();
@@ -29,6 +33,7 @@ private:
     QString m_path;
     QString m_view;
     int m_step = 0;
+    PageSetup m_page;
     QTimer m_timer;
     int m_waited = 0;
 };

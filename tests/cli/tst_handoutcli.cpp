@@ -1,0 +1,130 @@
+// tst_handoutcli: `headlens --handout` as a person runs it: the paper asked for, and refusals.
+#include "pdfpages.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using headlens::test::PdfPages;
+
+#ifndef HEADLENS_GUI_PATH // built without the window (HEADLENS_BUILD_GUI=OFF): init() skips
+#define HEADLENS_GUI_PATH ""
+#endif
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out, err;
+};
+
+/// The window's program offscreen, as --handout needs no display.
+Run runWindow(const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    process.setProcessEnvironment(environment);
+    process.start(HEADLENS_GUI_PATH, arguments);
+    Run run;
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+} // namespace
+
+class TestHandoutCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void handoutHasThePaperAsked_data();
+    void handoutHasThePaperAsked();
+    void badPaperExitsWithTwoAndSaysWhy_data();
+    void badPaperExitsWithTwoAndSaysWhy();
+    void helpNamesThePaperOptions();
+};
+
+void TestHandoutCli::init()
+{
+    if (QString(HEADLENS_GUI_PATH).isEmpty())
+        QSKIP("built without the window");
+}
+
+void TestHandoutCli::handoutHasThePaperAsked_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QSizeF>("points");
+    QTest::newRow("default: A4 portrait") << QStringList{} << QSizeF(595.3, 841.9);
+    QTest::newRow("letter") << QStringList{"--page", "letter"} << QSizeF(612, 792);
+    QTest::newRow("Letter landscape")
+        << QStringList{"--page", "Letter", "--landscape"} << QSizeF(792, 612);
+    QTest::newRow("a4 landscape") << QStringList{"--landscape", "--page=a4"}
+                                  << QSizeF(841.9, 595.3);
+}
+
+// The lesson's sentence with 8 heads: the title page and 14 step pages, all on that paper.
+void TestHandoutCli::handoutHasThePaperAsked()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QSizeF, points);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("handout.pdf");
+    const Run run = runWindow(QStringList{"--handout", path, "--text",
+                                          "The tired robot dropped the heavy gear because it broke",
+                                          "--heads", "8"} +
+                              options);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains("(15 pages)"), qPrintable(run.err));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QSizeF> pages = PdfPages(file.readAll()).pageSizes();
+    QCOMPARE(pages.size(), 15);
+    for (const QSizeF &page : pages)
+        QVERIFY2(std::abs(page.width() - points.width()) < 1.0 &&
+                     std::abs(page.height() - points.height()) < 1.0,
+                 qPrintable(QString("%1 x %2 pt").arg(page.width()).arg(page.height())));
+}
+
+void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("a5") << QStringList{"--page", "a5"}
+                        << "--page expects a4 or letter (US Letter), got 'a5'.";
+    QTest::newRow("no paper") << QStringList{"--page"} << "--page needs a value";
+}
+
+void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const Run run =
+        runWindow(QStringList{"--handout", dir.filePath("h.pdf"), "--text", "hi"} + arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(says), qPrintable(run.err));
+    QVERIFY(!QFile::exists(dir.filePath("h.pdf")));
+}
+
+void TestHandoutCli::helpNamesThePaperOptions()
+{
+    const Run run = runWindow({"--help"});
+    QCOMPARE(run.exitCode, 0);
+    for (const char *option : {"--handout OUT.pdf", "--page a4|letter", "--landscape"})
+        QVERIFY2(run.out.contains(option), option);
+}
+
+QTEST_GUILESS_MAIN(TestHandoutCli)
+#include "tst_handoutcli.moc"

@@ -1,0 +1,168 @@
+// CellArithmeticHtml: headings, numbered lines and tables of explainCell's numbers.
+#include "pipeline/cellarithmetichtml.h"
+
+#include "plot/headcolors.h"
+#include "text/tokenizer.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("CellArithmeticHtml", text);
+}
+
+QString num(double v, int digits = 4)
+{
+    if (std::isinf(v))
+        return v < 0 ? QString::fromUtf8("−∞") : QString::fromUtf8("∞");
+    return QString::number(v, 'f', digits);
+}
+
+QString tableStart()
+{
+    return "<table cellspacing=0 cellpadding=2 border=1>";
+}
+
+} // namespace
+
+CellArithmeticHtml::CellArithmeticHtml(const Trace &trace, int batch,
+                                       const CellArithmetic &arithmetic, bool dark)
+    : m_trace(trace), m_batch(batch), m_a(arithmetic), m_dark(dark)
+{}
+
+QString CellArithmeticHtml::html(int parts, double points, int productColumns) const
+{
+    QString html = QString("<div style='font-size:%1pt'>").arg(points);
+    if (parts & Heading)
+        html += heading();
+    html += lines(parts);
+    QStringList tables;
+    if (parts & SoftmaxTable)
+        tables << softmaxTable();
+    if (parts & ProductsTable)
+        tables << productsTable(std::max(productColumns, 1));
+    if (!tables.isEmpty()) // the numbers a little smaller than the words
+        html += QString("<table style='font-size:%1pt'><tr><td valign=top>").arg(points * 0.9) +
+                tables.join("</td><td width=16></td><td valign=top>") + "</td></tr></table>";
+    return html + "</div>";
+}
+
+QString CellArithmeticHtml::heading() const
+{
+    const QString from = QString::fromStdString(
+        Tokenizer::displayLabel(m_trace.input.queryLabel(m_batch, m_a.query)));
+    const QString to =
+        QString::fromStdString(Tokenizer::displayLabel(m_trace.input.keyLabel(m_batch, m_a.key)));
+    return tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
+        .arg(HeadColors::color(int(m_a.head), m_dark).name())
+        .arg(m_a.head + 1)
+        .arg(m_a.query)
+        .arg(from)
+        .arg(m_a.key)
+        .arg(to);
+}
+
+QString CellArithmeticHtml::lines(int parts) const
+{
+    const CellArithmetic &a = m_a;
+    QString html;
+    const AttentionConfig &c = m_trace.config;
+    if (parts & DotProduct) {
+        QString source;
+        if (c.usesRope())
+            source += tr(" q and k as RoPE turned them (q_rot, k_rot).");
+        if (c.kvHeadCount() < c.heads)
+            source +=
+                tr(" k comes from K/V head %1, shared by this head's group.").arg(a.kvHead + 1);
+        html += tr("<p><b>1. Dot product</b> q · k = Σ<sub>j</sub> q<sub>j</sub> k<sub>j</sub> = "
+                   "<b>%1</b> (trace: %2).%3</p>")
+                    .arg(num(a.dot))
+                    .arg(num(a.rawScore))
+                    .arg(source);
+    }
+    if ((parts & Scale) && c.attentionPositions == AttentionPositions::Alibi)
+        html += tr("<p><b>2. Scale and ALiBi</b> %1 × %2 + bias %3 (−m · (%4 − %5)) = "
+                   "<b>%6</b></p>")
+                    .arg(num(a.rawScore))
+                    .arg(num(a.scaleFactor))
+                    .arg(num(a.positionBias))
+                    .arg(a.query)
+                    .arg(a.key)
+                    .arg(num(a.scaledScore));
+    else if (parts & Scale)
+        html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
+                    .arg(num(a.scaleFactor))
+                    .arg(num(a.scaledScore));
+    if (parts & Mask)
+        html += tr("<p><b>3. Mask</b> %1</p>")
+                    .arg(a.masked ? tr("this key is masked: the score becomes −∞, its weight 0")
+                                  : tr("not masked: the score stays %1").arg(num(a.scaledScore)));
+    if (parts & Softmax)
+        html += tr("<p><b>4. Softmax over the row</b> (max %1 subtracted first): weight = "
+                   "exp(s − max) / Σ exp = %2 / %3 = <b>%4</b></p>")
+                    .arg(num(a.rowMax))
+                    .arg(num(a.rowExp[size_t(a.key)]))
+                    .arg(num(a.rowExpSum))
+                    .arg(num(a.recomputedWeight));
+    if (parts & Dropout)
+        html += tr("<p><b>5. After dropout</b> the weight is <b>%1</b> (trace softmax %2)</p>")
+                    .arg(num(a.weight))
+                    .arg(num(a.softmaxWeight));
+    return html;
+}
+
+QString CellArithmeticHtml::productsTable(int columns) const
+{
+    const CellArithmetic &a = m_a;
+    const int count = int(a.q.size());
+    const int perColumn = (count + columns - 1) / std::max(columns, 1);
+    QString head = "<tr>";
+    for (int c = 0; c < columns && c * perColumn < count; ++c)
+        head += "<th>j</th><th>q<sub>j</sub></th><th>k<sub>j</sub></th>"
+                "<th>q<sub>j</sub>·k<sub>j</sub></th>";
+    QString rows;
+    for (int r = 0; r < perColumn; ++r) {
+        rows += "<tr>";
+        for (int c = 0; c < columns && c * perColumn < count; ++c) {
+            const int j = c * perColumn + r;
+            if (j >= count) {
+                rows += "<td></td><td></td><td></td><td></td>";
+                continue;
+            }
+            rows += QString("<td>%1</td><td>%2</td><td>%3</td><td>%4</td>")
+                        .arg(j)
+                        .arg(num(a.q[size_t(j)]), num(a.k[size_t(j)]), num(a.products[size_t(j)]));
+        }
+        rows += "</tr>";
+    }
+    return tableStart() + head + "</tr>" + rows + "</table>";
+}
+
+QString CellArithmeticHtml::softmaxTable() const
+{
+    const CellArithmetic &a = m_a;
+    QString rows;
+    for (size_t j = 0; j < a.row.size(); ++j) {
+        const std::string label = m_trace.input.keyLabel(m_batch, int64_t(j));
+        const QString style = int64_t(j) == a.key ? " style='background:#ffe08a'" : "";
+        rows += QString("<tr%1><td>%2 “%3”</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+                    .arg(style)
+                    .arg(j)
+                    .arg(label.empty() ? tr("pad")
+                                       : QString::fromStdString(Tokenizer::displayLabel(label)))
+                    .arg(a.rowMasked[j] ? tr("masked") : num(a.row[j]))
+                    .arg(num(a.rowExp[j]))
+                    .arg(num(a.rowExpSum > 0 ? a.rowExp[j] / a.rowExpSum : 0.0));
+    }
+    return tableStart() +
+           "<tr><th>key</th><th>score s</th><th>exp(s − max)</th><th>weight</th></tr>" + rows +
+           "</table>";
+}
+
+} // namespace headlens

@@ -1,0 +1,58 @@
+// HandoutWriter: a PrintCanvas of PDF pages, a TitlePage, then a StepPage per step.
+#include "print/handoutwriter.h"
+
+#include "print/handoutlayout.h"
+#include "print/printcanvas.h"
+#include "print/steppage.h"
+#include "print/titlepage.h"
+#include "util/inputerror.h"
+
+namespace headlens {
+
+QPageLayout PageSetup::layout() const
+{
+    return QPageLayout(QPageSize(size), orientation, QMarginsF(0, 0, 0, 0));
+}
+
+HandoutWriter::HandoutWriter(std::shared_ptr<const Trace> trace,
+                             std::shared_ptr<const TraceAnalysis> analysis, int batch,
+                             PlotStyle style)
+    : m_trace(std::move(trace)), m_analysis(std::move(analysis)), m_batch(batch), m_style(style)
+{}
+
+PrintSource HandoutWriter::source() const
+{
+    PrintSource source{m_trace, m_analysis, m_batch, m_style, {}};
+    if (m_analysis && m_analysis->trace != m_trace)
+        source.analysis.reset(); // weights of another trace
+    source.cell = m_cell ? *m_cell : CellChoice::strongest(*m_trace, m_batch, 0);
+    return source;
+}
+
+QStringList HandoutWriter::settingsLines() const
+{
+    return TitlePage(source()).settingsLines();
+}
+
+int HandoutWriter::write(const QString &path) const
+{
+    if (!m_trace || m_trace->steps.empty())
+        throw InputError("Cannot write " + path.toStdString() + ": there is no trace to print.");
+    const PrintSource from = source();
+    PrintCanvas canvas(path, m_page.layout());
+    const HandoutLayout layout(canvas.rect(), PrintCanvas::layoutDpi());
+    const TitlePage title(from);
+    const QString footer = title.footerLine();
+    const int pages = int(m_trace->steps.size()) + 1;
+    title.paint(canvas.painter(), layout.body(), 2);
+    layout.paintFooter(canvas.painter(), footer, 1, pages);
+    for (int step = 0; step + 1 < pages; ++step) {
+        canvas.newPage();
+        StepPage(from, step).paint(canvas.painter(), layout.body());
+        layout.paintFooter(canvas.painter(), footer, step + 2, pages);
+    }
+    canvas.finish();
+    return pages;
+}
+
+} // namespace headlens

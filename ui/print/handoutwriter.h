@@ -1,0 +1,56 @@
+// HandoutWriter: the whole walk-through as one PDF laid out for paper (title page, a page a step).
+#pragma once
+
+#include "print/cellchoice.h"
+#include "print/printsource.h"
+
+#include <QPageLayout>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace headlens {
+
+/// A4 or US Letter, portrait or landscape (headlens --page, --landscape).
+struct PageSetup
+{
+    QPageSize::PageSizeId size = QPageSize::A4;
+    QPageLayout::Orientation orientation = QPageLayout::Portrait;
+
+    QPageLayout layout() const;
+};
+
+/// Draws every page itself (TitlePage, StepPage) with the views' own drawing code and no
+/// widgets' controls: a title page, then one page per step of the trace, each with the page
+/// number and the settings in its footer. Text stays text, heatmaps are vectors, fonts are
+/// embedded. Needs a QApplication (QT_QPA_PLATFORM=offscreen is enough).
+class HandoutWriter
+{
+public:
+    HandoutWriter(std::shared_ptr<const Trace> trace, std::shared_ptr<const TraceAnalysis> analysis,
+                  int batch, PlotStyle style);
+
+    void setPage(const PageSetup &page) { m_page = page; }
+    /// The cell the one-cell pages work out; without one, the strongest weight of head 1.
+    void setCell(const CellChoice &cell) { m_cell = cell; }
+
+    /// Writes the handout; returns the number of pages written (steps + 1). Throws InputError.
+    int write(const QString &path) const;
+
+    /// The title page's lines: the text, the sizes and the settings.
+    QStringList settingsLines() const;
+
+private:
+    PrintSource source() const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const TraceAnalysis> m_analysis;
+    int m_batch = 0;
+    PlotStyle m_style;
+    PageSetup m_page;
+    std::optional<CellChoice> m_cell;
+};
+
+} // namespace headlens

@@ -1,0 +1,183 @@
+// SheetBuilder: panels, labels and colour ranges for HeatmapSheet.
+#include "print/sheetbuilder.h"
+
+#include "pipeline/tensorslicer.h"
+#include "plot/headcolors.h"
+#include "plot/maxpool.h"
+#include "text/tokenizer.h"
+#include "views/headimagemaker.h"
+#include "views/tracereader.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace headlens {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SheetBuilder", text);
+}
+
+/// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
+std::pair<double, double> finiteRangeOf(const RowMatrix &m)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i])) {
+            lo = std::min(lo, double(m.data()[i]));
+            hi = std::max(hi, double(m.data()[i]));
+        }
+    return {lo, hi};
+}
+
+SheetContent weightsSheet(const HeadImages &images, const Trace &trace, int b,
+                          const PlotStyle &style)
+{
+    SheetContent sheet;
+    for (const HeadImage &image : images.heads)
+        sheet.panels.push_back(
+            {image.pooled, images.rows, images.cols, images.maxCells,
+             TraceReader::headTitle(trace, b, image.head),
+             HeadColors::color(image.head, style.dark),
+             ColorRange::of(style.colorScale, images.largestWeight(), image.range)});
+    sheet.rowLabels = TraceReader::queryLabels(trace, b);
+    sheet.colLabels = TraceReader::keyLabels(trace, b);
+    sheet.rowTitle = tr("query token");
+    sheet.colTitle = tr("key token");
+    sheet.legendTitle = ColorRange::legendTitle(style.colorScale);
+    sheet.legendRange = ColorRange::of(style.colorScale, images.largestWeight(), {});
+    sheet.sharedLegend = style.colorScale != ColorScaleMode::PerHead;
+    return sheet;
+}
+
+} // namespace
+
+SheetContent SheetBuilder::heads(const std::shared_ptr<const Trace> &trace, int b,
+                                 const PlotStyle &style, int maxCells)
+{
+    std::vector<int> all(size_t(trace->heads()));
+    std::iota(all.begin(), all.end(), 0);
+    return weightsSheet(HeadImages::make(trace, b, all, maxCells), *trace, b, style);
+}
+
+SheetContent SheetBuilder::head(const std::shared_ptr<const Trace> &trace, int b, int head,
+                                const PlotStyle &style, int maxCells)
+{
+    head = std::clamp(head, 0, trace->heads() - 1);
+    return weightsSheet(HeadImages::make(trace, b, {head}, maxCells), *trace, b, style);
+}
+
+SheetContent SheetBuilder::tensor(const Trace &trace, int b, TraceKey key, const PlotStyle &style,
+                                  int maxCells)
+{
+    const TraceTensor *t = trace.find(key);
+    const TensorPanels slices = TensorSlicer::slice(t->tensor, b);
+    const bool probabilities = key == keys::softmax || key == keys::attentionWeights;
+    double lo = INFINITY, hi = -INFINITY, largest = 0.0;
+    for (const RowMatrix &m : slices.panels) {
+        const auto [l, h] = finiteRangeOf(m);
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
+        largest = probabilities ? std::max(largest, ColorRange::largestInformative(m)) : 0.0;
+    }
+    const std::pair<double, double> shared =
+        lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0, 1.0);
+    SheetContent sheet;
+    for (size_t i = 0; i < slices.panels.size(); ++i) {
+        const RowMatrix &m = slices.panels[i];
+        const ColorRange range =
+            probabilities
+                ? ColorRange::of(style.colorScale, largest,
+                                 style.colorScale == ColorScaleMode::PerHead ? finiteRangeOf(m)
+                                                                             : shared)
+                : ColorRange{shared.first, shared.second};
+        sheet.panels.push_back(
+            {MaxPool::pool(m, maxCells), int(m.rows()), int(m.cols()), maxCells,
+             slices.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name()),
+             slices.perHead ? HeadColors::color(int(i), style.dark) : QColor(), range});
+    }
+    const int rows = slices.panels.empty() ? 0 : int(slices.panels.front().rows());
+    const int cols = slices.panels.empty() ? 0 : int(slices.panels.front().cols());
+    sheet.rowLabels = axisLabels(trace, b, slices.rowsAxis, rows);
+    sheet.colLabels = axisLabels(trace, b, slices.colsAxis, cols);
+    sheet.tokenColumns = slices.colsAxis == "n" || slices.colsAxis == "n_kv";
+    sheet.rowTitle = axisTitle(slices.rowsAxis);
+    sheet.colTitle = axisTitle(slices.colsAxis);
+    sheet.legendTitle = probabilities ? ColorRange::legendTitle(style.colorScale)
+                                      : QString::fromStdString(t->name());
+    sheet.legendRange = probabilities ? ColorRange::of(style.colorScale, largest, shared)
+                                      : ColorRange{shared.first, shared.second};
+    sheet.sharedLegend = !(probabilities && style.colorScale == ColorScaleMode::PerHead);
+    return sheet;
+}
+
+SheetContent SheetBuilder::model(const ModelRun &run, const PlotStyle &style, int maxCells)
+{
+    SheetContent sheet;
+    double largest = 0.0;
+    for (int l = 0; l < run.layers; ++l)
+        for (int h = 0; h < run.heads; ++h)
+            largest = std::max(largest,
+                               ColorRange::largestInformative(run.probabilities(l, h), run.causal));
+    for (int l = 0; l < run.layers; ++l) {
+        sheet.rowHeaders << tr("layer %1").arg(l);
+        for (int h = 0; h < run.heads; ++h) {
+            const ConstRowMatrixMap p = run.probabilities(l, h);
+            RowMatrix pooled = MaxPool::pool(p, maxCells, run.causal);
+            const std::pair<double, double> own{double(pooled.minCoeff<Eigen::PropagateNumbers>()),
+                                                double(pooled.maxCoeff<Eigen::PropagateNumbers>())};
+            sheet.panels.push_back({std::move(pooled), int(p.rows()), int(p.cols()), maxCells,
+                                    QString(), QColor(),
+                                    ColorRange::of(style.colorScale, largest, own)});
+        }
+    }
+    for (int h = 0; h < run.heads; ++h)
+        sheet.columnHeaders << (run.heads > 6 ? QString::number(h + 1) : tr("head %1").arg(h + 1));
+    sheet.rowTitle = tr("query token");
+    sheet.colTitle = tr("key token");
+    sheet.legendTitle = ColorRange::legendTitle(style.colorScale);
+    sheet.legendRange = ColorRange::of(style.colorScale, largest, {});
+    sheet.sharedLegend = style.colorScale != ColorScaleMode::PerHead;
+    return sheet;
+}
+
+std::optional<TraceKey> SheetBuilder::stepTensor(const Trace &trace, const TraceStep &step)
+{
+    for (const auto *keys : {&step.outputs, &step.inputs})
+        for (const TraceKey &key : *keys)
+            if (trace.hasTensor(key))
+                return key;
+    return std::nullopt;
+}
+
+QStringList SheetBuilder::axisLabels(const Trace &trace, int b, const std::string &axis, int count)
+{
+    QStringList labels;
+    for (int i = 0; i < count; ++i) {
+        if (axis != "n" && axis != "n_kv") {
+            labels << QString::number(i);
+            continue;
+        }
+        const std::string token =
+            axis == "n" ? trace.input.queryLabel(b, i) : trace.input.keyLabel(b, i);
+        labels << (token.empty() ? tr("(pad)")
+                                 : QString::fromStdString(Tokenizer::displayLabel(token)));
+    }
+    return labels;
+}
+
+QString SheetBuilder::axisTitle(const std::string &axis)
+{
+    if (axis == "n")
+        return tr("query token");
+    if (axis == "n_kv")
+        return tr("key token");
+    return QString::fromStdString(axis);
+}
+
+} // namespace headlens

@@ -1,0 +1,43 @@
+// FigureDialog: File > Export view asks what to draw, how large on paper, at which resolution.
+#pragma once
+
+#include "export/figurerequest.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace headlens {
+
+/// Heads grid, one head, the model overview (when a model ran) or a pipeline step; width and
+/// height in cm or inches; the PNG resolution in dpi. Heads and steps are counted from 1.
+class FigureDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    FigureDialog(int heads, int steps, bool model, const FigureRequest &initial,
+                 QWidget *parent = nullptr);
+
+    FigureRequest request() const;
+
+private:
+    void showContent();
+    void convertUnit();
+    double perInch() const;
+
+    QComboBox *m_content;
+    QLabel *m_indexLabel;
+    QSpinBox *m_index;
+    QDoubleSpinBox *m_width;
+    QDoubleSpinBox *m_height;
+    QComboBox *m_unit;
+    QSpinBox *m_dpi;
+    int m_heads;
+    int m_steps;
+    double m_perInch = 2.54; ///< the unit the sizes show now
+};
+
+} // namespace headlens
