@@ -69,7 +69,8 @@ Output:
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
 )";
     else
-        text += R"(  --figures png,pdf,svg     with --export-dir: figures ready for a paper (axis titles, square
+        text +=
+            R"(  --figures png,pdf,svg     with --export-dir: figures ready for a paper (axis titles, square
                             cells, the colour bar), by default the heads grid and each head
   --figure LIST             what to draw, comma-separated: heads (the grid), head:N (one head,
                             N from 1), step:N or step:NAME (a pipeline step as on the handout,

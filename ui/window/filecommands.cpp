@@ -1,10 +1,10 @@
 // FileCommands: dialogs around WorkspaceFile, WeightsFile and TensorExporter.
 #include "window/filecommands.h"
 
-#include "models/modelpicker.h"
 #include "export/tensorexporter.h"
 #include "io/weightsfile.h"
 #include "model/modelopener.h"
+#include "models/modelpicker.h"
 #include "session/weightspolicy.h"
 #include "util/inputerror.h"
 #include "workspace/sessionstore.h"

@@ -3,8 +3,8 @@
 
 #include "mainwindow.h"
 #include "pipeline/pipelineview.h"
-#include "runner/positionshiftrunner.h"
 #include "print/handoutwriter.h"
+#include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
