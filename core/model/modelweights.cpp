@@ -38,7 +38,7 @@ public:
         for (const std::string &prefix : prefixes)
             if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
                 return checked(found, shape);
-        std::string tried = "'" + name + "'";
+        std::string tried = "'" + prefixes.front() + name + "'";
         for (size_t i = 1; i < prefixes.size(); ++i)
             tried += " (nor '" + prefixes[i] + name + "')";
         throw InputError(m_checkpoint.path() + " has no tensor " + tried + ", which a " +

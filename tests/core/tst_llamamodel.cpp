@@ -191,6 +191,11 @@ void TestLlamaModel::refusesWhatItCannotRun_data()
         << QStringList{"%1/model.safetensors: tensor 'model.layers.0.self_attn.k_proj.weight' has "
                        "shape (16, 32) but config.json (num_hidden_layers 2, hidden_size 32",
                        "needs (8, 32)", "do not belong together"};
+    QTest::newRow("more layers than stored")
+        << "num_hidden_layers" << QJsonValue(3)
+        << QStringList{"%1/model.safetensors has no tensor 'model.layers.2.input_layernorm.weight' "
+                       "(nor 'layers.2.input_layernorm.weight'), which a Llama with",
+                       "Is config.json from the same model?"};
     QTest::newRow("K/V heads do not divide")
         << "num_key_value_heads" << QJsonValue(3)
         << QStringList{"%1/config.json: num_key_value_heads 3 does not divide "
