@@ -2,14 +2,12 @@
 #include "memorysuite.h"
 
 #include "childprocess.h"
+#include "processmemory.h"
 #include "threadscope.h"
 
 #include "attention/attentionforward.h"
 
 #include <nlohmann/json.hpp>
-
-#include <fstream>
-#include <sstream>
 
 #include <sys/resource.h>
 
@@ -17,20 +15,12 @@ namespace headlens {
 
 namespace {
 
-/// Peak resident set size of this process so far. /proc/self/status's VmHWM is exact to the
-/// page; getrusage's ru_maxrss (also KiB on Linux) is the fallback where /proc is missing.
+/// Peak resident set size of this process so far: /proc/self/status's VmHWM, or getrusage's
+/// ru_maxrss (also KiB on Linux) where /proc is missing.
 int64_t peakResidentBytes()
 {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmHWM:", 0) == 0) {
-            std::istringstream fields(line.substr(6));
-            int64_t kib = 0;
-            fields >> kib;
-            return kib * 1024;
-        }
-    }
+    if (const std::optional<int64_t> peak = processStatusBytes("VmHWM"))
+        return *peak;
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<int64_t>(usage.ru_maxrss) * 1024;

@@ -2,6 +2,7 @@
 #include "modelsuite.h"
 
 #include "benchclock.h"
+#include "processmemory.h"
 #include "randomcheckpoint.h"
 #include "threadscope.h"
 
@@ -9,7 +10,6 @@
 #include "session/session.h"
 
 #include <filesystem>
-#include <fstream>
 #include <unistd.h>
 
 namespace headlens {
@@ -28,12 +28,7 @@ std::vector<int> tokenIds(int n)
 /// VmRSS of this process: what it holds in memory now (mapped file pages included).
 int64_t residentBytes()
 {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stoll(line.substr(6)) * 1024;
-    return 0;
+    return processStatusBytes("VmRSS").value_or(0);
 }
 
 } // namespace
