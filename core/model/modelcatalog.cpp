@@ -94,13 +94,16 @@ CatalogEntry ModelCatalog::describe(const std::string &folder, const std::string
     e.path = folder;
     const fs::path dir(folder);
     try {
-        const nlohmann::json config =
-            nlohmann::json::parse(readText(dir / "config.json"), nullptr, false);
+        // Read once: the model_type is shown even when HeadLens does not run that family.
+        const std::string path = (dir / "config.json").string(), text = readText(path);
+        const nlohmann::json config = nlohmann::json::parse(text, nullptr, false);
         e.architecture =
             config.is_object() && config.value("model_type", nlohmann::json()).is_string()
                 ? config["model_type"].get<std::string>()
                 : "?";
-        const ModelSpec spec = ModelSpec::read((dir / "config.json").string());
+        // An empty text is a missing (or empty) file: read() says so by name.
+        const ModelSpec spec =
+            text.empty() ? ModelSpec::read(path) : ModelSpec::fromJson(text, path);
         e.architecture = spec.family->displayName;
         describeWeights(Checkpoint::open(folder), e);
         std::error_code error;
