@@ -1,12 +1,11 @@
 // tst_figureexporter: figures of the paper size and DPI asked, with their words, alike in formats.
 #include "pdfpages.h"
+#include "wordstrace.h"
 
 #include "export/figureexporter.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
 #include "print/printcanvas.h"
-#include "runner/jobbuilder.h"
-#include "session/session.h"
 #include "util/inputerror.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"
@@ -29,22 +28,9 @@
 using namespace headlens;
 using headlens::test::PdfPages;
 
-namespace {
+using headlens::test::traceOf;
 
-/// A trace of `words` tokens and `heads` heads (d_model 48 splits over 1, 4, 8 and 12 heads).
-std::shared_ptr<const Trace> traceOf(int heads, int words)
-{
-    static const char *const kWords[] = {"the",  "tired",   "robot", "dropped", "heavy",
-                                         "gear", "because", "it",    "broke",   "again"};
-    WorkspaceState state;
-    state.config.heads = heads;
-    state.config.dModel = 48;
-    QStringList text;
-    for (int i = 0; i < words; ++i)
-        text << kWords[i % 10];
-    state.text = text.join(' ');
-    return Session().run(*JobBuilder::jobFor(state)).trace;
-}
+namespace {
 
 /// The share of pixels whose colour differs by more than 16 in some channel (1 when the
 /// pictures differ in size). Rendering the same view twice gives 0; a heatmap missing from one

@@ -2,8 +2,7 @@
 #include "print/heatmapsheet.h"
 #include "print/printcanvas.h"
 #include "print/sheetbuilder.h"
-#include "runner/jobbuilder.h"
-#include "session/session.h"
+#include "wordstrace.h"
 
 #include <qcustomplot.h>
 
@@ -14,24 +13,11 @@
 
 using namespace headlens;
 
+using headlens::test::traceOf;
+
 namespace {
 
 constexpr double kCm = 1.0 / 2.54;
-
-/// A trace of `words` tokens and `heads` heads (d_model 48 splits over 1, 2, 4, 8 and 12 heads).
-std::shared_ptr<const Trace> traceOf(int heads, int words)
-{
-    static const char *const kWords[] = {"the",  "tired",   "robot", "dropped", "heavy",
-                                         "gear", "because", "it",    "broke",   "again"};
-    WorkspaceState state;
-    state.config.heads = heads;
-    state.config.dModel = 48;
-    QStringList text;
-    for (int i = 0; i < words; ++i)
-        text << kWords[i % 10];
-    state.text = text.join(' ');
-    return Session().run(*JobBuilder::jobFor(state)).trace;
-}
 
 } // namespace
 
