@@ -4,6 +4,7 @@
 
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
+#include "model/maskfill.h"
 #include "model/modelsource.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
@@ -26,6 +27,9 @@ struct ModelRun
     int kvHeads = 0;                 ///< h_kv: key/value heads, h when they are not shared
     std::vector<int> tokenIds;       ///< (n) ids in the model's vocabulary
     std::vector<std::string> tokens; ///< (n) labels the model saw (BPE pieces or toy labels)
+    /// (n) the segment of every token: 0 for sentence A (with the special tokens before and
+    /// after it), 1 for sentence B of an encoder's pair; all 0 for one text.
+    std::vector<int> segments;
     /// (L, h, n, n) attention probabilities of every layer. A handle on the storage of the pass
     /// that computed them (TransformerRun::attention for GPT-2), never a second copy; keys after
     /// the query hold their probability 0 when `causal`: views draw them masked.
@@ -37,6 +41,14 @@ struct ModelRun
     bool causal = true;                   ///< key j > query i is masked in every layer
     std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
     std::vector<TokenPrediction> topNext; ///< next token after the last position, best first
+    /// Encoders (not causal) read a pair: the second text box is sentence B.
+    bool readsPairs = false;
+    /// Encoders: the token the text writes for a mask ("[MASK]", "<mask>"); empty otherwise.
+    std::string maskToken;
+    /// Encoders: each mask token's top fillers, in text order (empty without masks).
+    std::vector<MaskFill> maskFills;
+    /// Encoders without an MLM head in the checkpoint: the sentence saying so; empty otherwise.
+    std::string noMaskHead;
     /// The traced layer (source.layer) step by step, b = 1. Shares the pass's memory when the
     /// family keeps the trace in its own run (TransformerRun).
     std::shared_ptr<const Trace> layerTrace;

@@ -3,6 +3,8 @@
 
 #include "tensor/tensor.h"
 
+#include <limits>
+
 namespace headlens {
 
 /// Statistics of one head's weights over the real (unpadded) queries of one sequence.
@@ -15,6 +17,14 @@ struct HeadStats
     double previousToken = 0.0; ///< mean w_i,i-1 over rows i >= 1
     double firstToken = 0.0;    ///< mean w_i,0
     double maxWeight = 0.0;     ///< largest single weight
+    /// Encoders (Clark et al. 2019, "What Does BERT Look At?"): the mean over queries of the
+    /// weight on the text's [CLS] (<s>) and [SEP] (</s>) tokens, summed over such tokens; NaN
+    /// when the text has none (a decoder's). See TokenRoles.
+    double clsShare = std::numeric_limits<double>::quiet_NaN();
+    double sepShare = std::numeric_limits<double>::quiet_NaN();
+    /// The mean over queries of the weight on punctuation tokens ("." "," ...); NaN when the
+    /// text has none.
+    double punctuationShare = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Statistics of a (n, n_kv) weight matrix restricted to its first `queries` rows and `keys`
