@@ -102,11 +102,17 @@ RopeScaling ConfigReader::ropeScaling(const std::string &key) const
 
 void ConfigReader::activation(const FamilyTable &t) const
 {
-    if (t.activationKey.empty())
+    fixedText(t.activationKey, t.activation, t.activationMeaning);
+}
+
+void ConfigReader::fixedText(const std::string &key, const std::string &value,
+                             const std::string &meaning) const
+{
+    if (key.empty())
         return;
-    if (const auto act = m_json.find(t.activationKey); act != m_json.end() && *act != t.activation)
-        fail(t.activationKey + " is " + quotedText(act->dump()) + "; HeadLens runs " +
-             t.activationMeaning + ".");
+    if (const auto found = m_json.find(key);
+        found != m_json.end() && !found->is_null() && *found != value)
+        fail(key + " is " + quotedText(found->dump()) + "; HeadLens runs " + meaning + ".");
 }
 
 } // namespace headlens

@@ -34,6 +34,10 @@ public:
     RopeScaling ropeScaling(const std::string &key) const;
     /// The family's activation key must hold its one activation.
     void activation(const FamilyTable &table) const;
+    /// `key`, when present and not null, must be the string `value`, which HeadLens runs (what
+    /// `meaning` says); nothing is checked when `key` is empty.
+    void fixedText(const std::string &key, const std::string &value,
+                   const std::string &meaning) const;
 
     [[noreturn]] void fail(const std::string &what) const;
 

@@ -19,6 +19,14 @@ enum class MlpKind
 {
     GeluTanh, ///< down(gelu_tanh(up(x))), with biases: GPT-2's "gelu_new"
     SwiGlu,   ///< down(silu(gate(x)) * up(x)), no biases (Shazeer 2020): Llama, Qwen, Mistral
+    GeluErf,  ///< down(gelu(up(x))) with the exact (erf) GELU, with biases: BERT's "gelu"
+};
+
+/// Where a block's norms sit.
+enum class NormPlacement
+{
+    Pre,  ///< x += attn(norm_1(x)); x += mlp(norm_2(x)); a final norm (GPT-2, Llama)
+    Post, ///< x = norm_1(x + attn(x)); x = norm_2(x + mlp(x)); no final norm (BERT)
 };
 
 /// Where the token positions enter.
@@ -64,6 +72,19 @@ struct TensorNames
     std::string downWeight, downBias;   ///< MLP out
     std::string finalNormWeight, finalNormBias;
     std::string outputHead; ///< (vocab, d_model) when the head is not tied to the embedding
+    std::string tokenTypes; ///< (type_vocab_size, d_model) BERT's segment embeddings
+    std::string embeddingNormWeight, embeddingNormBias; ///< BERT: a norm right after embedding
+    /// An encoder's masked-language-model head: logits = norm(gelu(dense(x))) E^T + bias, the
+    /// decoder tied to the token embedding (or `mlmDecoder` when the file holds one).
+    std::string mlmDenseWeight, mlmDenseBias, mlmNormWeight, mlmNormBias, mlmBias, mlmDecoder;
+};
+
+/// The special tokens an encoder's text holds, as its tokenizer spells them.
+struct SpecialTokens
+{
+    std::string cls;  ///< "[CLS]" / "<s>": starts every text
+    std::string sep;  ///< "[SEP]" / "</s>": ends each segment
+    std::string mask; ///< "[MASK]" / "<mask>": what the MLM head fills
 };
 
 /// Everything HeadLens knows about a family, kept as data so that adding one is a new table
@@ -78,6 +99,11 @@ struct FamilyTable
 
     ConfigKey layers, heads, kvHeads, dModel, headDim, mlpWidth, vocabSize, contextLength,
         normEpsilon, ropeTheta;
+    /// BERT's type_vocab_size (rows of the segment embedding); empty key: no token types.
+    ConfigKey typeVocabSize;
+    /// RoBERTa: position ids start at pad_token_id + 1 (fairseq's convention), so
+    /// max_position_embeddings - pad_token_id - 1 tokens fit. Empty key: they start at 0.
+    ConfigKey positionsAfterPadding;
     /// Mistral's window; with `windowSwitchKey` (Qwen's use_sliding_window) only when it is true.
     ConfigKey slidingWindow;
     std::string windowSwitchKey;
@@ -86,6 +112,8 @@ struct FamilyTable
     std::string attentionBiasKey; ///< "attention_bias": q/k/v/o biases when true
     /// config.json's activation key and the one value HeadLens runs; empty key: not checked.
     std::string activationKey, activation, activationMeaning;
+    /// BERT's position_embedding_type: only "absolute" is run (relative keys are refused).
+    std::string positionTypeKey;
 
     NormKind norm = NormKind::LayerNorm;
     MlpKind mlp = MlpKind::GeluTanh;
@@ -97,6 +125,11 @@ struct FamilyTable
     bool normBias = true; ///< the norms have a bias (LayerNorm)
     bool qkNorm = false;  ///< per-head RMSNorm of q and k before RoPE (Qwen3)
     bool tiedHead = true; ///< logits through the token embedding, else tensors.outputHead
+    NormPlacement placement = NormPlacement::Pre;
+    /// The tokenizer's type ids (0 for sentence A, 1 for B) reach the segment embedding; false
+    /// when the family's tokenizer returns none and the model reads zeros (RoBERTa).
+    bool segmentTypes = false;
+    SpecialTokens special; ///< encoders' [CLS], [SEP], [MASK]; empty for decoders
 
     TensorNames tensors;
 

@@ -1,4 +1,5 @@
-// familyTables: GPT-2 and the Llama family (Llama, Mistral, Qwen2, Qwen3), one table each.
+// familyTables: GPT-2, the Llama family (Llama, Mistral, Qwen2, Qwen3) and the encoders (BERT,
+// RoBERTa, DistilBERT), one table each.
 #include "model/familytable.h"
 
 namespace headlens {
@@ -150,12 +151,145 @@ FamilyTable qwen3Table()
     return t;
 }
 
+/// What BERT and RoBERTa share (modeling_bert.py; RoBERTa's is a copy): learned positions and
+/// segment embeddings with a LayerNorm, post-norm blocks, separate q/k/v/o with biases in
+/// nn.Linear's layout, the exact GELU, bidirectional attention, BertConfig's defaults.
+FamilyTable bertLike(const std::string &type, const std::string &name, const std::string &prefix)
+{
+    FamilyTable t;
+    t.modelType = type;
+    t.displayName = name;
+    t.layers = {"num_hidden_layers", 12};
+    t.heads = {"num_attention_heads", 12};
+    t.dModel = {"hidden_size", 768};
+    t.mlpWidth = {"intermediate_size", 3072};
+    t.vocabSize = {"vocab_size", 30522};
+    t.contextLength = {"max_position_embeddings", 512};
+    t.normEpsilon = {"layer_norm_eps", 1e-12};
+    t.typeVocabSize = {"type_vocab_size", 2};
+    t.activationKey = "hidden_act";
+    t.activation = "gelu";
+    t.activationMeaning = "\"gelu\" (the exact GELU, with erf)";
+    t.positionTypeKey = "position_embedding_type";
+    t.mlp = MlpKind::GeluErf;
+    t.placement = NormPlacement::Post;
+    t.causal = false;
+    t.segmentTypes = true;
+    t.special = {"[CLS]", "[SEP]", "[MASK]"};
+    TensorNames &n = t.tensors;
+    // The encoder's tensors sit under "bert." in BertForMaskedLM, at the top in BertModel; the
+    // MLM head ("cls.predictions.") is found with the empty prefix.
+    n.prefixes = {prefix, ""};
+    n.embedding = "embeddings.word_embeddings.weight";
+    n.positions = "embeddings.position_embeddings.weight";
+    n.tokenTypes = "embeddings.token_type_embeddings.weight";
+    n.embeddingNormWeight = "embeddings.LayerNorm.weight";
+    n.embeddingNormBias = "embeddings.LayerNorm.bias";
+    const std::string layer = "encoder.layer.{i}.";
+    n.qWeight = layer + "attention.self.query.weight";
+    n.qBias = layer + "attention.self.query.bias";
+    n.kWeight = layer + "attention.self.key.weight";
+    n.kBias = layer + "attention.self.key.bias";
+    n.vWeight = layer + "attention.self.value.weight";
+    n.vBias = layer + "attention.self.value.bias";
+    n.outWeight = layer + "attention.output.dense.weight";
+    n.outBias = layer + "attention.output.dense.bias";
+    n.norm1Weight = layer + "attention.output.LayerNorm.weight";
+    n.norm1Bias = layer + "attention.output.LayerNorm.bias";
+    n.upWeight = layer + "intermediate.dense.weight";
+    n.upBias = layer + "intermediate.dense.bias";
+    n.downWeight = layer + "output.dense.weight";
+    n.downBias = layer + "output.dense.bias";
+    n.norm2Weight = layer + "output.LayerNorm.weight";
+    n.norm2Bias = layer + "output.LayerNorm.bias";
+    n.mlmDenseWeight = "cls.predictions.transform.dense.weight";
+    n.mlmDenseBias = "cls.predictions.transform.dense.bias";
+    n.mlmNormWeight = "cls.predictions.transform.LayerNorm.weight";
+    n.mlmNormBias = "cls.predictions.transform.LayerNorm.bias";
+    n.mlmBias = "cls.predictions.bias";
+    n.mlmDecoder = "cls.predictions.decoder.weight";
+    return t;
+}
+
+/// BERT (Devlin et al. 2019): BertForMaskedLM / BertModel checkpoints.
+FamilyTable bertTable()
+{
+    FamilyTable t = bertLike("bert", "BERT", "bert.");
+    t.folderContents = "config.json, model.safetensors and tokenizer.json or vocab.txt";
+    return t;
+}
+
+/// RoBERTa (Liu et al. 2019): BERT's blocks; fairseq's positions after padding_idx, one token
+/// type, a byte-level BPE tokenizer with <s> A </s></s> B </s>, the MLM head lm_head.*.
+FamilyTable robertaTable()
+{
+    FamilyTable t = bertLike("roberta", "RoBERTa", "roberta.");
+    t.folderContents = "config.json, model.safetensors and tokenizer.json or vocab.json and "
+                       "merges.txt";
+    t.vocabSize = {"vocab_size", 50265};
+    t.positionsAfterPadding = {"pad_token_id", 1};
+    t.segmentTypes = false;
+    t.special = {"<s>", "</s>", "<mask>"};
+    TensorNames &n = t.tensors;
+    n.mlmDenseWeight = "lm_head.dense.weight";
+    n.mlmDenseBias = "lm_head.dense.bias";
+    n.mlmNormWeight = "lm_head.layer_norm.weight";
+    n.mlmNormBias = "lm_head.layer_norm.bias";
+    n.mlmBias = "lm_head.bias";
+    n.mlmDecoder = "lm_head.decoder.weight";
+    return t;
+}
+
+/// DistilBERT (Sanh et al. 2019): BERT distilled to half the layers, its own names, no token
+/// types, LayerNorm epsilon fixed at 1e-12 in modeling_distilbert.py (not in the config).
+FamilyTable distilbertTable()
+{
+    FamilyTable t = bertLike("distilbert", "DistilBERT", "distilbert.");
+    t.folderContents = "config.json, model.safetensors and tokenizer.json or vocab.txt";
+    t.layers = {"n_layers", 6};
+    t.heads = {"n_heads", 12};
+    t.dModel = {"dim", 768};
+    t.mlpWidth = {"hidden_dim", 3072};
+    t.normEpsilon = {"", 1e-12};
+    t.typeVocabSize = {};
+    t.activationKey = "activation";
+    t.positionTypeKey.clear();
+    t.segmentTypes = false;
+    TensorNames &n = t.tensors;
+    n.tokenTypes.clear();
+    const std::string layer = "transformer.layer.{i}.";
+    n.qWeight = layer + "attention.q_lin.weight";
+    n.qBias = layer + "attention.q_lin.bias";
+    n.kWeight = layer + "attention.k_lin.weight";
+    n.kBias = layer + "attention.k_lin.bias";
+    n.vWeight = layer + "attention.v_lin.weight";
+    n.vBias = layer + "attention.v_lin.bias";
+    n.outWeight = layer + "attention.out_lin.weight";
+    n.outBias = layer + "attention.out_lin.bias";
+    n.norm1Weight = layer + "sa_layer_norm.weight";
+    n.norm1Bias = layer + "sa_layer_norm.bias";
+    n.upWeight = layer + "ffn.lin1.weight";
+    n.upBias = layer + "ffn.lin1.bias";
+    n.downWeight = layer + "ffn.lin2.weight";
+    n.downBias = layer + "ffn.lin2.bias";
+    n.norm2Weight = layer + "output_layer_norm.weight";
+    n.norm2Bias = layer + "output_layer_norm.bias";
+    n.mlmDenseWeight = "vocab_transform.weight";
+    n.mlmDenseBias = "vocab_transform.bias";
+    n.mlmNormWeight = "vocab_layer_norm.weight";
+    n.mlmNormBias = "vocab_layer_norm.bias";
+    n.mlmBias = "vocab_projector.bias";
+    n.mlmDecoder = "vocab_projector.weight";
+    return t;
+}
+
 } // namespace
 
 const std::vector<FamilyTable> &familyTables()
 {
-    static const std::vector<FamilyTable> all = {gpt2Table(), llamaTable(), mistralTable(),
-                                                 qwen2Table(), qwen3Table()};
+    static const std::vector<FamilyTable> all = {gpt2Table(),    llamaTable(),     mistralTable(),
+                                                 qwen2Table(),   qwen3Table(),     bertTable(),
+                                                 robertaTable(), distilbertTable()};
     return all;
 }
 

@@ -39,6 +39,12 @@ void geluTanh(Eigen::Ref<RowMatrix> x)
             .matrix();
 }
 
+void geluErf(Eigen::Ref<RowMatrix> x)
+{
+    const float invSqrt2 = float(M_SQRT1_2);
+    x = x.unaryExpr([invSqrt2](float v) { return 0.5f * v * (1.0f + std::erf(v * invSqrt2)); });
+}
+
 RowMatrix normalize(const Eigen::Ref<const RowMatrix> &x, const Vector &weight, const Vector &bias,
                     NormKind kind, float eps)
 {
@@ -55,10 +61,14 @@ RowMatrix mlp(const Eigen::Ref<const RowMatrix> &x, const LayerWeights &w, MlpKi
               WeightLayout layout)
 {
     switch (kind) {
-    case MlpKind::GeluTanh: {
+    case MlpKind::GeluTanh:
+    case MlpKind::GeluErf: {
         RowMatrix hidden = multiply(x, w.upWeight, layout);
         hidden.rowwise() += w.upBias.transpose();
-        geluTanh(hidden);
+        if (kind == MlpKind::GeluTanh)
+            geluTanh(hidden);
+        else
+            geluErf(hidden);
         RowMatrix out = multiply(hidden, w.downWeight, layout);
         out.rowwise() += w.downBias.transpose();
         return out;

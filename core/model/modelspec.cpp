@@ -47,6 +47,15 @@ void readSizes(const ConfigReader &read, ModelSpec &s)
         s.mlpWidth = 4 * s.dModel; // GPT-2's n_inner: null means 4 * n_embd
     if (s.kvHeads == 0)
         s.kvHeads = s.heads;
+    s.typeVocabSize = read.size(t.typeVocabSize, 1 << 16);
+    if (!t.positionsAfterPadding.key.empty()) {
+        const int pad = read.tokenId(t.positionsAfterPadding.key);
+        s.positionOffset = (pad >= 0 ? pad : int(t.positionsAfterPadding.fallback)) + 1;
+        if (s.positionOffset >= s.contextLength)
+            read.fail(t.positionsAfterPadding.key + " " + std::to_string(s.positionOffset - 1) +
+                      " leaves no position for a token among " + t.contextLength.key + " " +
+                      std::to_string(s.contextLength) + ". Fix config.json.");
+    }
     if (s.headDimension == 0) {
         if (s.dModel % s.heads != 0)
             read.fail(t.dModel.key + " " + std::to_string(s.dModel) + " cannot be split over " +
@@ -81,6 +90,8 @@ void readSwitches(const ConfigReader &read, ModelSpec &s)
     s.bosTokenId = read.tokenId("bos_token_id");
     s.eosTokenId = read.tokenId("eos_token_id");
     read.activation(t);
+    read.fixedText(t.positionTypeKey, "absolute",
+                   "learned absolute positions (\"absolute\"), not relative position keys");
 }
 
 } // namespace

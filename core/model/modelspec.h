@@ -27,12 +27,17 @@ struct ModelSpec
     float normEpsilon = 1e-5f;
     float ropeTheta = 10000.0f;
     RopeScaling ropeScaling;
-    int window = 0;       ///< sliding window, 0 = none
-    bool qkvBias = false; ///< q/k/v projections have biases
-    bool outBias = false; ///< W_O has a bias
-    bool tiedHead = true; ///< logits through the token embedding
-    int bosTokenId = -1;  ///< bos_token_id, -1 when absent
-    int eosTokenId = -1;  ///< eos_token_id (the first when a list), -1 when absent
+    int window = 0;         ///< sliding window, 0 = none
+    bool qkvBias = false;   ///< q/k/v projections have biases
+    bool outBias = false;   ///< W_O has a bias
+    bool tiedHead = true;   ///< logits through the token embedding
+    int bosTokenId = -1;    ///< bos_token_id, -1 when absent
+    int eosTokenId = -1;    ///< eos_token_id (the first when a list), -1 when absent
+    int typeVocabSize = 0;  ///< rows of BERT's segment embedding, 0 when the family has none
+    int positionOffset = 0; ///< the first token's position id (RoBERTa: pad_token_id + 1)
+
+    /// The most tokens a text may have: the position table's rows from positionOffset on.
+    int maxTokens() const { return contextLength - positionOffset; }
 
     int headDim() const { return headDimension; }
     /// The settings every layer's attention runs with, as computeTrace sees them: causal, scale

@@ -34,10 +34,9 @@ public:
 
     CheckpointTensor find(const std::string &name, const std::vector<int64_t> &shape) const
     {
+        if (const CheckpointTensor found = lookup(name); found.file)
+            return checked(found, shape);
         const std::vector<std::string> &prefixes = m_spec.family->tensors.prefixes;
-        for (const std::string &prefix : prefixes)
-            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
-                return checked(found, shape);
         std::string tried = "'" + prefixes.front() + name + "'";
         for (size_t i = 1; i < prefixes.size(); ++i)
             tried += " (nor '" + prefixes[i] + name + "')";
@@ -62,15 +61,47 @@ public:
         return view(name, {size}).widen().row(0).transpose();
     }
 
+    /// True when the file holds `name` under one of the family's prefixes (or older names).
+    bool has(const std::string &name) const { return lookup(name).file != nullptr; }
+
     /// The tensor's pages leave the resident memory: it was copied and is not read again.
     void evict(const std::string &name) const
     {
-        for (const std::string &prefix : m_spec.family->tensors.prefixes)
-            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
-                found.file->evict(*found.entry);
+        if (const CheckpointTensor found = lookup(name); found.file)
+            found.file->evict(*found.entry);
     }
 
 private:
+    /// `name` under the first prefix that has it; a norm's ".weight"/".bias" also under the
+    /// names older checkpoints use, ".gamma"/".beta" (transformers renames them on load).
+    CheckpointTensor lookup(const std::string &name) const
+    {
+        const std::string legacy = legacyName(name);
+        for (const std::string &prefix : m_spec.family->tensors.prefixes) {
+            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
+                return found;
+            if (!legacy.empty())
+                if (const CheckpointTensor found = m_checkpoint.find(prefix + legacy); found.file)
+                    return found;
+        }
+        return {};
+    }
+
+    static std::string legacyName(const std::string &name)
+    {
+        auto endsWith = [&](const std::string &tail) {
+            return name.size() > tail.size() &&
+                   name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        const bool norm = name.find("LayerNorm") != std::string::npos ||
+                          name.find("layer_norm") != std::string::npos;
+        if (norm && endsWith(".weight"))
+            return name.substr(0, name.size() - 7) + ".gamma";
+        if (norm && endsWith(".bias"))
+            return name.substr(0, name.size() - 5) + ".beta";
+        return {};
+    }
+
     CheckpointTensor checked(const CheckpointTensor &found, const std::vector<int64_t> &shape) const
     {
         if (found.entry->shape != shape)
@@ -160,11 +191,28 @@ LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer
         w.gateWeight = linear(n.gateWeight, d, mlp);
     w.upWeight = linear(n.upWeight, d, mlp);
     w.downWeight = linear(n.downWeight, mlp, d);
-    if (t.mlp == MlpKind::GeluTanh) {
+    if (t.mlp != MlpKind::SwiGlu) {
         w.upBias = read.vector(name(n.upBias), mlp);
         w.downBias = read.vector(name(n.downBias), d);
     }
     return w;
+}
+
+/// The MLM head; its decoder is tied to the token embedding unless the file stores one
+/// (save_pretrained drops tied tensors, so most files do not).
+MaskHead resolveMaskHead(const Resolver &read, const ModelSpec &spec, const WeightView &embedding)
+{
+    const TensorNames &n = spec.family->tensors;
+    const int64_t d = spec.dModel;
+    MaskHead head;
+    head.dense = read.view(n.mlmDenseWeight, {d, d});
+    head.denseBias = read.vector(n.mlmDenseBias, d);
+    head.normWeight = read.vector(n.mlmNormWeight, d);
+    head.normBias = read.vector(n.mlmNormBias, d);
+    head.bias = read.vector(n.mlmBias, spec.vocabSize);
+    head.decoder =
+        read.has(n.mlmDecoder) ? read.view(n.mlmDecoder, {spec.vocabSize, d}) : embedding;
+    return head;
 }
 
 } // namespace
@@ -191,11 +239,21 @@ ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec
     for (const std::string &error : errors)
         if (!error.empty())
             throw InputError(error);
-    w.finalNormWeight = read.vector(n.finalNormWeight, spec.dModel);
-    if (spec.family->normBias)
-        w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
-    w.outputHead =
-        spec.tiedHead ? w.embedding : read.view(n.outputHead, {spec.vocabSize, spec.dModel});
+    if (!n.tokenTypes.empty())
+        w.tokenTypes = read.view(n.tokenTypes, {spec.typeVocabSize, spec.dModel});
+    if (!n.embeddingNormWeight.empty()) {
+        w.embeddingNormWeight = read.vector(n.embeddingNormWeight, spec.dModel);
+        w.embeddingNormBias = read.vector(n.embeddingNormBias, spec.dModel);
+    }
+    if (spec.family->placement == NormPlacement::Pre) {
+        w.finalNormWeight = read.vector(n.finalNormWeight, spec.dModel);
+        if (spec.family->normBias)
+            w.finalNormBias = read.vector(n.finalNormBias, spec.dModel);
+        w.outputHead =
+            spec.tiedHead ? w.embedding : read.view(n.outputHead, {spec.vocabSize, spec.dModel});
+    }
+    if (!n.mlmDenseWeight.empty() && read.has(n.mlmDenseWeight))
+        w.maskHead = resolveMaskHead(read, spec, w.embedding);
     return w;
 }
 

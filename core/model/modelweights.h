@@ -29,18 +29,37 @@ struct LayerWeights
     Vector downBias;               ///< (d_model)
 };
 
+/// An encoder's masked-language-model head: logits = norm(gelu(x dense^T + denseBias))
+/// decoder^T + bias (BERT's cls.predictions, RoBERTa's lm_head, DistilBERT's vocab_*).
+struct MaskHead
+{
+    WeightView dense;            ///< (d_model, d_model) Linear layout
+    Vector denseBias;            ///< (d_model)
+    Vector normWeight, normBias; ///< (d_model) LayerNorm
+    WeightView decoder;          ///< (vocab, d_model): the token embedding when tied
+    Vector bias;                 ///< (vocab)
+
+    bool present() const { return dense.bytes != nullptr; }
+};
+
 /// Every parameter of a model, found by the family's tensor names once at open.
 struct ModelWeights
 {
     WeightView embedding;  ///< (vocab, d_model) tokens
     WeightView outputHead; ///< (vocab, d_model): logits = x head^T; the embedding when tied
     WeightView positions;  ///< (context, d_model) learned positions
-    std::vector<LayerWeights> layers;      ///< L
-    Vector finalNormWeight, finalNormBias; ///< (d_model) after the last block
+    WeightView tokenTypes; ///< (type_vocab_size, d_model) BERT's segments; empty without
+    Vector embeddingNormWeight, embeddingNormBias; ///< BERT's norm of the embeddings
+    std::vector<LayerWeights> layers;              ///< L
+    Vector finalNormWeight, finalNormBias;         ///< (d_model) after the last block (pre-norm)
+    MaskHead maskHead; ///< encoders' MLM head; absent in a bare BertModel checkpoint
 
     /// Resolves every tensor `spec`'s family needs in `checkpoint`, with any of the family's
     /// name prefixes (GPT-2: none or "transformer."); anything else in the file (GPT-2's
-    /// attn.bias mask buffers, a stored lm_head of a tied model) is not read. Throws InputError
+    /// attn.bias mask buffers, a stored lm_head of a tied model, BERT's pooler) is not read. A
+    /// LayerNorm's "weight"/"bias" may also be stored under the older "gamma"/"beta" names, as
+    /// transformers accepts. An encoder's MLM head is read when its dense layer is in the file
+    /// and left absent otherwise. Throws InputError
     /// naming the file, the tensor and both shapes when one is missing or its shape disagrees
     /// with the spec.
     static ModelWeights resolve(const Checkpoint &checkpoint, const ModelSpec &spec);

@@ -34,9 +34,10 @@ std::vector<int> ToyOpenedModel::encode(const std::string &text) const
     return ids;
 }
 
-std::shared_ptr<ModelRun> ToyOpenedModel::run(const std::vector<int> &ids, int layer,
+std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer,
                                               const std::function<bool(double)> &progress) const
 {
+    const std::vector<int> &ids = input.tokenIds; // one text: the toy tasks have no pairs
     const TrainedModel &model = *m_model;
     const ToyModelConfig &shape = model.settings.model;
     auto run = std::make_shared<ModelRun>();
@@ -63,6 +64,7 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const std::vector<int> &ids, int l
     run->kvHeads = shape.heads;
     run->tokenIds = ids;
     run->tokens = model.labels(ids);
+    run->segments.assign(ids.size(), 0);
     run->causal = model.layerConfig(layer).causal;
     const ToyTask task = model.task();
     run->topNext = topPredictions(acts.logits.row(acts.logits.rows() - 1).transpose(), kTopK,

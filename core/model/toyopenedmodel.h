@@ -21,7 +21,7 @@ public:
     int layers() const override { return m_model->settings.model.layers; }
     /// The text one character at a time, mapped onto the toy vocabulary (ToyTask::encode).
     std::vector<int> encode(const std::string &text) const override;
-    std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
+    std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
                                   const std::function<bool(double)> &progress) const override;
 
 private:

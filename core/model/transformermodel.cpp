@@ -6,6 +6,7 @@
 #include "model/modelops.h"
 #include "model/tokenpredictions.h"
 #include "model/weightproducts.h"
+#include "stats/tokenroles.h"
 #include "text/bpetokenizer.h"
 #include "text/tokenizerjson.h"
 #include "util/inputerror.h"
@@ -16,6 +17,19 @@
 #include <sys/stat.h>
 
 namespace headlens {
+
+namespace {
+
+/// One layer's attention input (b = 1) from the (n, d_model) rows at `rows`.
+AttentionInput layerInput(const float *rows, int64_t n, int64_t d)
+{
+    AttentionInput input;
+    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
+    std::memcpy(input.x.data(), rows, sizeof(float) * size_t(n * d));
+    return input;
+}
+
+} // namespace
 
 TransformerModel TransformerModel::open(const std::string &dir)
 {
@@ -51,97 +65,169 @@ std::vector<int> TransformerModel::encode(const std::string &text) const
     return m_tokenizer.encode(text);
 }
 
-void TransformerModel::checkRequest(const std::vector<int> &ids,
+ModelInput TransformerModel::encodePair(const std::string &text, const std::string &pair) const
+{
+    TokenEncoding encoding = m_tokenizer.encodePair(text, pair);
+    if (m_spec.family->segmentTypes)
+        return {std::move(encoding.ids), std::move(encoding.typeIds)};
+    // The family's tokenizer gives no segments (RoBERTa's type ids are all 0): sentence B
+    // starts where sentence A encoded alone, with its special tokens, ends.
+    const size_t first = m_tokenizer.encode(text).size();
+    std::vector<int> segments(encoding.ids.size(), 0);
+    for (size_t i = first; i < segments.size(); ++i)
+        segments[i] = 1;
+    return {std::move(encoding.ids), std::move(segments)};
+}
+
+int TransformerModel::maskTokenId() const
+{
+    const std::string &mask = m_spec.family->special.mask;
+    return mask.empty() ? -1 : m_tokenizer.idOf(mask);
+}
+
+void TransformerModel::checkRequest(const ModelInput &input,
                                     const TransformerRunOptions &options) const
 {
+    const std::vector<int> &ids = input.tokenIds;
     const std::string &family = m_spec.family->displayName;
     if (ids.empty())
         throw InputError("There are no tokens to run " + family + " on: type a text.");
-    if (ids.size() > size_t(m_spec.contextLength))
+    if (ids.size() > size_t(m_spec.maxTokens()))
         throw InputError("The text has " + std::to_string(ids.size()) + " tokens but this " +
-                         family + " reads at most " + std::to_string(m_spec.contextLength) + " (" +
+                         family + " reads at most " + std::to_string(m_spec.maxTokens()) + " (" +
                          m_spec.family->contextLength.key + "). Shorten the text.");
     for (size_t i = 0; i < ids.size(); ++i)
         if (ids[i] < 0 || ids[i] >= m_spec.vocabSize)
             throw InputError("Token id " + std::to_string(ids[i]) + " (position " +
                              std::to_string(i) + ") is not in the vocabulary: ids run from 0 to " +
                              std::to_string(m_spec.vocabSize - 1) + ".");
+    // Segments the model has embeddings for: BERT's type_vocab_size; a family that reads no
+    // types (RoBERTa, DistilBERT, decoders) ignores them, as transformers does.
+    const int segments = m_spec.family->segmentTypes ? m_spec.typeVocabSize : 2;
+    for (size_t i = 0; i < input.segments.size(); ++i)
+        if (input.segments[i] < 0 || input.segments[i] >= segments)
+            throw InputError("Token " + std::to_string(i) + " is in segment " +
+                             std::to_string(input.segments[i]) + ", but this " + family +
+                             " has segment embeddings for " + std::to_string(segments) +
+                             " (type_vocab_size), so it reads one text, not a pair. Leave "
+                             "sentence B empty.");
     if (options.viewedLayer < -1 || options.viewedLayer >= m_spec.layers)
         throw InputError("There is no layer " + std::to_string(options.viewedLayer) + ": this " +
                          family + " has layers 0 to " + std::to_string(m_spec.layers - 1) + ".");
 }
 
-TransformerRun TransformerModel::run(const std::vector<int> &ids,
+RowMatrix TransformerModel::embed(const ModelInput &input) const
+{
+    const int64_t n = int64_t(input.tokenIds.size()), d = m_spec.dModel;
+    RowMatrix x(n, d);
+    for (int64_t i = 0; i < n; ++i)
+        m_weights.embedding.widenRows(input.tokenIds[size_t(i)], 1, x.row(i).data());
+    if (m_spec.family->positions == PositionKind::Learned) { // RoPE acts inside attention
+        RowMatrix positions(n, d);
+        m_weights.positions.widenRows(m_spec.positionOffset, n, positions.data());
+        x += positions;
+    }
+    if (m_weights.tokenTypes.bytes) { // BERT's segments; RoBERTa reads type 0 everywhere
+        RowMatrix type(1, d);
+        for (int64_t i = 0; i < n; ++i) {
+            m_weights.tokenTypes.widenRows(
+                m_spec.family->segmentTypes ? input.segment(size_t(i)) : 0, 1, type.data());
+            x.row(i) += type.row(0);
+        }
+    }
+    if (m_weights.embeddingNormWeight.size() > 0)
+        x = modelops::layerNorm(x, m_weights.embeddingNormWeight, m_weights.embeddingNormBias,
+                                m_spec.normEpsilon);
+    return x;
+}
+
+TransformerRun TransformerModel::run(const ModelInput &input,
                                      const TransformerRunOptions &options) const
 {
-    checkRequest(ids, options);
+    checkRequest(input, options);
+    const std::vector<int> &ids = input.tokenIds;
     const int64_t n = static_cast<int64_t>(ids.size()), d = m_spec.dModel, h = m_spec.heads,
                   layers = m_spec.layers;
     TransformerRun run;
     run.tokenIds = ids;
-    for (int id : ids)
-        run.tokens.push_back(m_tokenizer.displayLabel(id));
+    for (size_t i = 0; i < ids.size(); ++i) {
+        run.tokens.push_back(m_tokenizer.displayLabel(ids[i]));
+        run.segments.push_back(input.segment(i));
+    }
     run.viewedLayer = options.viewedLayer;
     run.attention = Tensor(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
     run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
 
-    RowMatrix x(n, d); // (n, d_model) the residual stream
-    for (int64_t i = 0; i < n; ++i)
-        m_weights.embedding.widenRows(ids[size_t(i)], 1, x.row(i).data());
-    if (m_spec.family->positions == PositionKind::Learned) { // RoPE acts inside attention
-        RowMatrix positions(n, d);
-        m_weights.positions.widenRows(0, n, positions.data());
-        x += positions;
-    }
+    RowMatrix x = embed(input); // (n, d_model) the residual stream
     for (int64_t layer = 0; layer < layers; ++layer) {
-        const LayerWeights &block = m_weights.layers[size_t(layer)];
-        addAttention(int(layer), x, run);
-        x += modelops::mlp(modelops::normalize(x, block.norm2Weight, block.norm2Bias,
-                                               m_spec.family->norm, m_spec.normEpsilon),
-                           block, m_spec.family->mlp, m_spec.family->layout);
+        addBlock(int(layer), x, run);
         if (options.progress && !options.progress(double(layer + 1) / double(layers + 1)))
             throw Cancelled{};
     }
-    for (int64_t layer = 0; layer < layers; ++layer)
-        for (int64_t head = 0; head < h; ++head)
-            run.headStats.push_back(computeHeadStats(run.attention.matrix({layer, head}), n, n));
-    addLogits(x, options, run);
+    addHeadStats(run);
+    if (m_spec.family->placement == NormPlacement::Pre)
+        addLogits(x, options, run);
+    else
+        addMaskFills(x, options, run);
     if (options.progress)
         options.progress(1.0);
     return run;
 }
 
-namespace {
-
-/// One layer's attention input (b = 1) from the (n, d_model) rows at `rows`.
-AttentionInput layerInput(const float *rows, int64_t n, int64_t d)
-{
-    AttentionInput input;
-    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
-    std::memcpy(input.x.data(), rows, sizeof(float) * size_t(n * d));
-    return input;
-}
-
-} // namespace
-
-void TransformerModel::addAttention(int layer, RowMatrix &x, TransformerRun &run) const
+void TransformerModel::addBlock(int layer, RowMatrix &x, TransformerRun &run) const
 {
     const LayerWeights &block = m_weights.layers[size_t(layer)];
-    const int64_t n = x.rows(), d = x.cols(), h = m_spec.heads;
-    float *read = run.layerInputs.data() + layer * n * d; // (n, d_model)
-    RowMatrixMap(read, n, d) = modelops::normalize(x, block.norm1Weight, block.norm1Bias,
-                                                   m_spec.family->norm, m_spec.normEpsilon);
+    const FamilyTable &family = *m_spec.family;
+    const bool pre = family.placement == NormPlacement::Pre;
+    const int64_t n = x.rows(), d = x.cols();
+    auto norm = [&](const RowMatrix &stream, const Vector &weight, const Vector &bias) {
+        return modelops::normalize(stream, weight, bias, family.norm, m_spec.normEpsilon);
+    };
+    // What the attention reads: the norm of the stream (pre-norm) or the stream itself.
+    RowMatrixMap read(run.layerInputs.data() + layer * n * d, n, d);
+    read = pre ? norm(x, block.norm1Weight, block.norm1Bias) : x;
+    x += attentionOutput(layer, run);
+    if (pre) {
+        x += modelops::mlp(norm(x, block.norm2Weight, block.norm2Bias), block, family.mlp,
+                           family.layout);
+        return;
+    }
+    x = norm(x, block.norm1Weight, block.norm1Bias);
+    x += modelops::mlp(x, block, family.mlp, family.layout);
+    x = norm(x, block.norm2Weight, block.norm2Bias);
+}
+
+RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) const
+{
+    const LayerWeights &block = m_weights.layers[size_t(layer)];
+    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads;
+    const float *read = run.layerInputs.data() + layer * n * d;      // (n, d_model)
     float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
     if (layer != run.viewedLayer) {
         const AttentionRecord keep{Record::AttentionOnly, probabilities};
-        x += computeLayerOutput(attentionConfig(), layerInput(read, n, d), block.attention, keep)
-                 .matrix({0});
-        return;
+        return computeLayerOutput(attentionConfig(), layerInput(read, n, d), block.attention, keep)
+            .matrix({0});
     }
     run.layerTrace = traceLayer(run.layerInputs, run.tokens, layer);
     const Tensor &p = run.layerTrace.tensor(keys::attentionWeights);
     std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
-    x += run.layerTrace.tensor(keys::output).matrix({0});
+    return run.layerTrace.tensor(keys::output).matrix({0});
+}
+
+void TransformerModel::addHeadStats(TransformerRun &run) const
+{
+    const SpecialTokens &special = m_spec.family->special;
+    const int cls = special.cls.empty() ? -1 : m_tokenizer.idOf(special.cls);
+    const int sep = special.sep.empty() ? -1 : m_tokenizer.idOf(special.sep);
+    const TokenRoles roles = TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
+    const int64_t n = int64_t(run.tokenIds.size());
+    for (int64_t layer = 0; layer < m_spec.layers; ++layer)
+        for (int64_t head = 0; head < m_spec.heads; ++head) {
+            const auto weights = run.attention.matrix({layer, head});
+            HeadStats stats = computeHeadStats(weights, n, n);
+            roles.addShares(weights, n, n, stats);
+            run.headStats.push_back(stats);
+        }
 }
 
 Trace TransformerModel::traceLayer(const Tensor &layerInputs,
@@ -168,6 +254,46 @@ void TransformerModel::addLogits(const RowMatrix &x, const TransformerRunOptions
     run.logits.matrix({}) = multiply(final, m_weights.outputHead, WeightLayout::Linear);
     run.topNext = topPredictions(run.logits.matrix({}).bottomRows(1).transpose(), options.topK,
                                  [this](int id) { return m_tokenizer.displayLabel(id); });
+}
+
+void TransformerModel::addMaskFills(const RowMatrix &x, const TransformerRunOptions &options,
+                                    TransformerRun &run) const
+{
+    const MaskHead &head = m_weights.maskHead;
+    if (!head.present()) {
+        run.noMaskHead = "This " + m_spec.family->displayName +
+                         " checkpoint has no masked-language-model head (no " +
+                         m_spec.family->tensors.mlmDenseWeight +
+                         " in its weights), so HeadLens cannot say what fills a mask. Open a "
+                         "checkpoint saved for masked-token prediction (…ForMaskedLM).";
+        return;
+    }
+    const int mask = maskTokenId();
+    std::vector<int64_t> rows; // the positions whose logits are computed
+    for (int64_t i = 0; i < x.rows(); ++i)
+        if (options.logitsForEveryPosition || run.tokenIds[size_t(i)] == mask)
+            rows.push_back(i);
+    if (rows.empty())
+        return;
+    // norm(gelu(dense(x))) E^T + bias (BertLMPredictionHead; RoBERTa's and DistilBERT's are
+    // the same computation under other names).
+    RowMatrix hidden(int64_t(rows.size()), x.cols());
+    for (size_t k = 0; k < rows.size(); ++k)
+        hidden.row(int64_t(k)) = x.row(rows[k]);
+    hidden = multiply(hidden, head.dense, WeightLayout::Linear);
+    hidden.rowwise() += head.denseBias.transpose();
+    modelops::geluErf(hidden);
+    hidden = modelops::layerNorm(hidden, head.normWeight, head.normBias, m_spec.normEpsilon);
+    run.logits = Tensor(Shape{{"n", int64_t(rows.size())}, {"vocab", m_spec.vocabSize}});
+    auto logits = run.logits.matrix({});
+    logits = multiply(hidden, head.decoder, WeightLayout::Linear);
+    logits.rowwise() += head.bias.transpose();
+    const auto label = [this](int id) { return m_tokenizer.displayLabel(id); };
+    for (size_t k = 0; k < rows.size(); ++k)
+        if (run.tokenIds[size_t(rows[k])] == mask)
+            run.maskFills.push_back(
+                {int(rows[k]),
+                 topPredictions(logits.row(int64_t(k)).transpose(), options.maskFillCount, label)});
 }
 
 TransformerRun TransformerModel::runText(const std::string &text,

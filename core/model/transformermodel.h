@@ -3,6 +3,7 @@
 
 #include "attention/attentionconfig.h"
 #include "model/checkpoint.h"
+#include "model/modelinput.h"
 #include "model/modelspec.h"
 #include "model/modelweights.h"
 #include "model/transformerrun.h"
@@ -14,13 +15,15 @@
 namespace headlens {
 
 /// One forward pass for every family, configured by its FamilyTable (familytable.h): token
-/// embedding + learned positions; per block x += attn(norm_1(x)), x += mlp(norm_2(x));
-/// logits = norm_f(x) E^T through the output head (the token embedding when tied). GPT-2 (Radford
-/// et al. 2019) is the first table. Every layer runs the built-in layer's attention
-/// (attentionforward.h), the viewed one through computeTrace so the pipeline and arithmetic views
-/// work on it, and every layer's attention probabilities are recorded. Open once (cheap: the
-/// weights are mapped, only the attention is laid out), then call run() from a worker thread: all
-/// const members are safe to call concurrently. Move-only.
+/// embedding + learned positions (+ BERT's segments and embedding norm); per block, pre-norm
+/// x += attn(norm_1(x)), x += mlp(norm_2(x)) (GPT-2, Llama), or post-norm
+/// x = norm_1(x + attn(x)), x = norm_2(x + mlp(x)) (BERT); decoders' logits = norm_f(x) E^T
+/// through the output head (the token embedding when tied), encoders' through the MLM head at
+/// the mask tokens. GPT-2 (Radford et al. 2019) is the first table. Every layer runs the built-in
+/// layer's attention (attentionforward.h), the viewed one through computeTrace so the pipeline and
+/// arithmetic views work on it, and every layer's attention probabilities are recorded. Open once
+/// (cheap: the weights are mapped, only the attention is laid out), then call run() from a worker
+/// thread: all const members are safe to call concurrently. Move-only.
 class TransformerModel
 {
 public:
@@ -46,14 +49,28 @@ public:
     AttentionConfig attentionConfig() const { return m_spec.attentionConfig(); }
 
     /// The text's token ids, as transformers' tokenizer(text) gives them (special tokens added:
-    /// Llama's BOS).
+    /// Llama's BOS, BERT's [CLS] and [SEP]).
     std::vector<int> encode(const std::string &text) const;
+    /// An encoder's pair as tokenizer(text, pair) gives it ([CLS] A [SEP] B [SEP]), with each
+    /// token's segment. Precondition: readsPairs().
+    ModelInput encodePair(const std::string &text, const std::string &pair) const;
+    /// Encoders read a pair of texts (sentence A and B); decoders one.
+    bool readsPairs() const { return !m_spec.family->causal; }
+    /// The id of the mask token the MLM head fills, -1 for decoders or when the vocabulary
+    /// lacks it.
+    int maskTokenId() const;
 
-    /// One pass over `tokenIds`. Throws InputError when there are no ids, more than the
-    /// context length, an id outside [0, vocab size), or options.viewedLayer is not in
-    /// [-1, layers); Cancelled when options.progress asks to stop.
+    /// One pass over `input`. Throws InputError when there are no ids, more than the
+    /// context length, an id outside [0, vocab size), a segment the model has no embedding
+    /// for, or options.viewedLayer is not in [-1, layers); Cancelled when options.progress
+    /// asks to stop.
+    TransformerRun run(const ModelInput &input, const TransformerRunOptions &options = {}) const;
+    /// run() of one text's ids ({1, 2, 3} works too).
     TransformerRun run(const std::vector<int> &tokenIds,
-                       const TransformerRunOptions &options = {}) const;
+                       const TransformerRunOptions &options = {}) const
+    {
+        return run(ModelInput(tokenIds), options);
+    }
     /// run(encode(text), options).
     TransformerRun runText(const std::string &text,
                            const TransformerRunOptions &options = {}) const;
@@ -65,13 +82,23 @@ public:
 
 private:
     TransformerModel() = default;
-    /// x += attention of `layer` on norm_1(x), its probabilities into run.attention: the full
-    /// trace when it is run.viewedLayer, Record::AttentionOnly otherwise (the same per-head code).
-    void addAttention(int layer, RowMatrix &x, TransformerRun &run) const;
+    /// (n, d_model): token embeddings, + positions, + segments, then the embedding norm.
+    RowMatrix embed(const ModelInput &input) const;
+    /// One block on the residual stream x, with its norms where the family places them.
+    void addBlock(int layer, RowMatrix &x, TransformerRun &run) const;
+    /// The attention of `layer` on its input (stored in run.layerInputs), its probabilities
+    /// into run.attention: the full trace when it is run.viewedLayer, Record::AttentionOnly
+    /// otherwise (the same per-head code).
+    RowMatrix attentionOutput(int layer, TransformerRun &run) const;
     /// The final norm, logits through the output head, top-k predictions.
     void addLogits(const RowMatrix &x, const TransformerRunOptions &options,
                    TransformerRun &run) const;
-    void checkRequest(const std::vector<int> &tokenIds, const TransformerRunOptions &options) const;
+    /// Encoders: the MLM head's logits and each mask token's fillers.
+    void addMaskFills(const RowMatrix &x, const TransformerRunOptions &options,
+                      TransformerRun &run) const;
+    /// Every head's statistics, with the [CLS], [SEP] and punctuation shares.
+    void addHeadStats(TransformerRun &run) const;
+    void checkRequest(const ModelInput &input, const TransformerRunOptions &options) const;
 
     std::string m_directory;
     ModelSpec m_spec;

@@ -20,14 +20,14 @@ std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
 }
 
 std::shared_ptr<ModelRun>
-TransformerOpenedModel::run(const std::vector<int> &tokenIds, int layer,
+TransformerOpenedModel::run(const ModelInput &input, int layer,
                             const std::function<bool(double)> &progress) const
 {
     TransformerRunOptions options;
     options.viewedLayer = layer;
     options.topK = kTopK;
     options.progress = progress;
-    auto pass = std::make_shared<const TransformerRun>(m_model.run(tokenIds, options));
+    auto pass = std::make_shared<const TransformerRun>(m_model.run(input, options));
     auto run = std::make_shared<ModelRun>();
     run->name = name();
     run->layers = pass->layers();
@@ -35,11 +35,17 @@ TransformerOpenedModel::run(const std::vector<int> &tokenIds, int layer,
     run->kvHeads = m_model.attentionConfig().kvHeadCount();
     run->tokenIds = pass->tokenIds;
     run->tokens = pass->tokens;
+    run->segments = pass->segments;
     run->attention = pass->attention; // handles on the same storage
     run->layerInputs = pass->layerInputs;
     run->causal = m_model.attentionConfig().causal;
     run->stats = pass->headStats;
     run->topNext = pass->topNext;
+    run->readsPairs = m_model.readsPairs();
+    if (m_model.readsPairs())
+        run->maskToken = m_model.spec().family->special.mask;
+    run->maskFills = pass->maskFills;
+    run->noMaskHead = pass->noMaskHead;
     // Aliasing: the trace is read where the TransformerRun holds it, which it keeps alive.
     run->layerTrace = std::shared_ptr<const Trace>(pass, &pass->layerTrace);
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
@@ -54,7 +60,7 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
                                 const std::function<bool(double)> &progress) const
 {
     if (previous.layerInputs.isEmpty())
-        return run(previous.tokenIds, layer, progress);
+        return run({previous.tokenIds, previous.segments}, layer, progress);
     auto run = std::make_shared<ModelRun>(previous);
     run->layerTrace = std::make_shared<const Trace>(
         m_model.traceLayer(previous.layerInputs, previous.tokens, layer));

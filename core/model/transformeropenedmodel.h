@@ -17,7 +17,12 @@ public:
     std::string name() const override;
     int layers() const override { return m_model.spec().layers; }
     std::vector<int> encode(const std::string &text) const override;
-    std::shared_ptr<ModelRun> run(const std::vector<int> &tokenIds, int layer,
+    bool readsPairs() const override { return m_model.readsPairs(); }
+    ModelInput encodePair(const std::string &text, const std::string &pair) const override
+    {
+        return m_model.encodePair(text, pair);
+    }
+    std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
                                   const std::function<bool(double)> &progress) const override;
     /// Traces `layer` from the input `previous` recorded for it; the other layers are not run.
     std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,

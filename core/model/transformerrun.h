@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/maskfill.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
@@ -21,6 +22,8 @@ struct TransformerRunOptions
     bool logitsForEveryPosition = false;
     /// How many next-token predictions to list.
     int topK = 5;
+    /// How many fillers to list for each mask token (encoders).
+    int maskFillCount = 5;
     /// Called after each layer with the fraction done (0..1); returning false abandons the run,
     /// which then throws Cancelled (attentionforward.h). Called from the computing thread.
     std::function<bool(double)> progress;
@@ -32,6 +35,7 @@ struct TransformerRun
 {
     std::vector<int> tokenIds;        ///< (n) vocabulary ids
     std::vector<std::string> tokens;  ///< (n) display labels, spaces as "␣"
+    std::vector<int> segments;        ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
     Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
@@ -41,8 +45,13 @@ struct TransformerRun
     /// Every step of the viewed layer's attention (b = 1): its input x is the norm of the
     /// residual stream entering that layer, its output what the layer adds back to the stream.
     Trace layerTrace;
-    Tensor logits; ///< (n, vocab) or (1, vocab) for the last position only (see options)
-    std::vector<TokenPrediction> topNext; ///< most probable next tokens, most probable first
+    /// Decoders: (n, vocab), or (1, vocab) for the last position only (see options).
+    /// Encoders: the MLM head's, (n, vocab), or (masks, vocab) for the mask tokens only; empty
+    /// without a head.
+    Tensor logits;
+    std::vector<TokenPrediction> topNext; ///< decoders: the most probable next tokens, best first
+    std::vector<MaskFill> maskFills;      ///< encoders: each mask token's fillers, in text order
+    std::string noMaskHead;               ///< encoders without an MLM head: the sentence saying so
 
     int layers() const { return attention.isEmpty() ? 0 : int(attention.shape().size(0)); }
     int heads() const { return attention.isEmpty() ? 0 : int(attention.shape().size(1)); }

@@ -29,6 +29,20 @@ AttentionInput inputFor(const TraceJob &job, AttentionConfig &config)
     return InputBuilder::fromTensors(config, x, xKv, mask);
 }
 
+/// The model's tokens: the job's ids, or its first text, with the second box's text as
+/// sentence B when the model reads pairs (an encoder) and it is not empty.
+ModelInput inputFor(const TraceJob &job, const OpenedModel &model)
+{
+    const std::string text = job.texts.empty() ? std::string() : job.texts.front();
+    const bool pair = model.readsPairs() && !job.kvTexts.empty() && !job.kvTexts.front().empty();
+    ModelInput input = !job.tokenIds.empty() ? ModelInput(job.tokenIds)
+                       : pair                ? model.encodePair(text, job.kvTexts.front())
+                                             : ModelInput(model.encode(text));
+    if (input.segments.empty())
+        input.segments.assign(input.tokenIds.size(), 0);
+    return input;
+}
+
 } // namespace
 
 TraceRun Session::run(const TraceJob &job, const std::function<bool(double)> &progress)
@@ -75,14 +89,12 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     const ModelSource source = m_models.resolve(job.model);
     const OpenedModel &model = *source.model;
     checkLayer(source.layer, model.layers(), model.family());
-    const std::vector<int> ids = !job.tokenIds.empty() ? job.tokenIds
-                                 : job.texts.empty()   ? model.encode(std::string())
-                                                       : model.encode(job.texts.front());
-    const bool sameText =
-        m_lastRun && m_lastRun->source.model == source.model && m_lastRun->tokenIds == ids;
+    const ModelInput input = inputFor(job, model);
+    const bool sameText = m_lastRun && m_lastRun->source.model == source.model &&
+                          ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input;
     std::shared_ptr<ModelRun> modelRun = sameText
                                              ? model.retrace(*m_lastRun, source.layer, progress)
-                                             : model.run(ids, source.layer, progress);
+                                             : model.run(input, source.layer, progress);
     modelRun->source = source;
     m_lastRun = modelRun;
     TraceRun run;

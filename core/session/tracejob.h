@@ -12,13 +12,14 @@ namespace headlens {
 
 /// Plain C++, copied into the worker so the front end can move on; Session::run does it.
 /// The built-in layer reads config, the texts (or the vectors of inputPath) and weightsPath;
-/// a model (model.isModel()) reads only its own layers and the first text (or tokenIds).
+/// a model (model.isModel()) reads only its own layers and the first text (or tokenIds), and
+/// an encoder the first kvText as sentence B of a pair.
 struct TraceJob
 {
     AttentionConfig config;
     ChosenSettings chosen;            ///< settings a weights file must not change (WeightsPolicy)
     std::vector<std::string> texts;   ///< b query sequences
-    std::vector<std::string> kvTexts; ///< cross-attention key/value sequences; empty = self
+    std::vector<std::string> kvTexts; ///< cross-attention K/V sequences (encoders: sentence B)
     std::string inputPath;            ///< query vectors (.npy) instead of texts; empty = texts
     std::string kvInputPath;          ///< key/value vectors (.npy), with inputPath
     std::string maskPath;             ///< key-padding mask (.npy), with inputPath
