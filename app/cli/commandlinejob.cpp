@@ -20,8 +20,14 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
         job.model.path = request.modelDir;
         job.model.layer = request.modelLayer;
         job.tokenIds = request.tokenIds;
+        if (!request.textPair.empty())
+            job.kvTexts = {request.textPair};
         return job;
     }
+    if (!request.textPair.empty() || request.fillMask)
+        throw InputError(std::string(request.fillMask ? "--fill-mask" : "--text-pair") +
+                         " goes with --model and an encoder (BERT, RoBERTa, DistilBERT): add "
+                         "--model DIR.");
     checkLayerInput(request);
     job.inputPath = request.inputPath;
     job.kvInputPath = request.kvInputPath;
@@ -48,6 +54,9 @@ void CommandLineJob::checkModelInput(const CommandLineRequest &request)
     if (!request.tokenIds.empty()) {
         if (!request.texts.empty())
             throw InputError("Give either --text or --token-ids with --model, not both.");
+        if (!request.textPair.empty())
+            throw InputError("--text-pair goes with --text: --token-ids already holds the "
+                             "pair's tokens, with its special tokens.");
     } else if (request.texts.size() != 1) {
         throw InputError(request.texts.empty()
                              ? "There is no text for the model: give one with --text \"Hello "

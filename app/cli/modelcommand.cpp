@@ -7,6 +7,7 @@
 #include "io/npyfile.h"
 #include "io/tracejson.h"
 #include "session/session.h"
+#include "util/inputerror.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,26 @@ namespace headlens {
 namespace {
 
 constexpr size_t kPrintedPredictions = 5;
+
+/// What only the run can tell: whether the model reads pairs and fills masks.
+void checkRun(const ModelRun &run, const CommandLineRequest &request)
+{
+    if (!request.textPair.empty() && !run.readsPairs)
+        throw InputError("--text-pair is sentence B of an encoder's pair, but " + run.name +
+                         " reads one text. Leave --text-pair out.");
+    if (!request.fillMask)
+        return;
+    if (!run.readsPairs)
+        throw InputError("--fill-mask needs an encoder (BERT, RoBERTa, DistilBERT); " + run.name +
+                         " predicts the next token instead, which is printed without --fill-mask.");
+    if (!run.noMaskHead.empty())
+        throw InputError(run.noMaskHead);
+    if (run.maskFills.empty())
+        throw InputError("The text has no " + run.maskToken + " for --fill-mask to fill: write " +
+                         run.maskToken +
+                         " where a word should go, e.g. --text \"The cat sat on the " +
+                         run.maskToken + ".\"");
+}
 
 void exportRun(const ModelRun &run, const std::string &dir)
 {
@@ -41,11 +62,12 @@ int ModelCommand::run(const CommandLineRequest &request)
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const ModelRun &run = *traced.model;
+    checkRun(run, request);
     const Trace &trace = *traced.trace;
     if (request.json)
         m_out << TraceJson::summary(trace) << "\n";
     else
-        printSummary(run, ms);
+        printSummary(run, ms, request.fillMask);
     if (request.printStats && !request.json)
         printStats(run);
     for (const std::string &warning : trace.warnings)
@@ -64,7 +86,7 @@ int ModelCommand::run(const CommandLineRequest &request)
     return 0;
 }
 
-void ModelCommand::printSummary(const ModelRun &run, double ms) const
+void ModelCommand::printSummary(const ModelRun &run, double ms, bool fillMask) const
 {
     const AttentionConfig &c = run.layerTrace->config;
     m_out << run.name << " (" << run.source.path << "): layers=" << run.layers
@@ -72,25 +94,49 @@ void ModelCommand::printSummary(const ModelRun &run, double ms) const
           << ", n=" << run.tokenIds.size() << " tokens, layer " << run.source.layer << " traced, "
           << std::fixed << std::setprecision(1) << ms << " ms\n  tokens:";
     for (size_t i = 0; i < run.tokenIds.size(); ++i)
-        m_out << " [" << run.tokens[i] << " " << run.tokenIds[i] << "]";
-    m_out << "\nNext token:\n";
-    for (size_t i = 0; i < std::min(run.topNext.size(), kPrintedPredictions); ++i)
-        m_out << "  " << i + 1 << ". " << std::setw(8) << std::setprecision(4)
-              << run.topNext[i].probability << "  [" << run.topNext[i].label << "] (id "
-              << run.topNext[i].tokenId << ")\n";
+        m_out << (i > 0 && run.segments.at(i) != run.segments.at(i - 1) ? " | sentence B:" : "")
+              << " [" << run.tokens[i] << " " << run.tokenIds[i] << "]";
+    m_out << "\n";
+    if (!run.readsPairs) {
+        m_out << "Next token:\n";
+        printPredictions(run.topNext);
+    } else if (fillMask) {
+        for (const MaskFill &fill : run.maskFills) {
+            m_out << run.maskToken << " at position " << fill.position << " (0-based):\n";
+            printPredictions(fill.top);
+        }
+    } else {
+        m_out << "An encoder predicts no next token; --fill-mask lists what fills each "
+              << run.maskToken << ".\n";
+    }
+}
+
+void ModelCommand::printPredictions(const std::vector<TokenPrediction> &predictions) const
+{
+    for (size_t i = 0; i < std::min(predictions.size(), kPrintedPredictions); ++i)
+        m_out << "  " << i + 1 << ". " << std::fixed << std::setw(8) << std::setprecision(4)
+              << predictions[i].probability << "  [" << predictions[i].label << "] (id "
+              << predictions[i].tokenId << ")\n";
     m_out << std::defaultfloat;
 }
 
 void ModelCommand::printStats(const ModelRun &run) const
 {
-    m_out << "\nlayer head  entropy  distance  previous  first\n" << std::fixed;
+    const bool shares = run.readsPairs; // [CLS], [SEP] and punctuation (Clark et al. 2019)
+    m_out << "\nlayer head  entropy  distance  previous  first"
+          << (shares ? "    cls    sep  punct" : "") << "\n"
+          << std::fixed;
     for (int layer = 0; layer < run.layers; ++layer)
         for (int head = 0; head < run.heads; ++head) {
             const HeadStats &s = run.stat(layer, head);
             m_out << std::setw(5) << layer << std::setw(5) << head + 1 << std::setw(9)
                   << std::setprecision(3) << s.entropy << std::setw(10) << std::setprecision(2)
                   << s.meanDistance << std::setw(10) << std::setprecision(3) << s.previousToken
-                  << std::setw(7) << s.firstToken << "\n";
+                  << std::setw(7) << s.firstToken;
+            if (shares)
+                for (double share : {s.clsShare, s.sepShare, s.punctuationShare})
+                    m_out << std::setw(7) << share; // nan when the text has no such token
+            m_out << "\n";
         }
     m_out << std::defaultfloat;
 }

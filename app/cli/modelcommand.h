@@ -4,14 +4,17 @@
 #include "commandline.h"
 
 #include <ostream>
+#include <vector>
 
 namespace headlens {
 
 struct ModelRun;
+struct TokenPrediction;
 
 /// Runs the command line's TraceJob through a Session, as the window does: opens the model
 /// (a GPT-2 folder or a toy .npz, told apart by ModelOpener), runs the text (or --token-ids)
-/// through every layer, prints the tokens and the top-5 next-token predictions (and per-head
+/// through every layer, prints the tokens and the top-5 next-token predictions (an encoder's
+/// top-5 fillers of each mask with --fill-mask, its sentence B from --text-pair; per-head
 /// statistics with --stats), and with --export-dir writes the chosen layer's trace (as for the
 /// built-in layer) plus all_weights.npy (L, h, n, n) attention probabilities and token_ids.npy
 /// (n) (float32, as NpyFile writes; ids < 2^24 are exact). Throws InputError for anything the
@@ -25,7 +28,8 @@ public:
     int run(const CommandLineRequest &request);
 
 private:
-    void printSummary(const ModelRun &run, double milliseconds) const;
+    void printSummary(const ModelRun &run, double milliseconds, bool fillMask) const;
+    void printPredictions(const std::vector<TokenPrediction> &predictions) const;
     void printStats(const ModelRun &run) const;
 
     std::ostream &m_out;

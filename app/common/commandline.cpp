@@ -176,6 +176,8 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
             r.texts.push_back(line);
     else if (option == "--kv-text")
         r.kvTexts.push_back(value);
+    else if (option == "--text-pair")
+        r.textPair = value;
     else if (option == "--input")
         r.inputPath = value;
     else if (option == "--kv-input")
@@ -256,6 +258,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.printShapes = true;
     else if (option == "--stats")
         r.printStats = true;
+    else if (option == "--fill-mask")
+        r.fillMask = true;
     else if (option == "--compare")
         r.compare = true;
     else if (option == "--json")

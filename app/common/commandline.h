@@ -51,6 +51,8 @@ struct CommandLineRequest
     std::string modelDir;             ///< --model DIR: a GPT-2 checkpoint folder
     int modelLayer = 0;               ///< --layer L: the GPT-2 layer traced step by step
     std::vector<int> tokenIds;        ///< --token-ids 1,2,3: GPT-2 ids instead of --text
+    std::string textPair;             ///< --text-pair: an encoder's sentence B
+    bool fillMask = false;            ///< --fill-mask: each mask's top-5 fillers (encoders)
     std::string workspacePath;        ///< a positional .headlens file (the window only)
 
     TrainOptions train; ///< --train TASK and the options that go with it

@@ -38,7 +38,8 @@ Layer:
   --window W                sliding window: a query sees only the W most recent keys
   --tokenizer words|chars
   --memory-budget MIB       refuse traces larger than this (default 2048)
-Models (a Hugging Face checkpoint folder: GPT-2, Llama, Mistral, Qwen2, Qwen3; or a toy model):
+Models (a Hugging Face checkpoint folder: GPT-2, Llama, Mistral, Qwen2, Qwen3, BERT, RoBERTa,
+DistilBERT; or a toy model):
   --list-models             the models in the Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub or
                             ~/.cache/huggingface/hub) with architecture, size and dtype
   --model DIR|TOY.npz       config.json, model.safetensors (or its shards) and the tokenizer; runs --text
@@ -46,6 +47,8 @@ Models (a Hugging Face checkpoint folder: GPT-2, Llama, Mistral, Qwen2, Qwen3; o
                             writes all_weights.npy (n_layer, n_head, n, n) and token_ids.npy
   --layer L                 the layer whose every step is traced and exported (default 0)
   --token-ids 1,2,3         the model's token ids instead of --text
+  --text-pair TEXT          an encoder's sentence B: [CLS] text [SEP] pair [SEP]
+  --fill-mask               an encoder's top-5 fillers of each [MASK] (<mask>) in the text
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics

@@ -63,7 +63,7 @@ QString tinyGpt2()
 ExpectedHeads gpt2Heads()
 {
     const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
-    const TransformerRun run = model.runText(kText.toStdString(), {-1, false, 1, {}});
+    const TransformerRun run = model.runText(kText.toStdString(), {-1, false, 1, 5, {}});
     ExpectedHeads e{run.layers(), run.heads(), {}};
     for (int l = 0; l < e.layers; ++l)
         for (int h = 0; h < e.heads; ++h)

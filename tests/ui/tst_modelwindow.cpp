@@ -48,7 +48,7 @@ QString tinyGpt2()
 const TransformerRun &referenceRun()
 {
     static const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
-    static const TransformerRun run = model.runText(kText.toStdString(), {0, false, 10, {}});
+    static const TransformerRun run = model.runText(kText.toStdString(), {0, false, 10, 5, {}});
     return run;
 }
 
