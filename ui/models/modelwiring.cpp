@@ -47,7 +47,7 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
     m_overview->setCurrent(run->source.layer, m_selection->pinnedHead());
     const QString tokens = run->mappedOntoToyVocabulary
                                ? tr("typed text mapped onto the toy vocabulary")
-                               : tr("%1 BPE tokens").arg(run->tokens.size());
+                               : tr("%1 tokens").arg(run->tokens.size());
     m_note->setText(tr("<b>%1</b> · layer %2 of %3 · %4")
                         .arg(QString::fromStdString(run->name).toHtmlEscaped())
                         .arg(run->source.layer)
