@@ -1,6 +1,7 @@
 // Tests of the encoders (BERT, RoBERTa, DistilBERT) against an independent float64 NumPy forward.
 #include "approx.h"
 #include "errorof.h"
+#include "modelfolder.h"
 
 #include "io/npzarchive.h"
 #include "model/modelopener.h"
@@ -21,6 +22,7 @@
 #include <numeric>
 
 using namespace headlens;
+using headlens::test::copyWithConfig;
 using headlens::test::errorOf;
 
 namespace {
@@ -57,20 +59,6 @@ public:
 private:
     std::map<std::string, Tensor> m_arrays;
 };
-
-/// A copy of `from` whose config.json has `key` set to `value`.
-void copyWithConfig(const QString &from, const QString &to, const QString &key,
-                    const QJsonValue &value)
-{
-    for (const QString &name : QDir(from).entryList(QDir::Files))
-        QVERIFY(QFile::copy(from + "/" + name, to + "/" + name));
-    QFile file(to + "/config.json");
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-    config[key] = value;
-    file.resize(0);
-    file.write(QJsonDocument(config).toJson());
-}
 
 /// softmax of one row of logits, in double.
 std::vector<double> softmax(const float *logits, int64_t count)

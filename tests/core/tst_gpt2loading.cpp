@@ -2,6 +2,7 @@
 // do.
 #include "approx.h"
 #include "errorof.h"
+#include "modelfolder.h"
 
 #include "model/transformermodel.h"
 #include "util/inputerror.h"
@@ -43,14 +44,8 @@ void makeFolder(const QString &dir, Change change, const QString &key, const QJs
         QFile file(dir + "/model.safetensors");
         QVERIFY(file.resize(file.size() - 1000));
     }
-    if (change == Change::EditConfig) {
-        QFile file(dir + "/config.json");
-        QVERIFY(file.open(QIODevice::ReadWrite));
-        QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-        config[key] = value;
-        file.resize(0);
-        file.write(QJsonDocument(config).toJson());
-    }
+    if (change == Change::EditConfig)
+        headlens::test::editConfig(dir, key, value);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "approx.h"
 #include "errorof.h"
 #include "gpt2golden.h"
+#include "modelfolder.h"
 
 #include "model/transformermodel.h"
 
@@ -13,6 +14,7 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::copyWithConfig;
 using headlens::test::errorOf;
 using headlens::test::Gpt2Golden;
 using headlens::test::modelGolden;
@@ -24,20 +26,6 @@ const std::string kLlamaData = HEADLENS_TEST_DATA "/llama/";
 Tensor renamedLike(const Tensor &golden, const Tensor &like)
 {
     return golden.view(like.shape());
-}
-
-/// A copy of `folder` whose config.json has `key` set to `value`.
-void copyWithConfig(const QString &from, const QString &to, const QString &key,
-                    const QJsonValue &value)
-{
-    for (const QString &name : QDir(from).entryList(QDir::Files))
-        QVERIFY(QFile::copy(from + "/" + name, to + "/" + name));
-    QFile file(to + "/config.json");
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-    config[key] = value;
-    file.resize(0);
-    file.write(QJsonDocument(config).toJson());
 }
 
 } // namespace
