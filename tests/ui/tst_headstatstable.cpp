@@ -104,10 +104,10 @@ private slots:
     void tooltipsGiveTheFullNames()
     {
         HeadStatsModel model;
-        const QStringList full{
-            "Layer",       "Head",           "K/V head",         "Entropy",
-            "Distance",    "Previous token", "First token",      "Self (diagonal)",
-            "[CLS] share", "[SEP] share",    "Punctuation share"};
+        const QStringList full{"Layer",       "Head",           "K/V head",
+                               "[CLS] share", "[SEP] share",    "Punctuation share",
+                               "Entropy",     "Distance",       "Previous token",
+                               "First token", "Self (diagonal)"};
         QCOMPARE(model.columnCount(), int(full.size()));
         for (int section = 0; section < model.columnCount(); ++section) {
             const QString tip =
@@ -132,8 +132,9 @@ private slots:
     {
         HeadStatsTable table;
         table.setRun(middleSepRun());
-        QCOMPARE(visibleHeaders(table), QStringList({"Layer", "Head", "Entropy", "Dist.", "Prev.",
-                                                     "First", "Self", "[CLS]", "[SEP]", "Punct."}));
+        QCOMPARE(visibleHeaders(table),
+                 QStringList({"Layer", "Head", "[CLS]", "[SEP]", "Punct.", "Entropy", "Dist.",
+                              "Prev.", "First", "Self"}));
         // Sorted by layer, then head, as it opens.
         QCOMPARE(rowHeads(table), QStringList({"0.1", "0.2", "1.1", "1.2", "2.1", "2.2"}));
         QCOMPARE(columnTexts(table, HeadStatsModel::SepShare),

@@ -67,14 +67,14 @@ double HeadStatsModel::value(int row, int column) const
         return s.previousToken;
     case FirstToken:
         return s.firstToken;
-    case Diagonal:
-        return s.diagonal;
     case ClsShare:
         return s.clsShare;
     case SepShare:
         return s.sepShare;
-    default:
+    case PunctuationShare:
         return s.punctuationShare;
+    default:
+        return s.diagonal;
     }
 }
 
@@ -107,23 +107,23 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     // Short headers: with seven columns in a third of a 1400 px window, "Prev. token" showed
     // as "rev. toke". The tooltip gives the full name and what the number means.
-    static const char *const names[] = {"Layer", "Head", "K/V",   "Entropy", "Dist.", "Prev.",
-                                        "First", "Self", "[CLS]", "[SEP]",   "Punct."};
+    static const char *const names[] = {"Layer",   "Head",  "K/V",   "[CLS]", "[SEP]", "Punct.",
+                                        "Entropy", "Dist.", "Prev.", "First", "Self"};
     static const char *const tips[] = {
         "Layer, counted from 0 as --layer does",
         "Head, counted from 1 as in the Heads view",
         "K/V head: the key/value head this head shares with its group (grouped-query "
         "attention), counted from 1",
-        "Entropy: mean row entropy in nats; 0 = each token looks at one key, high = spread out",
-        "Distance: mean distance in tokens between a query and the keys it looks at",
-        "Previous token: mean weight on the token just before; high for previous-token heads",
-        "First token: mean weight on the first token; high for heads that park attention there",
-        "Self (diagonal): mean weight a token gives itself",
         "[CLS] share: mean weight on [CLS] (<s> for RoBERTa); — when the text has none",
         "[SEP] share: mean weight on [SEP] (</s>); high in BERT's middle layers (Clark et al. "
         "2019); — when the text has none",
         "Punctuation share: mean weight on punctuation tokens (. , ! ...); — when the text has "
-        "none"};
+        "none",
+        "Entropy: mean row entropy in nats; 0 = each token looks at one key, high = spread out",
+        "Distance: mean distance in tokens between a query and the keys it looks at",
+        "Previous token: mean weight on the token just before; high for previous-token heads",
+        "First token: mean weight on the first token; high for heads that park attention there",
+        "Self (diagonal): mean weight a token gives itself"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
     if (role == Qt::ToolTipRole)

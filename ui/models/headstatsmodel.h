@@ -21,14 +21,16 @@ public:
         Layer,
         Head,
         KvGroup,
+        // Right after the head: what an encoder's heads are known for (Clark et al. 2019),
+        // visible without scrolling the table sideways in a 1280 px window.
+        ClsShare,
+        SepShare,
+        PunctuationShare,
         Entropy,
         MeanDistance,
         PreviousToken,
         FirstToken,
         Diagonal,
-        ClsShare,
-        SepShare,
-        PunctuationShare,
         Count
     };
     static constexpr int kSortRole = Qt::UserRole;

@@ -43,7 +43,9 @@ LayerSharesPlot::LayerSharesPlot(QWidget *parent) : QCustomPlot(parent)
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    setMinimumSize(200, 150);
+    // Narrow enough for the Model tab beside the grid in a 1024 px window: at 200 px the tab
+    // made the whole window 29 px wider than a decoder's.
+    setMinimumSize(80, 120);
     setMouseTracking(true);
 }
 

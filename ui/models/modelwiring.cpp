@@ -24,8 +24,8 @@ QString pairTokens(const ModelRun &run)
         return QString("<span style='color:%1'>▬</span> %2")
             .arg(TokenStrip::segmentColor(segment).name(), name);
     };
-    return QObject::tr("%1: %2 and %3")
-        .arg(count, swatch(0, QObject::tr("sentence A")), swatch(1, QObject::tr("sentence B")));
+    return QObject::tr("%1: %2 %3")
+        .arg(count, swatch(0, QObject::tr("sentence A")), swatch(1, QObject::tr("B")));
 }
 
 } // namespace
