@@ -16,6 +16,7 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace headlens;
 using namespace headlens::test;
@@ -92,6 +93,11 @@ private slots:
         // The run just shown read A alone: B is added and the text computed again.
         QCOMPARE(recompute.count(), 1);
         QCOMPARE(jobKvTexts(), std::vector<std::string>{"it slept"});
+        // Above the token strip, the legend of its bands.
+        QTextDocument note;
+        note.setHtml(models->note()->text());
+        QCOMPARE(note.toPlainText(),
+                 QString("hand-made BERT · layer 0 of 1 · 8 tokens: ▬ sentence A ▬ B"));
     }
 
     // Typing in the box recomputes with the new sentence B, without any checkbox.

@@ -28,6 +28,15 @@ QString pairTokens(const ModelRun &run)
         .arg(count, swatch(0, QObject::tr("sentence A")), swatch(1, QObject::tr("B")));
 }
 
+QString tokenSummary(const ModelRun &run)
+{
+    if (run.mappedOntoToyVocabulary)
+        return QObject::tr("typed text mapped onto the toy vocabulary");
+    if (run.readsPairs)
+        return pairTokens(run);
+    return QObject::tr("%1 BPE tokens").arg(run.tokens.size());
+}
+
 } // namespace
 
 ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *parent)
@@ -65,15 +74,11 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
         return;
     m_overview->setRun(run);
     m_overview->setCurrent(run->source.layer, m_selection->pinnedHead());
-    const QString tokens = run->mappedOntoToyVocabulary ? tr("typed text mapped onto the toy "
-                                                             "vocabulary")
-                           : run->readsPairs            ? pairTokens(*run)
-                                             : tr("%1 BPE tokens").arg(run->tokens.size());
     m_note->setText(tr("<b>%1</b> · layer %2 of %3 · %4")
                         .arg(QString::fromStdString(run->name).toHtmlEscaped())
                         .arg(run->source.layer)
                         .arg(run->layers)
-                        .arg(tokens));
+                        .arg(tokenSummary(*run)));
 }
 
 void ModelWiring::openHead(int layer, int head)
