@@ -125,6 +125,10 @@ void MainWindow::buildModels()
     qobject_cast<QVBoxLayout *>(m_viewArea->layout())->insertWidget(0, m_models->note());
     ModelController *controller = m_models->controller();
     connect(m_runner, &TraceRunner::modelRunReady, controller, &ModelController::setRun);
+    connect(controller, &ModelController::runChanged, m_strip,
+            [this](const std::shared_ptr<const ModelRun> &run) {
+                m_strip->setSegments(run ? run->segments : std::vector<int>());
+            });
     connect(controller, &ModelController::sourceChanged, this, &MainWindow::recompute);
     connect(m_models, &ModelWiring::runShown, this, &MainWindow::showModelRun);
     connect(m_models, &ModelWiring::headOpened, this,

@@ -1,6 +1,8 @@
 // KvCachePlot: a point per power of two and one at n; y in the unit of the largest value.
 #include "cost/kvcacheplot.h"
 
+#include "plot/axesstyle.h"
+
 #include <cmath>
 
 namespace headlens {
@@ -78,22 +80,7 @@ void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
 void KvCachePlot::setPlotStyle(const PlotStyle &style)
 {
     const QColor fg = style.foreground();
-    setBackground(style.background());
-    axisRect()->setBackground(style.background());
-    QFont labels = font();
-    labels.setPointSizeF(8.0 * style.fontScale);
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        axis->setBasePen(QPen(fg));
-        axis->setTickPen(QPen(fg));
-        axis->setSubTickPen(QPen(fg));
-        axis->setTickLabelColor(fg);
-        axis->setLabelColor(fg);
-        axis->setTickLabelFont(labels);
-        axis->setLabelFont(labels);
-        axis->grid()->setPen(QPen(style.dark ? QColor("#3a3f47") : QColor("#e4e4e4")));
-    }
-    legend->setFont(labels);
-    legend->setTextColor(fg);
+    const QFont labels = AxesStyle::apply(*this, style, 8.0);
     m_markerLabel->setFont(labels);
     m_markerLabel->setColor(fg);
     QFont title = labels;

@@ -1,6 +1,8 @@
 // HeadStatsModel: reads HeadStats out of the ModelRun; no computing here.
 #include "models/headstatsmodel.h"
 
+#include <cmath>
+
 namespace headlens {
 
 HeadStatsModel::HeadStatsModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -22,6 +24,30 @@ int HeadStatsModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : Count;
 }
 
+bool HeadStatsModel::anyValue(int column) const
+{
+    for (int row = 0; row < rowCount(); ++row)
+        if (!std::isnan(value(row, column)))
+            return true;
+    return false;
+}
+
+bool HeadStatsModel::isColumnShown(int column) const
+{
+    if (!m_run)
+        return true;
+    switch (column) {
+    case KvGroup:
+        return m_run->kvHeads > 0 && m_run->kvHeads < m_run->heads;
+    case ClsShare:
+    case SepShare:
+    case PunctuationShare:
+        return anyValue(column);
+    default:
+        return true;
+    }
+}
+
 double HeadStatsModel::value(int row, int column) const
 {
     const int heads = std::max(m_run->heads, 1);
@@ -31,6 +57,8 @@ double HeadStatsModel::value(int row, int column) const
         return row / heads;
     case Head:
         return row % heads;
+    case KvGroup: // each run of h / h_kv neighbouring heads reads one K/V head (the GQA repeat)
+        return (row % heads) / std::max(heads / std::max(m_run->kvHeads, 1), 1);
     case Entropy:
         return s.entropy;
     case MeanDistance:
@@ -39,6 +67,12 @@ double HeadStatsModel::value(int row, int column) const
         return s.previousToken;
     case FirstToken:
         return s.firstToken;
+    case ClsShare:
+        return s.clsShare;
+    case SepShare:
+        return s.sepShare;
+    case PunctuationShare:
+        return s.punctuationShare;
     default:
         return s.diagonal;
     }
@@ -51,10 +85,17 @@ QVariant HeadStatsModel::data(const QModelIndex &index, int role) const
     const double v = value(index.row(), index.column());
     if (role == kSortRole)
         return v;
-    if (role == Qt::DisplayRole && index.column() == Head)
-        return QString::number(int(v) + 1); // heads count from 1, as in the Heads view
-    if (role == Qt::DisplayRole)
-        return index.column() == Layer ? QString::number(int(v)) : QString::number(v, 'f', 3);
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Layer:
+            return QString::number(int(v));
+        case Head: // heads and K/V heads count from 1, as in the Heads view
+        case KvGroup:
+            return QString::number(int(v) + 1);
+        default:
+            return std::isnan(v) ? QStringLiteral("—") : QString::number(v, 'f', 3);
+        }
+    }
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -62,15 +103,22 @@ QVariant HeadStatsModel::data(const QModelIndex &index, int role) const
 
 QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
+    if (orientation != Qt::Horizontal || section < 0 || section >= Count)
         return {};
     // Short headers: with seven columns in a third of a 1400 px window, "Prev. token" showed
     // as "rev. toke". The tooltip gives the full name and what the number means.
-    static const char *const names[] = {"Layer", "Head",  "Entropy", "Dist.",
-                                        "Prev.", "First", "Self"};
+    static const char *const names[] = {"Layer",   "Head",  "K/V",   "[CLS]", "[SEP]", "Punct.",
+                                        "Entropy", "Dist.", "Prev.", "First", "Self"};
     static const char *const tips[] = {
         "Layer, counted from 0 as --layer does",
         "Head, counted from 1 as in the Heads view",
+        "K/V head: the key/value head this head shares with its group (grouped-query "
+        "attention), counted from 1",
+        "[CLS] share: mean weight on [CLS] (<s> for RoBERTa); — when the text has none",
+        "[SEP] share: mean weight on [SEP] (</s>); high in BERT's middle layers (Clark et al. "
+        "2019); — when the text has none",
+        "Punctuation share: mean weight on punctuation tokens (. , ! ...); — when the text has "
+        "none",
         "Entropy: mean row entropy in nats; 0 = each token looks at one key, high = spread out",
         "Distance: mean distance in tokens between a query and the keys it looks at",
         "Previous token: mean weight on the token just before; high for previous-token heads",

@@ -2,18 +2,17 @@
 #include "models/headstatstable.h"
 
 #include "models/headstatsmodel.h"
+#include "models/headstatssortproxy.h"
 
 #include <QHeaderView>
-#include <QSortFilterProxyModel>
 
 namespace headlens {
 
 HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
 {
     m_model = new HeadStatsModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new HeadStatsSortProxy(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(HeadStatsModel::kSortRole);
     setModel(m_proxy);
     setSortingEnabled(true);
     sortByColumn(HeadStatsModel::Layer, Qt::AscendingOrder);
@@ -37,6 +36,8 @@ HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
 void HeadStatsTable::setRun(std::shared_ptr<const ModelRun> run)
 {
     m_model->setRun(std::move(run));
+    for (int column = 0; column < HeadStatsModel::Count; ++column)
+        setColumnHidden(column, !m_model->isColumnShown(column));
 }
 
 std::pair<int, int> HeadStatsTable::headAt(int row) const

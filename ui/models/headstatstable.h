@@ -8,11 +8,10 @@
 #include <memory>
 #include <utility>
 
-class QSortFilterProxyModel;
-
 namespace headlens {
 
 class HeadStatsModel;
+class HeadStatsSortProxy;
 
 /// A sortable QTableView over HeadStatsModel; clicking a row asks to open that head.
 class HeadStatsTable : public QTableView
@@ -30,7 +29,7 @@ signals:
 
 private:
     HeadStatsModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
+    HeadStatsSortProxy *m_proxy = nullptr;
 };
 
 } // namespace headlens

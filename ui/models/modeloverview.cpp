@@ -1,12 +1,15 @@
-// ModelOverview: grid on the left; statistics table over the next-token bars on the right.
+// ModelOverview: grid on the left; statistics (table, per-layer plot) over the predictions on
+// the right.
 #include "models/modeloverview.h"
 
 #include "models/headstatstable.h"
+#include "models/layersharesplot.h"
 #include "models/modelgridview.h"
-#include "models/predictionspanel.h"
+#include "models/predictionsbox.h"
 
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -32,15 +35,23 @@ ModelOverview::ModelOverview(QWidget *parent) : QWidget(parent)
     m_grid = new ModelGridView(this);
     m_table = new HeadStatsTable(this);
     m_table->setObjectName("headStatsTable");
-    m_predictions = new PredictionsPanel(this);
+    m_layerShares = new LayerSharesPlot(this);
+    m_layerShares->setObjectName("layerSharesPlot");
+    m_predictions = new PredictionsBox(this);
     m_title = new QLabel(this);
-    m_nextTitle = new QLabel(tr("<b>Next token</b>"), this);
     auto *stats = new QLabel(tr("<b>Every head's statistics</b> — click a header to sort, a row "
                                 "to open that head"),
                              this);
+    // A tab rather than a section under the table: at 1280 x 720 the table, the plot and the
+    // predictions do not fit above one another. Decoders have no [SEP]: one tab, no tab bar.
+    m_statsTabs = new QTabWidget(this);
+    m_statsTabs->setDocumentMode(true);
+    m_statsTabs->setTabBarAutoHide(true);
+    m_statsTabs->addTab(titled(stats, m_table, m_statsTabs), tr("Every head"));
+    m_layerShares->hide();
     auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(titled(stats, m_table, right));
-    right->addWidget(titled(m_nextTitle, m_predictions, right));
+    right->addWidget(m_statsTabs);
+    right->addWidget(m_predictions);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -55,24 +66,36 @@ ModelOverview::ModelOverview(QWidget *parent) : QWidget(parent)
     connect(m_table, &HeadStatsTable::headActivated, this, &ModelOverview::headChosen);
 }
 
+PredictionsPanel *ModelOverview::predictions() const
+{
+    return m_predictions->panel();
+}
+
 void ModelOverview::setRun(std::shared_ptr<const ModelRun> run)
 {
     if (!run)
         return;
     m_title->setText(tr("<b>%1</b> — every layer (row) and head (column); click one to open it")
                          .arg(QString::fromStdString(run->name).toHtmlEscaped()));
-    const QString last =
-        run->tokens.empty() ? QString() : QString::fromStdString(run->tokens.back());
-    m_nextTitle->setText(tr("<b>Next token</b> after “%1”").arg(last.toHtmlEscaped()));
     m_grid->setRun(run);
     m_table->setRun(run);
-    m_predictions->setPredictions(run->topNext);
+    m_predictions->setRun(*run);
+    m_layerShares->setRun(*run);
+    const int plotTab = m_statsTabs->indexOf(m_layerShares);
+    if (LayerSharesPlot::hasSpecialTokens(*run)) {
+        if (plotTab < 0)
+            m_statsTabs->addTab(m_layerShares, tr("[SEP] / [CLS] per layer"));
+    } else if (plotTab >= 0) {
+        m_statsTabs->removeTab(plotTab);
+        m_layerShares->hide();
+    }
 }
 
 void ModelOverview::setPlotStyle(const PlotStyle &style)
 {
     m_grid->setPlotStyle(style);
     m_predictions->setPlotStyle(style);
+    m_layerShares->setPlotStyle(style);
 }
 
 void ModelOverview::setCurrent(int layer, int head)

@@ -5,14 +5,42 @@
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
 #include "selection/selection.h"
+#include "views/tokenstrip.h"
 #include "workspace/workspace.h"
 
 #include <QLabel>
 
 namespace headlens {
 
+namespace {
+
+// The legend of the token strip's segment bands, in their colours.
+QString pairTokens(const ModelRun &run)
+{
+    const QString count = QObject::tr("%1 tokens").arg(run.tokens.size());
+    if (!TokenStrip::hasSentenceB(run.segments))
+        return count;
+    const auto swatch = [](int segment, const QString &name) {
+        return QString("<span style='color:%1'>▬</span> %2")
+            .arg(TokenStrip::segmentColor(segment).name(), name);
+    };
+    return QObject::tr("%1: %2 %3")
+        .arg(count, swatch(0, QObject::tr("sentence A")), swatch(1, QObject::tr("B")));
+}
+
+QString tokenSummary(const ModelRun &run)
+{
+    if (run.mappedOntoToyVocabulary)
+        return QObject::tr("typed text mapped onto the toy vocabulary");
+    if (run.readsPairs)
+        return pairTokens(run);
+    return QObject::tr("%1 tokens").arg(run.tokens.size());
+}
+
+} // namespace
+
 ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *parent)
-    : QObject(parent), m_selection(selection)
+    : QObject(parent), m_workspace(workspace), m_selection(selection)
 {
     m_controller = new ModelController(workspace, this);
     m_box = new ModelBox(m_controller, workspace);
@@ -41,18 +69,16 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
 {
     emit runShown(bool(run));
     m_note->setVisible(bool(run));
+    m_workspace->setKvTextIsSentenceB(run && run->readsPairs);
     if (!run)
         return;
     m_overview->setRun(run);
     m_overview->setCurrent(run->source.layer, m_selection->pinnedHead());
-    const QString tokens = run->mappedOntoToyVocabulary
-                               ? tr("typed text mapped onto the toy vocabulary")
-                               : tr("%1 tokens").arg(run->tokens.size());
     m_note->setText(tr("<b>%1</b> · layer %2 of %3 · %4")
                         .arg(QString::fromStdString(run->name).toHtmlEscaped())
                         .arg(run->source.layer)
                         .arg(run->layers)
-                        .arg(tokens));
+                        .arg(tokenSummary(*run)));
 }
 
 void ModelWiring::openHead(int layer, int head)

@@ -48,6 +48,7 @@ private:
     void showRun(const std::shared_ptr<const ModelRun> &run);
     void openHead(int layer, int head);
 
+    Workspace *m_workspace;
     Selection *m_selection;
     ModelController *m_controller = nullptr;
     ModelBox *m_box = nullptr;

@@ -1,4 +1,5 @@
-// PredictionsPanel: the model's most probable next tokens after the text, as labelled bars.
+// PredictionsPanel: the model's most probable tokens (after the text, or in each [MASK] of it) as
+// labelled bars.
 #pragma once
 
 #include "model/modelrun.h"
@@ -11,18 +12,35 @@
 
 namespace headlens {
 
-/// Passive: draws what setPredictions gave, most probable on top.
+/// Candidates for one place in the text, most probable first; `heading` names the place
+/// ("t5 [MASK]") and is empty for the one place after a decoder's text.
+struct PredictionGroup
+{
+    QString heading;
+    std::vector<TokenPrediction> top;
+};
+
+/// Passive: draws what setGroups gave, a heading row over each group's bars, most probable on
+/// top.
 class PredictionsPanel : public QWidget
 {
     Q_OBJECT
 public:
     explicit PredictionsPanel(QWidget *parent = nullptr);
 
+    /// One group without a heading: a decoder's next tokens.
     void setPredictions(const std::vector<TokenPrediction> &predictions);
+    void setGroups(std::vector<PredictionGroup> groups);
     void setPlotStyle(const PlotStyle &style);
-    /// The tokens drawn, most probable first.
+    /// The tokens drawn, group after group, most probable first.
     QStringList labels() const;
-    const std::vector<TokenPrediction> &predictions() const { return m_predictions; }
+    /// Every row as drawn, top to bottom: a heading, or "token  12.3 %".
+    QStringList rowTexts() const;
+    /// The first group's predictions.
+    std::vector<TokenPrediction> predictions() const;
+    const std::vector<PredictionGroup> &groups() const { return m_groups; }
+    /// Height of the first group's rows: what must stay visible when the rest scrolls.
+    int firstGroupHeight() const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -31,8 +49,9 @@ protected:
 
 private:
     int rowHeight() const;
+    int rowCount() const;
 
-    std::vector<TokenPrediction> m_predictions;
+    std::vector<PredictionGroup> m_groups;
     PlotStyle m_style;
 };
 

@@ -47,11 +47,18 @@ TextInputsBox::TextInputsBox(Workspace *workspace, QWidget *parent)
     batchRow->addWidget(m_batchCount, 1);
     m_cross = new QCheckBox(tr("Cross-attention (keys/values from this text):"), this);
     m_cross->setObjectName("cross");
-    m_kvText = makeEditor(tr("Keys/values text, one sequence per line"), this);
+    m_sentenceB = new QLabel(tr("Sentence B"), this);
+    m_sentenceB->setObjectName("sentenceBLabel");
+    m_sentenceB->setToolTip(
+        tr("The pair's second segment: the model reads [CLS] A [SEP] B [SEP], with the text "
+           "above as sentence A. Leave it empty to read A alone."));
+    m_sentenceB->hide();
+    m_kvText = makeEditor(QString(), this);
     m_kvText->setObjectName("kv_text");
     layout->addRow(m_text);
     layout->addRow(tr("Show line"), batchRow);
     layout->addRow(m_cross);
+    layout->addRow(m_sentenceB);
     layout->addRow(m_kvText);
 
     connect(m_text, &QPlainTextEdit::textChanged, this, [this] {
@@ -61,9 +68,11 @@ TextInputsBox::TextInputsBox(Workspace *workspace, QWidget *parent)
     connect(m_kvText, &QPlainTextEdit::textChanged, this,
             [this] { m_workspace->setKvText(m_kvText->toPlainText()); });
     connect(m_cross, &QCheckBox::toggled, this, [this](bool on) {
-        m_kvText->setEnabled(on);
+        m_kvText->setEnabled(on || m_workspace->state().kvTextIsSentenceB);
         m_workspace->setCrossAttention(on);
     });
+    connect(m_workspace, &Workspace::kvTextIsSentenceBChanged, this,
+            &TextInputsBox::showSecondTextMeaning);
     connect(m_batch, &QSpinBox::valueChanged, this,
             [this](int line) { m_workspace->setBatchIndex(line - 1); });
     syncFromWorkspace();
@@ -78,9 +87,19 @@ void TextInputsBox::syncFromWorkspace()
     if (m_kvText->toPlainText() != state.kvText)
         m_kvText->setPlainText(state.kvText);
     m_cross->setChecked(state.crossAttention);
-    m_kvText->setEnabled(state.crossAttention);
+    showSecondTextMeaning(state.kvTextIsSentenceB);
     updateBatchRange();
     m_batch->setValue(state.batchIndex + 1);
+}
+
+void TextInputsBox::showSecondTextMeaning(bool sentenceB)
+{
+    m_cross->setVisible(!sentenceB);
+    m_sentenceB->setVisible(sentenceB);
+    m_kvText->setEnabled(sentenceB || m_workspace->state().crossAttention);
+    m_kvText->setPlaceholderText(sentenceB ? tr("Sentence B, read after the text above")
+                                           : tr("Keys/values text, one sequence per line"));
+    m_kvText->setToolTip(sentenceB ? m_sentenceB->toolTip() : QString());
 }
 
 void TextInputsBox::updateBatchRange()

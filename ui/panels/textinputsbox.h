@@ -25,12 +25,15 @@ public:
 
 private:
     void updateBatchRange();
+    /// The second box as sentence B of an encoder's pair, or as cross-attention keys/values.
+    void showSecondTextMeaning(bool sentenceB);
 
     Workspace *m_workspace;
     QPlainTextEdit *m_text = nullptr;
     QSpinBox *m_batch = nullptr;
     QLabel *m_batchCount = nullptr;
     QCheckBox *m_cross = nullptr;
+    QLabel *m_sentenceB = nullptr; ///< replaces m_cross while the model reads pairs
     QPlainTextEdit *m_kvText = nullptr;
 };
 

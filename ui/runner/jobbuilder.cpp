@@ -12,12 +12,15 @@ std::optional<TraceJob> JobBuilder::jobFor(const WorkspaceState &state, const Mo
     job.texts = Tokenizer::splitLines(state.text.toStdString());
     if (job.texts.empty())
         return std::nullopt;
-    if (state.crossAttention)
-        job.kvTexts = Tokenizer::splitLines(state.kvText.toStdString());
     job.weightsPath = state.weightsPath.toStdString();
     job.model = model;
     if (!model.isModel())
         job.model.path = state.modelPath.toStdString();
+    // An encoder reads the second box as sentence B (Session passes kvTexts.front()); the
+    // built-in layer reads it only for cross-attention.
+    const bool sentenceB = state.kvTextIsSentenceB && job.model.isModel();
+    if (state.crossAttention || sentenceB)
+        job.kvTexts = Tokenizer::splitLines(state.kvText.toStdString());
     job.model.layer = state.modelLayer;
     return job;
 }

@@ -1,6 +1,8 @@
 // CurvePlot: thin lines, a legend in the corner, the x axis always spanning the steps done.
 #include "train/curveplot.h"
 
+#include "plot/axesstyle.h"
+
 namespace headlens {
 
 CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent)
@@ -99,22 +101,7 @@ void CurvePlot::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
     const QColor fg = style.foreground();
-    setBackground(style.background());
-    axisRect()->setBackground(style.background());
-    QFont labels = font();
-    labels.setPointSizeF(7.5 * style.fontScale);
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        axis->setBasePen(QPen(fg));
-        axis->setTickPen(QPen(fg));
-        axis->setSubTickPen(QPen(fg));
-        axis->setTickLabelColor(fg);
-        axis->setLabelColor(fg);
-        axis->setTickLabelFont(labels);
-        axis->setLabelFont(labels);
-        axis->grid()->setPen(QPen(style.dark ? QColor("#3a3f47") : QColor("#e4e4e4")));
-    }
-    legend->setFont(labels);
-    legend->setTextColor(fg);
+    const QFont labels = AxesStyle::apply(*this, style, 7.5);
     QFont title = labels;
     title.setPointSizeF(9.0 * style.fontScale);
     title.setBold(true);

@@ -5,6 +5,9 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
 
 namespace headlens {
 
@@ -19,6 +22,38 @@ void TokenStrip::setTokens(const QStringList &tokens)
     m_tokens = tokens;
     layoutChips();
     update();
+}
+
+void TokenStrip::setSegments(const std::vector<int> &segments)
+{
+    m_segments = segments;
+    update();
+}
+
+QColor TokenStrip::segmentColor(int segment)
+{
+    return segment == 0 ? QColor("#4c8bd6") : QColor("#f28e2b");
+}
+
+bool TokenStrip::hasSentenceB(const std::vector<int> &segments)
+{
+    return std::any_of(segments.begin(), segments.end(), [](int s) { return s > 0; });
+}
+
+// The segments come with the model's run, the tokens with its trace a moment earlier: a band
+// is drawn only while both describe the same tokens.
+bool TokenStrip::showsSegments() const
+{
+    return m_segments.size() == size_t(m_tokens.size()) && hasSentenceB(m_segments);
+}
+
+// In the margin below the chip, which the strip has anyway: the band costs no height.
+QRect TokenStrip::segmentBand(int index) const
+{
+    if (!showsSegments() || index < 0 || index >= int(m_chips.size()))
+        return {};
+    const QRect &chip = m_chips[size_t(index)];
+    return QRect(chip.left() + 2, chip.bottom() + 2, chip.width() - 4, 3);
 }
 
 void TokenStrip::setSelection(Selection *selection)
@@ -82,6 +117,8 @@ void TokenStrip::paintEvent(QPaintEvent *)
         painter.drawRoundedRect(m_chips[size_t(i)], 6, 6);
         painter.setPen(on ? QColor("#202020") : m_style.foreground());
         painter.drawText(m_chips[size_t(i)], Qt::AlignCenter, m_tokens[i]);
+        if (const QRect band = segmentBand(i); !band.isEmpty())
+            painter.fillRect(band, segmentColor(m_segments[size_t(i)]));
     }
 }
 
@@ -90,6 +127,21 @@ void TokenStrip::mouseMoveEvent(QMouseEvent *event)
     const int index = tokenAt(event->pos());
     if (m_selection)
         index >= 0 ? m_selection->setHover(-1, index, -1) : m_selection->clearHover();
+}
+
+bool TokenStrip::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const int index = tokenAt(static_cast<QHelpEvent *>(event)->pos());
+        if (index >= 0 && showsSegments())
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(),
+                               m_segments[size_t(index)] == 0 ? tr("sentence A") : tr("sentence B"),
+                               this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void TokenStrip::leaveEvent(QEvent *)

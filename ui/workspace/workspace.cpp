@@ -7,8 +7,12 @@ namespace headlens {
 
 Workspace::Workspace(QObject *parent) : QObject(parent) {}
 
-void Workspace::setState(const WorkspaceState &state)
+void Workspace::setState(const WorkspaceState &incoming)
 {
+    // A file or an example does not know which model ran last; the flag stays until the next
+    // run says otherwise.
+    WorkspaceState state = incoming;
+    state.kvTextIsSentenceB = m_state.kvTextIsSentenceB;
     if (state == m_state)
         return;
     const bool batchOnly = [&] {
@@ -43,7 +47,7 @@ void Workspace::setKvText(const QString &text)
     if (text == m_state.kvText)
         return;
     m_state.kvText = text;
-    if (m_state.crossAttention)
+    if (m_state.crossAttention || m_state.kvTextIsSentenceB)
         emit inputChanged();
 }
 
@@ -53,6 +57,19 @@ void Workspace::setCrossAttention(bool on)
         return;
     m_state.crossAttention = on;
     emit inputChanged();
+}
+
+void Workspace::setKvTextIsSentenceB(bool on)
+{
+    if (on == m_state.kvTextIsSentenceB)
+        return;
+    m_state.kvTextIsSentenceB = on;
+    emit kvTextIsSentenceBChanged(on);
+    // Turning it on adds sentence B to the job: the run just shown read the text alone. Off, a
+    // model that does not read pairs ignores the second text anyway, and the built-in layer
+    // never looks at the flag: nothing to recompute.
+    if (on && !m_state.kvText.isEmpty() && !m_state.crossAttention)
+        emit inputChanged();
 }
 
 void Workspace::setBatchIndex(int index)

@@ -27,12 +27,16 @@ public:
     /// Shows layer `layer` of the model at `path` (empty: the built-in layer).
     void setModel(const QString &path, int layer);
     void setModelLayer(int layer) { setModel(m_state.modelPath, layer); }
+    /// Whether the second text box is sentence B of a pair (the shown model's run readsPairs).
+    void setKvTextIsSentenceB(bool on);
 
 signals:
     /// Something that changes the trace changed: recompute.
     void inputChanged();
     /// Only the sequence the views show changed: redraw, no recompute.
     void batchIndexChanged(int index);
+    /// The second text box changed meaning (sentence B or cross-attention keys/values).
+    void kvTextIsSentenceBChanged(bool on);
 
 private:
     WorkspaceState m_state;

@@ -26,13 +26,18 @@ struct WorkspaceState
     /// layer above (config, weightsPath).
     QString modelPath;
     int modelLayer = 0; ///< 0-based layer of that model
+    /// The model of the last run reads sentence pairs (an encoder): kvText is its sentence B
+    /// and is sent with the text whether or not crossAttention is on. It follows the run, set
+    /// by Workspace::setKvTextIsSentenceB, and is never saved: the model decides it, not a
+    /// person.
+    bool kvTextIsSentenceB = false;
 
     bool operator==(const WorkspaceState &other) const
     {
         return config == other.config && text == other.text && kvText == other.kvText &&
                crossAttention == other.crossAttention && batchIndex == other.batchIndex &&
                weightsPath == other.weightsPath && modelPath == other.modelPath &&
-               modelLayer == other.modelLayer;
+               modelLayer == other.modelLayer && kvTextIsSentenceB == other.kvTextIsSentenceB;
     }
     bool operator!=(const WorkspaceState &other) const { return !(*this == other); }
 };
