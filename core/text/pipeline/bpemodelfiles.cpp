@@ -71,8 +71,9 @@ void BpeModelFiles::checkByteSymbols(const BpeModel::Vocabulary &vocabulary,
     for (const auto &[token, id] : vocabulary)
         if (!alphabet.toBytes(token, bytes) && token.rfind("<|", 0) != 0)
             throw InputError(name + ": token \"" + quotedText(token) +
-                             "\" has a character that is not one of the 256 byte symbols "
-                             "(bytes_to_unicode); is this a GPT-2 or RoBERTa vocab.json?");
+                             "\" has a character that is not one of GPT-2's 256 byte symbols "
+                             "(bytes_to_unicode, which RoBERTa shares); is this a GPT-2 or "
+                             "RoBERTa vocab.json?");
     for (int b = 0; b < 256; ++b) {
         const std::string &symbol = alphabet.symbol(static_cast<unsigned char>(b));
         if (vocabulary.count(symbol) == 0)
