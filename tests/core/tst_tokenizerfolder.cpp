@@ -1,5 +1,5 @@
 // Tests of TokenizerFolder: folders' slow files and tokenizer_config.json against Rust goldens.
-#include "errorof.h"
+#include "folderfiles.h"
 #include "tokenizergoldens.h"
 
 #include "text/bpetokenizer.h"
@@ -26,17 +26,6 @@ std::vector<int> intsOf(const QJsonValue &value)
     return ints;
 }
 
-SlowTokenizer slowOf(const QString &name)
-{
-    if (name == "BertWordPiece")
-        return SlowTokenizer::BertWordPiece;
-    if (name == "RobertaBpe")
-        return SlowTokenizer::RobertaBpe;
-    if (name != "Gpt2Bpe")
-        qFatal("unknown slow tokenizer %s", qPrintable(name));
-    return SlowTokenizer::Gpt2Bpe;
-}
-
 /// The folder a golden file names: committed ("data") or in the npm cache ("cache").
 QString folderOf(const QJsonObject &golden)
 {
@@ -45,24 +34,6 @@ QString folderOf(const QJsonObject &golden)
                                                   : QStringLiteral(HEADLENS_TEST_DATA)) +
            "/" + folder["dir"].toString();
 }
-
-void writeFile(const QString &path, const QByteArray &contents)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size())
-        qFatal("cannot write %s", qPrintable(path));
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-/// A small BERT vocabulary: the five special tokens, then a few words.
-const QByteArray kTinyVocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\nworld\n##s\n.\n";
 
 } // namespace
 
@@ -83,8 +54,6 @@ private slots:
     void llamaConfigTemplate();
     void gpt2FilesAsBpeTokenizer();
     void emptyVocabLineKeepsIds();
-    void refuses_data();
-    void refuses();
 
 private:
     const TokenizerPipeline &loaded(const QString &dir, SlowTokenizer slow);
@@ -287,84 +256,6 @@ void TestTokenizerFolder::emptyVocabLineKeepsIds()
         TokenizerFolder::load(dir.path().toStdString(), SlowTokenizer::BertWordPiece);
     QCOMPARE(bert.encode("Hello world"), (std::vector<int>{2, 5, 7, 3}));
     QCOMPARE(bert.encode("hello xyz", false), (std::vector<int>{5, 1}));
-}
-
-void TestTokenizerFolder::refuses_data()
-{
-    QTest::addColumn<QString>("slow");
-    QTest::addColumn<QByteArray>("vocab");  // vocab.txt, or tokenizer.json with "json:" first
-    QTest::addColumn<QByteArray>("config"); // tokenizer_config.json; none when empty
-    QTest::addColumn<QStringList>("message");
-    const QByteArray llama =
-        "json:" + readFile(HEADLENS_TEST_DATA "/tokenizers/template_pair.json");
-    const QString bert = "BertWordPiece";
-    QTest::newRow("no files") << bert << QByteArray() << QByteArray()
-                              << QStringList{"has no tokenizer.json and no vocab.txt",
-                                             "HeadLens looked for tokenizer.json, then the BERT "
-                                             "files vocab.txt",
-                                             "Download"};
-    QTest::newRow("RoBERTa without files")
-        << "RobertaBpe" << QByteArray() << QByteArray()
-        << QStringList{"has no tokenizer.json and no vocab.json + merges.txt", "RoBERTa"};
-    QTest::newRow("repeated token")
-        << bert << kTinyVocab + "hello\n"
-        << QByteArray() << QStringList{"vocab.txt line 10 repeats the token \"hello\" of line 6"};
-    QTest::newRow("two empty lines")
-        << bert << kTinyVocab + "\n\n"
-        << QByteArray() << QStringList{"line 11 repeats the token \"\" of line 10"};
-    QTest::newRow("Windows line breaks")
-        << bert << QByteArray("[UNK]\r\n[CLS]\r\n") << QByteArray()
-        << QStringList{"vocab.txt line 1 ends in a carriage return", "Unix line breaks"};
-    QTest::newRow("no [UNK]") << bert << QByteArray("[CLS]\n[SEP]\nhello\n") << QByteArray()
-                              << QStringList{"vocab.txt has no line \"[UNK]\""};
-    QTest::newRow("config not JSON")
-        << bert << kTinyVocab << QByteArray("{\"do_lower_case\": ")
-        << QStringList{"tokenizer_config.json is not a JSON object", "remove it"};
-    QTest::newRow("flag of the wrong kind")
-        << bert << kTinyVocab << QByteArray(R"({"do_lower_case": "yes"})")
-        << QStringList{"tokenizer_config.json: do_lower_case is \"yes\", not true or false."};
-    QTest::newRow("token of the wrong kind")
-        << bert << kTinyVocab << QByteArray(R"({"mask_token": 5})")
-        << QStringList{"tokenizer_config.json: mask_token is 5, not a token's text"};
-    QTest::newRow("token object without content")
-        << bert << kTinyVocab << QByteArray(R"({"mask_token": {"lstrip": true}})")
-        << QStringList{"tokenizer_config.json: mask_token.content is missing"};
-    QTest::newRow("no unknown token")
-        << bert << kTinyVocab << QByteArray(R"({"unk_token": null})")
-        << QStringList{"tokenizer_config.json: unk_token is null, but BERT's tokenizer needs it"};
-    QTest::newRow("unknown token not in vocab.txt")
-        << bert << kTinyVocab << QByteArray(R"({"unk_token": "[OOV]"})")
-        << QStringList{"vocab.txt has no line \"[OOV]\"", "(unk_token of"};
-    QTest::newRow("add_bos_token of the wrong kind")
-        << bert << llama << QByteArray(R"({"add_bos_token": "true"})")
-        << QStringList{"tokenizer_config.json: add_bos_token is \"true\", not true or false."};
-    QTest::newRow("bos_token the tokenizer lacks")
-        << bert << llama << QByteArray(R"({"add_bos_token": true, "bos_token": "<bos>"})")
-        << QStringList{"tokenizer_config.json: bos_token is \"<bos>\" (for add_bos_token), "
-                       "which the tokenizer has no token for."};
-    QTest::newRow("eos_token null")
-        << bert << llama << QByteArray(R"({"add_eos_token": true, "eos_token": null})")
-        << QStringList{"tokenizer_config.json: eos_token is null, but add_eos_token is true"};
-}
-
-void TestTokenizerFolder::refuses()
-{
-    QFETCH(QString, slow);
-    QFETCH(QByteArray, vocab);
-    QFETCH(QByteArray, config);
-    QFETCH(QStringList, message);
-    QTemporaryDir dir;
-    if (vocab.startsWith("json:"))
-        writeFile(dir.filePath("tokenizer.json"), vocab.mid(5));
-    else if (!vocab.isEmpty())
-        writeFile(dir.filePath("vocab.txt"), vocab);
-    if (!config.isEmpty())
-        writeFile(dir.filePath("tokenizer_config.json"), config);
-    const QString error =
-        errorOf([&] { TokenizerFolder::load(dir.path().toStdString(), slowOf(slow)); });
-    for (const QString &part : message)
-        QVERIFY2(error.contains(part), qPrintable(error));
-    QVERIFY2(error.contains(dir.path()), qPrintable(error)); // names the folder or its file
 }
 
 QTEST_APPLESS_MAIN(TestTokenizerFolder)
