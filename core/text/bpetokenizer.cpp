@@ -27,27 +27,6 @@ std::string readFile(const std::string &path, const char *what)
     return text.str();
 }
 
-/// GPT-2's vocabulary spells every token in byte symbols, except special tokens written
-/// literally ("<|endoftext|>"), and holds all 256 of them so that any text can be encoded.
-void checkByteSymbols(const BpeModel::Vocabulary &vocabulary, const ByteLevelAlphabet &alphabet,
-                      const std::string &vocabName)
-{
-    std::string bytes;
-    for (const auto &[token, id] : vocabulary)
-        if (!alphabet.toBytes(token, bytes) && token.rfind("<|", 0) != 0)
-            throw InputError(vocabName + ": token \"" + quotedText(token) +
-                             "\" has a character that is not one of GPT-2's 256 byte "
-                             "symbols (bytes_to_unicode); is this a GPT-2 vocab.json?");
-    for (int b = 0; b < 256; ++b) {
-        const std::string &symbol = alphabet.symbol(static_cast<unsigned char>(b));
-        if (vocabulary.count(symbol) == 0)
-            throw InputError(vocabName + " lacks the token \"" + symbol + "\" for byte " +
-                             std::to_string(b) +
-                             "; GPT-2's vocabulary holds all 256 bytes, so any text can be "
-                             "encoded. Download the tokenizer files again.");
-    }
-}
-
 } // namespace
 
 BpeTokenizer BpeTokenizer::load(const std::string &vocabPath, const std::string &mergesPath)
@@ -61,7 +40,7 @@ BpeTokenizer BpeTokenizer::fromText(const std::string &vocabJson, const std::str
 {
     BpeModel::Vocabulary vocabulary = BpeModelFiles::readVocab(vocabJson, vocabName);
     auto preTokenizer = std::make_shared<const ByteLevelPreTokenizer>(false, true);
-    checkByteSymbols(vocabulary, preTokenizer->alphabet(), vocabName);
+    BpeModelFiles::checkByteSymbols(vocabulary, preTokenizer->alphabet(), vocabName);
     const BpeModel::MergeList merges =
         BpeModelFiles::readMerges(mergesText, mergesName, vocabulary);
 

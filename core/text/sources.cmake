@@ -1,7 +1,12 @@
 # Sources of core/text/pipeline/ and core/text/json/: the tokenizer as components (added
 # tokens, normalizers, pre-tokenizers, models, post-processors, decoders) and the readers of
-# Hugging Face's tokenizer.json. GPT-2's BpeTokenizer composes the same components.
+# Hugging Face's tokenizer.json; the readers of a folder's slow tokenizer files (vocab.txt,
+# vocab.json + merges.txt) and tokenizer_config.json, which compose the same components.
 target_sources(headlens_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/bertwordpiecefiles.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/robertabpefiles.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tokenizerconfig.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tokenizerfolder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenizerjson.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json/decoderjson.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json/jsonnode.cpp

@@ -49,3 +49,21 @@ export const PAIRS = [
     ['only the first', ''],
     ['<s> twice', 'caf\u00e9 \ud83e\udd17'],
 ];
+
+/// More texts for the encoders' folders (BERT's basic tokenizer, RoBERTa's <mask>).
+export const ENCODER_CORPUS = [
+    'The cat sat on the [MASK] .', 'Paris is the [MASK] of France.', '[MASK][MASK] twice',
+    'unaffable unbelievably', 'CAF\u00c9 Na\u00efve \u00c5NGSTR\u00d6M', '\u00c6r\u00f8sk\u00f8bing fa\u00e7ade jalape\u00f1o',
+    '\u4e2d\u6587\u548cEnglish\u6df7\u5408', '\u3053\u3093\u306b\u3061\u306f\u4e16\u754c', '\uac00\ub098\ub2e4 \u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35',
+    '...!!!???', '"quoted" (parens) [brackets] {braces}', '\u00bfQu\u00e9? \u00a1S\u00ed!', 'co-operate e-mail re-enter',
+    '3.14 1,000 10:30pm 1st 2nd', 'tab\there\u000bvtab\u000cformfeed', '\u0000null\ufffdreplacement', 'soft\u00adhyphen',
+    'a'.repeat(100), 'b'.repeat(101), 'ab'.repeat(60) + ' short', 'The <mask>.', 'The<mask>.', 'The  <mask> .',
+    '<mask>', ' <mask>', 'Hello <s> world </s>', 'x <pad> <unk> y', "isn't it", '\ud83d\ude00 emoji \ud83c\udf89',
+];
+
+export const ENCODER_PAIRS = [
+    ['The cat sat on the [MASK] .', 'It was a mat.'],
+    ['Is this <mask>?', ' Yes <mask>'],
+    ['', ''],
+    ['\u00c5ngstr\u00f6m', '\u00c5NGSTR\u00d6M \u4e2d\u6587'],
+];

@@ -1,7 +1,7 @@
 // goldens.mjs: runs Hugging Face's Rust tokenizer on every tokenizer and writes the goldens.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS, PAIRS } from './corpus.mjs';
+import { CORPUS, ENCODER_CORPUS, ENCODER_PAIRS, PAIRS } from './corpus.mjs';
 import { handmade } from './handmade.mjs';
 
 /// The real tokenizers, in the npm cache: name -> path inside the cache.
@@ -13,14 +13,14 @@ const CACHED = {
     bert_base_uncased: 'derived/bert-base-uncased/tokenizer.json',
 };
 
-async function encodeAll(tokenizer) {
+async function encodeAll(tokenizer, texts = CORPUS, textPairs = PAIRS) {
     const cases = [];
-    for (const text of CORPUS) {
+    for (const text of texts) {
         const encoding = await tokenizer.encode(text, null, { addSpecialTokens: true });
         cases.push({ text, ids: encoding.getIds(), tokens: encoding.getTokens() });
     }
     const pairs = [];
-    for (const [text, pair] of PAIRS) {
+    for (const [text, pair] of textPairs) {
         const encoding = await tokenizer.encode(text, pair, { addSpecialTokens: true });
         pairs.push({ text, pair, ids: encoding.getIds(), typeIds: encoding.getTypeIds() });
     }
@@ -48,5 +48,21 @@ export async function writeGoldens({ cache, data, root, tokenizers }) {
         write(path.join(data, 'goldens', `${source.name}.json`),
               { tokenizer: { where: source.where, file: source.file }, cases, pairs });
         console.log(`${source.name}: ${cases.length} texts, ${pairs.length} pairs`);
+    }
+}
+
+/// Goldens of the tokenizer folders (folders.mjs): the reference tokenizer.json that
+/// transformers would build from each folder's files, run by the Rust library on every text.
+export async function writeFolderGoldens({ folders, data, tokenizers }) {
+    const { Tokenizer } = tokenizers;
+    const out = path.join(data, 'folders', 'goldens');
+    fs.mkdirSync(out, { recursive: true });
+    for (const folder of folders) {
+        const tokenizer = Tokenizer.fromFile(folder.reference);
+        const { cases, pairs } = await encodeAll(tokenizer, [...CORPUS, ...ENCODER_CORPUS],
+                                                 [...PAIRS, ...ENCODER_PAIRS]);
+        write(path.join(out, `${folder.name}.json`),
+              { folder: { where: folder.where, dir: folder.dir }, slow: folder.slow, cases, pairs });
+        console.log(`folder ${folder.name}: ${cases.length} texts, ${pairs.length} pairs`);
     }
 }

@@ -64,4 +64,24 @@ BpeModel::MergeList BpeModelFiles::readMerges(const std::string &text, const std
     return merges;
 }
 
+void BpeModelFiles::checkByteSymbols(const BpeModel::Vocabulary &vocabulary,
+                                     const ByteLevelAlphabet &alphabet, const std::string &name)
+{
+    std::string bytes;
+    for (const auto &[token, id] : vocabulary)
+        if (!alphabet.toBytes(token, bytes) && token.rfind("<|", 0) != 0)
+            throw InputError(name + ": token \"" + quotedText(token) +
+                             "\" has a character that is not one of GPT-2's 256 byte symbols "
+                             "(bytes_to_unicode, which RoBERTa shares); is this a GPT-2 or "
+                             "RoBERTa vocab.json?");
+    for (int b = 0; b < 256; ++b) {
+        const std::string &symbol = alphabet.symbol(static_cast<unsigned char>(b));
+        if (vocabulary.count(symbol) == 0)
+            throw InputError(name + " lacks the token \"" + symbol + "\" for byte " +
+                             std::to_string(b) +
+                             "; a byte-level vocabulary holds all 256 bytes, so any text can be "
+                             "encoded. Download the tokenizer files again.");
+    }
+}
+
 } // namespace headlens

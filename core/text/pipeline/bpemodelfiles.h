@@ -2,6 +2,7 @@
 #pragma once
 
 #include "text/pipeline/bpemodel.h"
+#include "text/pipeline/bytelevelalphabet.h"
 
 #include <string>
 
@@ -25,6 +26,12 @@ public:
     /// space, a merge whose parts or result `vocabulary` lacks, and a merge listed twice.
     static BpeModel::MergeList readMerges(const std::string &text, const std::string &name,
                                           const BpeModel::Vocabulary &vocabulary);
+
+    /// A byte-level vocabulary (GPT-2's, RoBERTa's) spells every token in `alphabet`'s byte
+    /// symbols, except special tokens written literally ("<|endoftext|>"), and holds all 256 of
+    /// them so that any text can be encoded. Refuses a vocabulary that does not.
+    static void checkByteSymbols(const BpeModel::Vocabulary &vocabulary,
+                                 const ByteLevelAlphabet &alphabet, const std::string &name);
 };
 
 } // namespace headlens

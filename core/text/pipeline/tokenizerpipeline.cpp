@@ -91,6 +91,14 @@ TokenEncoding TokenizerPipeline::encodePair(const std::string &first, const std:
         addSpecialTokens);
 }
 
+TokenizerPipeline
+TokenizerPipeline::withPostProcessor(std::shared_ptr<const PostProcessor> postProcessor) const
+{
+    Parts parts = m_parts;
+    parts.postProcessor = std::move(postProcessor);
+    return TokenizerPipeline(std::move(parts));
+}
+
 std::string TokenizerPipeline::tokenBytes(int id) const
 {
     if (const AddedToken *added = m_parts.addedTokens.find(id))

@@ -75,6 +75,10 @@ public:
     /// The id of `token` as the vocabulary spells it (added tokens first), or -1.
     int idOf(const std::string &token) const;
 
+    /// This tokenizer with `postProcessor` (may be null) in place of its own, as transformers'
+    /// update_post_processor() replaces it.
+    TokenizerPipeline withPostProcessor(std::shared_ptr<const PostProcessor> postProcessor) const;
+
     const AddedTokens &addedTokens() const { return m_parts.addedTokens; }
     /// Precondition: constructed with Parts (not default-constructed).
     const TokenizerModel &model() const { return *m_parts.model; }
