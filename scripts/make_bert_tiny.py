@@ -50,7 +50,8 @@ SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 WORDS = ["the", "cat", "sat", "on", "mat", "dog", "ran", "hello", "world", "##s", "##at", "##og"]
 PUNCTUATION = list(".,!?;'")
 LETTERS = [chr(c) for c in range(ord("a"), ord("z") + 1)]
-WORDPIECE_VOCAB = SPECIALS + PUNCTUATION + WORDS + LETTERS + ["##" + c for c in LETTERS]
+WORDPIECE_VOCAB = list(dict.fromkeys(SPECIALS + PUNCTUATION + WORDS + LETTERS +
+                                     ["##" + c for c in LETTERS]))  # "##s" once
 
 
 # --- tokenizers ------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 // FamilyTable: one model family as data: its config.json keys, tensor names and switches.
 #pragma once
 
+#include "text/tokenizerfolder.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -130,6 +132,8 @@ struct FamilyTable
     /// when the family's tokenizer returns none and the model reads zeros (RoBERTa).
     bool segmentTypes = false;
     SpecialTokens special; ///< encoders' [CLS], [SEP], [MASK]; empty for decoders
+    /// The tokenizer files a folder without tokenizer.json holds.
+    SlowTokenizer slowTokenizer = SlowTokenizer::Gpt2Bpe;
 
     TensorNames tensors;
 

@@ -176,6 +176,7 @@ FamilyTable bertLike(const std::string &type, const std::string &name, const std
     t.causal = false;
     t.segmentTypes = true;
     t.special = {"[CLS]", "[SEP]", "[MASK]"};
+    t.slowTokenizer = SlowTokenizer::BertWordPiece;
     TensorNames &n = t.tensors;
     // The encoder's tensors sit under "bert." in BertForMaskedLM, at the top in BertModel; the
     // MLM head ("cls.predictions.") is found with the empty prefix.
@@ -230,6 +231,7 @@ FamilyTable robertaTable()
     t.positionsAfterPadding = {"pad_token_id", 1};
     t.segmentTypes = false;
     t.special = {"<s>", "</s>", "<mask>"};
+    t.slowTokenizer = SlowTokenizer::RobertaBpe;
     TensorNames &n = t.tensors;
     n.mlmDenseWeight = "lm_head.dense.weight";
     n.mlmDenseBias = "lm_head.dense.bias";

@@ -7,8 +7,7 @@
 #include "model/tokenpredictions.h"
 #include "model/weightproducts.h"
 #include "stats/tokenroles.h"
-#include "text/bpetokenizer.h"
-#include "text/tokenizerjson.h"
+#include "text/tokenizerfolder.h"
 #include "util/inputerror.h"
 
 #include <filesystem>
@@ -42,12 +41,14 @@ TransformerModel TransformerModel::open(const std::string &dir)
     TransformerModel model;
     model.m_directory = dir;
     model.m_spec = ModelSpec::read(base + "config.json");
+    const SlowTokenizer slow = model.m_spec.family->slowTokenizer;
+    model.m_tokenizer = TokenizerFolder::load(dir, slow);
     const bool json = std::filesystem::exists(base + "tokenizer.json");
-    model.m_tokenizer =
-        json ? TokenizerJson::load(base + "tokenizer.json")
-             : BpeTokenizer::load(base + "vocab.json", base + "merges.txt").pipeline();
+    const std::string vocabulary = json                                   ? "tokenizer.json"
+                                   : slow == SlowTokenizer::BertWordPiece ? "vocab.txt"
+                                                                          : "vocab.json";
     if (model.m_tokenizer.idLimit() > model.m_spec.vocabSize)
-        throw InputError(base + (json ? "tokenizer.json" : "vocab.json") + " has token ids up to " +
+        throw InputError(base + vocabulary + " has token ids up to " +
                          std::to_string(model.m_tokenizer.idLimit() - 1) + " but " + base +
                          "config.json says " + model.m_spec.family->vocabSize.key + " " +
                          std::to_string(model.m_spec.vocabSize) +

@@ -28,8 +28,9 @@ class TransformerModel
 {
 public:
     /// Opens `dir` holding config.json, the safetensors weights (one file or an index with its
-    /// shards; F32/F16/BF16, mapped) and the tokenizer: tokenizer.json when there is one
-    /// (TokenizerJson), else GPT-2's vocab.json and merges.txt (BpeTokenizer).
+    /// shards; F32/F16/BF16, mapped) and the tokenizer: tokenizer.json when there is one, else
+    /// the family's own files (GPT-2's and RoBERTa's vocab.json + merges.txt, BERT's
+    /// vocab.txt), adjusted by tokenizer_config.json (TokenizerFolder).
     /// Throws InputError naming the file (and tensor or line) when one is missing or bad, or
     /// when config.json disagrees with the tensor shapes or the vocabulary.
     static TransformerModel open(const std::string &dir);

@@ -74,10 +74,13 @@ void TestGpt2Loading::refusesBrokenFolders_data()
                             << "";
     QTest::newRow("no config.json") << Change::RemoveConfig << "" << none << "config.json"
                                     << "Cannot read ";
-    QTest::newRow("no vocab.json") << Change::RemoveVocab << "" << none << "vocab.json"
-                                   << "Cannot read ";
-    QTest::newRow("no merges.txt") << Change::RemoveMerges << "" << none << "merges.txt"
-                                   << "Cannot read ";
+    // A missing tokenizer file: the message names the folder and every file looked for.
+    QTest::newRow("no vocab.json") << Change::RemoveVocab << "" << none << ""
+                                   << "has no tokenizer.json and lacks vocab.json: HeadLens "
+                                      "looked for tokenizer.json, then the GPT-2 files vocab.json "
+                                      "+ merges.txt";
+    QTest::newRow("no merges.txt") << Change::RemoveMerges << "" << none << ""
+                                   << "has no tokenizer.json and lacks merges.txt";
     QTest::newRow("no weights") << Change::RemoveWeights << "" << none << "model.safetensors"
                                 << "Cannot open ";
     QTest::newRow("truncated weights")
@@ -121,7 +124,9 @@ void TestGpt2Loading::refusesBrokenFolders()
         QCOMPARE(error, QStringLiteral("(no error)"));
         return;
     }
-    QVERIFY2(error.contains(dir.path() + "/" + file) && error.contains(message), qPrintable(error));
+    QVERIFY2(error.contains(file.isEmpty() ? dir.path() : dir.path() + "/" + file) &&
+                 error.contains(message),
+             qPrintable(error));
     // The failure leaves nothing behind: the intact checkpoint still opens and runs.
     const TransformerModel model = TransformerModel::open(kTiny.toStdString());
     QCOMPARE(model.runText("Hello").tokenIds.size(), size_t(1));

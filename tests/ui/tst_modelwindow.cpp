@@ -275,11 +275,12 @@ private slots:
         QVERIFY(window->files()->openModel(broken));
         QTRY_VERIFY_WITH_TIMEOUT(!window->controls()->banner()->message().isEmpty(), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy(), 20000);
-        // The missing file by its whole path (the folder's name alone would match the request
-        // itself), and what the folder needs.
+        // The folder with what it lacks (its name alone would match the request itself), and
+        // the files it needs.
         const QString message = window->controls()->banner()->message();
-        QVERIFY2(message.contains("Cannot read " + broken + "/merges.txt"), qPrintable(message));
-        QVERIFY2(message.contains("a GPT-2 folder needs merges.txt beside config.json"),
+        QVERIFY2(message.contains(broken + " has no tokenizer.json and no vocab.json + merges.txt"),
+                 qPrintable(message));
+        QVERIFY2(message.contains("Download the model's tokenizer files into the folder"),
                  qPrintable(message));
         QCOMPARE(window->trace(), before);
         QCOMPARE(window->grid()->plotCount(), plots);
