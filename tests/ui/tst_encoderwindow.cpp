@@ -1,0 +1,99 @@
+// tst_encoderwindow: a BERT folder in the real window (a pair, a [MASK]), checked against the core.
+#include "mainwindow.h"
+#include "model/transformermodel.h"
+#include "models/headstatsmodel.h"
+#include "models/headstatstable.h"
+#include "models/modelcontroller.h"
+#include "models/modeloverview.h"
+#include "models/modelwiring.h"
+#include "models/predictionsbox.h"
+#include "models/predictionspanel.h"
+#include "window/filecommands.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace headlens;
+using headlens::test::waitUntilSettled;
+
+namespace {
+
+const QString kBert = QString(HEADLENS_TEST_DATA) + "/bert/bert_mlm";
+const QString kSentenceA = "The cat sat on the mat.";
+const QString kSentenceB = "The dog ran [MASK]!";
+
+} // namespace
+
+class TestEncoderWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+
+    std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+    }
+
+    /// A person opens the BERT folder, types sentence A and a sentence B with a [MASK]: the
+    /// window runs the pair the core encodes, lists the fillers the core computes, and the
+    /// statistics table sorts the heads by their [SEP] share.
+    void aPairWithAMaskShowsTheCoresFillersAndShares()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1280, 720);
+        window->setAttribute(Qt::WA_DontShowOnScreen);
+        window->show();
+        window->workspace()->setText(kSentenceA);
+        window->workspace()->setKvText(kSentenceB);
+        QVERIFY(window->files()->openModel(kBert));
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->segments.size() > 0 &&
+                                     std::count(run()->segments.begin(), run()->segments.end(), 1) >
+                                         0,
+                                 20000);
+        QVERIFY(waitUntilSettled(*window));
+
+        const TransformerModel model = TransformerModel::open(kBert.toStdString());
+        const ModelInput input =
+            model.encodePair(kSentenceA.toStdString(), kSentenceB.toStdString());
+        QCOMPARE(run()->tokenIds, input.tokenIds);
+        QCOMPARE(run()->segments, input.segments);
+        const TransformerRun expected = model.run(input);
+
+        // The fillers of the one mask, in the core's order, as the panel lists them.
+        QCOMPARE(expected.maskFills.size(), size_t(1));
+        const std::vector<TokenPrediction> shown =
+            window->models()->overview()->predictionsBox()->panel()->predictions();
+        QCOMPARE(shown.size(), size_t(PredictionsBox::kFillers));
+        for (size_t r = 0; r < shown.size(); ++r) {
+            QCOMPARE(shown[r].tokenId, expected.maskFills[0].top[r].tokenId);
+            QCOMPARE(shown[r].probability, expected.maskFills[0].top[r].probability);
+        }
+
+        // Sorting by [SEP] share, largest first: the first row is the core's head with the
+        // largest share.
+        HeadStatsTable *table = window->models()->overview()->table();
+        QVERIFY(!table->isColumnHidden(HeadStatsModel::SepShare));
+        table->sortByColumn(HeadStatsModel::SepShare, Qt::DescendingOrder);
+        int bestLayer = 0, bestHead = 0;
+        for (int l = 0; l < expected.layers(); ++l)
+            for (int h = 0; h < expected.heads(); ++h)
+                if (expected.stats(l, h).sepShare > expected.stats(bestLayer, bestHead).sepShare)
+                    bestLayer = l, bestHead = h;
+        QCOMPARE(table->headAt(0), std::make_pair(bestLayer, bestHead));
+    }
+};
+
+QTEST_MAIN(TestEncoderWindow)
+#include "tst_encoderwindow.moc"
