@@ -17,7 +17,9 @@ async function encodeAll(tokenizer, texts = CORPUS, textPairs = PAIRS) {
     const cases = [];
     for (const text of texts) {
         const encoding = await tokenizer.encode(text, null, { addSpecialTokens: true });
-        cases.push({ text, ids: encoding.getIds(), tokens: encoding.getTokens() });
+        // decode(ids, skip_special_tokens=False): the text the decoder gives back.
+        const decoded = await tokenizer.decode(encoding.getIds(), false);
+        cases.push({ text, ids: encoding.getIds(), tokens: encoding.getTokens(), decoded });
     }
     const pairs = [];
     for (const [text, pair] of textPairs) {
