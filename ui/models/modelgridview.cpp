@@ -4,7 +4,6 @@
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
-#include "plot/maxpool.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -21,6 +20,12 @@ ModelGridView::ModelGridView(QWidget *parent) : QWidget(parent)
     m_grid->setContentsMargins(4, 4, 4, 4);
     m_grid->setSpacing(3);
     m_legend = new ColorLegend(this);
+    m_thumbnailMaker = new ModelThumbnailMaker(this);
+    connect(m_thumbnailMaker, &ModelThumbnailMaker::ready, this,
+            [this](const ModelThumbnails &thumbnails) {
+                m_thumbnails = thumbnails;
+                draw();
+            });
 }
 
 HeatmapPlot *ModelGridView::plot(int layer, int head) const
@@ -45,7 +50,7 @@ void ModelGridView::setPlotStyle(const PlotStyle &style)
     for (HeatmapPlot *plot : m_plots)
         plot->setPlotStyle(style, true);
     m_legend->setPlotStyle(style);
-    refill();
+    draw(); // the same thumbnails in the new style: nothing to pool again
 }
 
 void ModelGridView::setCurrent(int layer, int head)
@@ -130,18 +135,18 @@ void ModelGridView::rebuild(int layers, int heads, int kvHeads)
 
 void ModelGridView::refill()
 {
-    if (!m_run || m_run->layers != m_layers || m_run->heads != m_heads)
+    if (m_run)
+        m_thumbnailMaker->request(m_run, kThumbnailCells);
+}
+
+void ModelGridView::draw()
+{
+    // Thumbnails of an older run (the newest is still being pooled) or of another shape wait.
+    if (!m_run || m_thumbnails.run != m_run || m_run->layers != m_layers || m_run->heads != m_heads)
         return;
     const ModelRun &run = *m_run;
-    std::vector<RowMatrix> thumbnails;
-    double largest = 0.0;
-    for (int l = 0; l < m_layers; ++l)
-        for (int h = 0; h < m_heads; ++h) {
-            thumbnails.push_back(
-                MaxPool::pool(run.probabilities(l, h), kThumbnailCells, run.causal));
-            largest = std::max(largest,
-                               ColorRange::largestInformative(run.probabilities(l, h), run.causal));
-        }
+    const std::vector<RowMatrix> &thumbnails = m_thumbnails.pooled;
+    const double largest = m_thumbnails.largest;
     for (int l = 0; l < m_layers; ++l) {
         for (int h = 0; h < m_heads; ++h) {
             HeatmapPlot *plot = this->plot(l, h);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/modelrun.h"
+#include "models/modelthumbnails.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>
@@ -17,9 +18,11 @@ namespace headlens {
 class ColorLegend;
 class HeatmapPlot;
 
-/// Passive: row = layer, column = head, thumbnails max-pooled to kThumbnailCells per side,
-/// coloured by the View menu's colour scale (by default shared by every head, up to the largest
-/// weight of the model), with a legend. Plots are reused when the shape stays the same.
+/// Passive: row = layer, column = head, thumbnails max-pooled to kThumbnailCells per side
+/// (ModelThumbnailMaker: in the thread pool for a large run, the previous thumbnails staying
+/// until then), coloured by the View menu's colour scale (by default shared by every head, up
+/// to the largest weight of the model), with a legend. Plots are reused when the shape stays
+/// the same.
 class ModelGridView : public QWidget
 {
     Q_OBJECT
@@ -46,10 +49,15 @@ private:
     /// The grid for `layers` x `heads`; with kvHeads < heads a row above the head numbers names
     /// each K/V group ("K/V 1" over the heads that share it) and groups stand apart.
     void rebuild(int layers, int heads, int kvHeads);
+    /// Asks for the run's thumbnails; draw() shows them when they come.
     void refill();
+    /// Puts `m_thumbnails` into the plots with the current style, tooltips and legend.
+    void draw();
     void markCurrent();
 
     std::shared_ptr<const ModelRun> m_run;
+    ModelThumbnailMaker *m_thumbnailMaker = nullptr;
+    ModelThumbnails m_thumbnails; ///< the newest that came, possibly of an older run
     PlotStyle m_style;
     QGridLayout *m_grid = nullptr;
     std::vector<HeatmapPlot *> m_plots; ///< layer * heads + head

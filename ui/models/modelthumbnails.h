@@ -1,0 +1,48 @@
+// ModelThumbnails: every head of a model run max-pooled for the Model tab, off the UI thread.
+#pragma once
+
+#include "model/modelrun.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace headlens {
+
+/// What the Model tab draws of one run: each head's pooled weights, index layer * h + head.
+struct ModelThumbnails
+{
+    std::shared_ptr<const ModelRun> run; ///< the run they were made from
+    int maxCells = 0;                    ///< at most this many cells per side
+    std::vector<RowMatrix> pooled;       ///< MaxPool::pool of each head, masked cells NaN
+    double largest = 0.0;                ///< the largest informative weight of every head
+
+    static ModelThumbnails make(std::shared_ptr<const ModelRun> run, int maxCells);
+};
+
+/// Pooling every head walks every weight of the run: 144 matrices of 1024 x 1024 for GPT-2
+/// small at 1,024 tokens, 600 MB, which froze the window when it was done in the Model tab's
+/// refill. Small runs are pooled at once (the tests and the lesson's sentences see them before
+/// request() returns); large ones in Qt's thread pool, `ready` bringing them back on the
+/// owner's thread. Only the newest request is delivered.
+class ModelThumbnailMaker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ModelThumbnailMaker(QObject *parent = nullptr);
+
+    void request(std::shared_ptr<const ModelRun> run, int maxCells);
+
+    /// Weights pooled inline, in all heads: about a millisecond on the UI thread.
+    static constexpr int64_t kInlineCells = int64_t(1) << 18;
+
+signals:
+    void ready(const headlens::ModelThumbnails &thumbnails);
+
+private:
+    QFutureWatcher<ModelThumbnails> *m_watcher = nullptr;
+};
+
+} // namespace headlens
