@@ -50,25 +50,37 @@ void TokenRoles::addShares(const Eigen::Ref<const RowMatrix> &weights, int64_t q
     assert(size() >= size_t(keys) && queries <= weights.rows() && keys <= weights.cols());
     double *shares[] = {&stats.clsShare, &stats.sepShare, &stats.punctuationShare};
     const Role roles[] = {Cls, Sep, Punctuation};
-    for (int r = 0; r < 3; ++r) {
-        bool present = false;
-        for (int64_t j = 0; j < keys && !present; ++j)
-            present = has(size_t(j), roles[r]);
-        if (!present)
-            continue; // stays NaN: the text has no such token
-        double sum = 0.0;
-        int64_t rows = 0;
-        for (int64_t i = 0; i < queries; ++i) {
-            const auto w = weights.row(i).head(keys);
-            if (w.sum() == 0.0f)
-                continue; // every key masked
-            ++rows;
-            for (int64_t j = 0; j < keys; ++j)
-                if (has(size_t(j), roles[r]))
-                    sum += w(j);
-        }
-        *shares[r] = rows > 0 ? sum / double(rows) : 0.0;
+    // Column 0 sums each row (0: every key masked, the row is left out); column 1 + r sums
+    // the row's weight on the keys of role r. One (queries, keys) x (keys, 4) product instead
+    // of a loop per weight and role: GPT-2 small's 144 heads at 1,024 tokens take it in a few
+    // milliseconds.
+    Eigen::Matrix<float, Eigen::Dynamic, 4> masks =
+        Eigen::Matrix<float, Eigen::Dynamic, 4>::Zero(keys, 4);
+    bool present[3] = {false, false, false};
+    for (int64_t j = 0; j < keys; ++j) {
+        masks(j, 0) = 1.0f;
+        for (int r = 0; r < 3; ++r)
+            if (has(size_t(j), roles[r])) {
+                masks(j, 1 + r) = 1.0f;
+                present[r] = true;
+            }
     }
+    if (!present[0] && !present[1] && !present[2])
+        return; // every share stays NaN
+    const Eigen::Matrix<float, Eigen::Dynamic, 4> sums =
+        weights.topLeftCorner(queries, keys) * masks;
+    double totals[3] = {0.0, 0.0, 0.0};
+    int64_t rows = 0;
+    for (int64_t i = 0; i < queries; ++i) {
+        if (sums(i, 0) == 0.0f)
+            continue;
+        ++rows;
+        for (int r = 0; r < 3; ++r)
+            totals[r] += sums(i, 1 + r);
+    }
+    for (int r = 0; r < 3; ++r)
+        if (present[r]) // else NaN: the text has no such token
+            *shares[r] = rows > 0 ? totals[r] / double(rows) : 0.0;
 }
 
 } // namespace headlens
