@@ -248,8 +248,10 @@ def gelu_tanh(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
-def reference_forward(p, cfg, ids):
-    """GPT-2 in float64: returns every layer's attention (L, h, n, n) and logits (n, vocab)."""
+def reference_forward(p, cfg, ids, z_hook=None):
+    """GPT-2 in float64: returns every layer's attention (L, h, n, n) and logits (n, vocab).
+    z_hook(layer, z) may return a changed z (h, n, d_k), the heads' outputs before c_proj
+    (scripts/make_intervention_goldens.py ablates and patches there)."""
     p = {k: v.astype(np.float64) for k, v in p.items()}
     n, d, H, eps = len(ids), cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     dk = d // H
@@ -271,6 +273,8 @@ def reference_forward(p, cfg, ids):
             layer_att.append(att)
             heads.append(att @ v[:, sl])
         attentions.append(np.stack(layer_att))
+        if z_hook is not None:
+            heads = list(z_hook(i, np.stack(heads)))
         x = x + np.concatenate(heads, -1) @ p[h + "attn.c_proj.weight"] + p[h + "attn.c_proj.bias"]
         m = layer_norm(x, p[h + "ln_2.weight"], p[h + "ln_2.bias"], eps)
         m = gelu_tanh(m @ p[h + "mlp.c_fc.weight"] + p[h + "mlp.c_fc.bias"])

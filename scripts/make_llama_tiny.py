@@ -131,8 +131,9 @@ def rope(x, cfg):
     return x * cos + rotated * sin
 
 
-def reference_forward(p, cfg, ids):
-    """Every layer's attention (L, h, n, n) and the logits (n, vocab), in float64."""
+def reference_forward(p, cfg, ids, z_hook=None):
+    """Every layer's attention (L, h, n, n) and the logits (n, vocab), in float64. z_hook(layer,
+    z) may return a changed z (h, n, head_dim), the heads' outputs before o_proj."""
     p = {k: v.astype(np.float64) for k, v in p.items()}
     n, eps, hd = len(ids), cfg["rms_norm_eps"], head_dim(cfg)
     h, hkv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
@@ -162,7 +163,10 @@ def reference_forward(p, cfg, ids):
         e = np.exp(s - s.max(-1, keepdims=True))
         att = e / e.sum(-1, keepdims=True)
         attentions.append(att)
-        out = (att @ v).transpose(1, 0, 2).reshape(n, h * hd)
+        z = att @ v
+        if z_hook is not None:
+            z = z_hook(layer, z)
+        out = z.transpose(1, 0, 2).reshape(n, h * hd)
         x = x + out @ p[a + "self_attn.o_proj.weight"].T
         m = rms_norm(x, p[a + "post_attention_layernorm.weight"], eps)
         gate = m @ p[a + "mlp.gate_proj.weight"].T

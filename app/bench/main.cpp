@@ -3,6 +3,7 @@
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
+#include "importancesuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
 
@@ -31,6 +32,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<CoreSuite>());
     suites.push_back(std::make_unique<MemorySuite>());
     suites.push_back(std::make_unique<ModelSuite>());
+    suites.push_back(std::make_unique<ImportanceSuite>());
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));

@@ -15,6 +15,7 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     job.chosen.kvHeads = request.given.count("--kv-heads") > 0;
     job.texts = request.texts;
     job.kvTexts = request.kvTexts;
+    addInterventions(request, job);
     if (!request.modelDir.empty()) {
         checkModelInput(request);
         job.model.path = request.modelDir;
@@ -34,6 +35,48 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     job.maskPath = request.maskPath;
     job.weightsPath = request.weightsPath;
     return job;
+}
+
+void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJob &job)
+{
+    const InterventionOptions &v = request.intervene;
+    if (request.given.count("--ablate-mode") && v.ablate.empty())
+        throw InputError("--ablate-mode says how --ablate removes a head: add --ablate L.H.");
+    const bool model = !request.modelDir.empty();
+    const InterventionKind kind =
+        v.ablateMode == "mean" ? InterventionKind::Mean : InterventionKind::Zero;
+    for (const auto &[layer, head] : v.ablate) {
+        if (!model && layer != 0)
+            throw InputError("The built-in layer is layer 0, so --ablate " + std::to_string(layer) +
+                             "." + std::to_string(head) + " names no layer: write 0." +
+                             std::to_string(head) + ", or add --model DIR.");
+        job.interventions.items.push_back({layer, head - 1, kind, -1, -1});
+    }
+    const bool patching = !v.patchFrom.empty();
+    if (!patching && (!v.answer.empty() || !v.wrong.empty()))
+        throw InputError("--answer and --wrong are the patching map's two tokens: add "
+                         "--patch-from \"CLEAN TEXT\".");
+    if (patching && (v.answer.empty() || v.wrong.empty()))
+        throw InputError("--patch-from needs the metric's two tokens: add --answer \" Mary\" "
+                         "--wrong \" John\" (logit(answer) - logit(wrong) at the last position).");
+    if (patching && v.importance)
+        throw InputError("Give --importance or --patch-from, not both: each runs one pass per "
+                         "head.");
+    if ((patching || v.importance) && !model)
+        throw InputError(std::string(patching ? "--patch-from" : "--importance") +
+                         " ranks a model's heads by a loss or a logit: add --model DIR (a GPT-2, "
+                         "Llama, BERT folder or a toy .npz).");
+    if ((patching || v.importance) && !v.ablate.empty())
+        throw InputError(std::string(patching ? "--patch-from" : "--importance") +
+                         " intervenes on each head of the unablated model; leave --ablate out.");
+    if (v.importance)
+        job.ranking.kind = RankingRequest::Kind::Importance;
+    if (patching) {
+        job.ranking.kind = RankingRequest::Kind::Patching;
+        job.ranking.cleanText = v.patchFrom;
+        job.ranking.answer = v.answer;
+        job.ranking.wrong = v.wrong;
+    }
 }
 
 void CommandLineJob::checkLayerInput(const CommandLineRequest &request)

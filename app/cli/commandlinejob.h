@@ -17,6 +17,8 @@ public:
 
 private:
     static void checkLayerInput(const CommandLineRequest &request);
+    /// --ablate (heads from 1 on the command line, from 0 in the job) and the rankings.
+    static void addInterventions(const CommandLineRequest &request, TraceJob &job);
     static void checkModelInput(const CommandLineRequest &request);
 };
 

@@ -3,6 +3,7 @@
 
 #include "commandlinejob.h"
 #include "figurewriter.h"
+#include "rankingprinter.h"
 
 #include "io/npyfile.h"
 #include "io/tracejson.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 
 namespace headlens {
@@ -55,7 +57,8 @@ int ModelCommand::run(const CommandLineRequest &request)
 {
     const TraceJob job = CommandLineJob::from(request);
     const auto start = std::chrono::steady_clock::now();
-    const TraceRun traced = Session().run(job);
+    Session session;
+    const TraceRun traced = session.run(job);
 #ifdef HEADLENS_WITH_FIGURES
     checkFigures(traced, request); // before anything is printed
 #endif
@@ -68,15 +71,30 @@ int ModelCommand::run(const CommandLineRequest &request)
         m_out << TraceJson::summary(trace) << "\n";
     else
         printSummary(run, ms, request.fillMask);
+    if (!job.interventions.empty() && !request.json)
+        printAblation(session, job, run);
     if (request.printStats && !request.json)
         printStats(run);
+    if (traced.importance && !request.json)
+        RankingPrinter(m_out).print(*traced.importance);
+    if (traced.patching && !request.json)
+        RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";
     if (!request.exportDir.empty()) {
         exportRun(run, request.exportDir);
+        std::string ranking;
+        if (traced.importance) {
+            RankingPrinter::write(traced.importance->lossIncrease, request.exportDir, "importance");
+            ranking = ", importance.npy, importance.csv";
+        }
+        if (traced.patching) {
+            RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
+            ranking = ", patching.npy, patching.csv";
+        }
         if (!request.json)
             m_out << "Wrote layer " << run.source.layer << "'s " << trace.tensors().size()
-                  << " tensors, trace.json, all_weights.npy and token_ids.npy to "
+                  << " tensors, trace.json, all_weights.npy, token_ids.npy" << ranking << " to "
                   << request.exportDir << "\n";
     }
 #ifdef HEADLENS_WITH_FIGURES
@@ -109,6 +127,32 @@ void ModelCommand::printSummary(const ModelRun &run, double ms, bool fillMask) c
         m_out << "An encoder predicts no next token; --fill-mask lists what fills each "
               << run.maskToken << ".\n";
     }
+}
+
+void ModelCommand::printAblation(Session &session, const TraceJob &job, const ModelRun &run) const
+{
+    m_out << "Ablated (" << toString(job.interventions.items.front().kind) << "):";
+    for (const HeadIntervention &item : job.interventions.items)
+        m_out << " " << item.layer << "." << item.head + 1;
+    m_out << " (layer.head); the predictions above are the ablated model's.\n";
+    if (run.readsPairs || run.topNext.empty())
+        return;
+    TraceJob clean = job;
+    clean.interventions = {};
+    const TraceRun unablated = session.run(clean);
+    const TokenPrediction &before = unablated.model->topNext.front();
+    double after = 0.0;
+    for (const TokenPrediction &p : run.topNext)
+        if (p.tokenId == before.tokenId)
+            after = p.probability;
+    m_out << "  unablated top token [" << before.label << "]: probability " << std::fixed
+          << std::setprecision(4) << before.probability << " -> ";
+    if (after > 0.0)
+        m_out << after << ", log-probability " << std::log(before.probability) << " -> "
+              << std::log(after);
+    else
+        m_out << "below the ablated model's top 10";
+    m_out << std::defaultfloat << "\n";
 }
 
 void ModelCommand::printPredictions(const std::vector<TokenPrediction> &predictions) const

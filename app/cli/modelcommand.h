@@ -9,6 +9,8 @@
 namespace headlens {
 
 struct ModelRun;
+struct TraceJob;
+class Session;
 struct TokenPrediction;
 
 /// Runs the command line's TraceJob through a Session, as the window does: opens the model
@@ -31,6 +33,8 @@ private:
     void printSummary(const ModelRun &run, double milliseconds, bool fillMask) const;
     void printPredictions(const std::vector<TokenPrediction> &predictions) const;
     void printStats(const ModelRun &run) const;
+    /// Which heads were ablated, and the unablated top token's probability before and after.
+    void printAblation(Session &session, const TraceJob &job, const ModelRun &run) const;
 
     std::ostream &m_out;
     std::ostream &m_err;

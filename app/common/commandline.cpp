@@ -142,6 +142,57 @@ bool applyCostOption(CostOptions &cost, const std::string &option, const std::st
     return true;
 }
 
+/// "L.H" of --ablate: layer from 0, head from 1.
+std::pair<int, int> parseLayerHead(const std::string &value)
+{
+    const size_t dot = value.find('.');
+    const auto bad = [&value](const std::string &why) {
+        return InputError("--ablate expects LAYER.HEAD pairs separated by commas, layers from 0 "
+                          "(as --layer) and heads from 1 (as --stats prints them), e.g. 0.3,1.1; "
+                          "got '" +
+                          quotedText(value) + "'" + why + ".");
+    };
+    if (dot == std::string::npos || value.find('.', dot + 1) != std::string::npos)
+        throw bad("");
+    const std::string layer = value.substr(0, dot), head = value.substr(dot + 1);
+    char *end = nullptr;
+    const long l = std::strtol(layer.c_str(), &end, 10);
+    if (layer.empty() || *end != '\0' || l < 0 || l > 100000)
+        throw bad("");
+    const long h = std::strtol(head.c_str(), &end, 10);
+    if (head.empty() || *end != '\0' || h > 100000)
+        throw bad("");
+    if (h < 1)
+        throw bad(": heads are numbered from 1");
+    return {int(l), int(h)};
+}
+
+/// --ablate and the ranking options; false when `option` is not one of them.
+bool applyInterventionOption(InterventionOptions &v, const std::string &option,
+                             const std::string &value)
+{
+    if (option == "--ablate") {
+        const std::vector<std::string> parts = splitComma(value);
+        if (parts.empty())
+            throw InputError("--ablate expects LAYER.HEAD pairs such as 0.3, got nothing.");
+        for (const std::string &part : parts)
+            v.ablate.push_back(parseLayerHead(part));
+    } else if (option == "--ablate-mode") {
+        if (value != "zero" && value != "mean")
+            throw InputError("--ablate-mode expects zero or mean, got '" + quotedText(value) +
+                             "'.");
+        v.ablateMode = value;
+    } else if (option == "--patch-from")
+        v.patchFrom = value;
+    else if (option == "--answer")
+        v.answer = value;
+    else if (option == "--wrong")
+        v.wrong = value;
+    else
+        return false;
+    return true;
+}
+
 /// The settings of attention's newer variants: K/V heads, positions inside attention, window.
 bool applyAttentionOption(AttentionConfig &c, const std::string &option, const std::string &value)
 {
@@ -231,6 +282,8 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         return true;
     else if (applyTrainOption(r.train, option, value))
         return true;
+    else if (applyInterventionOption(r.intervene, option, value))
+        return true;
     else if (option == "--export-dir")
         r.exportDir = value;
     else if (option == "--figures")
@@ -262,6 +315,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.fillMask = true;
     else if (option == "--compare")
         r.compare = true;
+    else if (option == "--importance")
+        r.intervene.importance = true;
     else if (option == "--json")
         r.json = true;
     else if (option == "--help" || option == "-h")

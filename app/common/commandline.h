@@ -35,6 +35,18 @@ struct CostOptions
     std::string dtype = "f32"; ///< --cost-dtype f32|bf16|f16|int8: bytes per cached value
 };
 
+/// Interventions and rankings of heads (issue 15); heads numbered from 1 as --stats prints them.
+struct InterventionOptions
+{
+    /// --ablate L.H[,L.H...]: (layer from 0 as --layer, head from 1), in the order given
+    std::vector<std::pair<int, int>> ablate;
+    std::string ablateMode = "zero"; ///< --ablate-mode zero|mean
+    bool importance = false;         ///< --importance: the layers x heads loss-increase table
+    std::string patchFrom;           ///< --patch-from TEXT: the clean text patched from
+    std::string answer;              ///< --answer A: the metric's answer token
+    std::string wrong;               ///< --wrong B: the token it is compared with
+};
+
 /// What the command line asked for. Settings given explicitly are remembered so that values
 /// read from a weights file (its d_model) can fill in only what the person left out.
 struct CommandLineRequest
@@ -55,8 +67,9 @@ struct CommandLineRequest
     bool fillMask = false;            ///< --fill-mask: each mask's top-5 fillers (encoders)
     std::string workspacePath;        ///< a positional .headlens file (the window only)
 
-    TrainOptions train; ///< --train TASK and the options that go with it
-    CostOptions cost;   ///< --cost (headlens-cli only)
+    TrainOptions train;            ///< --train TASK and the options that go with it
+    CostOptions cost;              ///< --cost (headlens-cli only)
+    InterventionOptions intervene; ///< --ablate, --importance, --patch-from and companions
 
     bool printShapes = false;
     bool printStats = false;

@@ -49,6 +49,20 @@ DistilBERT; or a toy model):
   --token-ids 1,2,3         the model's token ids instead of --text
   --text-pair TEXT          an encoder's sentence B: [CLS] text [SEP] pair [SEP]
   --fill-mask               an encoder's top-5 fillers of each [MASK] (<mask>) in the text
+Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, heads from 1 as
+--stats prints them:
+  --ablate L.H[,L.H...]     remove these heads in every pass: the predictions, the trace and the
+                            exports are the ablated model's (the built-in layer is layer 0)
+  --ablate-mode zero|mean   z_h = 0 (default), or z_h = its mean over the text's positions
+  --importance              with --model: the loss increase when each head alone is
+                            zero-ablated, a layers x heads table (decoders: each next token's
+                            loss; encoders: at the mask tokens; toy models: the task's);
+                            --export-dir also writes importance.npy and importance.csv
+  --patch-from TEXT         with --model, --answer and --wrong: patch each head's output from
+                            the clean TEXT into the run of --text (same token length), the share
+                            of logit(answer) - logit(wrong) at the last position it restores;
+                            --export-dir also writes patching.npy and patching.csv
+  --answer A, --wrong B     the patching metric's two tokens, one token each (" Mary", " John")
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace headlens {
 
@@ -286,6 +287,9 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
                         HeadRows::interleaved(qkv.k, d.hKv, group),
                         HeadRows::interleaved(qkv.v, d.hKv, group), mask, anyMasked(mask)};
     const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
+    if (keep.context)
+        std::memcpy(keep.context, heads.context.data(),
+                    sizeof(float) * size_t(heads.context.numel()));
     Tensor output = addHeadOutputs(heads.context, weights,
                                    config.bias ? weights.bO : Vector::Zero(d.dModel), d);
     reportProgress(options, 1.0);

@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentioninput.h"
 #include "attention/attentionweights.h"
+#include "attention/headinterventions.h"
 #include "attention/trace.h"
 
 #include <functional>
@@ -27,6 +28,9 @@ struct AttentionRecord
     /// (the trace's "softmax"), (b, h, n, n_kv) in C order, e.g. one layer's slice of a model
     /// run's (L, h, n, n) tensor. Ignored otherwise.
     float *probabilities = nullptr;
+    /// When set: b*h*n*d_v floats that receive every head's z_h (the trace's "context",
+    /// (b, h, n, d_v), after any intervention), what a later pass patches from.
+    float *context = nullptr;
 };
 
 struct TraceOptions
@@ -34,6 +38,11 @@ struct TraceOptions
     /// Called with the fraction done (0..1); returning false abandons the computation, which
     /// then throws Cancelled. Called from the computing thread.
     std::function<bool(double)> progress;
+    /// Changes to the heads' outputs z_h before W_O; null (the default) for the ordinary pass,
+    /// which then does no extra work. Not owned: it must outlive the call.
+    const HeadInterventions *interventions = nullptr;
+    /// The layer this pass is, for `interventions` (0 for the built-in layer).
+    int layer = 0;
 };
 
 /// Thrown by computeTrace when TraceOptions::progress asked to stop.

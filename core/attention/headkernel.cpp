@@ -270,6 +270,7 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};
     std::atomic<int64_t> done{0};
+    const bool intervene = options.interventions && options.interventions->touches(options.layer);
 
     // One head per thread: Eigen's own threads inside these small products were 3-10x slower
     // than one thread at n <= 128.
@@ -277,13 +278,16 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
         if (cancelled.load(std::memory_order_relaxed))
             return;
         const int64_t b = bh / d.h, head = bh % d.h;
-        if (keep.record == Record::Everything) {
+        if (keep.record == Record::Everything)
             attendHeadTraced(p, t, input, b, head, blockRows);
+        else
+            attendHeadLean(p, t, keep, b, head, blockRows);
+        if (intervene) // z_h changed here, before anything reads it: every level alike
+            options.interventions->apply<float>(
+                options.layer, b, int(head), t.context.matrix({b, head}), input.queryLengthOf(b));
+        if (keep.record == Record::Everything)
             projectHeadOutput(t.context.matrix({b, head}), w, head,
                               t.contributions.matrix({b, head}));
-        } else {
-            attendHeadLean(p, t, keep, b, head, blockRows);
-        }
         const int64_t finished = ++done;
         if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
             cancelled = true;

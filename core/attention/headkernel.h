@@ -62,7 +62,10 @@ struct HeadTensors
 /// Scores Q_h K_h^T, scaling (plus ALiBi's bias alibiBias(m_h, i, j) when
 /// config.attentionPositions is Alibi), mask, softmax, dropout and P V for every (sequence, head);
 /// for Record::Everything also each head's share of the output projection (projectHeadOutput) and
-/// its statistics. `input` gives each sequence's unpadded lengths. Throws Cancelled when
+/// its statistics. options.interventions (when set) change each head's z_h right after P V,
+/// before the output projection reads it, so the context, the contributions and the output
+/// are those of the intervened layer; the probabilities and statistics stay the head's own.
+/// `input` gives each sequence's unpadded lengths. Throws Cancelled when
 /// options.progress returns false. Precondition: with Record::AttentionOnly,
 /// keep.probabilities holds b*h*n*n_kv floats.
 HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights &w,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "attention/attentionweights.h"
+#include "attention/headinterventions.h"
 #include "attention/trace.h"
 #include "model/maskfill.h"
 #include "model/modelsource.h"
@@ -38,6 +39,9 @@ struct ModelRun
     /// another layer can be traced without running the model again (OpenedModel::retrace);
     /// empty otherwise. A handle on the pass's storage.
     Tensor layerInputs;
+    /// What the run changed in heads' outputs (empty: the ordinary model); the window dims
+    /// the heads HeadInterventions::changes names.
+    HeadInterventions interventions;
     bool causal = true;                   ///< key j > query i is masked in every layer
     std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
     std::vector<TokenPrediction> topNext; ///< next token after the last position, best first

@@ -1,8 +1,11 @@
 // OpenedModel: a model in memory behind one interface, whatever its family (GPT-2, toy model).
 #pragma once
 
+#include "attention/headinterventions.h"
+#include "model/headimportance.h"
 #include "model/modelinput.h"
 #include "model/modelrun.h"
+#include "model/patchingmap.h"
 
 #include <functional>
 #include <memory>
@@ -34,11 +37,34 @@ public:
         (void)pair;
         return encode(text);
     }
-    /// One pass over `input`, tracing `layer`. Precondition: 0 <= layer < layers(). Throws
-    /// InputError (ids the model cannot read) or Cancelled (when `progress` returned false).
-    /// The run's `source` is left for the caller to fill in.
+    /// One pass over `input`, tracing `layer`, with `interventions` on heads' outputs in every
+    /// layer they name (kept in the run's `interventions`). Precondition: 0 <= layer <
+    /// layers(). Throws InputError (ids the model cannot read, an intervention on a head it
+    /// lacks) or Cancelled (when `progress` returned false). The run's `source` is left for the
+    /// caller to fill in.
     virtual std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
+                                          const HeadInterventions &interventions,
                                           const std::function<bool(double)> &progress) const = 0;
+    /// run() without interventions.
+    std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
+                                  const std::function<bool(double)> &progress) const
+    {
+        return run(input, layer, HeadInterventions(), progress);
+    }
+
+    /// Each head's importance for `input`: the loss increase when it alone is zero-ablated
+    /// (decoders: next-token loss; encoders: the mask tokens'; toy models: the task's). Throws
+    /// InputError when the text gives no loss (saying why), Cancelled.
+    virtual HeadImportance importance(const ModelInput &input,
+                                      const std::function<bool(double)> &progress) const = 0;
+    /// The patching map of the clean and corrupted texts with the metric logit(answer) -
+    /// logit(wrong). Throws InputError when the token lengths differ (saying both), Cancelled.
+    virtual PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer,
+                                 int wrong, const std::function<bool(double)> &progress) const = 0;
+    /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
+    virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
+    /// The label of one token id, as the runs show it.
+    virtual std::string tokenLabel(int id) const = 0;
 
     /// `previous` (a run of this model) with layer `layer` traced instead: what
     /// run({previous.tokenIds, previous.segments}, layer, progress) gives. The base runs the model
@@ -47,7 +73,7 @@ public:
     virtual std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
                                               const std::function<bool(double)> &progress) const
     {
-        return run({previous.tokenIds, previous.segments}, layer, progress);
+        return run({previous.tokenIds, previous.segments}, layer, previous.interventions, progress);
     }
 
 protected:

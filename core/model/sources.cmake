@@ -12,6 +12,8 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/memoryneeds.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformermodel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/transformerpass.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/transformerranking.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenpredictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../io/safetensorsfile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../io/storedfloats.cpp
@@ -23,6 +25,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/openedmodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformeropenedmodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyopenedmodel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/toyranking.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelopener.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelcatalog.cpp
 )

@@ -3,6 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "model/tokenpredictions.h"
+#include "model/toyranking.h"
 #include "train/toymodel.h"
 #include "util/inputerror.h"
 
@@ -35,6 +36,7 @@ std::vector<int> ToyOpenedModel::encode(const std::string &text) const
 }
 
 std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer,
+                                              const HeadInterventions &interventions,
                                               const std::function<bool(double)> &progress) const
 {
     const std::vector<int> &ids = input.tokenIds; // one text: the toy tasks have no pairs
@@ -42,15 +44,20 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     const ToyModelConfig &shape = model.settings.model;
     auto run = std::make_shared<ModelRun>();
     run->layerParameters = model.layerWeights(layer);
+    const auto n = int64_t(ids.size());
+    interventions.check(shape.layers, shape.heads, n, shape.headDim());
+    const HeadInterventions *changes = interventions.empty() ? nullptr : &interventions;
     TraceOptions options;
     options.progress = progress;
+    options.interventions = changes;
+    options.layer = layer;
     // layerInput checks the ids (InputError) before the forward pass below reads them.
-    run->layerTrace = std::make_shared<const Trace>(computeTrace(
-        model.layerConfig(layer), model.layerInput(layer, ids), run->layerParameters, options));
+    run->layerTrace = std::make_shared<const Trace>(
+        computeTrace(model.layerConfig(layer), model.layerInput(layer, ids, changes),
+                     run->layerParameters, options));
     const ToyModel toy(shape, model.parameters);
     ToyModel::Activations acts;
-    const auto n = int64_t(ids.size());
-    toy.forward(ids, 1, int(n), acts);
+    toy.forward(ids, 1, int(n), acts, changes);
     run->attention = Tensor(Shape{{"L", shape.layers}, {"h", shape.heads}, {"n", n}, {"n_kv", n}});
     for (int l = 0; l < shape.layers; ++l)
         for (int h = 0; h < shape.heads; ++h) {
@@ -65,6 +72,7 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->tokenIds = ids;
     run->tokens = model.labels(ids);
     run->segments.assign(ids.size(), 0);
+    run->interventions = interventions;
     run->causal = model.layerConfig(layer).causal;
     const ToyTask task = model.task();
     run->topNext = topPredictions(acts.logits.row(acts.logits.rows() - 1).transpose(), kTopK,
@@ -73,6 +81,19 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);
     return run;
+}
+
+HeadImportance ToyOpenedModel::importance(const ModelInput &input,
+                                          const std::function<bool(double)> &progress) const
+{
+    const ToyRanking ranking(*m_model);
+    return ranking.importance(input.tokenIds, ranking.targetsFor(input.tokenIds), progress);
+}
+
+PatchingMap ToyOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt, int answer,
+                                     int wrong, const std::function<bool(double)> &progress) const
+{
+    return ToyRanking(*m_model).patching(clean.tokenIds, corrupt.tokenIds, answer, wrong, progress);
 }
 
 } // namespace headlens

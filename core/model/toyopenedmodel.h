@@ -21,8 +21,17 @@ public:
     int layers() const override { return m_model->settings.model.layers; }
     /// The text one character at a time, mapped onto the toy vocabulary (ToyTask::encode).
     std::vector<int> encode(const std::string &text) const override;
+    using OpenedModel::run;
     std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
+                                  const HeadInterventions &interventions,
                                   const std::function<bool(double)> &progress) const override;
+    /// ToyRanking with the task's targets when the text is one of the task's examples (its
+    /// length with scored positions), every next token otherwise.
+    HeadImportance importance(const ModelInput &input,
+                              const std::function<bool(double)> &progress) const override;
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+                         const std::function<bool(double)> &progress) const override;
+    std::string tokenLabel(int id) const override { return m_model->task().label(id); }
 
 private:
     std::shared_ptr<const TrainedModel> m_model;

@@ -112,6 +112,7 @@ void TransformerModel::checkRequest(const ModelInput &input,
                              " has segment embeddings for " + std::to_string(segments) +
                              " (type_vocab_size), so it reads one text, not a pair. Leave "
                              "sentence B empty.");
+    options.interventions.check(m_spec.layers, m_spec.heads, int64_t(ids.size()), m_spec.headDim());
     if (options.viewedLayer < -1 || options.viewedLayer >= m_spec.layers)
         throw InputError("There is no layer " + std::to_string(options.viewedLayer) + ": this " +
                          family + " has layers 0 to " + std::to_string(m_spec.layers - 1) + ".");
@@ -158,10 +159,22 @@ TransformerRun TransformerModel::run(const ModelInput &input,
     run.viewedLayer = options.viewedLayer;
     run.attention = Tensor(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
     run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
+    run.interventions = options.interventions;
+    if (options.keepHeadOutputs)
+        run.headOutputs = Tensor::uninitialized(
+            Shape{{"layer", layers}, {"h", h}, {"n", n}, {"d_v", m_spec.headDim()}});
+    if (options.keepResidualStream)
+        run.residualStream =
+            Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
 
     RowMatrix x = embed(input); // (n, d_model) the residual stream
     for (int64_t layer = 0; layer < layers; ++layer) {
-        addBlock(int(layer), x, run);
+        if (options.keepResidualStream)
+            RowMatrixMap(run.residualStream.data() + layer * n * d, n, d) = x;
+        addBlock(int(layer), x, [&](const RowMatrix &read) {
+            RowMatrixMap(run.layerInputs.data() + layer * n * d, n, d) = read;
+            return attentionOutput(int(layer), run);
+        });
         if (options.progress && !options.progress(double(layer + 1) / double(layers + 1)))
             throw Cancelled{};
     }
@@ -175,19 +188,16 @@ TransformerRun TransformerModel::run(const ModelInput &input,
     return run;
 }
 
-void TransformerModel::addBlock(int layer, RowMatrix &x, TransformerRun &run) const
+void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &attend) const
 {
     const LayerWeights &block = m_weights.layers[size_t(layer)];
     const FamilyTable &family = *m_spec.family;
     const bool pre = family.placement == NormPlacement::Pre;
-    const int64_t n = x.rows(), d = x.cols();
     auto norm = [&](const RowMatrix &stream, const Vector &weight, const Vector &bias) {
         return modelops::normalize(stream, weight, bias, family.norm, m_spec.normEpsilon);
     };
     // What the attention reads: the norm of the stream (pre-norm) or the stream itself.
-    RowMatrixMap read(run.layerInputs.data() + layer * n * d, n, d);
-    read = pre ? norm(x, block.norm1Weight, block.norm1Bias) : x;
-    x += attentionOutput(layer, run);
+    x += pre ? attend(norm(x, block.norm1Weight, block.norm1Bias)) : attend(x);
     if (pre) {
         x += modelops::mlp(norm(x, block.norm2Weight, block.norm2Bias), block, family.mlp,
                            family.layout);
@@ -204,14 +214,26 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
     const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads;
     const float *read = run.layerInputs.data() + layer * n * d;      // (n, d_model)
     float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
+    const int64_t dV = m_spec.headDim();
+    float *context =
+        run.headOutputs.isEmpty() ? nullptr : run.headOutputs.data() + layer * h * n * dV;
+    const HeadInterventions *interventions =
+        run.interventions.empty() ? nullptr : &run.interventions;
     if (layer != run.viewedLayer) {
-        const AttentionRecord keep{Record::AttentionOnly, probabilities};
-        return computeLayerOutput(attentionConfig(), layerInput(read, n, d), block.attention, keep)
+        const AttentionRecord keep{Record::AttentionOnly, probabilities, context};
+        TraceOptions options;
+        options.interventions = interventions;
+        options.layer = layer;
+        return computeLayerOutput(attentionConfig(), layerInput(read, n, d), block.attention, keep,
+                                  options)
             .matrix({0});
     }
-    run.layerTrace = traceLayer(run.layerInputs, run.tokens, layer);
+    run.layerTrace = traceLayer(run.layerInputs, run.tokens, layer, interventions);
     const Tensor &p = run.layerTrace.tensor(keys::attentionWeights);
     std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
+    if (context)
+        std::memcpy(context, run.layerTrace.tensor(keys::context).data(),
+                    sizeof(float) * size_t(h * n * dV));
     return run.layerTrace.tensor(keys::output).matrix({0});
 }
 
@@ -232,13 +254,17 @@ void TransformerModel::addHeadStats(TransformerRun &run) const
 }
 
 Trace TransformerModel::traceLayer(const Tensor &layerInputs,
-                                   const std::vector<std::string> &tokens, int layer) const
+                                   const std::vector<std::string> &tokens, int layer,
+                                   const HeadInterventions *interventions) const
 {
     const int64_t n = int64_t(tokens.size()), d = m_spec.dModel;
     AttentionInput input = layerInput(layerInputs.data() + layer * n * d, n, d);
     input.tokens = {tokens}; // labels for the views of the trace
+    TraceOptions options;
+    options.interventions = interventions;
+    options.layer = layer;
     return computeTrace(attentionConfig(), std::move(input),
-                        m_weights.layers[size_t(layer)].attention);
+                        m_weights.layers[size_t(layer)].attention, options);
 }
 
 void TransformerModel::addLogits(const RowMatrix &x, const TransformerRunOptions &options,
@@ -248,11 +274,8 @@ void TransformerModel::addLogits(const RowMatrix &x, const TransformerRunOptions
     // position, which is all the next-token predictions need (and saves n-1 products with the
     // vocabulary-sized head).
     const int64_t n = x.rows(), first = options.logitsForEveryPosition ? 0 : n - 1;
-    const RowMatrix final =
-        modelops::normalize(x.bottomRows(n - first), m_weights.finalNormWeight,
-                            m_weights.finalNormBias, m_spec.family->norm, m_spec.normEpsilon);
     run.logits = Tensor(Shape{{"n", n - first}, {"vocab", m_spec.vocabSize}});
-    run.logits.matrix({}) = multiply(final, m_weights.outputHead, WeightLayout::Linear);
+    run.logits.matrix({}) = logitsOf(x.bottomRows(n - first));
     run.topNext = topPredictions(run.logits.matrix({}).bottomRows(1).transpose(), options.topK,
                                  [this](int id) { return m_tokenizer.displayLabel(id); });
 }
@@ -276,19 +299,12 @@ void TransformerModel::addMaskFills(const RowMatrix &x, const TransformerRunOpti
             rows.push_back(i);
     if (rows.empty())
         return;
-    // norm(gelu(dense(x))) E^T + bias (BertLMPredictionHead; RoBERTa's and DistilBERT's are
-    // the same computation under other names).
     RowMatrix hidden(int64_t(rows.size()), x.cols());
     for (size_t k = 0; k < rows.size(); ++k)
         hidden.row(int64_t(k)) = x.row(rows[k]);
-    hidden = multiply(hidden, head.dense, WeightLayout::Linear);
-    hidden.rowwise() += head.denseBias.transpose();
-    modelops::geluErf(hidden);
-    hidden = modelops::layerNorm(hidden, head.normWeight, head.normBias, m_spec.normEpsilon);
     run.logits = Tensor(Shape{{"n", int64_t(rows.size())}, {"vocab", m_spec.vocabSize}});
     auto logits = run.logits.matrix({});
-    logits = multiply(hidden, head.decoder, WeightLayout::Linear);
-    logits.rowwise() += head.bias.transpose();
+    logits = logitsOf(hidden);
     const auto label = [this](int id) { return m_tokenizer.displayLabel(id); };
     for (size_t k = 0; k < rows.size(); ++k)
         if (run.tokenIds[size_t(rows[k])] == mask)

@@ -78,18 +78,35 @@ public:
     /// Layer `layer` step by step from `layerInputs` (a run's, (L, n, d_model)) with `tokens`
     /// as labels: what run() with that viewedLayer traces, without running the other layers
     /// again. Precondition: the inputs came from a run of this model, 0 <= layer < layers.
-    Trace traceLayer(const Tensor &layerInputs, const std::vector<std::string> &tokens,
-                     int layer) const;
+    Trace traceLayer(const Tensor &layerInputs, const std::vector<std::string> &tokens, int layer,
+                     const HeadInterventions *interventions = nullptr) const;
+
+    /// The layers from `first` on, lean (no probabilities kept): x (count*n, d_model) holds
+    /// `count` sequences of n tokens, the residual stream entering layer `first` of each (a
+    /// run's residualStream row block, copied per sequence), run with `interventions` (an
+    /// item's `sequence` picks one of the count). Returns the stream after the last layer, what
+    /// logitsOf reads. `afterLayer` is called after each layer; returning false throws
+    /// Cancelled. Precondition: 0 <= first <= layers, interventions checked.
+    RowMatrix continueFrom(int first, RowMatrix x, int64_t count,
+                           const HeadInterventions &interventions,
+                           const std::function<bool()> &afterLayer = {}) const;
+    /// Logits (rows, vocab) of rows of a final residual stream: decoders through the final norm
+    /// and the output head, encoders through the MLM head. Precondition: an encoder has one
+    /// (TransformerRun::noMaskHead empty).
+    RowMatrix logitsOf(const Eigen::Ref<const RowMatrix> &x) const;
 
 private:
     TransformerModel() = default;
     /// (n, d_model): token embeddings, + positions, + segments, then the embedding norm.
     RowMatrix embed(const ModelInput &input) const;
-    /// One block on the residual stream x, with its norms where the family places them.
-    void addBlock(int layer, RowMatrix &x, TransformerRun &run) const;
+    /// What a block's attention adds to the stream, from what it reads (rows, d_model).
+    using AttentionStep = std::function<RowMatrix(const RowMatrix &read)>;
+    /// One block on the residual stream x (rows, d_model), with its norms where the family
+    /// places them: the one block of run() and continueFrom().
+    void addBlock(int layer, RowMatrix &x, const AttentionStep &attend) const;
     /// The attention of `layer` on its input (stored in run.layerInputs), its probabilities
     /// into run.attention: the full trace when it is run.viewedLayer, Record::AttentionOnly
-    /// otherwise (the same per-head code).
+    /// otherwise (the same per-head code); z_h into run.headOutputs when kept.
     RowMatrix attentionOutput(int layer, TransformerRun &run) const;
     /// The final norm, logits through the output head, top-k predictions.
     void addLogits(const RowMatrix &x, const TransformerRunOptions &options,

@@ -1,6 +1,8 @@
 // TransformerOpenedModel: TransformerModel::run, seen as a ModelRun sharing the run's memory.
 #include "model/transformeropenedmodel.h"
 
+#include "model/transformerranking.h"
+
 #include <filesystem>
 
 namespace headlens {
@@ -21,9 +23,11 @@ std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
 
 std::shared_ptr<ModelRun>
 TransformerOpenedModel::run(const ModelInput &input, int layer,
+                            const HeadInterventions &interventions,
                             const std::function<bool(double)> &progress) const
 {
     TransformerRunOptions options;
+    options.interventions = interventions;
     options.viewedLayer = layer;
     options.topK = kTopK;
     options.progress = progress;
@@ -38,6 +42,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     run->segments = pass->segments;
     run->attention = pass->attention; // handles on the same storage
     run->layerInputs = pass->layerInputs;
+    run->interventions = interventions;
     run->causal = m_model.attentionConfig().causal;
     run->stats = pass->headStats;
     run->topNext = pass->topNext;
@@ -60,12 +65,36 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
                                 const std::function<bool(double)> &progress) const
 {
     if (previous.layerInputs.isEmpty())
-        return run({previous.tokenIds, previous.segments}, layer, progress);
+        return run({previous.tokenIds, previous.segments}, layer, previous.interventions, progress);
     auto run = std::make_shared<ModelRun>(previous);
     run->layerTrace = std::make_shared<const Trace>(
-        m_model.traceLayer(previous.layerInputs, previous.tokens, layer));
+        m_model.traceLayer(previous.layerInputs, previous.tokens, layer,
+                           previous.interventions.empty() ? nullptr : &previous.interventions));
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
     return run;
+}
+
+HeadImportance TransformerOpenedModel::importance(const ModelInput &input,
+                                                  const std::function<bool(double)> &progress) const
+{
+    return TransformerRanking(m_model).importance(input, progress);
+}
+
+PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt,
+                                             int answer, int wrong,
+                                             const std::function<bool(double)> &progress) const
+{
+    return TransformerRanking(m_model).patching(clean, corrupt, answer, wrong, progress);
+}
+
+std::vector<int> TransformerOpenedModel::encodePiece(const std::string &text) const
+{
+    return m_model.tokenizer().encode(text, false);
+}
+
+std::string TransformerOpenedModel::tokenLabel(int id) const
+{
+    return m_model.tokenizer().displayLabel(id);
 }
 
 } // namespace headlens

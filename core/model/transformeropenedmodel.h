@@ -22,11 +22,20 @@ public:
     {
         return m_model.encodePair(text, pair);
     }
+    using OpenedModel::run;
     std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
+                                  const HeadInterventions &interventions,
                                   const std::function<bool(double)> &progress) const override;
     /// Traces `layer` from the input `previous` recorded for it; the other layers are not run.
     std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
                                       const std::function<bool(double)> &progress) const override;
+    /// TransformerRanking: one batch of h passes per layer, from that layer's clean stream.
+    HeadImportance importance(const ModelInput &input,
+                              const std::function<bool(double)> &progress) const override;
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+                         const std::function<bool(double)> &progress) const override;
+    std::vector<int> encodePiece(const std::string &text) const override;
+    std::string tokenLabel(int id) const override;
 
 private:
     TransformerModel m_model;

@@ -1,6 +1,7 @@
 // TransformerRun: everything one text's pass through a model recorded, for the views and the CLI.
 #pragma once
 
+#include "attention/headinterventions.h"
 #include "attention/trace.h"
 #include "model/maskfill.h"
 #include "model/tokenpredictions.h"
@@ -27,6 +28,14 @@ struct TransformerRunOptions
     /// Called after each layer with the fraction done (0..1); returning false abandons the run,
     /// which then throws Cancelled (attentionforward.h). Called from the computing thread.
     std::function<bool(double)> progress;
+    /// Changes to heads' outputs z_h before W_O in every layer they name (headinterventions.h);
+    /// empty for the ordinary pass.
+    HeadInterventions interventions;
+    /// Keep every layer's z_h in TransformerRun::headOutputs (what patching reads).
+    bool keepHeadOutputs = false;
+    /// Keep the residual stream entering every layer in TransformerRun::residualStream (what a
+    /// pass starting at a layer reads: head importance, patching).
+    bool keepResidualStream = false;
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.
@@ -41,7 +50,14 @@ struct TransformerRun
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
     /// that another layer can be traced without running the model again (traceLayer).
     Tensor layerInputs;
-    int viewedLayer = -1; ///< the layer `layerTrace` shows, -1 when none
+    /// (L, h, n, d_v) every head's z_h after the interventions; empty unless
+    /// options.keepHeadOutputs.
+    Tensor headOutputs;
+    /// (L, n, d_model) the residual stream entering each layer; empty unless
+    /// options.keepResidualStream.
+    Tensor residualStream;
+    HeadInterventions interventions; ///< what this pass changed (options.interventions)
+    int viewedLayer = -1;            ///< the layer `layerTrace` shows, -1 when none
     /// Every step of the viewed layer's attention (b = 1): its input x is the norm of the
     /// residual stream entering that layer, its output what the layer adds back to the stream.
     Trace layerTrace;

@@ -77,6 +77,13 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
     }
     TraceOptions options;
     options.progress = progress;
+    if (!job.interventions.empty()) {
+        job.interventions.check(1, config.heads, input.queryLength(), config.headDimV());
+        options.interventions = &job.interventions;
+    }
+    if (job.ranking.kind != RankingRequest::Kind::None)
+        throw InputError("Head importance and patching maps need a model with a loss: open a "
+                         "GPT-2, Llama, BERT or toy model (the built-in layer predicts nothing).");
     run.trace = std::make_shared<const Trace>(
         computeTrace(config, std::move(input), run.parameters, options));
     return run;
@@ -90,18 +97,58 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     const OpenedModel &model = *source.model;
     checkLayer(source.layer, model.layers(), model.family());
     const ModelInput input = inputFor(job, model);
-    const bool sameText = m_lastRun && m_lastRun->source.model == source.model &&
-                          ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input;
-    std::shared_ptr<ModelRun> modelRun = sameText
-                                             ? model.retrace(*m_lastRun, source.layer, progress)
-                                             : model.run(input, source.layer, progress);
+    const bool sameText =
+        m_lastRun && m_lastRun->source.model == source.model &&
+        ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input &&
+        m_lastRun->interventions.items == job.interventions.items &&
+        m_lastRun->interventions.patchSource.sharesStorageWith(job.interventions.patchSource);
+    const bool ranked = job.ranking.kind != RankingRequest::Kind::None;
+    // With a ranking the run is the first tenth of the work, the ranking's passes the rest.
+    const std::function<bool(double)> runProgress =
+        ranked && progress ? [&progress](double f) { return progress(0.1 * f); } : progress;
+    std::shared_ptr<ModelRun> modelRun =
+        sameText ? model.retrace(*m_lastRun, source.layer, runProgress)
+                 : model.run(input, source.layer, job.interventions, runProgress);
     modelRun->source = source;
     m_lastRun = modelRun;
     TraceRun run;
     run.trace = modelRun->layerTrace;
     run.parameters = modelRun->layerParameters;
     run.model = std::move(modelRun);
+    if (ranked)
+        addRanking(job, model, input, progress, run);
     return run;
+}
+
+int Session::answerToken(const OpenedModel &model, const std::string &answer)
+{
+    const std::vector<int> ids = model.encodePiece(answer);
+    if (ids.size() == 1)
+        return ids.front();
+    std::string pieces;
+    for (int id : ids)
+        pieces += " [" + model.tokenLabel(id) + "]";
+    throw InputError("The answer \"" + answer + "\" is " + std::to_string(ids.size()) +
+                     " tokens for this " + model.family() + (ids.empty() ? "" : ":" + pieces) +
+                     "; the patching metric compares two single tokens. Pick a word that is one "
+                     "token (GPT-2's words usually start with a space: \" Mary\").");
+}
+
+void Session::addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
+                         const std::function<bool(double)> &progress, TraceRun &run)
+{
+    const std::function<bool(double)> rest =
+        progress ? [&progress](double f) { return progress(0.1 + 0.9 * f); }
+                 : std::function<bool(double)>();
+    if (job.ranking.kind == RankingRequest::Kind::Importance) {
+        run.importance = std::make_shared<const HeadImportance>(model.importance(input, rest));
+        return;
+    }
+    const int answer = answerToken(model, job.ranking.answer);
+    const int wrong = answerToken(model, job.ranking.wrong);
+    const ModelInput clean = model.encode(job.ranking.cleanText);
+    run.patching =
+        std::make_shared<const PatchingMap>(model.patching(clean, input, answer, wrong, rest));
 }
 
 } // namespace headlens

@@ -1,6 +1,7 @@
 // Session: runs TraceJobs the same way for headlens-cli and the window, keeping opened models.
 #pragma once
 
+#include "model/openedmodel.h"
 #include "session/modelcache.h"
 #include "session/tracejob.h"
 #include "session/tracerun.h"
@@ -23,10 +24,16 @@ public:
     /// The layer check every family shares: "There is no layer 7: this GPT-2 has layers 0 to
     /// 1." Throws InputError.
     static void checkLayer(int layer, int layers, const std::string &family);
+    /// The one token id of `answer` for the patching metric. Throws InputError saying how it
+    /// tokenizes when it is not one token.
+    static int answerToken(const OpenedModel &model, const std::string &answer);
 
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
     TraceRun runModel(const TraceJob &job, const std::function<bool(double)> &progress);
+    /// The job's ranking (importance or patching map) into `run`.
+    void addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
+                    const std::function<bool(double)> &progress, TraceRun &run);
 
     ModelCache m_models;
     /// The last model run, so that another layer of the same text is traced from it

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "attention/headinterventions.h"
 #include "model/modelsource.h"
 #include "session/chosensettings.h"
+#include "session/rankingrequest.h"
 
 #include <string>
 #include <vector>
@@ -26,6 +28,10 @@ struct TraceJob
     std::string weightsPath;          ///< .npz state_dict; empty = seeded initialisation
     ModelSource model;                ///< the model whose layer to trace; empty = built-in layer
     std::vector<int> tokenIds;        ///< a model's input as ids instead of texts.front()
+    /// Changes to heads' outputs in the run: a model's layers (0-based) or the built-in layer's
+    /// (layer 0). Heads 0-based here (the CLI and the window number them from 1).
+    HeadInterventions interventions;
+    RankingRequest ranking; ///< a ranking of the heads after the run (models only)
 };
 
 } // namespace headlens

@@ -3,7 +3,9 @@
 
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
+#include "model/headimportance.h"
 #include "model/modelrun.h"
+#include "model/patchingmap.h"
 
 #include <memory>
 
@@ -14,6 +16,8 @@ struct TraceRun
     std::shared_ptr<const Trace> trace;
     AttentionWeights parameters;           ///< the traced layer's W_Q, ..., b_O
     std::shared_ptr<const ModelRun> model; ///< every layer of the model; null for built-in
+    std::shared_ptr<const HeadImportance> importance; ///< when the job asked for it
+    std::shared_ptr<const PatchingMap> patching;      ///< when the job asked for it
 };
 
 } // namespace headlens

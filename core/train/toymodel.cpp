@@ -23,8 +23,8 @@ ToyModelT<S>::ToyModelT(const ToyModelConfig &config, ToyParametersT<S> paramete
 }
 
 template <typename S>
-void ToyModelT<S>::forward(const std::vector<int> &tokens, int count, int length,
-                           Activations &acts) const
+void ToyModelT<S>::forward(const std::vector<int> &tokens, int count, int length, Activations &acts,
+                           const HeadInterventions *interventions) const
 {
     using Ops = TrainOps<S>;
     assert(int(tokens.size()) == count * length && length <= m_config.maxLength);
@@ -38,7 +38,7 @@ void ToyModelT<S>::forward(const std::vector<int> &tokens, int count, int length
                Ops::gatherRows(m_parameters.positionEmbedding, acts.positions);
     acts.blocks.resize(size_t(m_config.layers));
     for (int l = 0; l < m_config.layers; ++l)
-        x = blockForward(l, x, count, length, acts.blocks[size_t(l)]);
+        x = blockForward(l, x, count, length, acts.blocks[size_t(l)], interventions);
     acts.residual = std::move(x);
     acts.final = m_config.layerNorm ? Ops::layerNorm(acts.residual, m_parameters.finalGamma,
                                                      m_parameters.finalBeta, acts.finalNorm)
@@ -48,7 +48,8 @@ void ToyModelT<S>::forward(const std::vector<int> &tokens, int count, int length
 
 template <typename S>
 MatrixT<S> ToyModelT<S>::blockForward(int l, const Matrix &x, int count, int n,
-                                      BlockActivations &acts) const
+                                      BlockActivations &acts,
+                                      const HeadInterventions *interventions) const
 {
     using Ops = TrainOps<S>;
     const ToyLayerParametersT<S> &p = m_parameters.layers[size_t(l)];
@@ -61,6 +62,7 @@ MatrixT<S> ToyModelT<S>::blockForward(int l, const Matrix &x, int count, int n,
     acts.qkv = Ops::linear(acts.normed, p.inProj, p.inBias);
     acts.probs.resize(Eigen::Index(count) * h * n, n);
     acts.concat.resize(x.rows(), d);
+    const bool intervene = interventions && interventions->touches(l);
     for (int s = 0; s < count; ++s) {
         const Eigen::Index row = Eigen::Index(s) * n;
         for (int i = 0; i < h; ++i) {
@@ -70,6 +72,8 @@ MatrixT<S> ToyModelT<S>::blockForward(int l, const Matrix &x, int count, int n,
             auto probs = acts.probs.middleRows((Eigen::Index(s) * h + i) * n, n);
             probs = Ops::softmaxRows(Ops::causalMask(Ops::scaledScores(q, k, scale)));
             acts.concat.block(row, i * dk, n, dk) = Ops::weightedSum(probs, v);
+            if (intervene)
+                interventions->apply<S>(l, s, i, acts.concat.block(row, i * dk, n, dk), n);
         }
     }
     return x + Ops::linear(acts.concat, p.outProj, p.outBias);

@@ -1,6 +1,7 @@
 // ToyModel: the attention-only transformer's forward pass over a batch and its backpropagation.
 #pragma once
 
+#include "attention/headinterventions.h"
 #include "train/toyparameters.h"
 
 #include <vector>
@@ -53,8 +54,10 @@ public:
 
     /// Runs `count` sequences of `length` tokens (tokens.size() == count * length) and fills
     /// `acts`, whose logits are the result. Precondition: length <= config.maxLength, every
-    /// token in [0, vocabulary).
-    void forward(const std::vector<int> &tokens, int count, int length, Activations &acts) const;
+    /// token in [0, vocabulary). `interventions` (when set) change each head's output before
+    /// W_O as in the attention layer (headinterventions.h): sequence s of the batch is b = s.
+    void forward(const std::vector<int> &tokens, int count, int length, Activations &acts,
+                 const HeadInterventions *interventions = nullptr) const;
 
     /// Backpropagates dL/dlogits through the pass recorded in `acts`; adds dL/dparameter to
     /// `gradients` (same shapes as parameters()).
@@ -62,7 +65,8 @@ public:
                   ToyParametersT<S> &gradients) const;
 
 private:
-    Matrix blockForward(int l, const Matrix &x, int count, int n, BlockActivations &acts) const;
+    Matrix blockForward(int l, const Matrix &x, int count, int n, BlockActivations &acts,
+                        const HeadInterventions *interventions) const;
     Matrix blockBackward(int l, const Matrix &dOut, const BlockActivations &acts, int count, int n,
                          ToyLayerParametersT<S> &gradients) const;
 

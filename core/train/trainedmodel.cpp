@@ -62,13 +62,14 @@ void TrainedModel::checkTokens(const std::vector<int> &tokens) const
                              std::to_string(settings.model.vocabulary) + "-token vocabulary.");
 }
 
-AttentionInput TrainedModel::layerInput(int layer, const std::vector<int> &tokens) const
+AttentionInput TrainedModel::layerInput(int layer, const std::vector<int> &tokens,
+                                        const HeadInterventions *interventions) const
 {
     assert(layer >= 0 && layer < settings.model.layers);
     checkTokens(tokens);
     const ToyModel model(settings.model, parameters);
     ToyModel::Activations acts;
-    model.forward(tokens, 1, int(tokens.size()), acts);
+    model.forward(tokens, 1, int(tokens.size()), acts, interventions);
     const RowMatrix &x = acts.blocks[size_t(layer)].normed;
     AttentionInput input;
     input.tokens = {labels(tokens)};

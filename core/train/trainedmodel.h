@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentioninput.h"
 #include "attention/attentionweights.h"
+#include "attention/headinterventions.h"
 #include "train/toyparameters.h"
 #include "train/toytask.h"
 #include "train/trainingsettings.h"
@@ -34,8 +35,10 @@ struct TrainedModel
     /// the model has one) as x (1, n, d_model), with the toy labels as token names. Then
     /// computeTrace(layerConfig(l), layerInput(l, t), layerWeights(l)) shows the trained layer.
     /// Throws InputError when `tokens` is empty, longer than the model's sequence length, or
-    /// holds an id outside the vocabulary.
-    AttentionInput layerInput(int layer, const std::vector<int> &tokens) const;
+    /// holds an id outside the vocabulary. `interventions` act on the layers below as they do
+    /// in ToyModel::forward.
+    AttentionInput layerInput(int layer, const std::vector<int> &tokens,
+                              const HeadInterventions *interventions = nullptr) const;
 
     /// Attention weights (n, n) of every head on `tokens`, index layer * heads + head.
     /// Throws InputError as layerInput.

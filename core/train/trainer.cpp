@@ -137,7 +137,7 @@ TrainingMetrics Trainer::step(int steps)
     return metrics;
 }
 
-Evaluation Trainer::evaluate() const
+Evaluation Trainer::evaluate(const HeadInterventions *interventions) const
 {
     using Ops = TrainOps<float>;
     const ToyModelConfig &c = m_settings.model;
@@ -154,7 +154,7 @@ Evaluation Trainer::evaluate() const
             return;
         const ToyBatch mine = slice(m_heldOut, first, count);
         ToyModel::Activations acts;
-        m_model.forward(mine.tokens, mine.count, mine.length, acts);
+        m_model.forward(mine.tokens, mine.count, mine.length, acts, interventions);
         const auto loss = Ops::crossEntropy(acts.logits, mine.targets, 1.0f);
         parts[size_t(p)].loss = loss.lossSum;
         correct[size_t(p)] = loss.correct;

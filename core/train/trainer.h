@@ -66,8 +66,10 @@ public:
 
     /// Takes `steps` Adam steps (>= 1) and returns the training metrics over them.
     TrainingMetrics step(int steps);
-    /// Loss, accuracy and head scores on the held-out set (settings.heldOutSize sequences).
-    Evaluation evaluate() const;
+    /// Loss, accuracy and head scores on the held-out set (settings.heldOutSize sequences),
+    /// with `interventions` on heads' outputs when given (an ablated model's accuracy; an item
+    /// with a `sequence` acts on that part's sequence index, so leave it at -1).
+    Evaluation evaluate(const HeadInterventions *interventions = nullptr) const;
     /// The attention of every head on the probe sequence.
     AttentionSnapshot snapshot() const;
     /// Back to step 0 with freshly initialised weights (the same ones: same seed).

@@ -1,0 +1,50 @@
+// ImportanceSuite: writes the checkpoint into a temporary folder and times the whole ranking.
+#include "importancesuite.h"
+
+#include "benchclock.h"
+#include "randomcheckpoint.h"
+#include "threadscope.h"
+
+#include "model/modelopener.h"
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace headlens {
+
+std::vector<Measurement> ImportanceSuite::run(const BenchOptions &options, std::ostream &log)
+{
+    CheckpointShape shape; // GPT-2 small, F32
+    if (options.quick) {
+        shape.layers = 4;
+        shape.dModel = 256;
+        shape.heads = shape.kvHeads = 4;
+    }
+    const std::string dir = (std::filesystem::temp_directory_path() /
+                             ("headlens-importance-" + std::to_string(getpid())))
+                                .string();
+    log << "head_importance writing " << dir << std::endl;
+    RandomCheckpoint::write(dir, shape);
+    const auto opened = ModelOpener::open(dir);
+    constexpr int n = 64;
+    std::vector<int> ids(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+        ids[size_t(i)] = (i * 37) % 256; // the 256 byte tokens: the cost does not depend on them
+    const BenchClock clock(options.repetitionPolicy());
+    std::vector<Measurement> rows;
+    for (int threads : options.threads) {
+        const ThreadScope scope(threads);
+        log << "head_importance n=" << n << " heads=" << shape.layers * shape.heads
+            << " threads=" << threads << std::endl;
+        Measurement m;
+        m.suite = name();
+        m.parameters = {{"n", n}, {"heads", shape.layers * shape.heads}, {"threads", threads}};
+        m.timing = clock.measure([&] { opened->importance(ModelInput(ids), {}); });
+        rows.push_back(std::move(m));
+    }
+    std::error_code error;
+    std::filesystem::remove_all(dir, error);
+    return rows;
+}
+
+} // namespace headlens

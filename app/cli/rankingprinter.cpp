@@ -1,0 +1,89 @@
+// RankingPrinter: layers x heads tables on stdout, .npy and .csv beside the other exports.
+#include "rankingprinter.h"
+
+#include "io/npyfile.h"
+#include "model/modelrun.h"
+#include "model/openedmodel.h"
+#include "util/inputerror.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <numeric>
+
+namespace headlens {
+
+namespace {
+
+constexpr int kTopHeads = 5;
+
+} // namespace
+
+void RankingPrinter::print(const HeadImportance &importance) const
+{
+    m_out << "\nHead importance: loss increase (nats) when the head alone is zero-ablated\n"
+          << "  loss: " << importance.loss << "; unablated " << std::fixed << std::setprecision(4)
+          << importance.cleanLoss << std::defaultfloat << "\n";
+    printTable(importance.lossIncrease);
+}
+
+void RankingPrinter::print(const PatchingMap &map, const OpenedModel &model,
+                           const ModelRun &run) const
+{
+    m_out << "\nPatching map: the share of logit(answer) - logit(wrong) restored by patching the "
+             "head's output from the clean text\n"
+          << "  answer [" << model.tokenLabel(map.answer) << "] (id " << map.answer << "), wrong ["
+          << model.tokenLabel(map.wrong) << "] (id " << map.wrong << "), read at position "
+          << map.position << " [" << run.tokens.at(size_t(map.position)) << "]" << std::fixed
+          << std::setprecision(4) << "; clean " << map.cleanMetric << ", corrupted "
+          << map.corruptMetric << std::defaultfloat << "\n";
+    printTable(map.restored);
+}
+
+void RankingPrinter::printTable(const RowMatrix &table) const
+{
+    m_out << "layer";
+    for (Eigen::Index head = 0; head < table.cols(); ++head)
+        m_out << std::setw(9) << "head " + std::to_string(head + 1);
+    m_out << "\n" << std::fixed << std::setprecision(4);
+    for (Eigen::Index layer = 0; layer < table.rows(); ++layer) {
+        m_out << std::setw(5) << layer;
+        for (Eigen::Index head = 0; head < table.cols(); ++head)
+            m_out << std::setw(9) << table(layer, head);
+        m_out << "\n";
+    }
+    std::vector<Eigen::Index> order(size_t(table.size()));
+    std::iota(order.begin(), order.end(), 0);
+    const size_t top = std::min(order.size(), size_t(kTopHeads));
+    std::partial_sort(
+        order.begin(), order.begin() + long(top), order.end(),
+        [&table](Eigen::Index a, Eigen::Index b) { return table.data()[a] > table.data()[b]; });
+    m_out << "Top heads (layer.head):";
+    for (size_t k = 0; k < top; ++k)
+        m_out << " " << order[k] / table.cols() << "." << order[k] % table.cols() + 1 << " ("
+              << table.data()[order[k]] << ")";
+    m_out << "\n" << std::defaultfloat;
+}
+
+void RankingPrinter::write(const RowMatrix &table, const std::string &dir, const std::string &name)
+{
+    Tensor t(Shape{{"layer", table.rows()}, {"h", table.cols()}});
+    t.matrix({}) = table;
+    NpyFile::write(dir + "/" + name + ".npy", t);
+    const std::string path = dir + "/" + name + ".csv";
+    std::ofstream csv(path);
+    csv << "layer";
+    for (Eigen::Index head = 0; head < table.cols(); ++head)
+        csv << ",head " << head + 1;
+    csv << "\n" << std::setprecision(9);
+    for (Eigen::Index layer = 0; layer < table.rows(); ++layer) {
+        csv << layer;
+        for (Eigen::Index head = 0; head < table.cols(); ++head)
+            csv << "," << table(layer, head);
+        csv << "\n";
+    }
+    if (!csv)
+        throw InputError("Cannot write " + path + ": check that the folder is writable.");
+}
+
+} // namespace headlens

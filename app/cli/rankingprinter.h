@@ -1,0 +1,36 @@
+// RankingPrinter: headlens-cli's tables and files of head importance and patching maps.
+#pragma once
+
+#include "model/headimportance.h"
+#include "model/patchingmap.h"
+
+#include <ostream>
+#include <string>
+
+namespace headlens {
+
+struct ModelRun;
+class OpenedModel;
+
+/// Prints a (layers x heads) ranking with heads numbered from 1 (as --stats and --ablate) and
+/// the top heads as L.H, and writes NAME.npy (L, h) float32 and NAME.csv (a header row
+/// "layer,head 1,...", then one row per layer) into a folder.
+class RankingPrinter
+{
+public:
+    explicit RankingPrinter(std::ostream &out) : m_out(out) {}
+
+    void print(const HeadImportance &importance) const;
+    /// `model` names the answer tokens, `run` (the corrupted text's) the position.
+    void print(const PatchingMap &map, const OpenedModel &model, const ModelRun &run) const;
+    /// Writes dir/name.npy and dir/name.csv. Throws InputError when a file cannot be written.
+    static void write(const RowMatrix &table, const std::string &dir, const std::string &name);
+
+private:
+    /// The table, then the five heads with the largest values.
+    void printTable(const RowMatrix &table) const;
+
+    std::ostream &m_out;
+};
+
+} // namespace headlens

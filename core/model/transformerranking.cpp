@@ -1,0 +1,228 @@
+// TransformerRanking: the clean run once, then per layer one batch of h intervened passes.
+#include "model/transformerranking.h"
+
+#include "attention/attentionforward.h"
+#include "util/inputerror.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+/// Logits of this many rows at most at a time: the output head is read once per block, and a
+/// block of GPT-2's 50257 logits stays near 100 MB.
+constexpr int64_t kLogitRows = 512;
+
+/// Counts layer passes against the total and asks `progress` whether to go on.
+class Ticker
+{
+public:
+    Ticker(int64_t total, const std::function<bool(double)> &progress)
+        : m_total(double(std::max<int64_t>(total, 1))), m_progress(progress)
+    {}
+    std::function<bool()> tick()
+    {
+        return [this] { return !m_progress || m_progress(double(++m_done) / m_total); };
+    }
+
+private:
+    double m_total;
+    const std::function<bool(double)> &m_progress;
+    int64_t m_done = 0;
+};
+
+TransformerRunOptions keeping(bool headOutputs)
+{
+    TransformerRunOptions options;
+    options.viewedLayer = -1;
+    options.topK = 1;
+    options.maskFillCount = 1;
+    options.keepResidualStream = true;
+    options.keepHeadOutputs = headOutputs;
+    return options;
+}
+
+/// Head s of `layer` changed in sequence s of a batch of h.
+HeadInterventions onePerHead(int layer, int heads, InterventionKind kind)
+{
+    HeadInterventions result;
+    for (int head = 0; head < heads; ++head)
+        result.items.push_back({layer, head, kind, -1, head});
+    return result;
+}
+
+/// Layer passes of one clean pass and of every layer's batch: 1 + sum over l of (L - l).
+int64_t passCount(int layers)
+{
+    return int64_t(layers) + int64_t(layers) * (layers + 1) / 2;
+}
+
+} // namespace
+
+TransformerRanking::Targets TransformerRanking::targetsOf(const ModelInput &input,
+                                                          const TransformerRun &clean) const
+{
+    const std::vector<int> &ids = input.tokenIds;
+    Targets t;
+    if (m_model.spec().family->causal) {
+        if (ids.size() < 2)
+            throw InputError("Head importance needs at least two tokens: the loss is that of "
+                             "each next token along the text, and a one-token text has none.");
+        for (size_t i = 0; i + 1 < ids.size(); ++i) {
+            t.rows.push_back(int64_t(i));
+            t.tokens.push_back(ids[i + 1]);
+        }
+        t.loss = "mean cross-entropy of the " + std::to_string(t.rows.size()) + " next tokens";
+        return t;
+    }
+    if (!clean.noMaskHead.empty())
+        throw InputError(clean.noMaskHead);
+    for (const MaskFill &fill : clean.maskFills) {
+        t.rows.push_back(fill.position);
+        t.tokens.push_back(fill.top.front().tokenId);
+    }
+    if (t.rows.empty())
+        throw InputError("The text has no " + m_model.spec().family->special.mask +
+                         ": an encoder's head importance is the loss at its mask tokens. Write " +
+                         m_model.spec().family->special.mask + " where a word should go.");
+    t.loss = "mean cross-entropy at the " + std::to_string(t.rows.size()) +
+             " mask tokens of the clean model's top fillers";
+    return t;
+}
+
+RowMatrix TransformerRanking::passFrom(int layer, const Tensor &stream, int64_t count,
+                                       const HeadInterventions &interventions,
+                                       const std::function<bool()> &tick) const
+{
+    const int64_t n = stream.shape().size(1), d = stream.shape().size(2);
+    const ConstRowMatrixMap entering(stream.data() + layer * n * d, n, d);
+    RowMatrix x(count * n, d);
+    for (int64_t s = 0; s < count; ++s)
+        x.middleRows(s * n, n) = entering;
+    return m_model.continueFrom(layer, std::move(x), count, interventions, tick);
+}
+
+std::vector<double> TransformerRanking::losses(const RowMatrix &final, int64_t count,
+                                               const Targets &t) const
+{
+    const int64_t n = final.rows() / count, per = int64_t(t.rows.size());
+    const int64_t block = std::max<int64_t>(1, kLogitRows / per); // sequences per block
+    std::vector<double> result(size_t(count), 0.0);
+    for (int64_t first = 0; first < count; first += block) {
+        const int64_t seqs = std::min(block, count - first);
+        RowMatrix rows(seqs * per, final.cols());
+        for (int64_t s = 0; s < seqs; ++s)
+            for (int64_t k = 0; k < per; ++k)
+                rows.row(s * per + k) = final.row((first + s) * n + t.rows[size_t(k)]);
+        const RowMatrix logits = m_model.logitsOf(rows);
+        for (int64_t s = 0; s < seqs; ++s) {
+            double sum = 0.0;
+            for (int64_t k = 0; k < per; ++k) {
+                const auto row = logits.row(s * per + k);
+                const float max = row.maxCoeff();
+                const double logSum =
+                    double(max) + std::log(double((row.array() - max).exp().sum()));
+                sum += logSum - double(row(t.tokens[size_t(k)]));
+            }
+            result[size_t(first + s)] = sum / double(per);
+        }
+    }
+    return result;
+}
+
+std::vector<double> TransformerRanking::metrics(const RowMatrix &final, int64_t count,
+                                                int64_t position, int answer, int wrong) const
+{
+    const int64_t n = final.rows() / count;
+    RowMatrix rows(count, final.cols());
+    for (int64_t s = 0; s < count; ++s)
+        rows.row(s) = final.row(s * n + position);
+    const RowMatrix logits = m_model.logitsOf(rows);
+    std::vector<double> result;
+    for (int64_t s = 0; s < count; ++s)
+        result.push_back(double(logits(s, answer)) - double(logits(s, wrong)));
+    return result;
+}
+
+HeadImportance TransformerRanking::importance(const ModelInput &input,
+                                              const std::function<bool(double)> &progress) const
+{
+    const TransformerRun clean = m_model.run(input, keeping(false));
+    const Targets targets = targetsOf(input, clean);
+    const int layers = m_model.spec().layers, heads = m_model.spec().heads;
+    Ticker ticker(passCount(layers), progress);
+    HeadImportance result;
+    result.loss = targets.loss;
+    result.cleanLoss =
+        losses(passFrom(0, clean.residualStream, 1, {}, ticker.tick()), 1, targets).front();
+    result.lossIncrease = RowMatrix(layers, heads);
+    for (int layer = 0; layer < layers; ++layer) {
+        const HeadInterventions ablate = onePerHead(layer, heads, InterventionKind::Zero);
+        const std::vector<double> loss = losses(
+            passFrom(layer, clean.residualStream, heads, ablate, ticker.tick()), heads, targets);
+        for (int head = 0; head < heads; ++head)
+            result.lossIncrease(layer, head) = float(loss[size_t(head)] - result.cleanLoss);
+    }
+    return result;
+}
+
+PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInput &corrupt,
+                                         int answer, int wrong,
+                                         const std::function<bool(double)> &progress) const
+{
+    if (clean.tokenIds.size() != corrupt.tokenIds.size())
+        throw InputError("The clean text has " + std::to_string(clean.tokenIds.size()) +
+                         " tokens and the corrupted text " +
+                         std::to_string(corrupt.tokenIds.size()) +
+                         ": patching puts a head's output at each position into the other run, "
+                         "so both need the same number of tokens. Reword one of them.");
+    for (int id : {answer, wrong})
+        if (id < 0 || id >= m_model.spec().vocabSize)
+            throw InputError("Token id " + std::to_string(id) + " is not in the vocabulary.");
+    const TransformerRun cleanRun = m_model.run(clean, keeping(true));
+    const TransformerRun corruptRun = m_model.run(corrupt, keeping(false));
+    const int layers = m_model.spec().layers, heads = m_model.spec().heads;
+    const int64_t n = int64_t(clean.tokenIds.size());
+    PatchingMap result;
+    result.answer = answer;
+    result.wrong = wrong;
+    result.position = int(n - 1);
+    if (!m_model.spec().family->causal) {
+        if (cleanRun.maskFills.empty())
+            throw InputError("An encoder's patching map reads the logits at a mask token: write " +
+                             m_model.spec().family->special.mask + " in the clean text.");
+        result.position = cleanRun.maskFills.front().position;
+    }
+    Ticker ticker(passCount(layers) + layers, progress);
+    auto metricFrom = [&](const TransformerRun &run) {
+        return metrics(passFrom(0, run.residualStream, 1, {}, ticker.tick()), 1, result.position,
+                       answer, wrong)
+            .front();
+    };
+    result.cleanMetric = metricFrom(cleanRun);
+    result.corruptMetric = metricFrom(corruptRun);
+    const double difference = result.cleanMetric - result.corruptMetric;
+    if (!(std::abs(difference) > 1e-6))
+        throw InputError("The clean and corrupted texts give the same logit difference (" +
+                         std::to_string(result.cleanMetric) +
+                         "), so there is nothing for a patch to restore: pick a corruption that "
+                         "changes the answer.");
+    const int64_t dV = m_model.spec().headDim();
+    result.restored = RowMatrix(layers, heads);
+    for (int layer = 0; layer < layers; ++layer) {
+        HeadInterventions patch = onePerHead(layer, heads, InterventionKind::Patch);
+        patch.patchSource = cleanRun.headOutputs.view(
+            Shape{{"layer", layers}, {"b", 1}, {"h", heads}, {"n", n}, {"d_v", dV}});
+        const std::vector<double> m =
+            metrics(passFrom(layer, corruptRun.residualStream, heads, patch, ticker.tick()), heads,
+                    result.position, answer, wrong);
+        for (int head = 0; head < heads; ++head)
+            result.restored(layer, head) =
+                float((m[size_t(head)] - result.corruptMetric) / difference);
+    }
+    return result;
+}
+
+} // namespace headlens

@@ -1,0 +1,62 @@
+// TransformerRanking: head importance and patching maps of a TransformerModel, one pass per head.
+#pragma once
+
+#include "model/headimportance.h"
+#include "model/patchingmap.h"
+#include "model/transformermodel.h"
+
+#include <functional>
+#include <vector>
+
+namespace headlens {
+
+/// Every head of every layer intervened on alone, each ablated (or patched) pass starting at its
+/// own layer from the clean run's residual stream there (the layers below are unchanged), the h
+/// heads of a layer run together as a batch of h sequences. Progress is reported after every
+/// layer of every pass; returning false throws Cancelled. Holds a reference: the model must
+/// outlive it.
+class TransformerRanking
+{
+public:
+    explicit TransformerRanking(const TransformerModel &model) : m_model(model) {}
+
+    /// The loss increase when each head alone is zero-ablated (HeadImportance). The loss:
+    /// decoders the mean cross-entropy of each actual next token along the text; encoders the
+    /// mean cross-entropy at the mask tokens of the clean model's top filler there. Throws
+    /// InputError for a one-token text (nothing to predict), an encoder's text without a mask
+    /// or a checkpoint without an MLM head, and as TransformerModel::run.
+    HeadImportance importance(const ModelInput &input,
+                              const std::function<bool(double)> &progress = {}) const;
+
+    /// Each head's clean z_h patched into the corrupted run (PatchingMap), the metric read at
+    /// the last position (encoders: the clean text's first mask). Throws InputError when the
+    /// texts' token lengths differ (saying both), when an id is not in the vocabulary, or when
+    /// the two texts give the same metric (nothing to restore).
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+                         const std::function<bool(double)> &progress = {}) const;
+
+private:
+    /// Which rows of a sequence the loss reads, and the token expected at each.
+    struct Targets
+    {
+        std::vector<int64_t> rows;
+        std::vector<int> tokens;
+        std::string loss; ///< what the loss is, for HeadImportance::loss
+    };
+    Targets targetsOf(const ModelInput &input, const TransformerRun &clean) const;
+
+    /// The final stream of `count` copies of the stream entering `layer` (from a run's
+    /// residualStream), each with `interventions`, ticking `tick` after each layer.
+    RowMatrix passFrom(int layer, const Tensor &stream, int64_t count,
+                       const HeadInterventions &interventions,
+                       const std::function<bool()> &tick) const;
+    /// The mean cross-entropy of each of `count` sequences of `final` at the targets' rows.
+    std::vector<double> losses(const RowMatrix &final, int64_t count, const Targets &t) const;
+    /// logit(answer) - logit(wrong) at row `position` of each of `count` sequences.
+    std::vector<double> metrics(const RowMatrix &final, int64_t count, int64_t position, int answer,
+                                int wrong) const;
+
+    const TransformerModel &m_model;
+};
+
+} // namespace headlens

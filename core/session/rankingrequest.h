@@ -1,0 +1,26 @@
+// RankingRequest: which ranking of heads a job asks for besides its run (importance, patching).
+#pragma once
+
+#include <string>
+
+namespace headlens {
+
+/// Plain values a TraceJob carries; Session computes the ranking after the model's run, in the
+/// same worker, with the same progress and Cancel. Models only (the built-in layer has no loss).
+/// For Patching the job's text is the corrupted run, patched into; cleanText the clean run whose
+/// heads' outputs are patched from.
+struct RankingRequest
+{
+    enum class Kind
+    {
+        None,
+        Importance, ///< HeadImportance of the job's text
+        Patching,   ///< PatchingMap from cleanText into the job's text
+    };
+    Kind kind = Kind::None;
+    std::string cleanText; ///< Patching: same token length as the job's text
+    std::string answer;    ///< Patching: one token each (GPT-2's words start with a space)
+    std::string wrong;
+};
+
+} // namespace headlens

@@ -1,0 +1,130 @@
+// Tests headlens-cli's --ablate, --importance and --patch-from, their files and refusals.
+#include "clirun.h"
+
+#include "io/npyfile.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+using test::runCli;
+
+namespace {
+
+const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+const QString kText = QStringLiteral("Hello world, the cat sat");
+
+} // namespace
+
+class TestInterventionCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ablationChangesThePredictions();
+    void importanceTableAndFiles();
+    void patchingTableAndFiles();
+    void refusals_data();
+    void refusals();
+    void helpStatesTheNumbering();
+};
+
+void TestInterventionCli::ablationChangesThePredictions()
+{
+    const auto clean = runCli({"--model", kModel, "--text", kText});
+    const auto ablated = runCli({"--model", kModel, "--text", kText, "--ablate", "0.1,1.2"});
+    QCOMPARE(ablated.exitCode, 0);
+    QVERIFY2(ablated.out.contains("Ablated (zero): 0.1 1.2"), qPrintable(ablated.out));
+    QVERIFY(ablated.out.contains("unablated top token"));
+    const auto next = [](const QString &out) { return out.section("Next token:", 1).left(120); };
+    QVERIFY(next(clean.out) != next(ablated.out));
+    const auto mean =
+        runCli({"--model", kModel, "--text", kText, "--ablate", "0.1", "--ablate-mode", "mean"});
+    QVERIFY2(mean.exitCode == 0 && mean.out.contains("Ablated (mean): 0.1"), qPrintable(mean.err));
+}
+
+void TestInterventionCli::importanceTableAndFiles()
+{
+    QTemporaryDir dir;
+    const auto r =
+        runCli({"--model", kModel, "--text", kText, "--importance", "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("Head importance") && r.out.contains("5 next tokens"),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains("layer   head 1   head 2"));
+    const Tensor table = NpyFile::read((dir.path() + "/importance.npy").toStdString());
+    QCOMPARE(table.shape().toPlainString(), std::string("(2, 2)"));
+    QFile csv(dir.path() + "/importance.csv");
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QStringLiteral("layer,head 1,head 2"));
+    QVERIFY(qAbs(lines[1].section(',', 1, 1).toDouble() - double(table.data()[0])) < 1e-6);
+}
+
+void TestInterventionCli::patchingTableAndFiles()
+{
+    QTemporaryDir dir;
+    const auto r =
+        runCli({"--model", kModel, "--text", "Hello world, the dog sat", "--patch-from", kText,
+                "--answer", " the", "--wrong", " on", "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("Patching map") && r.out.contains("[␣the]"), qPrintable(r.out));
+    const Tensor map = NpyFile::read((dir.path() + "/patching.npy").toStdString());
+    QCOMPARE(map.shape().toPlainString(), std::string("(2, 2)"));
+    QVERIFY(QFile::exists(dir.path() + "/patching.csv"));
+}
+
+void TestInterventionCli::refusals_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QStringList model{"--model", kModel, "--text", kText};
+    QTest::newRow("not L.H") << (model + QStringList{"--ablate", "3"}) << "LAYER.HEAD pairs";
+    QTest::newRow("head 0") << (model + QStringList{"--ablate", "0.0"})
+                            << "heads are numbered from 1";
+    QTest::newRow("head out of range") << (model + QStringList{"--ablate", "0.3"})
+                                       << "Layer 0 has no head 3: heads run from 1 to 2";
+    QTest::newRow("layer out of range") << (model + QStringList{"--ablate", "2.1"}) << "no layer 2";
+    QTest::newRow("bad mode") << (model + QStringList{"--ablate", "0.1", "--ablate-mode", "one"})
+                              << "zero or mean";
+    QTest::newRow("mode alone") << (model + QStringList{"--ablate-mode", "mean"}) << "add --ablate";
+    QTest::newRow("answer alone") << (model + QStringList{"--answer", " the"})
+                                  << "add --patch-from";
+    QTest::newRow("no wrong") << (model + QStringList{"--patch-from", kText, "--answer", " the"})
+                              << "--wrong";
+    QTest::newRow("two tokens") << (model + QStringList{"--patch-from", kText, "--answer",
+                                                        " the cat", "--wrong", " on"})
+                                << "is 2 tokens for this GPT-2: [␣the] [␣cat]";
+    QTest::newRow("lengths differ") << (model + QStringList{"--patch-from", "Hello world",
+                                                            "--answer", " the", "--wrong", " on"})
+                                    << "The clean text has 2 tokens and the corrupted text 6";
+    QTest::newRow("importance without model")
+        << QStringList{"--text", "a b c", "--importance"} << "add --model DIR";
+    QTest::newRow("built-in layer 1")
+        << QStringList{"--text", "a b c", "--ablate", "1.1"} << "The built-in layer is layer 0";
+    QTest::newRow("one token") << QStringList{"--model", kModel, "--text", "Hello", "--importance"}
+                               << "at least two tokens";
+}
+
+void TestInterventionCli::refusals()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const auto r = runCli(arguments);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestInterventionCli::helpStatesTheNumbering()
+{
+    const auto r = runCli({"--help"});
+    QVERIFY(r.out.contains("--ablate L.H"));
+    QVERIFY(r.out.contains("layers from 0 as --layer, heads from 1"));
+    QVERIFY(r.out.contains("--importance") && r.out.contains("--patch-from TEXT"));
+}
+
+QTEST_APPLESS_MAIN(TestInterventionCli)
+#include "tst_interventioncli.moc"

@@ -1,0 +1,141 @@
+// Tests head importance and patching maps of the tiny GPT-2 and Llama against float64 NumPy.
+#include "approx.h"
+#include "errorof.h"
+
+#include "attention/attentionforward.h"
+#include "io/npzarchive.h"
+#include "model/transformerranking.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace headlens;
+
+namespace {
+
+/// interventions.npz of scripts/make_intervention_goldens.py.
+std::map<std::string, Tensor> goldenOf(const std::string &folder)
+{
+    std::map<std::string, Tensor> out;
+    for (auto &[name, tensor] : NpzArchive::read(folder + "/interventions.npz"))
+        out[name] = tensor;
+    return out;
+}
+
+std::vector<int> idsOf(const Tensor &t)
+{
+    std::vector<int> ids;
+    for (int64_t i = 0; i < t.numel(); ++i)
+        ids.push_back(int(t.data()[i]));
+    return ids;
+}
+
+RowMatrix tableOf(const Tensor &t)
+{
+    return t.matrix({});
+}
+
+} // namespace
+
+class TestInterventionGolden : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void importanceMatchesNumPy_data();
+    void importanceMatchesNumPy();
+    void patchingMatchesNumPy_data() { importanceMatchesNumPy_data(); }
+    void patchingMatchesNumPy();
+    void ablatedRunMatchesTheRankingsPass();
+    void refusals();
+};
+
+void TestInterventionGolden::importanceMatchesNumPy_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("gpt2 tiny") << QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+    QTest::newRow("llama gqa") << QStringLiteral(HEADLENS_TEST_DATA "/llama/llama_gqa");
+}
+
+void TestInterventionGolden::importanceMatchesNumPy()
+{
+    QFETCH(QString, folder);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    auto golden = goldenOf(folder.toStdString());
+    int calls = 0;
+    const HeadImportance importance =
+        TransformerRanking(model).importance(idsOf(golden["clean"]), [&calls](double) {
+            ++calls;
+            return true;
+        });
+    HL_COMPARE_NEAR(importance.cleanLoss, golden["clean_loss"].data()[0], 0.0, 1e-4);
+    const RowMatrix expected = tableOf(golden["importance"]);
+    QCOMPARE(importance.lossIncrease.rows(), expected.rows());
+    QCOMPARE(importance.lossIncrease.cols(), expected.cols());
+    HL_COMPARE_NEAR((importance.lossIncrease - expected).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-4);
+    QVERIFY(expected.cwiseAbs().maxCoeff() > 0.05f); // the heads matter: the check can fail
+    QVERIFY(calls >= model.spec().layers * 2);
+    QVERIFY(importance.loss.find("8 next tokens") != std::string::npos);
+}
+
+void TestInterventionGolden::patchingMatchesNumPy()
+{
+    QFETCH(QString, folder);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    auto golden = goldenOf(folder.toStdString());
+    const std::vector<int> answers = idsOf(golden["answer"]);
+    const PatchingMap map = TransformerRanking(model).patching(
+        idsOf(golden["clean"]), idsOf(golden["corrupt"]), answers[0], answers[1]);
+    HL_COMPARE_NEAR(map.cleanMetric, golden["metrics"].data()[0], 0.0, 1e-4);
+    HL_COMPARE_NEAR(map.corruptMetric, golden["metrics"].data()[1], 0.0, 1e-4);
+    const RowMatrix expected = tableOf(golden["patching"]);
+    HL_COMPARE_NEAR((map.restored - expected).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-4);
+    QCOMPARE(map.position, 8);
+}
+
+void TestInterventionGolden::ablatedRunMatchesTheRankingsPass()
+{
+    // The ordinary run with a head ablated (what the window shows) and the ranking's pass from
+    // that layer give the same last-position logits.
+    const TransformerModel model = TransformerModel::open(HEADLENS_TEST_DATA "/gpt2/tiny");
+    const std::vector<int> ids{12, 40, 7, 99, 31};
+    TransformerRunOptions options;
+    options.interventions = HeadInterventions::ablating(1, 0);
+    options.keepResidualStream = true;
+    const TransformerRun ablated = model.run(ids, options);
+    const TransformerRun clean = model.run(ids);
+    const int64_t n = 5, d = model.spec().dModel;
+    const RowMatrix entering = ConstRowMatrixMap(ablated.residualStream.data() + n * d, n, d);
+    const RowMatrix final = model.continueFrom(1, entering, 1, options.interventions);
+    const RowMatrix logits = model.logitsOf(final.bottomRows(1));
+    HL_COMPARE_NEAR((logits - ablated.logits.matrix({})).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-5);
+    QVERIFY((clean.logits.matrix({}) - ablated.logits.matrix({})).cwiseAbs().maxCoeff() > 1e-3f);
+}
+
+void TestInterventionGolden::refusals()
+{
+    const TransformerModel model = TransformerModel::open(HEADLENS_TEST_DATA "/gpt2/tiny");
+    const TransformerRanking ranking(model);
+    const QString lengths = test::errorOf([&] {
+        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2}, 5, 6);
+    });
+    QVERIFY2(lengths.contains("3 tokens") && lengths.contains("corrupted text 2"),
+             qPrintable(lengths));
+    const QString one = test::errorOf([&] { ranking.importance(std::vector<int>{5}); });
+    QVERIFY2(one.contains("at least two tokens"), qPrintable(one));
+    const QString same = test::errorOf([&] {
+        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2, 3}, 5, 6);
+    });
+    QVERIFY2(same.contains("nothing for a patch to restore"), qPrintable(same));
+    bool cancelled = false;
+    try {
+        ranking.importance(std::vector<int>{1, 2, 3}, [](double f) { return f < 0.3; });
+    } catch (const Cancelled &) {
+        cancelled = true;
+    }
+    QVERIFY(cancelled);
+}
+
+QTEST_APPLESS_MAIN(TestInterventionGolden)
+#include "tst_interventiongolden.moc"
