@@ -63,7 +63,10 @@ QString tinyGpt2()
 ExpectedHeads gpt2Heads()
 {
     const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
-    const TransformerRun run = model.runText(kText.toStdString(), {-1, false, 1, 5, {}});
+    TransformerRunOptions options;
+    options.viewedLayer = -1; // only the probabilities of every layer
+    options.topK = 1;
+    const TransformerRun run = model.runText(kText.toStdString(), options);
     ExpectedHeads e{run.layers(), run.heads(), {}};
     for (int l = 0; l < e.layers; ++l)
         for (int h = 0; h < e.heads; ++h)

@@ -48,7 +48,11 @@ QString tinyGpt2()
 const TransformerRun &referenceRun()
 {
     static const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
-    static const TransformerRun run = model.runText(kText.toStdString(), {0, false, 10, 5, {}});
+    static const TransformerRun run = [] {
+        TransformerRunOptions options;
+        options.topK = 10; // as many as the Model tab lists
+        return model.runText(kText.toStdString(), options);
+    }();
     return run;
 }
 
