@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 namespace headlens {
 
 void ConfigReader::fail(const std::string &what) const
@@ -30,7 +32,11 @@ double ConfigReader::positive(const ConfigKey &key, double below) const
     const auto found = key.key.empty() ? m_json.end() : m_json.find(key.key);
     if (found == m_json.end() || found->is_null())
         return key.fallback;
-    if (!found->is_number() || !(found->get<double>() > 0.0 && found->get<double>() < below))
+    // At least the smallest normal float: the value is used as a float32, where 1e-92 would be
+    // 0 (a LayerNorm dividing by sqrt(var + 0); fuzz_modelconfig found it).
+    if (!found->is_number() ||
+        !(found->get<double>() >= double(std::numeric_limits<float>::min()) &&
+          found->get<double>() < below))
         fail("\"" + key.key + "\" is " + quotedText(found->dump()) +
              (below <= 1.0 ? ", but it must be a small positive number such as 1e-05."
                            : ", but it must be a positive number such as 10000."));

@@ -22,7 +22,8 @@ public:
     /// `key`'s fallback when absent or null (or when the family has no such key), else a whole
     /// number in [1, limit].
     int size(const ConfigKey &key, int limit) const;
-    /// A number in (0, below) (epsilons below 1, rope_theta), the fallback when absent.
+    /// A number in [FLT_MIN, below) (epsilons below 1, rope_theta): positive once a float32;
+    /// the fallback when absent.
     double positive(const ConfigKey &key, double below) const;
     /// A true/false key, `fallback` when absent, null or when `key` is empty.
     bool flag(const std::string &key, bool fallback) const;

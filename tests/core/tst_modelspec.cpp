@@ -86,6 +86,17 @@ void TestModelSpec::refuses_data()
         << QStringList{"n_embd 10 cannot be split over n_head 3 heads"};
     QTest::newRow("activation") << R"({"model_type": "gpt2", "activation_function": "relu"})"
                                 << QStringList{"activation_function is \"relu\"", "gelu_new"};
+    // 1e-92 is 0 as a float32 (found by fuzz_modelconfig): a LayerNorm would divide by sqrt(var).
+    QTest::newRow("epsilon below a float")
+        << R"({"model_type": "bert", "layer_norm_eps": 1e-92})"
+        << QStringList{"\"layer_norm_eps\" is 1e-92", "a small positive number such as 1e-05"};
+    QTest::newRow("relative positions")
+        << R"({"model_type": "bert", "position_embedding_type": "relative_key_query"})"
+        << QStringList{"position_embedding_type is \"relative_key_query\"", "absolute"};
+    QTest::newRow("RoBERTa's padding past the positions")
+        << R"({"model_type": "roberta", "pad_token_id": 600, "max_position_embeddings": 514})"
+        << QStringList{"pad_token_id 600 leaves no position for a token",
+                       "max_position_embeddings 514"};
 }
 
 void TestModelSpec::refuses()
