@@ -59,12 +59,14 @@ QString CellArithmeticHtml::heading() const
         Tokenizer::displayLabel(m_trace.input.queryLabel(m_batch, m_a.query)));
     const QString to =
         QString::fromStdString(Tokenizer::displayLabel(m_trace.input.keyLabel(m_batch, m_a.key)));
+    // One numbering for people, the formulas' t_1 … t_n and head_1 … head_h: heads and tokens
+    // both count from 1 ("head 2: query 9 … key 4" mixed a 1-based head with 0-based tokens).
     return tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
         .arg(HeadColors::color(int(m_a.head), m_dark).name())
         .arg(m_a.head + 1)
-        .arg(m_a.query)
+        .arg(m_a.query + 1)
         .arg(from)
-        .arg(m_a.key)
+        .arg(m_a.key + 1)
         .arg(to);
 }
 
@@ -92,8 +94,8 @@ QString CellArithmeticHtml::lines(int parts) const
                     .arg(num(a.rawScore))
                     .arg(num(a.scaleFactor))
                     .arg(num(a.positionBias))
-                    .arg(a.query)
-                    .arg(a.key)
+                    .arg(a.query + 1)
+                    .arg(a.key + 1)
                     .arg(num(a.scaledScore));
     else if (parts & Scale)
         html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
