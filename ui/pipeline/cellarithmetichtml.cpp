@@ -137,8 +137,9 @@ QString CellArithmeticHtml::productsTable(int columns) const
                 rows += "<td></td><td></td><td></td><td></td>";
                 continue;
             }
+            // Components and keys count from 1, as in Σ_j q_j k_j and t_1 … t_n.
             rows += QString("<td>%1</td><td>%2</td><td>%3</td><td>%4</td>")
-                        .arg(j)
+                        .arg(j + 1)
                         .arg(num(a.q[size_t(j)]), num(a.k[size_t(j)]), num(a.products[size_t(j)]));
         }
         rows += "</tr>";
@@ -155,7 +156,7 @@ QString CellArithmeticHtml::softmaxTable() const
         const QString style = int64_t(j) == a.key ? " style='background:#ffe08a'" : "";
         rows += QString("<tr%1><td>%2 “%3”</td><td>%4</td><td>%5</td><td>%6</td></tr>")
                     .arg(style)
-                    .arg(j)
+                    .arg(j + 1)
                     .arg(label.empty() ? tr("pad")
                                        : QString::fromStdString(Tokenizer::displayLabel(label)))
                     .arg(a.rowMasked[j] ? tr("masked") : num(a.row[j]))
