@@ -430,6 +430,11 @@ void MainWindow::setDarkTheme(bool dark)
     m_actions->dark->setChecked(dark);
 }
 
+void MainWindow::setPresentation(bool on)
+{
+    m_actions->presentation->setChecked(on);
+}
+
 void MainWindow::updateTitle()
 {
     const QString path = m_files->workspacePath();

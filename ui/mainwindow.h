@@ -74,6 +74,8 @@ public:
     void setPlotStyle(const PlotStyle &style);
     /// View > Dark on or off, as if chosen in the menu.
     void setDarkTheme(bool dark);
+    /// View > Presentation mode on or off, as if chosen in the menu.
+    void setPresentation(bool on);
     /// Starts computing the workspace as it is now.
     void recompute();
 

@@ -365,6 +365,10 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
             request.landscape = true;
             continue;
         }
+        if (allowWindowOptions && option == "--presentation") {
+            request.presentation = true;
+            continue;
+        }
         if (option.rfind("-", 0) != 0) {
             if (!allowWindowOptions)
                 throw InputError("Unexpected argument '" + quotedText(option) +

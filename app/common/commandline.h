@@ -91,8 +91,9 @@ struct CommandLineRequest
     std::string view = "heads";
     int step = 0;      ///< --step N with --view pipeline: 1-based; 0 = the first step
     std::string theme; ///< --theme light|dark; empty: the saved choice (light for --screenshot)
-    std::string page = "a4"; ///< --page a4|letter: the handout's paper
-    bool landscape = false;  ///< --landscape: the handout's pages on their side
+    std::string page = "a4";   ///< --page a4|letter: the handout's paper
+    bool landscape = false;    ///< --landscape: the handout's pages on their side
+    bool presentation = false; ///< --presentation: View > Presentation mode (large fonts)
 
     bool help = false;
     bool version = false;
@@ -107,7 +108,7 @@ class CommandLine
 {
 public:
     /// `allowWindowOptions` accepts --screenshot, --handout, --size, --view, --step, --theme,
-    /// --page, --landscape and a workspace file (the window's extras).
+    /// --page, --landscape, --presentation and a workspace file (the window's extras).
     static CommandLineRequest parse(const std::vector<std::string> &arguments,
                                     bool allowWindowOptions);
     /// The option list for --help.

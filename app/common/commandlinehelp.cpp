@@ -84,6 +84,7 @@ Output:
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
+  --presentation            start in presentation mode (View > Presentation mode, F5)
 )";
     else
         text +=

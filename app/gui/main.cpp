@@ -72,6 +72,8 @@ int main(int argc, char *argv[])
     }
     if (const std::optional<bool> dark = options->darkTheme())
         window.setDarkTheme(*dark); // after restoreSettings: the option wins over the saved theme
+    if (options->request().presentation)
+        window.setPresentation(true);
     if (!workspace.isEmpty())
         window.files()->openWorkspace(workspace);
     try {

@@ -195,7 +195,7 @@ void TestHandoutWriter::oneCellPagesWorkOutTheStrongestWeight()
     QVERIFY(softmax.contains("the strongest weight of head 1"));
     // The head's name is coloured: a text block of its own before ": query ...".
     const QRegularExpression cell(
-        QString(R"(head 1\s*: query %1 \S+ → key %2 )").arg(query).arg(key));
+        QString(R"(head 1\s*: query %1 \S+ → key %2 )").arg(query + 1).arg(key + 1));
     QVERIFY2(cell.match(softmax).hasMatch(), qPrintable(cell.pattern() + " | " + softmax));
     const QString weight = QString::number(double(w(query, key)), 'f', 4);
     QVERIFY2(softmax.contains("= " + weight), qPrintable(weight + " | " + softmax));
@@ -208,7 +208,7 @@ void TestHandoutWriter::oneCellPagesWorkOutThePickedCell()
     for (int page : {6, 7, 8, 9, 10}) { // scores, scale, mask, softmax, dropout
         const QString text = joined(pages[page]);
         QVERIFY2(text.contains("the cell you picked"), qPrintable(text.left(200)));
-        static const QRegularExpression cell(R"(head 3\s*: query 4 \S+ → key 7 )");
+        static const QRegularExpression cell(R"(head 3\s*: query 5 \S+ → key 8 )");
         QVERIFY2(cell.match(text).hasMatch(), qPrintable(text.left(600)));
     }
 }

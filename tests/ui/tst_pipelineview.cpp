@@ -9,6 +9,7 @@
 #include "pipeline/splitconcatpanel.h"
 #include "plot/heatmapplot.h"
 #include "text/inputbuilder.h"
+#include "text/tokenizer.h"
 
 #include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/outputprojectionpanel.h"
@@ -182,7 +183,19 @@ void TestPipelineView::pickedCellShowsTheTracesWeight()
     QCOMPARE(view.cellPanel()->key(), 6);
     QCOMPARE(view.cellPanel()->shownWeight(),
              double(c.trace->tensor(keys::attentionWeights).at({0, 2, 7, 6})));
-    QVERIFY(view.cellPanel()->toPlainText().contains("head 3"));
+    // One numbering, as the formulas write t_1 … t_n: the cell (2, 7, 6) of the arrays is
+    // head 3, query 8, key 7, and key 7 is the marked row of the softmax table.
+    const QString text = view.cellPanel()->toPlainText();
+    const QString query =
+        QString::fromStdString(Tokenizer::displayLabel(c.trace->input.queryLabel(0, 7)));
+    const QString key =
+        QString::fromStdString(Tokenizer::displayLabel(c.trace->input.keyLabel(0, 6)));
+    QVERIFY2(text.contains(QString("head 3: query 8 “%1” → key 7 “%2”").arg(query, key)),
+             qPrintable(text.left(200)));
+    QVERIFY2(text.contains(QString("7 “%1”").arg(key)), qPrintable(text));
+    QVERIFY2(!text.contains(QString("0 “%1”").arg(
+                 QString::fromStdString(Tokenizer::displayLabel(c.trace->input.keyLabel(0, 0))))),
+             "the softmax table's first key is numbered 1");
 }
 
 // After the transpose, k_heads has h_kv = 2 heads: two panels, named for the K/V heads and the

@@ -69,7 +69,8 @@ void PredictionsBox::showFills(const ModelRun &run)
     std::vector<PredictionGroup> groups;
     if (run.noMaskHead.empty()) {
         for (const MaskFill &fill : run.maskFills) {
-            PredictionGroup group{tr("t%1 %2").arg(fill.position).arg(mask), fill.top};
+            // t_1 … t_n as the formulas count: [CLS] is t1.
+            PredictionGroup group{tr("t%1 %2").arg(fill.position + 1).arg(mask), fill.top};
             if (group.top.size() > size_t(kFillers))
                 group.top.resize(size_t(kFillers));
             groups.push_back(std::move(group));

@@ -44,7 +44,7 @@ AttentionOptionsBox::AttentionOptionsBox(Workspace *workspace, QWidget *parent)
     : QGroupBox(tr("Attention"), parent), m_workspace(workspace)
 {
     auto *form = new QFormLayout(this);
-    m_causal = new QCheckBox(tr("Causal mask (a token sees only earlier tokens)"), this);
+    m_causal = new QCheckBox(tr("Causal mask\n(a token sees only earlier tokens)"), this);
     m_causal->setObjectName("causal");
     m_scale =
         combo(this, "scale",

@@ -25,7 +25,9 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     m_scroll = new QScrollArea(this);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // Never sideways: the panel is as wide as its content's minimum (minimumSizeHint), and long
+    // texts wrap.
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *content = new QWidget(m_scroll);
     auto *layout = new QVBoxLayout(content);
     m_banner = new ProblemBanner(content);
@@ -40,7 +42,6 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     layout->addWidget(m_positions);
     layout->addStretch(1);
     m_scroll->setWidget(content);
-    fitWidth();
     outer->addWidget(m_scroll);
     // A red frame marks the setting a problem names.
     setStyleSheet("*[problem=\"true\"] { border: 2px solid #d9534f; border-radius: 3px; }");
@@ -53,17 +54,17 @@ void ControlsPanel::insertBox(QWidget *box)
 {
     auto *layout = qobject_cast<QVBoxLayout *>(m_texts->parentWidget()->layout());
     layout->insertWidget(layout->indexOf(m_texts), box);
-    fitWidth();
 }
 
-// The dock is never narrower than its widest row (the model buttons, the causal-mask checkbox):
-// at 1024 px the minimum size hint let those rows be cut off at the right edge. Measured again
-// whenever a box is added.
-void ControlsPanel::fitWidth()
+// The dock is never narrower than its content's narrowest layout (wrapped texts, the model
+// buttons), measured when asked, so it follows the font of presentation mode: a width fixed
+// from the content's size hint made the dock 525 px wide there and pushed a 1280 x 720 window
+// off the screen; a smaller fixed width cut the rows at the right edge.
+QSize ControlsPanel::minimumSizeHint() const
 {
     const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
-    // On the panel itself: an explicit minimum width there would override the scroll area's.
-    setMinimumWidth(std::max(300, m_scroll->widget()->sizeHint().width() + scrollBar));
+    const int content = m_scroll->widget()->minimumSizeHint().width();
+    return QSize(std::max(200, content + scrollBar + 2), QWidget::minimumSizeHint().height());
 }
 
 void ControlsPanel::setLayerSettingsVisible(bool visible)

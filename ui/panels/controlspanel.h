@@ -37,8 +37,9 @@ public:
     /// Hides the layer shape and options while a model fixes them.
     void setLayerSettingsVisible(bool visible);
 
+    QSize minimumSizeHint() const override;
+
 private:
-    void fitWidth();
     void syncFromWorkspace();
     void markField(const QString &field);
     QWidget *fieldWidget(const QString &field) const;

@@ -39,6 +39,7 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
     m_dK = spin("d_k", 1, 4096, tr("Query/key width per head"));
     m_dV = spin("d_v", 1, 4096, tr("Value width per head"));
     m_perHead = new QLabel(this);
+    m_perHead->setWordWrap(true);
     m_seed = spin("seed", 0, 999999999, tr("Seed of the random weights"));
     m_newSeed = new QPushButton(tr("New seed"), this);
     auto *seedRow = new QHBoxLayout;
@@ -101,6 +102,7 @@ QLayout *LayerShapeBox::kvHeadsRow()
         tr("Key/value heads h_kv: each is shared by h / h_kv query heads (h_kv "
            "= h is multi-head, 1 multi-query, between grouped-query attention)."));
     m_kvGroups = new QLabel(this);
+    m_kvGroups->setWordWrap(true);
     // h_kv = h is stored as 0 ("as many as heads"), so multi-head attention stays multi-head
     // when the head count changes.
     connect(m_kvHeads, &QSpinBox::valueChanged, this,

@@ -42,10 +42,11 @@ TextInputsBox::TextInputsBox(Workspace *workspace, QWidget *parent)
     m_batch->setObjectName("batch");
     m_batch->setToolTip(tr("Which sequence (line) of the batch the heatmaps show"));
     m_batchCount = new QLabel(this);
+    m_batchCount->setWordWrap(true);
     auto *batchRow = new QHBoxLayout;
     batchRow->addWidget(m_batch);
     batchRow->addWidget(m_batchCount, 1);
-    m_cross = new QCheckBox(tr("Cross-attention (keys/values from this text):"), this);
+    m_cross = new QCheckBox(tr("Cross-attention\n(keys/values from this text):"), this);
     m_cross->setObjectName("cross");
     m_sentenceB = new QLabel(tr("Sentence B"), this);
     m_sentenceB->setObjectName("sentenceBLabel");

@@ -59,12 +59,14 @@ QString CellArithmeticHtml::heading() const
         Tokenizer::displayLabel(m_trace.input.queryLabel(m_batch, m_a.query)));
     const QString to =
         QString::fromStdString(Tokenizer::displayLabel(m_trace.input.keyLabel(m_batch, m_a.key)));
+    // One numbering for people, the formulas' t_1 … t_n and head_1 … head_h: heads and tokens
+    // both count from 1 ("head 2: query 9 … key 4" mixed a 1-based head with 0-based tokens).
     return tr("<h3><span style='color:%1'>head %2</span>: query %3 “%4” → key %5 “%6”</h3>")
         .arg(HeadColors::color(int(m_a.head), m_dark).name())
         .arg(m_a.head + 1)
-        .arg(m_a.query)
+        .arg(m_a.query + 1)
         .arg(from)
-        .arg(m_a.key)
+        .arg(m_a.key + 1)
         .arg(to);
 }
 
@@ -92,8 +94,8 @@ QString CellArithmeticHtml::lines(int parts) const
                     .arg(num(a.rawScore))
                     .arg(num(a.scaleFactor))
                     .arg(num(a.positionBias))
-                    .arg(a.query)
-                    .arg(a.key)
+                    .arg(a.query + 1)
+                    .arg(a.key + 1)
                     .arg(num(a.scaledScore));
     else if (parts & Scale)
         html += tr("<p><b>2. Scale</b> × %1 = <b>%2</b></p>")
@@ -135,8 +137,9 @@ QString CellArithmeticHtml::productsTable(int columns) const
                 rows += "<td></td><td></td><td></td><td></td>";
                 continue;
             }
+            // Components and keys count from 1, as in Σ_j q_j k_j and t_1 … t_n.
             rows += QString("<td>%1</td><td>%2</td><td>%3</td><td>%4</td>")
-                        .arg(j)
+                        .arg(j + 1)
                         .arg(num(a.q[size_t(j)]), num(a.k[size_t(j)]), num(a.products[size_t(j)]));
         }
         rows += "</tr>";
@@ -153,7 +156,7 @@ QString CellArithmeticHtml::softmaxTable() const
         const QString style = int64_t(j) == a.key ? " style='background:#ffe08a'" : "";
         rows += QString("<tr%1><td>%2 “%3”</td><td>%4</td><td>%5</td><td>%6</td></tr>")
                     .arg(style)
-                    .arg(j)
+                    .arg(j + 1)
                     .arg(label.empty() ? tr("pad")
                                        : QString::fromStdString(Tokenizer::displayLabel(label)))
                     .arg(a.rowMasked[j] ? tr("masked") : num(a.row[j]))

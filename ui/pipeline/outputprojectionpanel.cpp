@@ -23,6 +23,9 @@ OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
     m_bars->yAxis->setLabel(tr("‖head_i W_O[:, block_i]^T‖"));
     m_bars->legend->setVisible(true);
     m_bars->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // Four heads a row: one row of eight (or sixteen) made the panel 930 px wide at least.
+    m_bars->legend->setWrap(4);
+    m_bars->setMinimumSize(200, 160);
     m_bars->plotLayout()->addElement(1, 0, m_bars->legend);
     m_bars->plotLayout()->setRowStretchFactor(1, 0.001);
     m_bars->xAxis->setTickLabelRotation(-45);
@@ -30,6 +33,7 @@ OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
     m_weights->setAxisTitles("d_model", "h*d_v");
     split->addWidget(m_bars);
     split->addWidget(m_weights);
+    split->setChildrenCollapsible(false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(m_equation);

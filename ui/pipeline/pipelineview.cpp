@@ -14,6 +14,8 @@
 
 #include <QKeyEvent>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -23,12 +25,25 @@ namespace headlens {
 PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(6, 6, 6, 6);
     m_stepper = new StepperBar(this);
-    layout->addWidget(m_stepper);
-    buildHeader();
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(m_stepper);
+    // Below the stepper everything scrolls up and down, never sideways: in presentation mode
+    // at 1280 x 720 the header and readable heatmaps are taller than the screen, and without
+    // the scroll area they set the window's minimum height past it.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName("pipelineScroll");
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setFocusPolicy(Qt::NoFocus);
+    auto *content = new QWidget(m_scroll);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    buildHeader(content);
+    auto *split = new QSplitter(Qt::Horizontal, content);
+    m_splitter = split;
     m_gallery = new TensorGallery(split);
     m_side = new QTabWidget(split);
     m_split = new SplitConcatPanel(m_side);
@@ -52,7 +67,10 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
     // Stretch factors share only the space left over after the size hints, and the side
     // panel's hint is wide: start from an even split (scaled to the real width).
     split->setSizes({1000, 1000});
+    split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
+    m_scroll->setWidget(content);
+    outer->addWidget(m_scroll, 1);
     connect(m_stepper, &StepperBar::stepRequested, this, [this](int i) { setStep(i); });
     connect(m_gallery, &TensorGallery::cellClicked, this,
             [this](const QString &, int head, int row, int col) {
@@ -61,23 +79,22 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
             });
 }
 
-void PipelineView::buildHeader()
+void PipelineView::buildHeader(QWidget *content)
 {
-    m_title = new QLabel(this);
-    m_shapes = new QLabel(this);
-    m_shapes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_diagram = new ShapeDiagram(this);
-    m_formula = new QLabel(this);
-    m_pytorch = new QLabel(this);
-    m_sentence = new QLabel(this);
-    for (QLabel *label : {m_formula, m_pytorch, m_sentence}) {
+    m_title = new QLabel(content);
+    m_shapes = new QLabel(content);
+    m_diagram = new ShapeDiagram(content);
+    m_formula = new QLabel(content);
+    m_pytorch = new QLabel(content);
+    m_sentence = new QLabel(content);
+    for (QLabel *label : {m_title, m_shapes, m_formula, m_pytorch, m_sentence}) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     auto *code = new QHBoxLayout;
     code->addWidget(m_formula, 1);
     code->addWidget(m_pytorch, 1);
-    auto *layout = static_cast<QVBoxLayout *>(this->layout());
+    auto *layout = static_cast<QVBoxLayout *>(content->layout());
     layout->addWidget(m_title);
     layout->addWidget(m_shapes);
     layout->addWidget(m_diagram);
@@ -186,6 +203,44 @@ void PipelineView::applyFonts()
     QFont tabs = font();
     tabs.setPointSizeF(10.0 * s);
     m_side->tabBar()->setFont(tabs);
+    fitPanels();
+}
+
+// Both sides of the splitter have minimums that depend on the font alone, never on the step:
+// the side tabs' minimum followed the widest panel (the W_O bar chart's legend at step 14), the
+// splitter took that width from the heatmaps, which then had no minimum and shrank to 5 px, and
+// the divider stayed there after stepping back. Panels wider than this wrap or scroll down.
+void PipelineView::fitPanels()
+{
+    const double s = std::max(1.0, m_style.fontScale);
+    m_gallery->setMinimumWidth(int(360 * s));
+    m_side->setMinimumSize(int(300 * s), int(330 * s));
+    reflow();
+}
+
+// Side by side while both keep their minimum; below the heatmaps when the view is narrower
+// (presentation mode beside the Controls dock at 1280 px).
+void PipelineView::reflow()
+{
+    const int needed = m_gallery->minimumWidth() + m_side->minimumWidth() +
+                       m_splitter->handleWidth() +
+                       m_scroll->verticalScrollBar()->sizeHint().width() + 16;
+    const Qt::Orientation wanted = width() >= needed ? Qt::Horizontal : Qt::Vertical;
+    if (m_splitter->orientation() == wanted)
+        return;
+    m_splitter->setOrientation(wanted);
+    m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});
+}
+
+Qt::Orientation PipelineView::panelsOrientation() const
+{
+    return m_splitter->orientation();
+}
+
+void PipelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reflow();
 }
 
 int PipelineView::stepCount() const

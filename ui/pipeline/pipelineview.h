@@ -9,6 +9,8 @@
 #include <memory>
 
 class QLabel;
+class QScrollArea;
+class QSplitter;
 class QTabWidget;
 
 namespace headlens {
@@ -68,14 +70,19 @@ public:
     /// A cell was picked (clicked here or in the heads grid) since the view was made.
     bool cellPicked() const { return m_cellPicked; }
     QTabWidget *sideTabs() const { return m_side; }
+    /// Qt::Vertical when the side tabs moved below the heatmaps (a narrow view).
+    Qt::Orientation panelsOrientation() const;
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void applyTrace();
     void applyAnalysis();
-    void buildHeader();
+    void buildHeader(QWidget *content);
+    void fitPanels();
+    void reflow();
     void showStep(bool animate);
     void showSidePanel(const TraceStep &step, bool animate);
     void pickCell(int head, int query, int key);
@@ -99,6 +106,9 @@ private:
     QLabel *m_sentence = nullptr;
     TensorGallery *m_gallery = nullptr;
     QTabWidget *m_side = nullptr;
+    QScrollArea *m_scroll = nullptr;
+    QSplitter *m_splitter = nullptr; ///< the heatmaps beside (or above) the side tabs
+
     SplitConcatPanel *m_split = nullptr;
     OutputProjectionPanel *m_output = nullptr;
     CellArithmeticPanel *m_cell = nullptr;

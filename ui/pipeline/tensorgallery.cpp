@@ -159,7 +159,7 @@ void TensorGallery::ensurePlots(int count)
         plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
         m_plots.push_back(plot);
     }
-    const int columns = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
+    const int columns = columnsFor(count);
     m_columns = columns;
     for (HeatmapPlot *plot : m_plots)
         m_grid->removeWidget(plot);
@@ -222,6 +222,44 @@ QStringList TensorGallery::labelsFor(const std::string &axis, int count) const
     return labels;
 }
 
+void TensorGallery::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitMeaning();
+    if (m_visible > 0 && columnsFor(m_visible) != m_columns)
+        refill(); // fewer, wider columns (or more again): the labels go with the first column
+}
+
+// As many columns as leave square cells tall enough for one token label a row: four columns
+// of eight heads at 830 px drew every other label in presentation mode. More rows scroll down.
+int TensorGallery::columnsFor(int count) const
+{
+    const int preferred = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
+    if (m_shown.panels.empty() || count <= 1)
+        return std::max(preferred, 1);
+    const RowMatrix &m = m_shown.panels.front();
+    const Eigen::Index rows = m.rows(), cols = m.cols();
+    const bool square =
+        std::max(rows, cols) <= HeatmapPlot::kMaxSquareAspect * std::min(rows, cols);
+    if (!square || rows > HeatmapPlot::kMaxLabelledRows || rows == 0)
+        return std::max(preferred, 1);
+    QFont labels = font();
+    labels.setPointSizeF(7.5 * m_style.fontScale); // the compact plots' label font
+    const double line = QFontMetrics(labels).height() * 1.05;
+    const double perPlot = line * double(cols) + 12.0 + m_grid->spacing();
+    const double firstLabels = 90.0 * m_style.fontScale; // the query tokens beside column 1
+    const int fit = int((width() - firstLabels) / perPlot);
+    return std::clamp(fit, 1, std::max(preferred, 1));
+}
+
+// The wrapped sentence's height at this width is part of the gallery's minimum: counted only
+// as one line, it took the room of the heatmaps below, which then drew fewer token labels.
+void TensorGallery::fitMeaning()
+{
+    const int width = m_meaning->width() > 0 ? m_meaning->width() : this->width() / 2;
+    m_meaning->setMinimumHeight(m_meaning->heightForWidth(width));
+}
+
 void TensorGallery::refill()
 {
     if (!m_trace || m_choice->count() == 0) {
@@ -235,6 +273,7 @@ void TensorGallery::refill()
                            .arg(QString::fromStdString(t->name()),
                                 QString::fromStdString(t->tensor.shape().toString()),
                                 QString::fromStdString(t->meaning)));
+    fitMeaning();
     ensurePlots(int(panels.panels.size()));
     const auto shared = finiteRange(panels.panels);
     const bool probabilities = isProbabilities(t->key);

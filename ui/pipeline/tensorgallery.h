@@ -38,7 +38,12 @@ signals:
     /// A click on cell (row, col) of head `head`'s panel of tensor `tensor`.
     void cellClicked(const QString &tensor, int head, int row, int col);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitMeaning();
+    int columnsFor(int count) const;
     void refill();
     void ensurePlots(int count);
     QStringList labelsFor(const std::string &axis, int count) const;

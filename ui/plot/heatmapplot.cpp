@@ -94,6 +94,7 @@ void HeatmapPlot::setPooledMatrix(const RowMatrix &pooled, int rows, int cols, i
     xAxis->setRange(-0.5, m_cols - 0.5);
     yAxis->setRange(-0.5, m_rows - 0.5);
     m_lastCell = QPoint(-1, -1);
+    updateGeometry();
     updateTicks();
 }
 
@@ -101,6 +102,7 @@ void HeatmapPlot::setLabels(const QStringList &rowLabels, const QStringList &col
 {
     m_rowLabels = rowLabels;
     m_colLabels = colLabels;
+    updateGeometry(); // the minimum height follows the rows' labels
     updateTicks();
 }
 
@@ -228,6 +230,7 @@ void HeatmapPlot::applyFonts()
     fitTitle();
     xAxis->setLabelFont(labels);
     yAxis->setLabelFont(labels);
+    updateGeometry();
 }
 
 void HeatmapPlot::setHighlight(int row, int col)
@@ -315,17 +318,50 @@ void HeatmapPlot::updateLayout()
         const bool ticksChanged = pass < 3 && fillTicks();
         const bool marginsChanged = squareCells();
         if (!ticksChanged && !marginsChanged)
-            return;
+            break;
+        if (pass == 5)
+            QCustomPlot::updateLayout();
     }
-    QCustomPlot::updateLayout();
+    measureOverhead();
 }
 
 // The layout's margins are room square cells left over in the widget's current size; counted in
 // the hints, they would stop a grid from ever giving the widget less room than it has now.
+// A plot with token labels asks for the height that draws every one of them at the current
+// font (up to kMaxLabelledRows): in presentation mode the pipeline's heatmaps showed every
+// other token; a view in a scroll area grows instead (it scrolls down, never squeezes).
 QSize HeatmapPlot::minimumSizeHint() const
 {
     const QMargins m = plotLayout()->margins();
-    return QCustomPlot::minimumSizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
+    QSize hint = QCustomPlot::minimumSizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
+    if (labelsEveryRow())
+        hint.setHeight(std::max(hint.height(), rowsHeight() + m_overhead));
+    return hint;
+}
+
+bool HeatmapPlot::labelsEveryRow() const
+{
+    return m_rowStep == 0 && yAxis->visible() && !m_rowLabels.isEmpty() && m_rows > 0 &&
+           m_rows <= kMaxLabelledRows;
+}
+
+int HeatmapPlot::rowsHeight() const
+{
+    const QFontMetrics metrics(yAxis->tickLabelFont());
+    return int(std::ceil(m_rows * metrics.height() * 1.05)) + 2;
+}
+
+// The room the title, the column labels and the axis titles took in the last layout: what the
+// minimum height adds to the rows' own. A change asks the parent layout to look again.
+void HeatmapPlot::measureOverhead()
+{
+    const QMargins centring = plotLayout()->margins();
+    const int overhead = height() - centring.top() - centring.bottom() - axisRect()->height();
+    if (height() > 0 && overhead > 0 && std::abs(overhead - m_overhead) > 1) {
+        m_overhead = overhead;
+        if (labelsEveryRow())
+            updateGeometry();
+    }
 }
 
 QSize HeatmapPlot::sizeHint() const

@@ -20,6 +20,8 @@ class HeatmapPlot : public QCustomPlot
 public:
     /// Matrices longer than this many times their width are drawn filling the widget.
     static constexpr int kMaxSquareAspect = 4;
+    /// Up to this many rows, a plot with row labels asks for the height that shows them all.
+    static constexpr int kMaxLabelledRows = 64;
 
     explicit HeatmapPlot(QWidget *parent = nullptr);
 
@@ -89,6 +91,9 @@ private:
     bool squareCells();
     void applyFonts();
     void fitTitle();
+    bool labelsEveryRow() const;
+    int rowsHeight() const;
+    void measureOverhead();
 
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
@@ -110,6 +115,7 @@ private:
     int m_colStep = 0;
     int m_rows = 0;
     int m_cols = 0;
+    int m_overhead = 0; ///< px around the cells (title, column labels) in the last layout
     QPoint m_lastCell{-1, -1};
 };
 

@@ -1,6 +1,7 @@
 // TrainView: one way through — form -> TrainingRunner (worker) -> reports -> curves and heatmaps.
 #include "train/trainview.h"
 
+#include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
 #include "plot/headcolors.h"
 #include "train/curveplot.h"
@@ -14,7 +15,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -89,12 +89,10 @@ QWidget *TrainView::buildControls()
         if (m_report)
             emit openInViews(m_report->model);
     });
-    auto *scroll = new QScrollArea(this);
+    // As wide as the column's content at the current font: a fixed 290 px cut the task
+    // description, Reset and Start in presentation mode.
+    auto *scroll = new ColumnScrollArea(this);
     scroll->setWidget(column);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFixedWidth(290);
     return scroll;
 }
 
