@@ -11,8 +11,11 @@
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QMenu>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QTest>
@@ -45,6 +48,21 @@ private slots:
         QCOMPARE(window->grid()->plotCount(), 8);
         QCOMPARE(window->trace()->config.dModel, 512);
         QCOMPARE(window->tokenStrip()->tokens().size(), 10);
+    }
+
+    void theViewMenuListsTheTabsInShortcutOrder()
+    {
+        // A teacher reading the menu aloud: Ctrl+1 … Ctrl+5 in order, not 4 before 3.
+        QMenu *view = nullptr;
+        for (QAction *action : window->menuBar()->actions())
+            if (action->text().remove('&') == "View")
+                view = action->menu();
+        QVERIFY(view);
+        QStringList shortcuts;
+        for (QAction *action : view->actions())
+            if (action->shortcut().toString().contains(QRegularExpression("^Ctrl\\+[1-9]$")))
+                shortcuts << action->shortcut().toString();
+        QCOMPARE(shortcuts, (QStringList{"Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5"}));
     }
 
     void headsSpinBoxChangesHeatmapCount_data()

@@ -112,10 +112,11 @@ void MainActions::buildViewMenu(QMenu *menu)
     showHeads->setShortcut(QKeySequence(tr("Ctrl+1")));
     showPipeline = menu->addAction(tr("&Pipeline, step by step"));
     showPipeline->setShortcut(QKeySequence(tr("Ctrl+2")));
-    showModel = menu->addAction(tr("&Model: every layer and head"));
-    showModel->setShortcut(QKeySequence(tr("Ctrl+4")));
+    // In shortcut order (the tabs' order differs: Model appears only with a model open).
     showTrain = menu->addAction(tr("&Train a tiny model"));
     showTrain->setShortcut(QKeySequence(tr("Ctrl+3")));
+    showModel = menu->addAction(tr("&Model: every layer and head"));
+    showModel->setShortcut(QKeySequence(tr("Ctrl+4")));
     showCost = menu->addAction(tr("&Cost: MHA, GQA and MQA"));
     showCost->setShortcut(QKeySequence(tr("Ctrl+5")));
     menu->addSeparator();
