@@ -13,11 +13,16 @@
 #include "util/counterrandom.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
+#include "views/tracereader.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QApplication>
+#include <QHelpEvent>
 #include <QTest>
+#include <QToolTip>
 
+#include <cmath>
 #include <limits>
 
 using namespace headlens;
@@ -212,6 +217,40 @@ private slots:
             QVERIFY(title);
             QCOMPARE(title->textColor(), HeadColors::color(head, false));
         }
+    }
+
+    // "H 2.12 · dist 3.5" is explained over each title: the head's own entropy and distance,
+    // with the entropy's range for this text (ln 5 for five keys); the cells keep their readout.
+    void titlesExplainTheirAbbreviations()
+    {
+        const QStringList lines{"The movie was not bad"};
+        const auto trace = traceOf(lines, 32, 4, false);
+        HeadsGridView grid;
+        grid.setTrace(trace, 0);
+        for (int head = 0; head < 4; ++head) {
+            const HeadStats &stats = trace->stats(0, head);
+            const QString tip = grid.plot(head)->titleToolTip();
+            QVERIFY2(tip.startsWith(TraceReader::headTitle(*trace, 0, head)), qPrintable(tip));
+            QVERIFY2(tip.contains(QString("H %1: the entropy").arg(stats.entropy, 0, 'f', 2)),
+                     qPrintable(tip));
+            QVERIFY2(tip.contains(QString("%1 (ln 5) when it spreads evenly over all 5 keys")
+                                      .arg(std::log(5.0), 0, 'f', 2)),
+                     qPrintable(tip));
+            QVERIFY2(tip.contains(QString("dist %1: how far").arg(stats.meanDistance, 0, 'f', 1)),
+                     qPrintable(tip));
+            QVERIFY(grid.plot(head)->toolTip().isEmpty()); // not over the cells
+        }
+        // Resting the mouse on the first title shows it.
+        grid.resize(800, 600);
+        grid.setAttribute(Qt::WA_DontShowOnScreen);
+        grid.show();
+        QCoreApplication::processEvents(); // lays the plots out
+        HeatmapPlot *plot = grid.plot(0);
+        plot->replot();
+        const QPoint onTitle(plot->width() / 2, 3);
+        QHelpEvent help(QEvent::ToolTip, onTitle, plot->mapToGlobal(onTitle));
+        QApplication::sendEvent(plot, &help);
+        QCOMPARE(QToolTip::text(), plot->titleToolTip());
     }
 
     void pinnedHeadDrawsItsOwnWeights_data()

@@ -4,6 +4,9 @@
 #include "plot/cellcolormap.h"
 #include "plot/maxpool.h"
 
+#include <QHelpEvent>
+#include <QToolTip>
+
 #include <cmath>
 
 namespace headlens {
@@ -275,6 +278,20 @@ void HeatmapPlot::leaveEvent(QEvent *event)
     QCustomPlot::leaveEvent(event);
     m_lastCell = QPoint(-1, -1);
     emit hoverLeft();
+}
+
+bool HeatmapPlot::event(QEvent *event)
+{
+    // Above the cells only: over them the view shows the cell's readout, which a widget
+    // tooltip would replace once the mouse rests.
+    if (event->type() == QEvent::ToolTip && !m_titleToolTip.isEmpty()) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        if (help->pos().y() < axisRect()->rect().top()) {
+            QToolTip::showText(help->globalPos(), m_titleToolTip, this);
+            return true;
+        }
+    }
+    return QCustomPlot::event(event);
 }
 
 void HeatmapPlot::resizeEvent(QResizeEvent *event)

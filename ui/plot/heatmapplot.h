@@ -64,6 +64,10 @@ public:
     int colCount() const { return m_cols; }
     const QStringList &rowLabels() const { return m_rowLabels; }
     const QStringList &colLabels() const { return m_colLabels; }
+    /// A tooltip shown over the title only (the cells show their own readout): what a head
+    /// title's abbreviations mean. Empty: none.
+    void setTitleToolTip(const QString &text) { m_titleToolTip = text; }
+    const QString &titleToolTip() const { return m_titleToolTip; }
     /// (row, col) of the cell under a widget position, or (-1, -1).
     QPoint cellAt(const QPoint &position) const;
     /// The room labels, titles and the colour bar take around the cells when the plot is laid
@@ -82,6 +86,7 @@ signals:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    bool event(QEvent *event) override;
     void updateLayout() override;
 
 private:
@@ -95,6 +100,7 @@ private:
     int rowsHeight() const;
     void measureOverhead();
 
+    QString m_titleToolTip;
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
     QCPMarginGroup *m_margins = nullptr; ///< the cells' and the colour bar's top and bottom

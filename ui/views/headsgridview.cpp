@@ -209,6 +209,7 @@ void HeadsGridView::refill()
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
+        plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }
     if (m_shown.madeFrom(m_trace, m_batch)) {

@@ -4,6 +4,9 @@
 #include "attention/maskreason.h"
 #include "text/tokenizer.h"
 
+#include <QObject>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -96,6 +99,26 @@ QString TraceReader::headTitle(const Trace &trace, int b, int head)
     return QString("%1 · H %2 · dist %3")
         .arg(headName(trace, head))
         .arg(stats.entropy, 0, 'f', 2)
+        .arg(stats.meanDistance, 0, 'f', 1);
+}
+
+QString TraceReader::headTitleToolTip(const Trace &trace, int b, int head)
+{
+    const size_t index = size_t(b) * size_t(trace.heads()) + size_t(head);
+    if (index >= trace.headStats.size())
+        return {};
+    const HeadStats &stats = trace.stats(b, head);
+    const int64_t keys = trace.input.keyLengthOf(b);
+    return QObject::tr("%1\n"
+                       "H %2: the entropy of the head's attention, in nats, averaged over its "
+                       "queries: 0 when each query looks at one key, %3 (ln %4) when it spreads "
+                       "evenly over all %4 keys.\n"
+                       "dist %5: how far, in tokens, a query's attention reaches on average "
+                       "(the sum of weight × |query − key|).")
+        .arg(headTitle(trace, b, head))
+        .arg(stats.entropy, 0, 'f', 2)
+        .arg(std::log(double(std::max<int64_t>(keys, 1))), 0, 'f', 2)
+        .arg(keys)
         .arg(stats.meanDistance, 0, 'f', 1);
 }
 

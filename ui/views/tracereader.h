@@ -22,6 +22,9 @@ public:
     static QString headName(const Trace &trace, int head);
     /// "head 3 · H 1.23 · dist 2.4": the name with the head's statistics.
     static QString headTitle(const Trace &trace, int b, int head);
+    /// What the title's abbreviations mean, with this head's numbers and sequence b's keys:
+    /// H the mean entropy of its rows (0 to ln n_kv), dist the mean attended distance.
+    static QString headTitleToolTip(const Trace &trace, int b, int head);
     /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87`; a masked cell says which masks
     /// hide it (causal, padding, sliding window).
     static QString describeCell(const Trace &trace, int b, int head, int query, int key);
