@@ -30,12 +30,11 @@ private slots:
 void TestTokenizerFolderRefusals::refuses_data()
 {
     QTest::addColumn<QString>("slow");
-    QTest::addColumn<QString>("file");      // the one tokenizer file written, if any
+    QTest::addColumn<QString>("file");        // the one tokenizer file written, if any
     QTest::addColumn<QByteArray>("contents"); // its contents
-    QTest::addColumn<QByteArray>("config"); // tokenizer_config.json; none when empty
+    QTest::addColumn<QByteArray>("config");   // tokenizer_config.json; none when empty
     QTest::addColumn<QStringList>("message");
-    const QByteArray llama =
-        readFile(HEADLENS_TEST_DATA "/tokenizers/template_pair.json");
+    const QByteArray llama = readFile(HEADLENS_TEST_DATA "/tokenizers/template_pair.json");
     const QString bert = "BertWordPiece";
     QTest::newRow("no files") << bert << "" << QByteArray() << QByteArray()
                               << QStringList{"has no tokenizer.json and no vocab.txt",
@@ -43,10 +42,12 @@ void TestTokenizerFolderRefusals::refuses_data()
                                              "files vocab.txt",
                                              "Download"};
     QTest::newRow("RoBERTa without files")
-        << "RobertaBpe" << "" << QByteArray() << QByteArray()
+        << "RobertaBpe"
+        << "" << QByteArray() << QByteArray()
         << QStringList{"has no tokenizer.json and no vocab.json + merges.txt", "RoBERTa"};
     QTest::newRow("RoBERTa without merges.txt")
-        << "RobertaBpe" << "vocab.json" << QByteArray("{}") << QByteArray()
+        << "RobertaBpe"
+        << "vocab.json" << QByteArray("{}") << QByteArray()
         << QStringList{"has no tokenizer.json and lacks merges.txt",
                        "the RoBERTa files vocab.json + merges.txt"};
     QTest::newRow("repeated token")
@@ -58,8 +59,8 @@ void TestTokenizerFolderRefusals::refuses_data()
     QTest::newRow("Windows line breaks")
         << bert << "vocab.txt" << QByteArray("[UNK]\r\n[CLS]\r\n") << QByteArray()
         << QStringList{"vocab.txt line 1 ends in a carriage return", "Unix line breaks"};
-    QTest::newRow("no [UNK]") << bert << "vocab.txt" << QByteArray("[CLS]\n[SEP]\nhello\n") << QByteArray()
-                              << QStringList{"vocab.txt has no line \"[UNK]\""};
+    QTest::newRow("no [UNK]") << bert << "vocab.txt" << QByteArray("[CLS]\n[SEP]\nhello\n")
+                              << QByteArray() << QStringList{"vocab.txt has no line \"[UNK]\""};
     QTest::newRow("config not JSON")
         << bert << "vocab.txt" << kTinyVocab << QByteArray("{\"do_lower_case\": ")
         << QStringList{"tokenizer_config.json is not a JSON object", "remove it"};
@@ -82,11 +83,13 @@ void TestTokenizerFolderRefusals::refuses_data()
         << bert << "tokenizer.json" << llama << QByteArray(R"({"add_bos_token": "true"})")
         << QStringList{"tokenizer_config.json: add_bos_token is \"true\", not true or false."};
     QTest::newRow("bos_token the tokenizer lacks")
-        << bert << "tokenizer.json" << llama << QByteArray(R"({"add_bos_token": true, "bos_token": "<bos>"})")
+        << bert << "tokenizer.json" << llama
+        << QByteArray(R"({"add_bos_token": true, "bos_token": "<bos>"})")
         << QStringList{"tokenizer_config.json: bos_token is \"<bos>\" (for add_bos_token), "
                        "which the tokenizer has no token for."};
     QTest::newRow("eos_token null")
-        << bert << "tokenizer.json" << llama << QByteArray(R"({"add_eos_token": true, "eos_token": null})")
+        << bert << "tokenizer.json" << llama
+        << QByteArray(R"({"add_eos_token": true, "eos_token": null})")
         << QStringList{"tokenizer_config.json: eos_token is null, but add_eos_token is true"};
 }
 
