@@ -1,6 +1,7 @@
 // Tests of the encoders (BERT, RoBERTa, DistilBERT) against an independent float64 NumPy forward.
 #include "approx.h"
 #include "errorof.h"
+#include "logitranking.h"
 #include "modelfolder.h"
 
 #include "io/npzarchive.h"
@@ -59,19 +60,6 @@ public:
 private:
     std::map<std::string, Tensor> m_arrays;
 };
-
-/// softmax of one row of logits, in double.
-std::vector<double> softmax(const float *logits, int64_t count)
-{
-    const double top = *std::max_element(logits, logits + count);
-    std::vector<double> p(static_cast<size_t>(count));
-    double sum = 0.0;
-    for (int64_t i = 0; i < count; ++i)
-        sum += p[size_t(i)] = std::exp(double(logits[i]) - top);
-    for (double &v : p)
-        v /= sum;
-    return p;
-}
 
 } // namespace
 
@@ -211,10 +199,8 @@ void TestEncoderModel::fillsTheMask()
     QVERIFY(run.topNext.empty()); // an encoder predicts no next token
     const Tensor &mlm = golden.tensor("mlm_" + std::to_string(k));
     const int64_t vocab = mlm.shape().size(1);
-    const std::vector<double> p = softmax(mlm.data() + position * vocab, vocab);
-    std::vector<int> order(p.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p[a] > p[b]; });
+    const std::vector<double> p = test::softmaxOf(mlm.data() + position * vocab, vocab);
+    const std::vector<int> order = test::rankedIds(p);
     QCOMPARE(run.maskFills[0].top.size(), size_t(5));
     for (size_t r = 0; r < 5; ++r) {
         QCOMPARE(run.maskFills[0].top[r].tokenId, order[r]);
