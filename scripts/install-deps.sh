@@ -17,7 +17,7 @@ install_tokenizer_references() {
   node "$ROOT/scripts/make_tokenizer_goldens.mjs" --install
 }
 
-PACKAGES="build-essential cmake pkg-config git \
+PACKAGES="build-essential cmake pkg-config git lld \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
   libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
   fonts-dejavu-core"
