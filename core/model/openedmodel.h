@@ -27,6 +27,8 @@ public:
     /// The family and the file or folder: "GPT-2 tiny", "toy model toy.npz".
     virtual std::string name() const = 0;
     virtual int layers() const = 0;
+    /// The longest input the model reads, in tokens (its context, or a toy model's length).
+    virtual int maxTokens() const = 0;
     /// The token ids of `text`. Throws InputError when the model cannot read it.
     virtual std::vector<int> encode(const std::string &text) const = 0;
     /// Encoders read a pair of texts: sentence A and sentence B (BERT's [CLS] A [SEP] B [SEP]).

@@ -19,6 +19,7 @@ public:
     std::string family() const override { return "toy model"; }
     std::string name() const override;
     int layers() const override { return m_model->settings.model.layers; }
+    int maxTokens() const override { return m_model->settings.model.maxLength; }
     /// The text one character at a time, mapped onto the toy vocabulary (ToyTask::encode).
     std::vector<int> encode(const std::string &text) const override;
     using OpenedModel::run;

@@ -1,0 +1,25 @@
+// CorpusExport: a corpus summary as files: one CSV row per head, the distances and the map.
+#pragma once
+
+#include "corpus/corpussummary.h"
+
+#include <string>
+
+namespace headlens {
+
+/// The files headlens-cli --corpus and the window's corpus view write. Heads are numbered from
+/// 1 and layers from 0, as --stats prints them; rows follow layer * h + head, the order of the
+/// .npy arrays' axes.
+class CorpusExport
+{
+public:
+    /// "layer,head,entropy,mean_distance,previous_token,first_token,diagonal,max_weight,
+    /// cls_share,sep_share,punctuation_share,induction,map_x,map_y" then one row per head;
+    /// NaN (a share the corpus has no token for) is written as an empty field.
+    static std::string csv(const CorpusSummary &summary);
+    /// Writes dir/corpus_heads.csv, dir/corpus_distances.npy (L*h, L*h) and dir/corpus_map.npy
+    /// (L*h, 2), float32, each atomically. Throws InputError naming a file it cannot write.
+    static void write(const CorpusSummary &summary, const std::string &dir);
+};
+
+} // namespace headlens
