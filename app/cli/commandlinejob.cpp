@@ -37,6 +37,15 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     return job;
 }
 
+TraceJob CommandLineJob::withText(const TraceJob &job, const std::string &text)
+{
+    TraceJob b = job;
+    b.texts = {text};
+    b.tokenIds.clear();
+    b.ranking = RankingRequest();
+    return b;
+}
+
 void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJob &job)
 {
     const InterventionOptions &v = request.intervene;
@@ -52,6 +61,9 @@ void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJo
                              std::to_string(head) + ", or add --model DIR.");
         job.interventions.items.push_back({layer, head - 1, kind, -1, -1});
     }
+    if (!v.compareText.empty() && (!request.inputPath.empty() || !request.tokenIds.empty()))
+        throw InputError("--compare-text is text B, compared with the text: give the first one "
+                         "with --text, not --input or --token-ids.");
     const bool patching = !v.patchFrom.empty();
     if (!patching && (!v.answer.empty() || !v.wrong.empty()))
         throw InputError("--answer and --wrong are the patching map's two tokens: add "

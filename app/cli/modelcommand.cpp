@@ -2,6 +2,7 @@
 #include "modelcommand.h"
 
 #include "commandlinejob.h"
+#include "comparisonprinter.h"
 #include "figurewriter.h"
 #include "rankingprinter.h"
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <optional>
 
 namespace headlens {
 
@@ -79,18 +81,28 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.importance);
     if (traced.patching && !request.json)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
+    const std::string &textB = request.intervene.compareText;
+    std::optional<TraceRun> runB;
+    if (!textB.empty()) {
+        runB = session.run(CommandLineJob::withText(job, textB));
+        if (!request.json)
+            ComparisonPrinter(m_out, "layer").print(run.attention, runB->model->attention, textB);
+    }
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";
     if (!request.exportDir.empty()) {
         exportRun(run, request.exportDir);
         std::string ranking;
+        if (runB)
+            ranking = ", " + ComparisonPrinter::write(run.attention, runB->model->attention,
+                                                      request.exportDir);
         if (traced.importance) {
             RankingPrinter::write(traced.importance->lossIncrease, request.exportDir, "importance");
-            ranking = ", importance.npy, importance.csv";
+            ranking += ", importance.npy, importance.csv";
         }
         if (traced.patching) {
             RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
-            ranking = ", patching.npy, patching.csv";
+            ranking += ", patching.npy, patching.csv";
         }
         if (!request.json)
             m_out << "Wrote layer " << run.source.layer << "'s " << trace.tensors().size()

@@ -2,6 +2,8 @@
 #include "tracecommand.h"
 
 #include "commandlinejob.h"
+#include "comparisonprinter.h"
+#include "corpuscommand.h"
 #include "costcommand.h"
 #include "figurewriter.h"
 #include "modelcommand.h"
@@ -16,6 +18,7 @@
 
 #include <cstdio>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 namespace headlens {
@@ -100,9 +103,13 @@ int TraceCommand::run(CommandLineRequest request)
         return 0;
     }
     checkFigureRequest(request);
+    if (!request.intervene.corpusPath.empty())
+        return CorpusCommand(m_out, m_err).run(request);
     if (!request.modelDir.empty())
         return ModelCommand(m_out, m_err).run(request);
-    const TraceRun run = Session().run(CommandLineJob::from(request));
+    Session session;
+    const TraceJob job = CommandLineJob::from(request);
+    const TraceRun run = session.run(job);
 #ifdef HEADLENS_WITH_FIGURES
     checkFigures(run, request); // before anything is printed
 #endif
@@ -122,13 +129,27 @@ int TraceCommand::run(CommandLineRequest request)
         if (request.compare)
             printComparison(trace, weights);
     }
+    const std::string &textB = request.intervene.compareText;
+    std::optional<TraceRun> runB;
+    if (!textB.empty()) {
+        runB = session.run(CommandLineJob::withText(job, textB));
+        if (!request.json)
+            ComparisonPrinter(m_out, "seq")
+                .print(trace.tensor(keys::attentionWeights),
+                       runB->trace->tensor(keys::attentionWeights), textB);
+    }
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";
     if (!request.exportDir.empty()) {
         TraceJson::exportDirectory(trace, request.exportDir);
+        const std::string compared =
+            runB ? ", " + ComparisonPrinter::write(trace.tensor(keys::attentionWeights),
+                                                   runB->trace->tensor(keys::attentionWeights),
+                                                   request.exportDir)
+                 : "";
         if (!request.json)
-            m_out << "Wrote " << trace.tensors().size() << " tensors and trace.json to "
-                  << request.exportDir << "\n";
+            m_out << "Wrote " << trace.tensors().size() << " tensors and trace.json" << compared
+                  << " to " << request.exportDir << "\n";
     }
 #ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())

@@ -188,6 +188,10 @@ bool applyInterventionOption(InterventionOptions &v, const std::string &option,
         v.answer = value;
     else if (option == "--wrong")
         v.wrong = value;
+    else if (option == "--corpus")
+        v.corpusPath = value;
+    else if (option == "--compare-text")
+        v.compareText = value;
     else
         return false;
     return true;

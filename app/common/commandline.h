@@ -45,6 +45,8 @@ struct InterventionOptions
     std::string patchFrom;           ///< --patch-from TEXT: the clean text patched from
     std::string answer;              ///< --answer A: the metric's answer token
     std::string wrong;               ///< --wrong B: the token it is compared with
+    std::string corpusPath;          ///< --corpus FILE: every head over a text file's lines
+    std::string compareText;         ///< --compare-text TEXT: text B beside the text (A)
 };
 
 /// What the command line asked for. Settings given explicitly are remembered so that values

@@ -63,6 +63,15 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             of logit(answer) - logit(wrong) at the last position it restores;
                             --export-dir also writes patching.npy and patching.csv
   --answer A, --wrong B     the patching metric's two tokens, one token each (" Mary", " John")
+  --compare-text TEXT       run TEXT (B) too, with the same settings and model: per head the
+                            largest and mean |A - B| and the rows' Jensen-Shannon divergence;
+                            --export-dir adds compare_weights.npy (B) and, for texts of the same
+                            token length, compare_difference.npy (A - B)
+  --corpus FILE             with --model: every head over FILE's lines (one text each, the first
+                            128 tokens): its statistics' means, its induction score on repeated
+                            random tokens, Jensen-Shannon distances between heads and their 2-D
+                            map; progress on stderr; --export-dir writes corpus_heads.csv,
+                            corpus_distances.npy (L*h, L*h) and corpus_map.npy (L*h, 2)
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics

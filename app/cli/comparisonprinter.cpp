@@ -1,0 +1,42 @@
+// ComparisonPrinter: AttentionDifference's numbers as a table, its tensors as .npy files.
+#include "comparisonprinter.h"
+
+#include "io/npyfile.h"
+#include "stats/attentiondifference.h"
+
+#include <iomanip>
+
+namespace headlens {
+
+void ComparisonPrinter::print(const Tensor &a, const Tensor &b, const std::string &textB) const
+{
+    m_out << "\nCompared with --compare-text \"" << textB << "\" (B):\n";
+    if (const auto problem = AttentionDifference::problem(a, b)) {
+        m_out << "  " << *problem << "\n";
+        return;
+    }
+    const std::vector<HeadDifference> heads = AttentionDifference::perHead(a, b);
+    const int64_t perOuter = a.shape().size(1);
+    m_out << "  " << std::left << std::setw(7) << m_outer << std::setw(6) << "head" << std::setw(14)
+          << "max |A - B|" << std::setw(15) << "mean |A - B|"
+          << "JS(A, B) per query (nats)\n"
+          << std::right;
+    for (size_t index = 0; index < heads.size(); ++index) {
+        const HeadDifference &d = heads[index];
+        m_out << "  " << std::left << std::setw(7) << int64_t(index) / perOuter << std::setw(6)
+              << int64_t(index) % perOuter + 1 << std::fixed << std::setprecision(4)
+              << std::setw(14) << d.largest << std::setw(15) << d.meanAbsolute << d.divergence
+              << std::right << std::defaultfloat << "\n";
+    }
+}
+
+std::string ComparisonPrinter::write(const Tensor &a, const Tensor &b, const std::string &dir)
+{
+    NpyFile::write(dir + "/compare_weights.npy", b);
+    if (AttentionDifference::problem(a, b))
+        return "compare_weights.npy";
+    NpyFile::write(dir + "/compare_difference.npy", AttentionDifference::difference(a, b));
+    return "compare_weights.npy, compare_difference.npy";
+}
+
+} // namespace headlens
