@@ -107,7 +107,7 @@ private slots:
         const QStringList full{"Layer",       "Head",           "K/V head",
                                "[CLS] share", "[SEP] share",    "Punctuation share",
                                "Entropy",     "Distance",       "Previous token",
-                               "First token", "Self (diagonal)"};
+                               "First token", "Self (diagonal)", "Induction"};
         QCOMPARE(model.columnCount(), int(full.size()));
         for (int section = 0; section < model.columnCount(); ++section) {
             const QString tip =

@@ -1,22 +1,37 @@
 // HeadStatsModel: reads HeadStats out of the ModelRun; no computing here.
 #include "models/headstatsmodel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace headlens {
 
 HeadStatsModel::HeadStatsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void HeadStatsModel::setRun(std::shared_ptr<const ModelRun> run)
+void HeadStatsModel::setRun(const std::shared_ptr<const ModelRun> &run)
+{
+    if (run)
+        setStats(run->stats, run->heads, run->kvHeads);
+    else
+        setStats({}, 1, 0);
+}
+
+void HeadStatsModel::setStats(std::vector<HeadStats> stats, int heads, int kvHeads,
+                              std::vector<double> induction)
 {
     beginResetModel();
-    m_run = std::move(run);
+    m_stats = std::move(stats);
+    m_heads = std::max(heads, 1);
+    m_kvHeads = kvHeads;
+    m_induction = std::move(induction);
+    m_filled = !m_stats.empty();
     endResetModel();
 }
 
 int HeadStatsModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_run ? 0 : int(m_run->stats.size());
+    return parent.isValid() ? 0 : int(m_stats.size());
 }
 
 int HeadStatsModel::columnCount(const QModelIndex &parent) const
@@ -34,11 +49,13 @@ bool HeadStatsModel::anyValue(int column) const
 
 bool HeadStatsModel::isColumnShown(int column) const
 {
-    if (!m_run)
+    if (column == Induction)
+        return !m_induction.empty();
+    if (!m_filled)
         return true;
     switch (column) {
     case KvGroup:
-        return m_run->kvHeads > 0 && m_run->kvHeads < m_run->heads;
+        return m_kvHeads > 0 && m_kvHeads < m_heads;
     case ClsShare:
     case SepShare:
     case PunctuationShare:
@@ -50,15 +67,18 @@ bool HeadStatsModel::isColumnShown(int column) const
 
 double HeadStatsModel::value(int row, int column) const
 {
-    const int heads = std::max(m_run->heads, 1);
-    const HeadStats &s = m_run->stats.at(size_t(row));
+    const int heads = m_heads;
+    const HeadStats &s = m_stats.at(size_t(row));
     switch (column) {
     case Layer:
         return row / heads;
     case Head:
         return row % heads;
     case KvGroup: // each run of h / h_kv neighbouring heads reads one K/V head (the GQA repeat)
-        return (row % heads) / std::max(heads / std::max(m_run->kvHeads, 1), 1);
+        return (row % heads) / std::max(heads / std::max(m_kvHeads, 1), 1);
+    case Induction:
+        return size_t(row) < m_induction.size() ? m_induction[size_t(row)]
+                                                : std::numeric_limits<double>::quiet_NaN();
     case Entropy:
         return s.entropy;
     case MeanDistance:
@@ -80,7 +100,7 @@ double HeadStatsModel::value(int row, int column) const
 
 QVariant HeadStatsModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_run || !index.isValid())
+    if (!index.isValid())
         return {};
     const double v = value(index.row(), index.column());
     if (role == kSortRole)
@@ -108,7 +128,7 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
     // Short headers: with seven columns in a third of a 1400 px window, "Prev. token" showed
     // as "rev. toke". The tooltip gives the full name and what the number means.
     static const char *const names[] = {"Layer",   "Head",  "K/V",   "[CLS]", "[SEP]", "Punct.",
-                                        "Entropy", "Dist.", "Prev.", "First", "Self"};
+                                        "Entropy", "Dist.", "Prev.", "First", "Self",  "Induct."};
     static const char *const tips[] = {
         "Layer, counted from 0 as --layer does",
         "Head, counted from 1 as in the Heads view",
@@ -123,7 +143,10 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
         "Distance: mean distance in tokens between a query and the keys it looks at",
         "Previous token: mean weight on the token just before; high for previous-token heads",
         "First token: mean weight on the first token; high for heads that park attention there",
-        "Self (diagonal): mean weight a token gives itself"};
+        "Self (diagonal): mean weight a token gives itself",
+        "Induction: on random tokens of the corpus repeated once, the mean weight from each "
+        "token of the second copy onto the token after its first occurrence (Olsson et al. "
+        "2022); high for induction heads"};
     if (role == Qt::DisplayRole)
         return tr(names[section]);
     if (role == Qt::ToolTipRole)

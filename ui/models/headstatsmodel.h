@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <vector>
 
 namespace headlens {
 
@@ -31,16 +32,24 @@ public:
         PreviousToken,
         FirstToken,
         Diagonal,
+        // A corpus's heads only (CorpusSummary::induction): last, not to move a run's columns.
+        Induction,
         Count
     };
     static constexpr int kSortRole = Qt::UserRole;
 
     explicit HeadStatsModel(QObject *parent = nullptr);
 
-    void setRun(std::shared_ptr<const ModelRun> run);
-    /// Whether `column` says anything about the run: K/V only when heads share keys and values
-    /// (h_kv < h), the [CLS], [SEP] and punctuation shares only when some head has one (an
-    /// encoder's text; a decoder's table stays as it was). Every column without a run.
+    /// The statistics of one text's run.
+    void setRun(const std::shared_ptr<const ModelRun> &run);
+    /// Any heads' statistics, index layer * heads + head: a run's or a corpus's means, with
+    /// `induction` (one per head) for the Induction column or empty without it.
+    void setStats(std::vector<HeadStats> stats, int heads, int kvHeads,
+                  std::vector<double> induction = {});
+    /// Whether `column` says anything about the heads: K/V only when heads share keys and
+    /// values (h_kv < h), the [CLS], [SEP] and punctuation shares only when some head has one
+    /// (an encoder's text; a decoder's table stays as it was), Induction only when given.
+    /// Every column but Induction before any statistics.
     bool isColumnShown(int column) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -52,7 +61,11 @@ private:
     double value(int row, int column) const;
     bool anyValue(int column) const;
 
-    std::shared_ptr<const ModelRun> m_run;
+    std::vector<HeadStats> m_stats;
+    std::vector<double> m_induction;
+    int m_heads = 1;
+    int m_kvHeads = 0;
+    bool m_filled = false;
 };
 
 } // namespace headlens

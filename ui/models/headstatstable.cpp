@@ -33,9 +33,21 @@ HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
     });
 }
 
-void HeadStatsTable::setRun(std::shared_ptr<const ModelRun> run)
+void HeadStatsTable::setRun(const std::shared_ptr<const ModelRun> &run)
 {
-    m_model->setRun(std::move(run));
+    m_model->setRun(run);
+    showUsedColumns();
+}
+
+void HeadStatsTable::setStats(std::vector<HeadStats> stats, int heads, int kvHeads,
+                              std::vector<double> induction)
+{
+    m_model->setStats(std::move(stats), heads, kvHeads, std::move(induction));
+    showUsedColumns();
+}
+
+void HeadStatsTable::showUsedColumns()
+{
     for (int column = 0; column < HeadStatsModel::Count; ++column)
         setColumnHidden(column, !m_model->isColumnShown(column));
 }

@@ -20,7 +20,10 @@ class HeadStatsTable : public QTableView
 public:
     explicit HeadStatsTable(QWidget *parent = nullptr);
 
-    void setRun(std::shared_ptr<const ModelRun> run);
+    void setRun(const std::shared_ptr<const ModelRun> &run);
+    /// HeadStatsModel::setStats: a corpus's means, with their induction scores.
+    void setStats(std::vector<HeadStats> stats, int heads, int kvHeads,
+                  std::vector<double> induction);
     /// (layer, head) shown in row `row` as sorted now.
     std::pair<int, int> headAt(int row) const;
 
@@ -28,6 +31,8 @@ signals:
     void headActivated(int layer, int head);
 
 private:
+    void showUsedColumns();
+
     HeadStatsModel *m_model = nullptr;
     HeadStatsSortProxy *m_proxy = nullptr;
 };

@@ -1,6 +1,7 @@
 // ModelWiring: pointer-to-member connections between the model classes; signals to the window.
 #include "models/modelwiring.h"
 
+#include "corpus/corpuspanel.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
@@ -45,6 +46,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_controller = new ModelController(workspace, this);
     m_box = new ModelBox(m_controller, workspace);
     m_overview = new ModelOverview;
+    m_corpus = new CorpusPanel;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
     m_note->hide();
@@ -52,12 +54,14 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     connect(m_controller, &ModelController::sourceChanged, this, &ModelWiring::syncActive);
     connect(workspace, &Workspace::inputChanged, this, &ModelWiring::syncActive);
     connect(m_overview, &ModelOverview::headChosen, m_controller, &ModelController::openHead);
+    connect(m_corpus, &CorpusPanel::headChosen, m_controller, &ModelController::openHead);
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
 }
 
 void ModelWiring::setPlotStyle(const PlotStyle &style)
 {
     m_overview->setPlotStyle(style);
+    m_corpus->setPlotStyle(style);
 }
 
 void ModelWiring::syncActive()
@@ -70,6 +74,7 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
     emit runShown(bool(run));
     m_note->setVisible(bool(run));
     m_workspace->setKvTextIsSentenceB(run && run->readsPairs);
+    m_corpus->setModel(run ? run->source.model : nullptr);
     if (!run)
         return;
     m_overview->setRun(run);

@@ -12,6 +12,7 @@ class QLabel;
 
 namespace headlens {
 
+class CorpusPanel;
 class ModelBox;
 class ModelController;
 class ModelOverview;
@@ -30,6 +31,8 @@ public:
     ModelController *controller() const { return m_controller; }
     ModelOverview *overview() const { return m_overview; }
     ModelBox *box() const { return m_box; }
+    /// The "Corpus" tab: the open model's heads over a text file.
+    CorpusPanel *corpus() const { return m_corpus; }
     /// Above the token strip: which model and layer the views show; hidden without a model.
     QLabel *note() const { return m_note; }
     void setPlotStyle(const PlotStyle &style);
@@ -37,7 +40,8 @@ public:
     void syncActive();
 
 signals:
-    /// A model's run is on screen (true) or none is: the Model tab comes and goes with it.
+    /// A model's run is on screen (true) or none is: the Model and Corpus tabs come and go
+    /// with it.
     void runShown(bool shown);
     /// A head was opened from the Model tab: the Heads view should come to the front.
     void headOpened();
@@ -53,6 +57,7 @@ private:
     ModelController *m_controller = nullptr;
     ModelBox *m_box = nullptr;
     ModelOverview *m_overview = nullptr;
+    CorpusPanel *m_corpus = nullptr;
     QLabel *m_note = nullptr;
 };
 
