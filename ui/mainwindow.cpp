@@ -1,6 +1,7 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "corpus/corpuspanel.h"
 #include "cost/costpanel.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
@@ -16,6 +17,7 @@
 #include "selection/selection.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"
+#include "views/linesview.h"
 #include "views/singleheadview.h"
 #include "views/tokenstrip.h"
 #include "views/tracereader.h"
@@ -111,6 +113,10 @@ void MainWindow::buildViews()
     m_train = new TrainView(m_trainPage);
     m_trainPage->setWidget(m_train);
     m_tabs->addTab(m_trainPage, tr("Train"));
+    // BertViz's picture of the same heads: lines from queries to keys.
+    m_lines = new LinesView(m_tabs);
+    m_lines->setSelection(m_selection);
+    m_tabs->addTab(m_lines, tr("Lines"));
     setCentralWidget(m_tabs);
 }
 
@@ -122,6 +128,8 @@ void MainWindow::buildModels()
     m_controls->insertBox(m_models->box());
     m_tabs->addTab(m_models->overview(), tr("Model"));
     m_tabs->setTabVisible(m_tabs->indexOf(m_models->overview()), false);
+    m_tabs->addTab(m_models->corpus(), tr("Corpus"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_models->corpus()), false);
     qobject_cast<QVBoxLayout *>(m_viewArea->layout())->insertWidget(0, m_models->note());
     ModelController *controller = m_models->controller();
     connect(m_runner, &TraceRunner::modelRunReady, controller, &ModelController::setRun);
@@ -144,6 +152,7 @@ void MainWindow::buildModels()
     connect(m_actions->openToyModel, &QAction::triggered, m_files,
             &FileCommands::chooseAndOpenToyModel);
     connect(m_actions->showModel, &QAction::triggered, this, &MainWindow::showModelTab);
+    connect(m_actions->showCorpus, &QAction::triggered, this, &MainWindow::showCorpusTab);
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this,
@@ -153,16 +162,30 @@ void MainWindow::buildModels()
 
 void MainWindow::showModelRun(bool shown)
 {
-    const int index = m_tabs->indexOf(m_models->overview());
-    if (!shown && m_tabs->currentIndex() == index)
-        m_tabs->setCurrentWidget(m_viewArea);
-    m_tabs->setTabVisible(index, shown);
+    for (QWidget *page : {static_cast<QWidget *>(m_models->overview()),
+                          static_cast<QWidget *>(m_models->corpus())}) {
+        const int index = m_tabs->indexOf(page);
+        if (!shown && m_tabs->currentIndex() == index)
+            m_tabs->setCurrentWidget(m_viewArea);
+        m_tabs->setTabVisible(index, shown);
+    }
 }
 
 void MainWindow::showModelTab()
 {
     if (m_tabs->isTabVisible(m_tabs->indexOf(m_models->overview())))
         m_tabs->setCurrentWidget(m_models->overview());
+}
+
+void MainWindow::showLines()
+{
+    m_tabs->setCurrentWidget(m_lines);
+}
+
+void MainWindow::showCorpusTab()
+{
+    if (m_tabs->isTabVisible(m_tabs->indexOf(m_models->corpus())))
+        m_tabs->setCurrentWidget(m_models->corpus());
 }
 
 void MainWindow::showPipeline()
@@ -259,6 +282,7 @@ void MainWindow::connectActions()
     connect(a->showPipeline, &QAction::triggered, this, &MainWindow::showPipeline);
     connect(a->showTrain, &QAction::triggered, this, &MainWindow::showTrain);
     connect(a->showCost, &QAction::triggered, this, &MainWindow::showCost);
+    connect(a->showLines, &QAction::triggered, this, &MainWindow::showLines);
     hideDockOnTrainTab();
     connect(a->saveTrainedModel, &QAction::triggered, m_train, &TrainView::chooseAndSave);
     connect(a->openTrainedModel, &QAction::triggered, m_train, [this] {
@@ -364,6 +388,7 @@ void MainWindow::redraw()
     const int b = std::clamp(m_workspace->state().batchIndex, 0, int(m_trace->batch()) - 1);
     m_grid->setTrace(m_trace, b);
     m_single->setTrace(m_trace, b);
+    m_lines->setTrace(m_trace, b);
     m_pipeline->setTrace(m_trace, b);
     m_cost->setTrace(m_trace, b);
     m_strip->setTokens(TraceReader::queryLabels(*m_trace, b));
@@ -402,6 +427,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
         m_figures->setPlotStyle(style);
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
+    m_lines->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);
     m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);

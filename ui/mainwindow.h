@@ -25,6 +25,7 @@ class ModelWiring;
 class PipelineView;
 class PositionShiftRunner;
 class Selection;
+class LinesView;
 class SingleHeadView;
 class TokenStrip;
 class TraceRunner;
@@ -59,6 +60,9 @@ public:
     void showTrain();
     /// Brings the "Model" tab to the front when a model has run (it is hidden otherwise).
     void showModelTab();
+    void showLines();
+    /// The Corpus tab, when a model is open (it is hidden otherwise).
+    void showCorpusTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }
@@ -108,6 +112,7 @@ private:
     ControlsPanel *m_controls = nullptr;
     HeadsGridView *m_grid = nullptr;
     SingleHeadView *m_single = nullptr;
+    LinesView *m_lines = nullptr;
     TokenStrip *m_strip = nullptr;
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;

@@ -91,6 +91,8 @@ Output:
                             MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
                             after N steps)
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
+  --view lines              the Lines tab: each query's lines to the keys it attends to
+  --view corpus             with --model and --corpus FILE: the Corpus tab after FILE's run
   --step N                  with --view pipeline: show step N (1 = the first)
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)

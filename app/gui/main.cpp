@@ -102,10 +102,12 @@ int main(int argc, char *argv[])
             taker->setHandoutPage(
                 {request.page == "letter" ? QPageSize::Letter : QPageSize::A4,
                  request.landscape ? QPageLayout::Landscape : QPageLayout::Portrait});
-        } else
-            new headlens::ScreenshotTaker(&window, options->screenshotPath(),
-                                          QString::fromStdString(options->request().view),
-                                          options->request().step);
+        } else {
+            auto *taker = new headlens::ScreenshotTaker(
+                &window, options->screenshotPath(), QString::fromStdString(options->request().view),
+                options->request().step);
+            taker->setCorpus(QString::fromStdString(options->request().intervene.corpusPath));
+        }
     }
     if (probe)
         new headlens::StartupProbe(&window);

@@ -119,6 +119,10 @@ void MainActions::buildViewMenu(QMenu *menu)
     showModel->setShortcut(QKeySequence(tr("Ctrl+4")));
     showCost = menu->addAction(tr("&Cost: MHA, GQA and MQA"));
     showCost->setShortcut(QKeySequence(tr("Ctrl+5")));
+    showLines = menu->addAction(tr("&Lines: each query to the keys it attends to"));
+    showLines->setShortcut(QKeySequence(tr("Ctrl+6")));
+    showCorpus = menu->addAction(tr("Co&rpus: every head over a text file"));
+    showCorpus->setShortcut(QKeySequence(tr("Ctrl+7")));
     menu->addSeparator();
 }
 

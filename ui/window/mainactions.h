@@ -46,6 +46,8 @@ public:
     QAction *showModel = nullptr;
     QAction *showTrain = nullptr;
     QAction *showCost = nullptr;
+    QAction *showLines = nullptr;
+    QAction *showCorpus = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;
     QAction *shortcuts = nullptr;

@@ -2,6 +2,9 @@
 #include "window/screenshottaker.h"
 
 #include "mainwindow.h"
+#include "corpus/corpuspanel.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "print/handoutwriter.h"
 #include "runner/positionshiftrunner.h"
@@ -27,6 +30,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
         m_window->showTrain();
     if (m_view == "cost")
         m_window->showCost();
+    if (m_view == "lines")
+        m_window->showLines();
     if (m_view.startsWith("head:"))
         m_window->selection()->setPinnedHead(m_view.mid(5).toInt());
     m_timer.setInterval(50);
@@ -41,13 +46,27 @@ void ScreenshotTaker::poll()
     const bool training = m_view == "train" && m_window->trainView()->isBusy();
     if ((m_window->runner()->isBusy() || training) && !timedOut)
         return;
+    if (m_view == "corpus" && !timedOut && !corpusDone())
+        return;
     m_timer.stop();
+    if (m_view == "corpus")
+        m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
     if (m_view == "pipeline")
         m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
+}
+
+bool ScreenshotTaker::corpusDone()
+{
+    CorpusPanel *corpus = m_window->models()->corpus();
+    if (!m_corpusStarted && !m_corpus.isEmpty() && m_window->models()->controller()->run()) {
+        corpus->runFile(m_corpus);
+        m_corpusStarted = true;
+    }
+    return m_corpus.isEmpty() || (m_corpusStarted && !corpus->isRunning());
 }
 
 void ScreenshotTaker::take()

@@ -18,14 +18,19 @@ class ScreenshotTaker : public QObject
     Q_OBJECT
 public:
     /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
-    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost" or "train" (waits until
-    /// the training started with --train has finished).
+    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost", "train" (waits until
+    /// the training started with --train has finished), "lines" or "corpus" (runs the file of
+    /// setCorpus through the model and waits for its map).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
+    /// The corpus file the "corpus" view runs (headlens --corpus FILE).
+    void setCorpus(const QString &path) { m_corpus = path; }
 
 private:
     void poll();
+    /// Starts the corpus once the model's run is there; true when its run has ended.
+    bool corpusDone();
     void take();
     void writeHandout();
 
@@ -36,6 +41,8 @@ private:
     PageSetup m_page;
     QTimer m_timer;
     int m_waited = 0;
+    QString m_corpus;
+    bool m_corpusStarted = false;
 };
 
 } // namespace headlens

@@ -1,0 +1,231 @@
+// AttentionLines: a QPainter picture; lines first, then the labels over their ends.
+#include "views/attentionlines.h"
+
+#include "plot/headcolors.h"
+#include "views/tracereader.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+
+namespace headlens {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kGap = 6;           ///< between a label and its line's end
+constexpr int kMinimumSpan = 160; ///< the lines' width, at least
+
+} // namespace
+
+AttentionLines::AttentionLines(QWidget *parent) : QWidget(parent)
+{
+    setObjectName("attentionLines");
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::MinimumExpanding);
+}
+
+void AttentionLines::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
+{
+    m_trace = std::move(trace);
+    m_batch = batchIndex;
+    m_weights.clear();
+    m_queries.clear();
+    m_keys.clear();
+    if (m_trace) {
+        for (int head = 0; head < m_trace->heads(); ++head)
+            m_weights.push_back(TraceReader::weights(*m_trace, batchIndex, head));
+        m_queries = TraceReader::queryLabels(*m_trace, batchIndex);
+        m_keys = TraceReader::keyLabels(*m_trace, batchIndex);
+    }
+    if (m_focusToken >= int((m_focusSide == Side::Key ? m_keys : m_queries).size()))
+        m_focusSide = Side::None, m_focusToken = -1;
+    updateGeometry();
+    update();
+}
+
+void AttentionLines::setHeads(std::vector<int> heads)
+{
+    m_heads = std::move(heads);
+    update();
+}
+
+void AttentionLines::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    QFont f = font();
+    f.setPointSizeF(9.0 * style.fontScale);
+    setFont(f);
+    updateGeometry();
+    update();
+}
+
+void AttentionLines::setFocus(Side side, int token)
+{
+    m_focusSide = token < 0 ? Side::None : side;
+    m_focusToken = m_focusSide == Side::None ? -1 : token;
+    update();
+}
+
+std::vector<int> AttentionLines::drawnHeads() const
+{
+    std::vector<int> heads;
+    for (int head : m_heads)
+        if (head >= 0 && head < int(m_weights.size()))
+            heads.push_back(head);
+    if (m_heads.empty())
+        for (int head = 0; head < int(m_weights.size()); ++head)
+            heads.push_back(head);
+    return heads;
+}
+
+std::vector<AttentionLines::Line> AttentionLines::visibleLines() const
+{
+    std::vector<Line> lines;
+    for (int head : drawnHeads()) {
+        const RowMatrix &w = m_weights[size_t(head)];
+        for (int i = 0; i < int(w.rows()); ++i) {
+            if (m_focusSide == Side::Query && i != m_focusToken)
+                continue;
+            for (int j = 0; j < int(w.cols()); ++j) {
+                if (m_focusSide == Side::Key && j != m_focusToken)
+                    continue;
+                const double weight = w(i, j); // NaN (masked) fails the test
+                if (weight >= kThreshold)
+                    lines.push_back({head, i, j, weight});
+            }
+        }
+    }
+    return lines;
+}
+
+int AttentionLines::minimumRowHeight() const
+{
+    return fontMetrics().height() + 6;
+}
+
+int AttentionLines::rowHeight() const
+{
+    // Rows spread over the height there is, up to three lines of text apart: ten tokens in a
+    // tall window otherwise sat in a strip at the top with the lines too flat to follow.
+    const int least = minimumRowHeight();
+    const int rows = int(std::max(m_queries.size(), m_keys.size()));
+    if (rows == 0)
+        return least;
+    const int room = (height() - 2 * kMargin - least) / rows;
+    return std::clamp(room, least, 3 * least);
+}
+
+int AttentionLines::labelWidth(const QStringList &labels) const
+{
+    // Measured in bold: the focused token is drawn bold and must not be cut.
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    int width = 0;
+    for (const QString &label : labels)
+        width = std::max(width, metrics.horizontalAdvance(label));
+    return width;
+}
+
+int AttentionLines::top() const
+{
+    return kMargin + minimumRowHeight(); // the column headings
+}
+
+QPointF AttentionLines::queryAnchor(int query) const
+{
+    return {double(kMargin + labelWidth(m_queries) + kGap), top() + (query + 0.5) * rowHeight()};
+}
+
+QPointF AttentionLines::keyAnchor(int key) const
+{
+    return {double(width() - kMargin - labelWidth(m_keys) - kGap),
+            top() + (key + 0.5) * rowHeight()};
+}
+
+std::pair<AttentionLines::Side, int> AttentionLines::tokenAt(const QPointF &point) const
+{
+    const int row = int(std::floor((point.y() - top()) / rowHeight()));
+    if (point.y() < top() || row < 0)
+        return {Side::None, -1};
+    if (point.x() <= queryAnchor(0).x() && row < m_queries.size())
+        return {Side::Query, row};
+    if (point.x() >= keyAnchor(0).x() && row < m_keys.size())
+        return {Side::Key, row};
+    return {Side::None, -1};
+}
+
+QSize AttentionLines::minimumSizeHint() const
+{
+    const int rows = int(std::max(m_queries.size(), m_keys.size()));
+    return {2 * kMargin + labelWidth(m_queries) + labelWidth(m_keys) + 2 * kGap + kMinimumSpan,
+            top() + rows * minimumRowHeight() + kMargin};
+}
+
+QSize AttentionLines::sizeHint() const
+{
+    const QSize least = minimumSizeHint();
+    return {std::max(least.width(), 520), least.height()};
+}
+
+void AttentionLines::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), m_style.background());
+    painter.setRenderHint(QPainter::Antialiasing);
+    if (!m_trace)
+        return;
+    for (const Line &line : visibleLines()) {
+        QColor color = HeadColors::color(line.head, m_style.dark);
+        color.setAlphaF(float(std::clamp(line.weight, 0.0, 1.0)));
+        painter.setPen(QPen(color, 0.5 + 3.0 * line.weight, Qt::SolidLine, Qt::RoundCap));
+        painter.drawLine(queryAnchor(line.query), keyAnchor(line.key));
+    }
+    const QColor text = m_style.foreground();
+    const QColor quiet = m_style.dark ? QColor("#8a8f98") : QColor("#9a9a9a");
+    const int h = rowHeight();
+    const int heading = minimumRowHeight();
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(text);
+    painter.drawText(QRect(kMargin, kMargin, width() / 2, heading),
+                     Qt::AlignLeft | Qt::AlignVCenter, tr("query"));
+    painter.drawText(QRect(width() / 2, kMargin, width() / 2 - kMargin, heading),
+                     Qt::AlignRight | Qt::AlignVCenter, tr("key"));
+    auto drawColumn = [&](const QStringList &labels, Side side, int x, int w, Qt::Alignment align) {
+        for (int row = 0; row < labels.size(); ++row) {
+            const bool focused = m_focusSide == side && m_focusToken == row;
+            const bool dimmed = m_focusSide != Side::None && !focused && m_focusSide == side;
+            painter.setFont(focused ? bold : font());
+            painter.setPen(dimmed ? quiet : text);
+            painter.drawText(QRect(x, top() + row * h, w, h), align | Qt::AlignVCenter,
+                             labels[row]);
+        }
+    };
+    drawColumn(m_queries, Side::Query, kMargin, labelWidth(m_queries), Qt::AlignRight);
+    drawColumn(m_keys, Side::Key, width() - kMargin - labelWidth(m_keys), labelWidth(m_keys),
+               Qt::AlignLeft);
+}
+
+void AttentionLines::mouseMoveEvent(QMouseEvent *event)
+{
+    const auto [side, token] = tokenAt(event->position());
+    if (side == m_focusSide && token == m_focusToken)
+        return;
+    setFocus(side, token);
+    emit focusChanged(m_focusSide, m_focusToken);
+}
+
+void AttentionLines::leaveEvent(QEvent *)
+{
+    if (m_focusSide == Side::None)
+        return;
+    setFocus(Side::None, -1);
+    emit focusChanged(Side::None, -1);
+}
+
+} // namespace headlens
