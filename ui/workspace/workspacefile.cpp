@@ -143,8 +143,7 @@ void WorkspaceFile::save(const QString &path, const WorkspaceState &state)
 
 WorkspaceState WorkspaceFile::load(const QString &path)
 {
-    const std::string bytes =
-        WholeFile::read(path.toStdString(), kMaxFileBytes, "a HeadLens workspace");
+    const std::string bytes = WholeFile::read(path.toStdString(), kMaxFileBytes, "a workspace");
     return parse(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), path);
 }
 
