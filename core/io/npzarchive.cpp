@@ -215,11 +215,14 @@ std::string contentsOf(zip_source_t *buffer, const std::string &path)
 void NpzArchive::write(const std::string &path,
                        const std::vector<std::pair<std::string, Tensor>> &entries, bool compressed)
 {
-    if (entries.empty()) {
-        // libzip writes nothing for an empty archive; numpy writes the 22-byte end record.
-        AtomicFile::write(path, std::string("PK\x05\x06", 4) + std::string(18, '\0'));
-        return;
-    }
+    AtomicFile::write(path, serialize(entries, compressed, path));
+}
+
+std::string NpzArchive::serialize(const std::vector<std::pair<std::string, Tensor>> &entries,
+                                  bool compressed, const std::string &path)
+{
+    if (entries.empty()) // libzip writes nothing for an empty archive; numpy the end record
+        return std::string("PK\x05\x06", 4) + std::string(18, '\0');
     std::vector<std::string> payloads;
     std::set<std::string> names;
     for (const auto &[name, tensor] : entries) {
@@ -251,7 +254,7 @@ void NpzArchive::write(const std::string &path,
         zip_discard(archive);
         throw InputError("Cannot write " + path + ": " + reason);
     }
-    AtomicFile::write(path, contentsOf(buffer.get(), path));
+    return contentsOf(buffer.get(), path);
 }
 
 } // namespace headlens

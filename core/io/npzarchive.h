@@ -42,6 +42,9 @@ public:
     /// share a name. Precondition: no entry's tensor is empty.
     static void write(const std::string &path,
                       const std::vector<std::pair<std::string, Tensor>> &entries, bool compressed);
+    /// The bytes write() puts in the file; `path` names it in messages.
+    static std::string serialize(const std::vector<std::pair<std::string, Tensor>> &entries,
+                                 bool compressed, const std::string &path);
 };
 
 } // namespace headlens

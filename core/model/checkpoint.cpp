@@ -49,7 +49,8 @@ std::map<std::string, std::string> Checkpoint::parseIndex(const std::string &tex
     std::map<std::string, std::string> shards;
     for (const auto &[name, shard] : map->items()) {
         const std::string file = shard.is_string() ? shard.get<std::string>() : std::string();
-        if (file.empty() || fs::path(file).filename().string() != file || file == "..")
+        if (file.empty() || fs::path(file).filename().string() != file || file == "." ||
+            file == "..")
             throw InputError(path + ": tensor '" + quotedText(name) + "' is placed in " +
                              quotedText(shard.dump()) +
                              ", which is not a file name in the model folder. Download the "

@@ -107,6 +107,10 @@ void TestCheckpoint::refusesBrokenIndexes_data()
         << 2
         << QStringList{"%1/" + kIndex + ": tensor 'wte.weight' is placed in \"../x.safetensors\"",
                        "not a file name in the model folder"};
+    QTest::newRow("the folder itself as a shard")
+        << 6
+        << QStringList{"%1/" + kIndex + ": tensor 'wte.weight' is placed in \".\"",
+                       "not a file name in the model folder"};
     QTest::newRow("no weight_map")
         << 3 << QStringList{"%1/" + kIndex + " is not a safetensors index", "\"weight_map\""};
     // Resource caps: refused before a shard is opened, or before the index is read.
@@ -133,6 +137,8 @@ void TestCheckpoint::refusesBrokenIndexes()
             map["ln_f.bias"] = "model-00001-of-00002.safetensors";
         if (breakage == 2)
             map["wte.weight"] = "../x.safetensors";
+        if (breakage == 6)
+            map["wte.weight"] = ".";
         for (int i = 0; breakage == 4 && i + 1 < int(Checkpoint::kMaxShards); ++i) // + 2 shards
             map["t" + QString::number(i)] = "s" + QString::number(i) + ".safetensors";
     });
