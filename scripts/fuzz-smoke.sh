@@ -3,8 +3,8 @@
 #   scripts/fuzz-smoke.sh [seconds per target, default 30]   (BUILD_DIR=... to choose the dir)
 # Needs clang, libclang-rt-dev (libFuzzer) and libomp-dev. Crashes leave crash-* files in the
 # build dir's fuzz-work/ and make the script fail; copy them into tests/fuzz/regressions/<target>/
-# once fixed (ctest replays tokenizerjson, modelconfig and encodertokenizers: fuzz/replay_*).
-# FUZZ_TARGETS="tokenizerjson" runs only the targets named.
+# once fixed (ctest replays every folder there: fuzz/replay_*).
+# FUZZ_TARGETS="tokenizerjson npz" runs only the targets named.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_EACH=${1:-30}
@@ -13,17 +13,22 @@ DATA=$ROOT/tests/data/gpt2
 
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DHEADLENS_BUILD_GUI=OFF -DHEADLENS_FUZZ=ON -DHEADLENS_NATIVE=OFF >/dev/null
-cmake --build "$BUILD" --target fuzz_safetensorsheader fuzz_bpeencode fuzz_bpefiles fuzz_modelconfig \
-    fuzz_tokenizerjson fuzz_encodertokenizers -j2
+ALL_TARGETS="safetensorsheader bpeencode bpefiles modelconfig tokenizerjson encodertokenizers npy npz
+    toymodel shardindex workspace"
+TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
+cmake --build "$BUILD" --target $(for t in $TARGETS; do printf 'fuzz_%s ' "$t"; done) -j2
 
 # Seed corpora from the committed checkpoint: a real header, real texts, real tokenizer files.
 WORK=$BUILD/fuzz-work
-rm -rf "$WORK" && mkdir -p "$WORK/safetensorsheader" "$WORK/bpeencode" "$WORK/bpefiles" "$WORK/modelconfig" \
-    "$WORK/tokenizerjson" "$WORK/encodertokenizers"
-# tokenizer.json: the small hand-made files and every input fuzzing found before.
-cp "$ROOT"/tests/data/tokenizers/*.json "$ROOT"/tests/fuzz/regressions/tokenizerjson/* "$WORK/tokenizerjson/"
-# tokenizer_config.json NUL vocab.txt NUL vocab.json NUL merges.txt: the seeds and what was found.
-cp "$ROOT"/tests/fuzz/regressions/encodertokenizers/* "$WORK/encodertokenizers/"
+rm -rf "$WORK"
+# Every regression corpus (the seeds and every input fuzzing found before) seeds its target.
+for target in $ALL_TARGETS; do
+    mkdir -p "$WORK/$target"
+    regressions=$ROOT/tests/fuzz/regressions/$target
+    if [ -d "$regressions" ]; then cp "$regressions"/* "$WORK/$target/"; fi
+done
+# tokenizer.json: the small hand-made files too.
+cp "$ROOT"/tests/data/tokenizers/*.json "$WORK/tokenizerjson/"
 python3 - "$DATA" "$WORK" <<'PY'
 import json, struct, sys
 data, work = sys.argv[1], sys.argv[2]
@@ -36,12 +41,19 @@ vocab, merges = (open(f"{data}/realids/{f}", "rb").read() for f in ("vocab.json"
 open(f"{work}/bpefiles/realids", "wb").write(vocab + b"\0" + merges)
 for name in ("tiny/config.json", "tiny_sharded/model.safetensors.index.json"):
     open(f"{work}/modelconfig/{name.replace('/', '_')}", "wb").write(open(f"{data}/{name}", "rb").read())
+# The sharded checkpoint as fuzz_shardindex reads it: index #shard# shard 1 #shard# shard 2.
+files = ("model.safetensors.index.json", "model-00001-of-00002.safetensors",
+         "model-00002-of-00002.safetensors")
+parts = [open(f"{data}/tiny_sharded/{f}", "rb").read() for f in files]
+open(f"{work}/shardindex/gpt2_tiny_sharded", "wb").write(b"#shard#".join(parts))
 PY
-# Every family's config (the encoders' among them) and what fuzzing found before.
-cp "$ROOT"/tests/fuzz/regressions/modelconfig/* "$WORK/modelconfig/"
+# Every small .npy and .npz of the test data (the golden files among them).
+find "$ROOT/tests/data" -name '*.npy' -size -64k -exec cp {} "$WORK/npy/" \;
+find "$ROOT/tests/data" -name '*.npz' -size -64k -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} \
+    "$WORK/npz" \;
 
 status=0
-for target in ${FUZZ_TARGETS:-safetensorsheader bpeencode bpefiles modelconfig tokenizerjson encodertokenizers}; do
+for target in $TARGETS; do
     dict=""
     [ -f "$ROOT/tests/fuzz/$target.dict" ] && dict="-dict=$ROOT/tests/fuzz/$target.dict"
     echo "== fuzz_$target for ${SECONDS_EACH}s"

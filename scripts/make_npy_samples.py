@@ -81,6 +81,22 @@ def bad_archives(grid):
     write_bytes("bad_over_4gib.npz", raw_zip("grid.npy", payload, 5 << 30, True))
 
 
+def huge_declarations(payload):
+    """Tiny archives whose headers ask for gigabytes or millions of members (resource caps)."""
+    stored = raw_zip("grid.npy", payload, 3 << 30, False)
+    # Both sizes in the zip64 extras claim 3 GiB: stored bytes the 200-byte file does not have.
+    stored = stored.replace(struct.pack("<QQ", 3 << 30, len(payload)), struct.pack("<QQ", 3 << 30, 3 << 30))
+    write_bytes("bad_stored_beyond_archive.npz", stored)
+    # An end record alone, declaring 65535 members in a 22-byte file.
+    write_bytes("bad_member_count.npz", struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF,
+                                                    0xFFFF * 46, 0, 0))
+    # A zip64 end record declaring 2^40 members.
+    end64 = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, 1 << 40, 1 << 40, 46 << 40, 0)
+    locator = struct.pack("<IIQI", 0x07064B50, 0, 0, 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    write_bytes("bad_zip64_member_count.npz", end64 + locator + end)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     grid = (np.arange(6, dtype="<f4") * 0.5 - 1.0).reshape(2, 3)  # -1, -0.5, 0, 0.5, 1, 1.5
@@ -110,6 +126,7 @@ def main():
     np.savez(os.path.join(OUT, "sample_stored.npz"), **arrays)
     np.savez_compressed(os.path.join(OUT, "sample_deflated.npz"), **arrays)
     bad_archives(grid)
+    huge_declarations(npy_bytes(grid))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,15 @@
 // RankingPrinter: layers x heads tables on stdout, .npy and .csv beside the other exports.
 #include "rankingprinter.h"
 
+#include "io/atomicfile.h"
 #include "io/npyfile.h"
 #include "model/modelrun.h"
 #include "model/openedmodel.h"
-#include "util/inputerror.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <numeric>
+#include <sstream>
 
 namespace headlens {
 
@@ -70,8 +70,7 @@ void RankingPrinter::write(const RowMatrix &table, const std::string &dir, const
     Tensor t(Shape{{"layer", table.rows()}, {"h", table.cols()}});
     t.matrix({}) = table;
     NpyFile::write(dir + "/" + name + ".npy", t);
-    const std::string path = dir + "/" + name + ".csv";
-    std::ofstream csv(path);
+    std::ostringstream csv;
     csv << "layer";
     for (Eigen::Index head = 0; head < table.cols(); ++head)
         csv << ",head " << head + 1;
@@ -82,8 +81,7 @@ void RankingPrinter::write(const RowMatrix &table, const std::string &dir, const
             csv << "," << table(layer, head);
         csv << "\n";
     }
-    if (!csv)
-        throw InputError("Cannot write " + path + ": check that the folder is writable.");
+    AtomicFile::write(dir + "/" + name + ".csv", csv.str()); // a killed run leaves no half table
 }
 
 } // namespace headlens

@@ -2,17 +2,14 @@
 #include "io/npyfile.h"
 
 #include "io/atomicfile.h"
+#include "io/wholefile.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
 #include <cassert>
 #include <cctype>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace headlens {
 
@@ -315,14 +312,7 @@ Tensor NpyFile::parse(const std::string &bytes, const std::string &sourceName)
 
 Tensor NpyFile::read(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file || std::filesystem::is_directory(path))
-        throw InputError("Cannot read " + path + ": " + std::strerror(file ? EISDIR : errno));
-    std::ostringstream contents;
-    contents << file.rdbuf();
-    if (file.bad())
-        throw InputError("Cannot read " + path + ": " + std::strerror(errno));
-    return parse(contents.str(), path);
+    return parse(WholeFile::read(path, kMaxFileBytes, ".npy"), path);
 }
 
 std::string NpyFile::serialize(const Tensor &tensor)

@@ -22,7 +22,11 @@ public:
     /// outside `bytes`, and allocates at most 4 bytes per data byte present.
     static Tensor parse(const std::string &bytes, const std::string &sourceName);
 
-    /// parse() of the file at `path`. Throws InputError when it cannot be read.
+    /// Largest file read(): parse() holds the file and its float32 values at once.
+    static constexpr uint64_t kMaxFileBytes = uint64_t(4) << 30;
+
+    /// parse() of the file at `path`. Throws InputError when it cannot be read or is larger
+    /// than kMaxFileBytes (checked before reading).
     static Tensor read(const std::string &path);
 
     /// The .npy v1.0 bytes of `tensor` as '<f4', C order, header padded to 64 bytes like

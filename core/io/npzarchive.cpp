@@ -3,6 +3,7 @@
 
 #include "io/atomicfile.h"
 #include "io/npyfile.h"
+#include "io/wholefile.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -52,8 +53,12 @@ std::string zipErrorText(int code)
 }
 
 // The member's declared sizes, checked against each other before anything is unpacked.
-void checkDeclaredSize(const zip_stat_t &stat, const std::string &where)
+void checkDeclaredSize(const zip_stat_t &stat, uint64_t archiveBytes, const std::string &where)
 {
+    if (stat.comp_size > archiveBytes)
+        throw InputError(where + ": the member claims " + std::to_string(stat.comp_size) +
+                         " stored bytes, more than the whole archive's " +
+                         std::to_string(archiveBytes) + ". The archive is truncated or damaged.");
     if (stat.size > NpzArchive::kMaxMemberBytes)
         throw InputError(where + ": the member unpacks to " + std::to_string(stat.size) +
                          " bytes, more than the 4 GiB HeadLens accepts.");
@@ -97,34 +102,73 @@ std::string unpack(zip_t *archive, const zip_stat_t &stat, const std::string &wh
     return bytes;
 }
 
-} // namespace
-
-std::vector<std::pair<std::string, Tensor>> NpzArchive::read(const std::string &path)
+// Every member's stat, all checked before any is unpacked: the count, the names and the sizes
+// each declares, against each other, the caps and the `archiveBytes` that hold them.
+std::vector<zip_stat_t> declaredMembers(zip_t *archive, uint64_t archiveBytes,
+                                        const std::string &source)
 {
-    int code = 0;
-    ArchivePtr archive(zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code));
-    if (!archive)
-        throw InputError("Cannot open " + path + " as .npz: " + zipErrorText(code) +
-                         ". Save the arrays with numpy.savez.");
-    std::vector<std::pair<std::string, Tensor>> result;
-    const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
+    const zip_int64_t count = zip_get_num_entries(archive, 0);
+    if (count < 0 || static_cast<uint64_t>(count) > NpzArchive::kMaxMembers)
+        throw InputError(source + " declares " + std::to_string(count) +
+                         " members, more than the " + std::to_string(NpzArchive::kMaxMembers) +
+                         " HeadLens accepts. The archive is damaged.");
+    std::vector<zip_stat_t> members;
+    uint64_t total = 0;
     for (zip_int64_t i = 0; i < count; ++i) {
         zip_stat_t stat;
-        if (zip_stat_index(archive.get(), static_cast<zip_uint64_t>(i), 0, &stat) != 0)
-            throw InputError(path + ": cannot read member " + std::to_string(i) + ": " +
-                             zip_strerror(archive.get()));
+        if (zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &stat) != 0)
+            throw InputError(source + ": cannot read member " + std::to_string(i) + ": " +
+                             zip_strerror(archive));
         const std::string member = stat.name;
-        const std::string where = path + ", member " + quotedText(member);
+        const std::string where = source + ", member " + quotedText(member);
         const bool isNpy =
             member.size() > kSuffixLength &&
             member.compare(member.size() - kSuffixLength, kSuffixLength, kSuffix) == 0;
         if (!isNpy)
             throw InputError(where + ": not a .npy array. A .npz file holds only <name>.npy "
                                      "members, as numpy.savez writes them.");
-        checkDeclaredSize(stat, where);
-        const std::string bytes = unpack(archive.get(), stat, where);
+        checkDeclaredSize(stat, archiveBytes, where);
+        total += stat.size; // each is at most 4 GiB: no overflow below 2^32 members
+        if (total > NpzArchive::kMaxMemberBytes)
+            throw InputError(source + ": the members unpack to more than the " +
+                             WholeFile::sizeText(NpzArchive::kMaxMemberBytes) +
+                             " HeadLens accepts in all.");
+        members.push_back(stat);
+    }
+    return members;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, Tensor>> NpzArchive::read(const std::string &path)
+{
+    return parse(WholeFile::read(path, kMaxArchiveBytes, ".npz"), path);
+}
+
+std::vector<std::pair<std::string, Tensor>> NpzArchive::parse(const std::string &bytes,
+                                                              const std::string &sourceName)
+{
+    zip_error_t error;
+    zip_error_init(&error);
+    SourcePtr source(zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error));
+    zip_t *opened =
+        source ? zip_open_from_source(source.get(), ZIP_RDONLY | ZIP_CHECKCONS, &error) : nullptr;
+    const int code = zip_error_code_zip(&error);
+    zip_error_fini(&error);
+    if (!opened)
+        throw InputError("Cannot open " + sourceName + " as .npz: " + zipErrorText(code) +
+                         ". Save the arrays with numpy.savez.");
+    zip_source_keep(source.get()); // the archive shares the source now; both release it
+    ArchivePtr archive(opened);
+    const std::vector<zip_stat_t> members =
+        declaredMembers(archive.get(), bytes.size(), sourceName);
+    std::vector<std::pair<std::string, Tensor>> result;
+    for (const zip_stat_t &stat : members) {
+        const std::string member = stat.name;
+        const std::string where = sourceName + ", member " + quotedText(member);
+        const std::string unpacked = unpack(archive.get(), stat, where);
         result.emplace_back(member.substr(0, member.size() - kSuffixLength),
-                            NpyFile::parse(bytes, where));
+                            NpyFile::parse(unpacked, where));
     }
     return result;
 }
@@ -171,11 +215,14 @@ std::string contentsOf(zip_source_t *buffer, const std::string &path)
 void NpzArchive::write(const std::string &path,
                        const std::vector<std::pair<std::string, Tensor>> &entries, bool compressed)
 {
-    if (entries.empty()) {
-        // libzip writes nothing for an empty archive; numpy writes the 22-byte end record.
-        AtomicFile::write(path, std::string("PK\x05\x06", 4) + std::string(18, '\0'));
-        return;
-    }
+    AtomicFile::write(path, serialize(entries, compressed, path));
+}
+
+std::string NpzArchive::serialize(const std::vector<std::pair<std::string, Tensor>> &entries,
+                                  bool compressed, const std::string &path)
+{
+    if (entries.empty()) // libzip writes nothing for an empty archive; numpy the end record
+        return std::string("PK\x05\x06", 4) + std::string(18, '\0');
     std::vector<std::string> payloads;
     std::set<std::string> names;
     for (const auto &[name, tensor] : entries) {
@@ -207,7 +254,7 @@ void NpzArchive::write(const std::string &path,
         zip_discard(archive);
         throw InputError("Cannot write " + path + ": " + reason);
     }
-    AtomicFile::write(path, contentsOf(buffer.get(), path));
+    return contentsOf(buffer.get(), path);
 }
 
 } // namespace headlens

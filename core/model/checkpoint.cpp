@@ -1,19 +1,31 @@
 // Checkpoint: model.safetensors or model.safetensors.index.json, read with nlohmann-json.
 #include "model/checkpoint.h"
 
+#include "io/wholefile.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace headlens {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The distinct shard files an index's weight map names.
+std::set<std::string> shardFiles(const std::map<std::string, std::string> &placed)
+{
+    std::set<std::string> shards;
+    for (const auto &entry : placed)
+        shards.insert(entry.second);
+    return shards;
+}
+
+} // namespace
 
 WeightView CheckpointTensor::view() const
 {
@@ -37,13 +49,20 @@ std::map<std::string, std::string> Checkpoint::parseIndex(const std::string &tex
     std::map<std::string, std::string> shards;
     for (const auto &[name, shard] : map->items()) {
         const std::string file = shard.is_string() ? shard.get<std::string>() : std::string();
-        if (file.empty() || fs::path(file).filename().string() != file || file == "..")
+        if (file.empty() || fs::path(file).filename().string() != file || file == "." ||
+            file == "..")
             throw InputError(path + ": tensor '" + quotedText(name) + "' is placed in " +
                              quotedText(shard.dump()) +
                              ", which is not a file name in the model folder. Download the "
                              "index again.");
         shards[name] = file;
     }
+    const size_t files = shardFiles(shards).size();
+    if (files > kMaxShards)
+        throw InputError(path + " names " + std::to_string(files) + " shard files, more than the " +
+                         std::to_string(kMaxShards) +
+                         " HeadLens opens (the largest published models have a few hundred). "
+                         "The index is damaged.");
     return shards;
 }
 
@@ -66,14 +85,9 @@ Checkpoint Checkpoint::open(const std::string &dir)
         return checkpoint;
     }
     checkpoint.m_path = index.string();
-    std::ifstream file(index, std::ios::binary);
-    std::ostringstream text;
-    text << file.rdbuf();
-    const std::map<std::string, std::string> placed = parseIndex(text.str(), index.string());
-    std::set<std::string> shards;
-    for (const auto &entry : placed)
-        shards.insert(entry.second);
-    for (const std::string &shard : shards) {
+    const std::map<std::string, std::string> placed = parseIndex(
+        WholeFile::read(index.string(), kMaxIndexBytes, "a safetensors index"), index.string());
+    for (const std::string &shard : shardFiles(placed)) {
         const fs::path path = folder / shard;
         if (!fs::exists(path, error))
             throw InputError(index.string() + " lists the shard " + shard + ", but " +

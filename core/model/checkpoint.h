@@ -30,8 +30,14 @@ public:
     /// "weight_map" names (Hugging Face's sharded layout). Throws InputError naming the file:
     /// no weights (saying how to convert a pytorch_model.bin), an index that is not JSON or
     /// names a shard outside the folder or one that is missing, a tensor the index places in a
-    /// shard that does not hold it, or a bad safetensors file (SafetensorsFile::open).
+    /// shard that does not hold it, or a bad safetensors file (SafetensorsFile::open); an index
+    /// over kMaxIndexBytes is refused before it is read.
     static Checkpoint open(const std::string &dir);
+
+    /// Largest index file read: real ones are a few hundred KB.
+    static constexpr uint64_t kMaxIndexBytes = uint64_t(16) << 20;
+    /// Most shard files an index may name.
+    static constexpr size_t kMaxShards = 10000;
 
     Checkpoint() = default; ///< no files: finds nothing
     Checkpoint(Checkpoint &&) = default;
@@ -41,7 +47,8 @@ public:
 
     /// The "weight_map" of an index file's text: tensor name -> shard file name. Throws
     /// InputError starting with `path` when it is not a JSON object with that map, or a shard
-    /// is not a plain file name inside the folder. Never reads a file: fuzzed by tests/fuzz.
+    /// is not a plain file name inside the folder, or it names more than kMaxShards files. Never
+    /// reads a file: fuzzed by tests/fuzz.
     static std::map<std::string, std::string> parseIndex(const std::string &json,
                                                          const std::string &path);
 

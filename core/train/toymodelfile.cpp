@@ -2,8 +2,10 @@
 #include "train/toymodelfile.h"
 
 #include "io/npzarchive.h"
+#include "io/wholefile.h"
 #include "util/inputerror.h"
 
+#include <cmath>
 #include <map>
 
 namespace headlens {
@@ -31,24 +33,40 @@ Tensor settingsTensor(const TrainedModel &model)
     return Tensor(Shape{{"field", ToyModelFile::kSettingsFields}}, std::move(values));
 }
 
+// Field `index` of the settings as a whole number in [0, 2^24] (the range a float holds
+// exactly) or [0, 2^62] for the step count; anything else (NaN, 1e30, -1, 2.5) would be
+// undefined or wrong as an integer.
+int64_t wholeField(const float *v, int index, const std::string &path, int maxPower = 24)
+{
+    const float value = v[index];
+    const float high = std::ldexp(1.0f, maxPower);
+    if (!(value >= 0.0f && value <= high) || value != std::floor(value))
+        throw InputError(path + ": headlens_toy_settings field " + std::to_string(index) +
+                         " holds " + std::to_string(value) + " where a whole number from 0 to 2^" +
+                         std::to_string(maxPower) + " belongs; the file is damaged.");
+    return int64_t(value);
+}
+
 TrainingSettings settingsFrom(const Tensor &tensor, const std::string &path, int64_t &steps)
 {
     if (tensor.numel() < ToyModelFile::kSettingsFields)
         throw InputError(path + ": headlens_toy_settings is too short; the file is damaged.");
     const float *v = tensor.data();
-    if (int(v[0]) > ToyModelFile::kFormatVersion)
+    const auto whole = [&](int index) { return wholeField(v, index, path); };
+    if (whole(0) > ToyModelFile::kFormatVersion)
         throw InputError(path + " was written by a newer HeadLens (toy model format " +
-                         std::to_string(int(v[0])) + "): update HeadLens to open it.");
-    if (v[1] < 0 || v[1] > 3)
-        throw InputError(path + ": unknown task code " + std::to_string(int(v[1])) + ".");
+                         std::to_string(whole(0)) + "): update HeadLens to open it.");
+    if (whole(1) > 3)
+        throw InputError(path + ": unknown task code " + std::to_string(whole(1)) + ".");
     TrainingSettings s;
-    s.task = TaskKind(int(v[1]));
-    s.model = {int(v[2]), int(v[3]), int(v[4]), int(v[5]), int(v[6]), v[7] != 0.0f};
-    steps = int64_t(v[8]);
+    s.task = TaskKind(whole(1));
+    s.model = {int(whole(2)), int(whole(3)), int(whole(4)),
+               int(whole(5)), int(whole(6)), v[7] != 0.0f};
+    steps = wholeField(v, 8, path, 62); // float(steps) rounds above 2^24
     s.learningRate = v[9];
-    s.batchSize = int(v[10]);
-    s.seed = uint64_t(v[11]) | uint64_t(v[12]) << 24 | uint64_t(v[13]) << 48;
-    s.heldOutSize = int(v[14]);
+    s.batchSize = int(whole(10));
+    s.seed = uint64_t(whole(11)) | uint64_t(whole(12)) << 24 | uint64_t(whole(13)) << 48;
+    s.heldOutSize = int(whole(14));
     s.gradientClip = v[15];
     if (auto problem = s.validate())
         throw InputError(path + " holds settings HeadLens cannot use: " + *problem);
@@ -74,8 +92,13 @@ void ToyModelFile::save(const std::string &path, const TrainedModel &model)
 
 TrainedModel ToyModelFile::load(const std::string &path)
 {
+    return parse(WholeFile::read(path, kMaxFileBytes, "a toy model"), path);
+}
+
+TrainedModel ToyModelFile::parse(const std::string &bytes, const std::string &path)
+{
     std::map<std::string, Tensor> arrays;
-    for (auto &[name, tensor] : NpzArchive::read(path))
+    for (auto &[name, tensor] : NpzArchive::parse(bytes, path))
         arrays[name] = tensor;
     const auto settings = arrays.find(kSettingsName);
     if (settings == arrays.end())

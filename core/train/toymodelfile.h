@@ -23,14 +23,21 @@ class ToyModelFile
 public:
     static constexpr int kFormatVersion = 1;
     static constexpr int kSettingsFields = 16;
+    /// Largest file load() reads: the largest toy model (2 layers, d_model 128) is under 1 MB.
+    static constexpr uint64_t kMaxFileBytes = uint64_t(16) << 20;
 
     /// Writes `model` to `path` atomically. Throws InputError when it cannot be written.
     static void save(const std::string &path, const TrainedModel &model);
 
     /// The model in the file at `path`. Throws InputError naming the file and what is wrong:
     /// not a HeadLens toy model (no headlens_toy_settings), a newer format version, settings
-    /// out of range, or a parameter missing or of the wrong shape.
+    /// out of range, or a parameter missing or of the wrong shape; and before reading when the
+    /// file is larger than kMaxFileBytes.
     static TrainedModel load(const std::string &path);
+
+    /// load() of `bytes`, the whole file; messages start with `sourceName`. Fuzzed by
+    /// tests/fuzz.
+    static TrainedModel parse(const std::string &bytes, const std::string &sourceName);
 };
 
 } // namespace headlens

@@ -107,8 +107,22 @@ void TestCheckpoint::refusesBrokenIndexes_data()
         << 2
         << QStringList{"%1/" + kIndex + ": tensor 'wte.weight' is placed in \"../x.safetensors\"",
                        "not a file name in the model folder"};
+    QTest::newRow("the folder itself as a shard")
+        << 6
+        << QStringList{"%1/" + kIndex + ": tensor 'wte.weight' is placed in \".\"",
+                       "not a file name in the model folder"};
     QTest::newRow("no weight_map")
         << 3 << QStringList{"%1/" + kIndex + " is not a safetensors index", "\"weight_map\""};
+    // Resource caps: refused before a shard is opened, or before the index is read.
+    QTest::newRow("10001 shards")
+        << 4
+        << QStringList{"%1/" + kIndex + " names 10001 shard files, more than the 10000",
+                       "The index is damaged."};
+    QTest::newRow("index over 16 MiB")
+        << 5
+        << QStringList{"%1/" + kIndex +
+                       " is 16777217 bytes, more than the 16 MiB HeadLens "
+                       "accepts for a safetensors index"};
 }
 
 void TestCheckpoint::refusesBrokenIndexes()
@@ -123,11 +137,19 @@ void TestCheckpoint::refusesBrokenIndexes()
             map["ln_f.bias"] = "model-00001-of-00002.safetensors";
         if (breakage == 2)
             map["wte.weight"] = "../x.safetensors";
+        if (breakage == 6)
+            map["wte.weight"] = ".";
+        for (int i = 0; breakage == 4 && i + 1 < int(Checkpoint::kMaxShards); ++i) // + 2 shards
+            map["t" + QString::number(i)] = "s" + QString::number(i) + ".safetensors";
     });
     if (breakage == 3) {
         QFile file(dir.path() + "/" + kIndex);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\"metadata\": {}}");
+    }
+    if (breakage == 5) { // sparse: nothing is written
+        QFile file(dir.path() + "/" + kIndex);
+        QVERIFY(file.resize(qint64(Checkpoint::kMaxIndexBytes) + 1));
     }
     const QString error = errorOf([&] { Checkpoint::open(dir.path().toStdString()); });
     for (const QString &fragment : fragments)

@@ -281,10 +281,13 @@ void TestNpyFile::readErrorsNameThePath()
     QTemporaryDir dir;
     const QString missing = dir.filePath("missing.npy");
     QString message = errorOf([&] { NpyFile::read(missing.toStdString()); });
-    QVERIFY2(message.startsWith("Cannot read " + missing + ": No such file"), qPrintable(message));
+    QVERIFY2(message.startsWith("Cannot open " + missing + " as .npy: No such file"),
+             qPrintable(message));
 
     message = errorOf([&] { NpyFile::read(dir.path().toStdString()); });
-    QCOMPARE(message, "Cannot read " + dir.path() + ": Is a directory");
+    QCOMPARE(message, "Cannot open " + dir.path() +
+                          " as .npy: it is a folder. Choose the file "
+                          "inside it.");
 
     const QString cut = dir.filePath("cut.npy");
     QFile file(cut);

@@ -51,6 +51,7 @@ private slots:
     void refusesDuplicateNamesOnWrite();
     void refusesDamagedArchives_data();
     void refusesDamagedArchives();
+    void refusesTooManyMembersBeforeUnpacking();
 };
 
 void TestNpzArchive::readsWhatNumpyWrote_data()
@@ -163,6 +164,14 @@ void TestNpzArchive::refusesDamagedArchives_data()
                                     << ", member grid.npy: the declared size (2147483648 bytes)";
     QTest::newRow("over 4 GiB") << "bad_over_4gib.npz"
                                 << ", member grid.npy: the member unpacks to 5368709120 bytes";
+    // Tiny files whose headers ask for gigabytes or millions of members (huge_declarations):
+    // refused while the archive is opened, before a member is unpacked.
+    QTest::newRow("3 GiB stored in 306 bytes") << "bad_stored_beyond_archive.npz"
+                                               << " as .npz: Not a zip archive";
+    QTest::newRow("65535 members in 22 bytes") << "bad_member_count.npz"
+                                               << " as .npz: Zip archive inconsistent";
+    QTest::newRow("2^40 members (zip64) in 98 bytes") << "bad_zip64_member_count.npz"
+                                                      << " as .npz: Zip archive inconsistent";
 }
 
 void TestNpzArchive::refusesDamagedArchives()
@@ -172,6 +181,21 @@ void TestNpzArchive::refusesDamagedArchives()
     const QString path = kSamples + file;
     const QString message = errorOf([&] { NpzArchive::read(path.toStdString()); });
     QVERIFY2(message.contains(path + problem), qPrintable(message));
+}
+
+/// A well-formed archive of kMaxMembers + 1 members is refused for its count alone.
+void TestNpzArchive::refusesTooManyMembersBeforeUnpacking()
+{
+    std::vector<std::pair<std::string, Tensor>> entries;
+    const Tensor one(Shape{{"n", 1}});
+    for (uint64_t i = 0; i <= NpzArchive::kMaxMembers; ++i)
+        entries.emplace_back("a" + std::to_string(i), one);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("many.npz");
+    NpzArchive::write(path.toStdString(), entries, false);
+    const QString message = errorOf([&] { NpzArchive::read(path.toStdString()); });
+    QCOMPARE(message, path + " declares 65536 members, more than the 65535 HeadLens accepts. The "
+                             "archive is damaged.");
 }
 
 QTEST_APPLESS_MAIN(TestNpzArchive)

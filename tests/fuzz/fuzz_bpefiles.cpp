@@ -1,4 +1,5 @@
 // Fuzz target: BpeTokenizer::fromText on any vocab.json / merges.txt, then encoding a sentence.
+#include "fuzzinput.h"
 #include "text/bpetokenizer.h"
 #include "util/inputerror.h"
 
@@ -8,10 +9,9 @@
 /// The input is vocab.json, a NUL byte, then merges.txt. Seeds: the tiny checkpoint's files.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const std::string input(reinterpret_cast<const char *>(data), size);
-    const size_t split = input.find('\0');
-    const std::string vocab = input.substr(0, split);
-    const std::string merges = split == std::string::npos ? "" : input.substr(split + 1);
+    const std::vector<std::string> parts =
+        headlens::fuzz::splitInput(data, size, 2, std::string(1, '\0'));
+    const std::string &vocab = parts[0], &merges = parts[1];
     try {
         const headlens::BpeTokenizer tokenizer =
             headlens::BpeTokenizer::fromText(vocab, merges, "vocab.json", "merges.txt");

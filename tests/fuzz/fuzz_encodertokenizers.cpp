@@ -1,5 +1,6 @@
 // Fuzz target: the encoders' slow tokenizer files (tokenizer_config.json, BERT's vocab.txt,
 // RoBERTa's vocab.json + merges.txt), then encoding a text, a mask and a pair.
+#include "fuzzinput.h"
 #include "text/bertwordpiecefiles.h"
 #include "text/robertabpefiles.h"
 #include "text/tokenizerconfig.h"
@@ -27,14 +28,8 @@ void exercise(const headlens::TokenizerPipeline &tokenizer)
 /// parsed alone as well as with the config, so a bad config does not hide the vocabularies.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const std::string input(reinterpret_cast<const char *>(data), size);
-    std::vector<std::string> parts(4);
-    size_t at = 0;
-    for (size_t k = 0; k < parts.size() && at <= input.size(); ++k) {
-        const size_t end = std::min(input.find('\0', at), input.size());
-        parts[k] = input.substr(at, end - at);
-        at = end + 1;
-    }
+    const std::vector<std::string> parts =
+        headlens::fuzz::splitInput(data, size, 4, std::string(1, '\0'));
     headlens::TokenizerConfig config;
     try {
         config = headlens::TokenizerConfig::fromText(parts[0], "tokenizer_config.json");

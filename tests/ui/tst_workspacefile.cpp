@@ -78,6 +78,25 @@ private slots:
                 QVERIFY2(message.contains(fragment), qPrintable(message + " lacks: " + fragment));
         }
     }
+
+    /// A sparse file over the cap is refused from its size, before it is read.
+    void oversizedFileIsRefusedUnread()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("huge.headlens");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) &&
+                file.resize(qint64(WorkspaceFile::kMaxFileBytes) + 1));
+        file.close();
+        try {
+            WorkspaceFile::load(path);
+            QFAIL("no error");
+        } catch (const InputError &error) {
+            QCOMPARE(QString::fromStdString(error.what()),
+                     path + " is 16777217 bytes, more than the 16 MiB HeadLens accepts for a "
+                            "workspace; it is not one, or it is damaged.");
+        }
+    }
 };
 
 QTEST_MAIN(TestWorkspaceFile)

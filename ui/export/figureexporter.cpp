@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace headlens {
@@ -59,14 +60,18 @@ void FigureExporter::writeWidget(QWidget *widget, const QString &path, const QCo
     // was saved as its last replot had left it (before the pooled image arrived, no labels).
     for (QCustomPlot *plot : plotsOf(widget))
         plot->replot(QCustomPlot::rpImmediateRefresh);
-    if (suffix == "png" || suffix == "jpg") {
-        failIf(!widget->grab().save(path), path, "the image could not be saved");
-        return;
-    }
+    if (suffix != "png" && suffix != "jpg" && suffix != "svg" && suffix != "pdf")
+        failIf(true, path, "use a .png, .pdf or .svg file name");
+    // Through QSaveFile: a crash or a failure leaves whatever was at `path` untouched.
+    QSaveFile file(path);
+    failIf(!file.open(QIODevice::WriteOnly), path, qPrintable(file.errorString()));
     const QSize size = widget->size();
-    if (suffix == "svg") {
+    if (suffix == "png" || suffix == "jpg") {
+        failIf(!widget->grab().save(&file, qPrintable(suffix)), path,
+               "the image could not be saved");
+    } else if (suffix == "svg") {
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&file);
         generator.setSize(size);
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setTitle("HeadLens");
@@ -76,7 +81,7 @@ void FigureExporter::writeWidget(QWidget *widget, const QString &path, const QCo
         paintPlots(widget, painter, background);
         painter.end();
     } else if (suffix == "pdf") {
-        QPdfWriter writer(path);
+        QPdfWriter writer(&file);
         writer.setResolution(72); // one pixel of the window = one point of the page
         writer.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -87,10 +92,9 @@ void FigureExporter::writeWidget(QWidget *widget, const QString &path, const QCo
         painter.setMode(QCPPainter::pmNoCaching);
         paintPlots(widget, painter, background);
         painter.end();
-    } else {
-        failIf(true, path, "use a .png, .pdf or .svg file name");
     }
-    failIf(QFileInfo(path).size() == 0, path, "the file is empty");
+    failIf(file.size() == 0, path, "the file is empty");
+    failIf(!file.commit(), path, qPrintable(file.errorString()));
 }
 
 namespace {

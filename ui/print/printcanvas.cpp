@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
 
@@ -26,14 +27,17 @@ PrintCanvas::PrintCanvas(const QString &path, const QPageLayout &page, int dpi)
     const int layout = layoutDpi();
     m_rect =
         QRectF(0, 0, std::round(inches.width() * layout), std::round(inches.height() * layout));
+    if (m_suffix != "pdf" && m_suffix != "svg" && m_suffix != "png")
+        fail("use a .png, .svg or .pdf file name");
+    m_file = std::make_unique<QSaveFile>(path);
+    if (!m_file->open(QIODevice::WriteOnly))
+        fail(qPrintable(m_file->errorString()));
     if (m_suffix == "pdf")
         beginPdf(page);
     else if (m_suffix == "svg")
         beginSvg();
-    else if (m_suffix == "png")
-        beginPng(inches, dpi);
     else
-        fail("use a .png, .svg or .pdf file name");
+        beginPng(inches, dpi);
     m_painter.setMode(QCPPainter::pmVectorized);
     m_painter.setMode(QCPPainter::pmNoCaching);
     m_painter.setRenderHint(QPainter::Antialiasing);
@@ -61,7 +65,7 @@ int PrintCanvas::layoutDpi()
 
 void PrintCanvas::beginPdf(const QPageLayout &page)
 {
-    m_pdf = std::make_unique<QPdfWriter>(m_path);
+    m_pdf = std::make_unique<QPdfWriter>(m_file.get());
     m_pdf->setCreator("HeadLens");
     m_pdf->setTitle(QFileInfo(m_path).completeBaseName());
     m_pdf->setResolution(layoutDpi());
@@ -77,7 +81,7 @@ void PrintCanvas::beginPdf(const QPageLayout &page)
 void PrintCanvas::beginSvg()
 {
     m_svg = std::make_unique<QSvgGenerator>();
-    m_svg->setFileName(m_path);
+    m_svg->setOutputDevice(m_file.get());
     m_svg->setResolution(layoutDpi());
     m_svg->setSize(m_rect.size().toSize());
     m_svg->setViewBox(m_rect);
@@ -123,13 +127,15 @@ void PrintCanvas::finish()
         const int dpm = int(std::lround(m_dpi * kInchesPerMeter));
         m_png.setDotsPerMeterX(dpm);
         m_png.setDotsPerMeterY(dpm);
-        if (!m_png.save(m_path, "PNG"))
+        if (!m_png.save(m_file.get(), "PNG"))
             fail("the image could not be saved");
     }
     m_pdf.reset(); // QPdfWriter writes the file's trailer when it is destroyed
     m_svg.reset();
-    if (QFileInfo(m_path).size() == 0)
+    if (m_file->size() == 0)
         fail("the file is empty");
+    if (!m_file->commit())
+        fail(qPrintable(m_file->errorString()));
 }
 
 void PrintCanvas::fail(const char *why) const

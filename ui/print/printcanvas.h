@@ -10,6 +10,7 @@
 #include <memory>
 
 class QPdfWriter;
+class QSaveFile;
 class QSvgGenerator;
 
 namespace headlens {
@@ -19,7 +20,8 @@ namespace headlens {
 /// and the SVG as their resolution, the PNG as its DPI, scaled up to the asked-for DPI), so text
 /// measured for the layout is drawn exactly as large in every file: a figure looks the same as
 /// PNG, SVG and PDF. The painter is in QCPPainter::pmVectorized mode (heatmap cells drawn as
-/// rectangles, see CellColorMap). PDF text is text (fonts embedded, selectable).
+/// rectangles, see CellColorMap). PDF text is text (fonts embedded, selectable). The file is
+/// written through QSaveFile: until finish() succeeds, whatever was at the path stays there.
 class PrintCanvas
 {
 public:
@@ -52,6 +54,7 @@ private:
 
     QString m_path;
     QString m_suffix;
+    std::unique_ptr<QSaveFile> m_file; ///< declared before the writers: they close first
     QRectF m_rect;
     QCPPainter m_painter;
     std::unique_ptr<QPdfWriter> m_pdf;

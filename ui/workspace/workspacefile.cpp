@@ -1,10 +1,10 @@
 // WorkspaceFile: JSON mapping of every setting, with messages that say what is wrong in a file.
 #include "workspace/workspacefile.h"
 
+#include "io/wholefile.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -143,21 +143,24 @@ void WorkspaceFile::save(const QString &path, const WorkspaceState &state)
 
 WorkspaceState WorkspaceFile::load(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError("Cannot open " + path.toStdString() + ": " +
-                         file.errorString().toStdString());
+    const std::string bytes = WholeFile::read(path.toStdString(), kMaxFileBytes, "a workspace");
+    return parse(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), path);
+}
+
+WorkspaceState WorkspaceFile::parse(const QByteArray &bytes, const QString &sourceName)
+{
+    const std::string source = sourceName.toStdString();
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError)
-        throw InputError(path.toStdString() + " is damaged: " + error.errorString().toStdString() +
+        throw InputError(source + " is damaged: " + error.errorString().toStdString() +
                          " at byte " + std::to_string(error.offset) + ".");
     if (!document.isObject())
-        throw InputError(path.toStdString() + " is not a HeadLens workspace (no JSON object).");
+        throw InputError(source + " is not a HeadLens workspace (no JSON object).");
     try {
         return fromJson(document.object());
     } catch (const InputError &problem) {
-        throw InputError(path.toStdString() + ": " + problem.what()); // which file, then why
+        throw InputError(source + ": " + problem.what()); // which file, then why
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "workspace/workspacestate.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 
@@ -17,6 +18,9 @@ class WorkspaceFile
 {
 public:
     static constexpr int kFormatVersion = 2;
+    /// Largest workspace load() reads: settings and texts take a few KB; the texts of a whole
+    /// book still fit.
+    static constexpr uint64_t kMaxFileBytes = uint64_t(16) << 20;
 
     static QJsonObject toJson(const WorkspaceState &state);
     /// Throws InputError saying what is wrong (not JSON, newer version, bad value).
@@ -24,8 +28,12 @@ public:
 
     /// Throws InputError when the file cannot be written.
     static void save(const QString &path, const WorkspaceState &state);
-    /// Throws InputError when the file cannot be read or understood; nothing else changes.
+    /// Throws InputError when the file cannot be read, is larger than kMaxFileBytes (checked
+    /// before reading) or cannot be understood; nothing else changes.
     static WorkspaceState load(const QString &path);
+    /// load() of `bytes`, the whole file; messages start with `sourceName`. Fuzzed by
+    /// tests/fuzz.
+    static WorkspaceState parse(const QByteArray &bytes, const QString &sourceName);
 };
 
 } // namespace headlens

@@ -1,0 +1,50 @@
+// WholeFile: stat first, then one read of at most the cap.
+#include "io/wholefile.h"
+
+#include "util/inputerror.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include <sys/stat.h>
+
+namespace headlens {
+
+std::string WholeFile::sizeText(uint64_t bytes)
+{
+    if (bytes >= (uint64_t(1) << 30) && bytes % (uint64_t(1) << 30) == 0)
+        return std::to_string(bytes >> 30) + " GiB";
+    if (bytes >= (uint64_t(1) << 20) && bytes % (uint64_t(1) << 20) == 0)
+        return std::to_string(bytes >> 20) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+std::string WholeFile::read(const std::string &path, uint64_t maxBytes, const std::string &kind)
+{
+    const std::string cannot = "Cannot open " + path + " as " + kind + ": ";
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0)
+        throw InputError(cannot + std::strerror(errno) + ". Check the path.");
+    if (S_ISDIR(info.st_mode))
+        throw InputError(cannot + "it is a folder. Choose the file inside it.");
+    // A FIFO or a device reports no size to check against the cap.
+    if (!S_ISREG(info.st_mode))
+        throw InputError(cannot + "it is not a regular file.");
+    const auto size = static_cast<uint64_t>(info.st_size);
+    if (size > maxBytes)
+        throw InputError(path + " is " + std::to_string(size) + " bytes, more than the " +
+                         sizeText(maxBytes) + " HeadLens accepts for " + kind +
+                         "; it is not one, or it is damaged.");
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        throw InputError(cannot + std::strerror(errno) + ".");
+    std::string bytes(static_cast<size_t>(size), '\0');
+    file.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (file.bad() || static_cast<uint64_t>(file.gcount()) != size)
+        throw InputError(cannot + "it became shorter while being read; try again once it is "
+                                  "written.");
+    return bytes;
+}
+
+} // namespace headlens

@@ -1,0 +1,99 @@
+// Tests of WholeFile: files read whole, and files refused before a byte is read.
+#include "errorof.h"
+
+#include "io/wholefile.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace headlens;
+using headlens::test::errorOf;
+
+class TestWholeFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsTheBytesUpToTheCap();
+    void refusals_data();
+    void refusals();
+    void sizeText_data();
+    void sizeText();
+};
+
+void TestWholeFile::readsTheBytesUpToTheCap()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("ten");
+    const QByteArray bytes("0123\0\xff"
+                           "789",
+                           10);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == 10);
+    file.close();
+    const std::string read = WholeFile::read(path.toStdString(), 10, "a test file");
+    QCOMPARE(QByteArray(read.data(), qsizetype(read.size())), bytes);
+}
+
+void TestWholeFile::refusals_data()
+{
+    QTest::addColumn<QString>("name");      // in a fresh folder; "." is the folder itself
+    QTest::addColumn<qint64>("sparseSize"); // a file of that many bytes (no data written)
+    QTest::addColumn<QString>("says");      // "%1" is the path
+    QTest::newRow("missing") << "gone" << qint64(-1)
+                             << "Cannot open %1 as a test file: No such file or directory. "
+                                "Check the path.";
+    QTest::newRow("a folder") << "." << qint64(-1)
+                              << "Cannot open %1 as a test file: it is a folder. Choose the file "
+                                 "inside it.";
+    QTest::newRow("a FIFO") << "fifo" << qint64(-2)
+                            << "Cannot open %1 as a test file: it is not a regular file.";
+    // A file of 8 GiB on disk asks for nothing: it is refused from its size alone.
+    QTest::newRow("8 GiB against a 1 KiB cap")
+        << "huge" << (qint64(8) << 30)
+        << "%1 is 8589934592 bytes, more than the 1024 bytes HeadLens accepts for a test file; it "
+           "is not one, or it is damaged.";
+    QTest::newRow("one byte over")
+        << "over" << qint64(1025) << "%1 is 1025 bytes, more than the 1024 bytes";
+}
+
+void TestWholeFile::refusals()
+{
+    QFETCH(QString, name);
+    QFETCH(qint64, sparseSize);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const QString path = name == "." ? dir.path() : dir.filePath(name);
+    if (sparseSize == -2)
+        QCOMPARE(::mkfifo(path.toLocal8Bit().constData(), 0600), 0);
+    if (sparseSize >= 0) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(sparseSize));
+    }
+    const QString message =
+        errorOf([&] { WholeFile::read(path.toStdString(), 1024, "a test file"); });
+    QVERIFY2(message.startsWith(says.arg(path)), qPrintable(message));
+}
+
+void TestWholeFile::sizeText_data()
+{
+    QTest::addColumn<quint64>("bytes");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("4 GiB") << (quint64(4) << 30) << "4 GiB";
+    QTest::newRow("16 MiB") << (quint64(16) << 20) << "16 MiB";
+    QTest::newRow("not whole MiB") << quint64((16 << 20) + 1) << "16777217 bytes";
+    QTest::newRow("1 KiB stays bytes") << quint64(1024) << "1024 bytes";
+}
+
+void TestWholeFile::sizeText()
+{
+    QFETCH(quint64, bytes);
+    QFETCH(QString, text);
+    QCOMPARE(QString::fromStdString(WholeFile::sizeText(bytes)), text);
+}
+
+QTEST_APPLESS_MAIN(TestWholeFile)
+#include "tst_wholefile.moc"
