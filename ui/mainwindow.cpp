@@ -2,8 +2,11 @@
 #include "mainwindow.h"
 
 #include "cost/costpanel.h"
+#include "interventions/ablationeffectbar.h"
+#include "interventions/ablationmenu.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
+#include "models/modelgridview.h"
 #include "models/modeloverview.h"
 #include "models/modelwiring.h"
 #include "panels/controlspanel.h"
@@ -61,6 +64,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connectActions();
     connectPipeline();
     buildModels();
+    buildAblations();
     connectFigures();
     setPlotStyle(m_style);
     resize(1400, 900);
@@ -149,6 +153,28 @@ void MainWindow::buildModels()
     connect(m_train, &TrainView::openInViews, this,
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     m_models->syncActive();
+}
+
+// Every head's heatmap has the same right-click menu; the ablations it sets are workspace
+// settings, so the runner recomputes every view, the bar says what changed.
+void MainWindow::buildAblations()
+{
+    m_ablationMenu = new AblationMenu(m_workspace, this);
+    connect(m_grid, &HeadsGridView::headMenuRequested, m_ablationMenu, &AblationMenu::popup);
+    connect(m_single, &SingleHeadView::headMenuRequested, m_ablationMenu, &AblationMenu::popup);
+    connect(m_models->overview()->grid(), &ModelGridView::headMenuRequested, m_ablationMenu,
+            &AblationMenu::popup);
+    // Another model's heads are not these: a model chosen anew starts unablated.
+    connect(m_models->controller(), &ModelController::sourceChanged, m_workspace,
+            [this] { m_workspace->setAblations({}); });
+    m_effect = new AblationEffectBar(m_viewArea);
+    qobject_cast<QVBoxLayout *>(m_viewArea->layout())->insertWidget(2, m_effect);
+    connect(m_runner, &TraceRunner::effectReady, this,
+            [this](std::shared_ptr<const AblationEffect> effect) {
+                m_effect->setEffect(std::move(effect), m_trace, m_workspace->state().batchIndex);
+            });
+    connect(m_workspace, &Workspace::batchIndexChanged, m_effect,
+            [this](int b) { m_effect->setEffect(m_effect->effect(), m_trace, b); });
 }
 
 void MainWindow::showModelRun(bool shown)

@@ -15,6 +15,8 @@ class QTabWidget;
 
 namespace headlens {
 
+class AblationEffectBar;
+class AblationMenu;
 class ControlsPanel;
 class CostPanel;
 class FigureCommands;
@@ -48,6 +50,10 @@ public:
     HeadsGridView *grid() const { return m_grid; }
     SingleHeadView *singleHead() const { return m_single; }
     TokenStrip *tokenStrip() const { return m_strip; }
+    /// The heads' right-click menu (ablate, keep only, restore) of every heatmap.
+    AblationMenu *ablationMenu() const { return m_ablationMenu; }
+    /// What the ablated heads changed, over the heads; hidden while none is.
+    AblationEffectBar *ablationEffect() const { return m_effect; }
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
@@ -90,6 +96,7 @@ private:
     void buildStatusBar();
     void connectFigures();
     void buildModels();
+    void buildAblations();
     void showModelRun(bool shown);
     void connectActions();
     void hideDockOnTrainTab();
@@ -109,6 +116,8 @@ private:
     HeadsGridView *m_grid = nullptr;
     SingleHeadView *m_single = nullptr;
     TokenStrip *m_strip = nullptr;
+    AblationMenu *m_ablationMenu = nullptr;
+    AblationEffectBar *m_effect = nullptr;
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
