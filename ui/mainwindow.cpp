@@ -4,6 +4,8 @@
 #include "cost/costpanel.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/ablationmenu.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/rankingcommands.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
@@ -175,6 +177,14 @@ void MainWindow::buildAblations()
             });
     connect(m_workspace, &Workspace::batchIndexChanged, m_effect,
             [this](int b) { m_effect->setEffect(m_effect->effect(), m_trace, b); });
+    m_matter = new HeadsThatMatterView(m_tabs);
+    m_tabs->insertTab(m_tabs->indexOf(m_cost), m_matter, tr("Heads that matter"));
+    m_rankings = new RankingCommands(m_runner, m_workspace, m_models->controller(), m_matter, this);
+}
+
+void MainWindow::showHeadsThatMatter()
+{
+    m_tabs->setCurrentWidget(m_matter);
 }
 
 void MainWindow::showModelRun(bool shown)
@@ -432,6 +442,8 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);
     m_strip->setPlotStyle(style);
+    if (m_matter)
+        m_matter->setPlotStyle(style);
     if (m_models)
         m_models->setPlotStyle(style);
     if (auto *scroll = qobject_cast<QScrollArea *>(m_strip->parentWidget()->parentWidget()))

@@ -18,6 +18,8 @@ namespace headlens {
 class AblationEffectBar;
 class AblationMenu;
 class ControlsPanel;
+class HeadsThatMatterView;
+class RankingCommands;
 class CostPanel;
 class FigureCommands;
 class FileCommands;
@@ -54,6 +56,9 @@ public:
     AblationMenu *ablationMenu() const { return m_ablationMenu; }
     /// What the ablated heads changed, over the heads; hidden while none is.
     AblationEffectBar *ablationEffect() const { return m_effect; }
+    /// The "Heads that matter" tab: head importance and the patching map.
+    HeadsThatMatterView *headsThatMatter() const { return m_matter; }
+    void showHeadsThatMatter();
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
@@ -118,6 +123,8 @@ private:
     TokenStrip *m_strip = nullptr;
     AblationMenu *m_ablationMenu = nullptr;
     AblationEffectBar *m_effect = nullptr;
+    HeadsThatMatterView *m_matter = nullptr;
+    RankingCommands *m_rankings = nullptr;
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;

@@ -82,6 +82,9 @@ Output:
                             MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
                             after N steps)
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
+  --view importance|patching
+                            the Heads that matter tab after computing head importance, or
+                            the patching map (a GPT-2 gets the indirect-object example)
   --step N                  with --view pipeline: show step N (1 = the first)
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)

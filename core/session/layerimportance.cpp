@@ -28,6 +28,7 @@ HeadImportance LayerImportance::of(const AttentionConfig &config, const Attentio
                                    const std::function<bool(double)> &progress)
 {
     HeadImportance result;
+    result.fromLoss = false;
     result.loss = "mean |Δ output| per token when the head is ablated (the built-in layer "
                   "predicts nothing: no loss)";
     result.lossIncrease = RowMatrix::Zero(1, config.heads);

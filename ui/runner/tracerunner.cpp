@@ -52,14 +52,15 @@ void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
     setBusy(true);
 }
 
-void TraceRunner::submitRanking(const WorkspaceState &state, const ModelSource &model,
+bool TraceRunner::submitRanking(const WorkspaceState &state, const ModelSource &model,
                                 const RankingRequest &ranking)
 {
     submit(state, model);
     if (!m_debounce.isActive())
-        return; // refused at once: invalid() or emptyInput() said why
+        return false; // refused at once: invalid() or emptyInput() said why
     m_pending.ranking = ranking;
     m_rankingGeneration = m_generation.load();
+    return true;
 }
 
 void TraceRunner::cancelRanking()

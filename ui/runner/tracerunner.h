@@ -44,7 +44,8 @@ public:
     /// submit() with a ranking of the heads after the run (importance or a patching map), in the
     /// same worker: its passes say progress through rankingProgress, and any newer submit (an
     /// edit, cancelRanking) cancels it at its next pass (rankingCancelled, at once).
-    void submitRanking(const WorkspaceState &state, const ModelSource &model,
+    /// False when the job was refused at once (invalid() or emptyInput() said why).
+    bool submitRanking(const WorkspaceState &state, const ModelSource &model,
                        const RankingRequest &ranking);
     /// Stops the ranking in flight: its job is replaced by the same job without the ranking
     /// (whose trace the views may still wait for). Nothing when no ranking runs.

@@ -36,6 +36,7 @@ private:
     PageSetup m_page;
     QTimer m_timer;
     int m_waited = 0;
+    bool m_ranked = false; ///< --view importance|patching: the ranking was asked for
 };
 
 } // namespace headlens
