@@ -3,8 +3,13 @@
 
 #include "corpus/corpuspanel.h"
 #include "cost/costpanel.h"
+#include "interventions/ablationeffectbar.h"
+#include "interventions/ablationmenu.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/rankingcommands.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
+#include "models/modelgridview.h"
 #include "models/modeloverview.h"
 #include "models/modelwiring.h"
 #include "panels/controlspanel.h"
@@ -63,6 +68,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connectActions();
     connectPipeline();
     buildModels();
+    buildAblations();
     connectFigures();
     setPlotStyle(m_style);
     resize(1400, 900);
@@ -158,6 +164,36 @@ void MainWindow::buildModels()
     connect(m_train, &TrainView::openInViews, this,
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     m_models->syncActive();
+}
+
+// Every head's heatmap has the same right-click menu; the ablations it sets are workspace
+// settings, so the runner recomputes every view, the bar says what changed.
+void MainWindow::buildAblations()
+{
+    m_ablationMenu = new AblationMenu(m_workspace, this);
+    connect(m_grid, &HeadsGridView::headMenuRequested, m_ablationMenu, &AblationMenu::popup);
+    connect(m_single, &SingleHeadView::headMenuRequested, m_ablationMenu, &AblationMenu::popup);
+    connect(m_models->overview()->grid(), &ModelGridView::headMenuRequested, m_ablationMenu,
+            &AblationMenu::popup);
+    // Another model's heads are not these: a model chosen anew starts unablated.
+    connect(m_models->controller(), &ModelController::sourceChanged, m_workspace,
+            [this] { m_workspace->setAblations({}); });
+    m_effect = new AblationEffectBar(m_viewArea);
+    qobject_cast<QVBoxLayout *>(m_viewArea->layout())->insertWidget(2, m_effect);
+    connect(m_runner, &TraceRunner::effectReady, this,
+            [this](std::shared_ptr<const AblationEffect> effect) {
+                m_effect->setEffect(std::move(effect), m_trace, m_workspace->state().batchIndex);
+            });
+    connect(m_workspace, &Workspace::batchIndexChanged, m_effect,
+            [this](int b) { m_effect->setEffect(m_effect->effect(), m_trace, b); });
+    m_matter = new HeadsThatMatterView(m_tabs);
+    m_tabs->insertTab(m_tabs->indexOf(m_cost), m_matter, tr("Heads that matter"));
+    m_rankings = new RankingCommands(m_runner, m_workspace, m_models->controller(), m_matter, this);
+}
+
+void MainWindow::showHeadsThatMatter()
+{
+    m_tabs->setCurrentWidget(m_matter);
 }
 
 void MainWindow::showModelRun(bool shown)
@@ -432,6 +468,8 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);
     m_strip->setPlotStyle(style);
+    if (m_matter)
+        m_matter->setPlotStyle(style);
     if (m_models)
         m_models->setPlotStyle(style);
     if (auto *scroll = qobject_cast<QScrollArea *>(m_strip->parentWidget()->parentWidget()))

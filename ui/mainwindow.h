@@ -15,7 +15,11 @@ class QTabWidget;
 
 namespace headlens {
 
+class AblationEffectBar;
+class AblationMenu;
 class ControlsPanel;
+class HeadsThatMatterView;
+class RankingCommands;
 class CostPanel;
 class FigureCommands;
 class FileCommands;
@@ -49,6 +53,13 @@ public:
     HeadsGridView *grid() const { return m_grid; }
     SingleHeadView *singleHead() const { return m_single; }
     TokenStrip *tokenStrip() const { return m_strip; }
+    /// The heads' right-click menu (ablate, keep only, restore) of every heatmap.
+    AblationMenu *ablationMenu() const { return m_ablationMenu; }
+    /// What the ablated heads changed, over the heads; hidden while none is.
+    AblationEffectBar *ablationEffect() const { return m_effect; }
+    /// The "Heads that matter" tab: head importance and the patching map.
+    HeadsThatMatterView *headsThatMatter() const { return m_matter; }
+    void showHeadsThatMatter();
     PipelineView *pipeline() const { return m_pipeline; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
@@ -94,6 +105,7 @@ private:
     void buildStatusBar();
     void connectFigures();
     void buildModels();
+    void buildAblations();
     void showModelRun(bool shown);
     void connectActions();
     void hideDockOnTrainTab();
@@ -114,6 +126,10 @@ private:
     SingleHeadView *m_single = nullptr;
     LinesView *m_lines = nullptr;
     TokenStrip *m_strip = nullptr;
+    AblationMenu *m_ablationMenu = nullptr;
+    AblationEffectBar *m_effect = nullptr;
+    HeadsThatMatterView *m_matter = nullptr;
+    RankingCommands *m_rankings = nullptr;
     QWidget *m_viewArea = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;

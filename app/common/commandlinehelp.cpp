@@ -93,6 +93,9 @@ Output:
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --view lines              the Lines tab: each query's lines to the keys it attends to
   --view corpus             with --model and --corpus FILE: the Corpus tab after FILE's run
+  --view importance|patching
+                            the Heads that matter tab after computing head importance, or
+                            the patching map (a GPT-2 gets the indirect-object example)
   --step N                  with --view pipeline: show step N (1 = the first)
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)

@@ -257,6 +257,9 @@ Trace computeTrace(const AttentionConfig &config, AttentionInput input,
     HeadTensors heads = recordHeads(trace, weights, d, describe, options);
     recordOutput(trace, heads, weights, d, describe);
     trace.headStats = std::move(heads.stats);
+    if (options.interventions)
+        trace.interventions = *options.interventions;
+    trace.layer = options.layer;
     reportProgress(options, 1.0);
     return trace;
 }

@@ -37,7 +37,7 @@ bool HeadInterventions::touches(int layer) const
                        [layer](const HeadIntervention &item) { return item.layer == layer; });
 }
 
-bool HeadInterventions::changes(int layer, int head, int64_t b) const
+std::optional<InterventionKind> HeadInterventions::changeOf(int layer, int head, int64_t b) const
 {
     bool keepOnly = false, kept = false;
     for (const HeadIntervention &item : items) {
@@ -47,10 +47,12 @@ bool HeadInterventions::changes(int layer, int head, int64_t b) const
             keepOnly = true;
             kept = kept || item.head == head;
         } else if (item.head == head) {
-            return true;
+            return item.kind;
         }
     }
-    return keepOnly && !kept;
+    if (keepOnly && !kept)
+        return InterventionKind::KeepOnly;
+    return std::nullopt;
 }
 
 template <typename S>

@@ -26,7 +26,13 @@ struct HeadInterventions
     /// Whether any item acts on layer `layer` (so the pass may skip the rest).
     bool touches(int layer) const;
     /// Whether head `head` of `layer` is changed for sequence `b` (the window dims it).
-    bool changes(int layer, int head, int64_t b = 0) const;
+    bool changes(int layer, int head, int64_t b = 0) const
+    {
+        return bool(changeOf(layer, head, b));
+    }
+    /// How head `head` of `layer` is changed for sequence `b`: the first item naming it, or
+    /// KeepOnly when another head of the layer is kept alone; nothing when it is untouched.
+    std::optional<InterventionKind> changeOf(int layer, int head, int64_t b = 0) const;
 
     /// z (rows, d_v) of head `head` of sequence `b` in `layer`, changed as the items say, in
     /// their order (KeepOnly first: it zeroes the heads no KeepOnly item of the layer names).

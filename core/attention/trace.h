@@ -3,6 +3,7 @@
 
 #include "attention/attentionconfig.h"
 #include "attention/attentioninput.h"
+#include "attention/headinterventions.h"
 #include "attention/tracekey.h"
 #include "attention/tracestep.h"
 #include "stats/headstats.h"
@@ -33,6 +34,11 @@ public:
     std::vector<TraceStep> steps;
     std::vector<std::string> warnings; ///< e.g. a fully masked row, named by sequence and token
     std::vector<HeadStats> headStats;  ///< index b * h + head
+    /// What the pass changed in heads' outputs (TraceOptions::interventions; empty: nothing),
+    /// and which layer the pass was for them: the views dim and label the heads
+    /// interventions.changeOf(layer, head, b) names, from the trace they draw.
+    HeadInterventions interventions;
+    int layer = 0;
 
     /// Precondition: no tensor under `key` yet.
     void addTensor(TraceKey key, Tensor tensor, std::string meaning);

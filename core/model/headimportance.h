@@ -15,6 +15,9 @@ struct HeadImportance
     double cleanLoss = 0.0; ///< the unablated model's loss on the text (nats)
     /// What the loss is, for the table's title: "mean cross-entropy of the 11 next tokens".
     std::string loss;
+    /// False for the built-in layer (LayerImportance): it predicts nothing, so lossIncrease
+    /// holds its heads' mean |Δ output| and cleanLoss is 0.
+    bool fromLoss = true;
 };
 
 } // namespace headlens

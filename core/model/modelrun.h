@@ -45,6 +45,10 @@ struct ModelRun
     bool causal = true;                   ///< key j > query i is masked in every layer
     std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
     std::vector<TokenPrediction> topNext; ///< next token after the last position, best first
+    /// (vocab) the logits the first predictions are read from: after a decoder's last token, at
+    /// an encoder's first mask; empty without one. A copy of one row (an ablation's effect
+    /// compares a token's probability before and after, also when it leaves the top list).
+    Vector firstLogits;
     /// Encoders (not causal) read a pair: the second text box is sentence B.
     bool readsPairs = false;
     /// Encoders: the token the text writes for a mask ("[MASK]", "<mask>"); empty otherwise.

@@ -75,8 +75,9 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->interventions = interventions;
     run->causal = model.layerConfig(layer).causal;
     const ToyTask task = model.task();
-    run->topNext = topPredictions(acts.logits.row(acts.logits.rows() - 1).transpose(), kTopK,
-                                  [&task](int id) { return task.label(id); });
+    run->firstLogits = acts.logits.row(acts.logits.rows() - 1).transpose();
+    run->topNext =
+        topPredictions(run->firstLogits, kTopK, [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);

@@ -9,6 +9,22 @@ namespace headlens {
 
 namespace {
 constexpr int kTopK = 10; // the Model tab lists ten; headlens-cli prints the first five
+
+// A decoder's last row; an encoder's first mask's, whose logits are (n, vocab) or one row per
+// mask.
+Vector firstLogitsOf(const TransformerRun &pass)
+{
+    if (pass.logits.isEmpty())
+        return {};
+    const ConstRowMatrixMap logits = pass.logits.matrix({});
+    const auto n = Eigen::Index(pass.tokenIds.size());
+    Eigen::Index row = logits.rows() - 1;
+    if (!pass.maskFills.empty())
+        row = logits.rows() == n ? Eigen::Index(pass.maskFills.front().position) : 0;
+    else if (!pass.noMaskHead.empty() || pass.topNext.empty())
+        return {};
+    return logits.row(row).transpose();
+}
 } // namespace
 
 std::string TransformerOpenedModel::name() const
@@ -50,6 +66,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     if (m_model.readsPairs())
         run->maskToken = m_model.spec().family->special.mask;
     run->maskFills = pass->maskFills;
+    run->firstLogits = firstLogitsOf(*pass);
     run->noMaskHead = pass->noMaskHead;
     // Aliasing: the trace is read where the TransformerRun holds it, which it keeps alive.
     run->layerTrace = std::shared_ptr<const Trace>(pass, &pass->layerTrace);

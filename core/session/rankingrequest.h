@@ -6,7 +6,8 @@
 namespace headlens {
 
 /// Plain values a TraceJob carries; Session computes the ranking after the model's run, in the
-/// same worker, with the same progress and Cancel. Models only (the built-in layer has no loss).
+/// same worker, with the same progress and Cancel. Patching needs a model; the built-in layer's
+/// importance is its heads' |Δ output| (LayerImportance: it has no loss).
 /// For Patching the job's text is the corrupted run, patched into; cleanText the clean run whose
 /// heads' outputs are patched from.
 struct RankingRequest

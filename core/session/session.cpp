@@ -5,6 +5,7 @@
 #include "io/npyfile.h"
 #include "io/weightsfile.h"
 #include "model/openedmodel.h"
+#include "session/layerimportance.h"
 #include "session/weightspolicy.h"
 #include "text/inputbuilder.h"
 #include "util/inputerror.h"
@@ -81,12 +82,37 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
         job.interventions.check(1, config.heads, input.queryLength(), config.headDimV());
         options.interventions = &job.interventions;
     }
-    if (job.ranking.kind != RankingRequest::Kind::None)
-        throw InputError("Head importance and patching maps need a model with a loss: open a "
-                         "GPT-2, Llama, BERT or toy model (the built-in layer predicts nothing).");
-    run.trace = std::make_shared<const Trace>(
-        computeTrace(config, std::move(input), run.parameters, options));
+    if (job.ranking.kind == RankingRequest::Kind::Patching)
+        throw InputError("Patching maps need a model that predicts tokens: open a GPT-2, Llama, "
+                         "BERT or toy model (the built-in layer predicts nothing).");
+    if (job.ranking.kind == RankingRequest::Kind::None) {
+        run.trace = std::make_shared<const Trace>(
+            computeTrace(config, std::move(input), run.parameters, options));
+        return run;
+    }
+    rankLayer(job, config, input, options, progress, run);
     return run;
+}
+
+void Session::rankLayer(const TraceJob &job, const AttentionConfig &config,
+                        const AttentionInput &input, TraceOptions options,
+                        const std::function<bool(double)> &progress, TraceRun &run)
+{
+    // The trace is the first tenth of the work, one ablated pass per head the rest.
+    const auto part = [&progress](double from, double to) -> std::function<bool(double)> {
+        if (!progress)
+            return {};
+        return [&progress, from, to](double f) { return progress(from + (to - from) * f); };
+    };
+    options.progress = part(0.0, 0.1);
+    run.trace = std::make_shared<const Trace>(computeTrace(config, input, run.parameters, options));
+    // The importance of the unchanged layer: the ranking makes its own ablations.
+    Trace unchanged;
+    if (!job.interventions.empty())
+        unchanged = computeTrace(config, input, run.parameters, TraceOptions());
+    const Trace &clean = job.interventions.empty() ? *run.trace : unchanged;
+    run.importance = std::make_shared<const HeadImportance>(
+        LayerImportance::of(config, input, run.parameters, clean, part(0.1, 1.0)));
 }
 
 TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)> &progress)

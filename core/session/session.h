@@ -1,6 +1,7 @@
 // Session: runs TraceJobs the same way for headlens-cli and the window, keeping opened models.
 #pragma once
 
+#include "attention/attentionforward.h"
 #include "model/openedmodel.h"
 #include "session/modelcache.h"
 #include "session/tracejob.h"
@@ -30,6 +31,10 @@ public:
 
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
+    /// The built-in layer's trace and importance (LayerImportance) into `run`.
+    static void rankLayer(const TraceJob &job, const AttentionConfig &config,
+                          const AttentionInput &input, TraceOptions options,
+                          const std::function<bool(double)> &progress, TraceRun &run);
     TraceRun runModel(const TraceJob &job, const std::function<bool(double)> &progress);
     /// The job's ranking (importance or patching map) into `run`.
     void addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,

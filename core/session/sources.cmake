@@ -4,4 +4,6 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/weightspolicy.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelcache.cpp
     ${CMAKE_CURRENT_LIST_DIR}/session.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ablationeffect.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/layerimportance.cpp
 )

@@ -36,10 +36,25 @@ private slots:
         state.crossAttention = true;
         state.batchIndex = 1;
         state.weightsPath = "/tmp/w.npz";
+        state.ablations = {{1, 2, InterventionKind::Mean, -1, -1},
+                           {0, 0, InterventionKind::KeepOnly, -1, -1},
+                           {0, 3, InterventionKind::Zero, -1, -1}};
         QTemporaryDir dir;
         const QString path = dir.filePath("a.headlens");
         WorkspaceFile::save(path, state);
         QVERIFY(WorkspaceFile::load(path) == state);
+    }
+
+    void anOlderFileHasNoAblations()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("old.headlens"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 2, "texts": {"queries": "a b"}, "model": {"path": "m"}})");
+        file.close();
+        const WorkspaceState state = WorkspaceFile::load(file.fileName());
+        QCOMPARE(state.text, QString("a b"));
+        QVERIFY(state.ablations.empty());
     }
 
     void brokenFilesAreRefused_data()
@@ -58,6 +73,13 @@ private slots:
         QTest::newRow("bad enum")
             << QByteArray(R"({"format_version": 1, "settings": {"scale": "cubic"}})")
             << QStringList{"setting \"scale\" has the unknown value \"cubic\""};
+        QTest::newRow("ablation kind")
+            << QByteArray(R"({"format_version": 2, "ablations": [{"layer": 0, "head": 1,
+                             "kind": "half"}]})")
+            << QStringList{"\"kind\" has the unknown value \"half\""};
+        QTest::newRow("ablation without head")
+            << QByteArray(R"({"format_version": 2, "ablations": [{"layer": 0}]})")
+            << QStringList{"no \"layer\" or \"head\"", "remove it from \"ablations\""};
     }
     void brokenFilesAreRefused()
     {

@@ -1,6 +1,7 @@
 // ModelGridView: a QGridLayout of HeatmapPlot thumbnails with "layer l" / "head h" headers.
 #include "models/modelgridview.h"
 
+#include "interventions/ablationset.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
@@ -121,6 +122,11 @@ void ModelGridView::rebuild(int layers, int heads, int kvHeads)
             plot->setSquareCells(false);
             plot->setCursor(Qt::PointingHandCursor);
             connect(plot, &HeatmapPlot::clicked, this, [this, l, h] { emit headClicked(l, h); });
+            plot->setContextMenuPolicy(Qt::CustomContextMenu);
+            connect(plot, &QWidget::customContextMenuRequested, this,
+                    [this, l, h, plot](const QPoint &at) {
+                        emit headMenuRequested(l, h, plot->mapToGlobal(at));
+                    });
             m_grid->addWidget(plot, l + first, h + 1);
             m_plots.push_back(plot);
         }
@@ -165,10 +171,14 @@ void ModelGridView::draw()
             const QString kv = m_kvHeads < m_heads
                                    ? tr(" · K/V %1").arg(h / (m_heads / m_kvHeads) + 1)
                                    : QString();
+            // The tile is too small for the whole label: the tooltip has it.
+            const QString change = AblationSet::label(run.interventions.changeOf(l, h));
+            plot->setDimmed(change.isEmpty() ? QString() : tr("ablated"));
             plot->setToolTip(tr("layer %1 · head %2%7\nentropy %3 · distance %4\nprevious token "
                                 "%5 · first token %6\nclick to open it in the Heads view")
                                  .arg(l)
-                                 .arg(h + 1)
+                                 .arg(change.isEmpty() ? QString::number(h + 1)
+                                                       : QString("%1 · %2").arg(h + 1).arg(change))
                                  .arg(s.entropy, 0, 'f', 2)
                                  .arg(s.meanDistance, 0, 'f', 2)
                                  .arg(s.previousToken, 0, 'f', 2)

@@ -44,6 +44,7 @@ public:
 
 signals:
     void headClicked(int layer, int head);
+    void headMenuRequested(int layer, int head, const QPoint &globalPosition);
 
 private:
     /// The grid for `layers` x `heads`; with kvHeads < heads a row above the head numbers names

@@ -65,6 +65,20 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
         mark->setSelectable(false);
         mark->setClipToAxisRect(true);
     }
+    m_veil = new QCPItemRect(this);
+    m_veil->topLeft->setType(QCPItemPosition::ptAxisRectRatio);
+    m_veil->bottomRight->setType(QCPItemPosition::ptAxisRectRatio);
+    m_veil->topLeft->setCoords(0, 0);
+    m_veil->bottomRight->setCoords(1, 1);
+    m_veil->setPen(Qt::NoPen);
+    m_veilText = new QCPItemText(this);
+    m_veilText->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_veilText->position->setCoords(0.5, 0.5);
+    for (QCPAbstractItem *item : std::initializer_list<QCPAbstractItem *>{m_veil, m_veilText}) {
+        item->setVisible(false);
+        item->setSelectable(false);
+        item->setClipToAxisRect(true);
+    }
     setColorRange(0.0, 1.0);
     setPlotStyle(m_style, false);
     connect(this, &QCustomPlot::mouseMove, this, &HeatmapPlot::onMouseMove);
@@ -213,8 +227,23 @@ void HeatmapPlot::setPlotStyle(const PlotStyle &style, bool compact)
     m_cellMark->setPen(QPen(Qt::white, 2.0));
     m_rowMark->setBrush(Qt::NoBrush);
     m_cellMark->setBrush(Qt::NoBrush);
+    QColor veil = style.background();
+    veil.setAlpha(175);
+    m_veil->setBrush(veil);
+    m_veilText->setColor(fg);
     applyFonts();
     updateTicks();
+}
+
+void HeatmapPlot::setDimmed(const QString &label)
+{
+    if (label == m_dimLabel)
+        return;
+    m_dimLabel = label;
+    m_veil->setVisible(!label.isEmpty());
+    m_veilText->setVisible(!label.isEmpty());
+    m_veilText->setText(label);
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapPlot::applyFonts()
@@ -230,6 +259,7 @@ void HeatmapPlot::applyFonts()
     title.setPointSizeF(base + 1.0);
     title.setBold(true);
     m_title->setFont(title);
+    m_veilText->setFont(title);
     fitTitle();
     xAxis->setLabelFont(labels);
     yAxis->setLabelFont(labels);

@@ -57,6 +57,11 @@ public:
     void setSquareCells(bool square);
     /// Thumbnails: no ticks or tick labels, so the cells take the whole widget.
     void setAxesVisible(bool visible);
+    /// Veils the cells in the background colour with `label` written across them (an ablated
+    /// head: its weights are still computed, but its output no longer counts); empty: clear.
+    void setDimmed(const QString &label);
+    bool isDimmed() const { return !m_dimLabel.isEmpty(); }
+    const QString &dimLabel() const { return m_dimLabel; }
     /// Outline row `row` (and cell (row, col) when col >= 0); -1 hides.
     void setHighlight(int row, int col);
 
@@ -107,6 +112,9 @@ private:
     QCPTextElement *m_title = nullptr;
     QCPItemRect *m_rowMark = nullptr;
     QCPItemRect *m_cellMark = nullptr;
+    QCPItemRect *m_veil = nullptr;     ///< setDimmed's veil over the cells
+    QCPItemText *m_veilText = nullptr; ///< and its label
+    QString m_dimLabel;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;
     QSharedPointer<QCPAxisTickerText> m_colTicker;
     QString m_titleText; ///< the whole title; the element shows it elided to the width

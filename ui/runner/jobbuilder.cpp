@@ -22,6 +22,7 @@ std::optional<TraceJob> JobBuilder::jobFor(const WorkspaceState &state, const Mo
     if (state.crossAttention || sentenceB)
         job.kvTexts = Tokenizer::splitLines(state.kvText.toStdString());
     job.model.layer = state.modelLayer;
+    job.interventions.items = state.ablations;
     return job;
 }
 

@@ -33,6 +33,7 @@ TraceRunner::~TraceRunner()
 void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
 {
     ++m_generation; // whatever runs now is obsolete
+    dropRanking();
     m_debounce.stop();
     const bool builtIn = !model.isModel() && state.modelPath.isEmpty();
     if (auto problem = state.config.validate(); problem && builtIn) {
@@ -51,6 +52,36 @@ void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
     setBusy(true);
 }
 
+bool TraceRunner::submitRanking(const WorkspaceState &state, const ModelSource &model,
+                                const RankingRequest &ranking)
+{
+    submit(state, model);
+    if (!m_debounce.isActive())
+        return false; // refused at once: invalid() or emptyInput() said why
+    m_pending.ranking = ranking;
+    m_rankingGeneration = m_generation.load();
+    return true;
+}
+
+void TraceRunner::cancelRanking()
+{
+    if (!isRanking())
+        return;
+    ++m_generation;
+    dropRanking();
+    m_pending.ranking = {};
+    m_debounce.start();
+    setBusy(true);
+}
+
+void TraceRunner::dropRanking()
+{
+    if (m_rankingGeneration == 0)
+        return;
+    m_rankingGeneration = 0;
+    emit rankingCancelled();
+}
+
 void TraceRunner::start()
 {
     const quint64 generation = m_generation.load();
@@ -67,53 +98,96 @@ void TraceRunner::work(quint64 generation, const TraceJob &job)
     }
     int lastPercent = -1;
     auto onProgress = [&](double fraction) {
+        if (m_progressHook)
+            m_progressHook(fraction);
         const int percent = int(fraction * 100.0);
         if (percent != lastPercent) {
             lastPercent = percent;
             queueOn(this, [this, generation, percent] {
-                if (generation == m_generation.load())
-                    emit progress(percent);
+                if (generation != m_generation.load())
+                    return;
+                emit progress(percent);
+                if (generation == m_rankingGeneration)
+                    emit rankingProgress(percent);
             });
         }
         return generation == m_generation.load();
     };
+    QString message;
     try {
         // A model is opened here, off the UI thread, and kept by the session for the next job.
-        TraceRun run = m_session->run(job, onProgress);
-        std::shared_ptr<const Trace> trace = std::move(run.trace);
-        std::shared_ptr<const ModelRun> model = std::move(run.model);
+        std::shared_ptr<const AblationEffect> effect;
+        TraceRun run = runWithEffect(job, onProgress, effect);
         if (m_traceComputedHook)
             m_traceComputedHook();
-        const int64_t bytes = trace->bytes();
-        trace = releasedOffThread(std::move(trace), bytes);
-        queueOn(this, [this, generation, trace, model] {
-            if (generation != m_generation.load())
-                return;
-            emit traceReady(trace);
-            emit modelRunReady(model);
-        });
-        analyse(generation, trace, std::move(run.parameters));
+        deliver(generation, run, std::move(effect));
+        analyse(generation, std::move(run.trace), std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
+        queueOn(this, [this, generation] { finish(generation); });
+        return;
     } catch (const InputError &error) {
-        const QString message = QString::fromStdString(error.what());
-        queueOn(this, [this, generation, message] {
-            if (generation == m_generation.load())
-                emit failed(message);
-        });
+        message = QString::fromStdString(error.what());
     } catch (const std::bad_alloc &) {
-        queueOn(this, [this, generation] {
-            if (generation == m_generation.load())
-                emit failed(tr("Not enough memory for these sizes. Try fewer tokens or heads."));
-        });
+        message = tr("Not enough memory for these sizes. Try fewer tokens or heads.");
     } catch (const std::exception &error) {
-        const QString message = tr("Something went wrong: %1").arg(error.what());
-        queueOn(this, [this, generation, message] {
-            if (generation == m_generation.load())
-                emit failed(message);
-        });
+        message = tr("Something went wrong: %1").arg(error.what());
     }
-    queueOn(this, [this, generation] { finish(generation); });
+    queueOn(this, [this, generation, message] {
+        if (generation == m_generation.load()) {
+            emit failed(message);
+            if (generation == m_rankingGeneration) {
+                m_rankingGeneration = 0;
+                emit rankingFailed(message);
+            }
+        }
+        finish(generation);
+    });
+}
+
+// Runs in the worker. The unchanged job first: the session then keeps the changed run, which
+// the next job (another layer of the same ablated model) retraces.
+TraceRun TraceRunner::runWithEffect(const TraceJob &job,
+                                    const std::function<bool(double)> &progress,
+                                    std::shared_ptr<const AblationEffect> &effect)
+{
+    if (job.interventions.empty())
+        return m_session->run(job, progress);
+    TraceJob unchangedJob = job;
+    unchangedJob.interventions = {};
+    unchangedJob.ranking = {};
+    const TraceRun unchanged = m_session->run(unchangedJob, [&progress](double) {
+        return progress(0.0); // asks whether to go on, shows nothing yet
+    });
+    TraceRun run = m_session->run(job, progress);
+    effect = std::make_shared<const AblationEffect>(AblationEffect::between(unchanged, run));
+    return run;
+}
+
+// Runs in the worker; hands the run's parts to the UI thread, where an obsolete one is dropped.
+void TraceRunner::deliver(quint64 generation, TraceRun &run,
+                          std::shared_ptr<const AblationEffect> effect)
+{
+    const int64_t bytes = run.trace->bytes();
+    run.trace = releasedOffThread(std::move(run.trace), bytes);
+    std::shared_ptr<const Trace> trace = run.trace;
+    std::shared_ptr<const ModelRun> model = run.model;
+    std::shared_ptr<const HeadImportance> importance = run.importance;
+    std::shared_ptr<const PatchingMap> patching = run.patching;
+    queueOn(this, [this, generation, trace, model, effect, importance, patching] {
+        if (generation != m_generation.load())
+            return;
+        emit traceReady(trace);
+        emit modelRunReady(model);
+        emit effectReady(effect);
+        if (generation != m_rankingGeneration)
+            return;
+        m_rankingGeneration = 0;
+        if (importance)
+            emit importanceReady(importance);
+        if (patching)
+            emit patchingReady(patching);
+    });
 }
 
 // Runs in the worker thread after the trace: the weights and, while the pipeline view is shown,

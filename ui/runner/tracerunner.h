@@ -2,9 +2,12 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/headimportance.h"
 #include "model/modelrun.h"
+#include "model/patchingmap.h"
 #include "runner/traceanalysis.h"
 #include "runner/workerthread.h"
+#include "session/ablationeffect.h"
 #include "session/tracejob.h"
 #include "workspace/workspacestate.h"
 
@@ -38,6 +41,16 @@ public:
     /// Validates `state` on the spot (cheap) and schedules the computation. `model`: a model
     /// already in memory to show instead of the one state.modelPath names.
     void submit(const WorkspaceState &state, const ModelSource &model = {});
+    /// submit() with a ranking of the heads after the run (importance or a patching map), in the
+    /// same worker: its passes say progress through rankingProgress, and any newer submit (an
+    /// edit, cancelRanking) cancels it at its next pass (rankingCancelled, at once).
+    /// False when the job was refused at once (invalid() or emptyInput() said why).
+    bool submitRanking(const WorkspaceState &state, const ModelSource &model,
+                       const RankingRequest &ranking);
+    /// Stops the ranking in flight: its job is replaced by the same job without the ranking
+    /// (whose trace the views may still wait for). Nothing when no ranking runs.
+    void cancelRanking();
+    bool isRanking() const { return m_rankingGeneration != 0; }
     bool isBusy() const { return m_inFlight > 0 || m_debounce.isActive(); }
     /// Whether each trace is followed by the four-ways comparison. It costs several forward
     /// passes (at n=128 the index loops alone take longer than the trace), so it is made only
@@ -54,6 +67,10 @@ public:
     /// survive, made to happen on every run instead of when the timing allows. Set before
     /// submit().
     void setTraceComputedHook(std::function<void()> hook) { m_traceComputedHook = std::move(hook); }
+    /// Test hook; the app never sets it. Runs in the worker at each progress report of a job
+    /// (the fraction done), before the runner answers whether to go on: a test blocks in it to
+    /// cancel a ranking half-way on every run. Set before submit().
+    void setProgressHook(std::function<void(double)> hook) { m_progressHook = std::move(hook); }
 
 signals:
     void traceReady(std::shared_ptr<const headlens::Trace> trace);
@@ -69,11 +86,29 @@ signals:
     /// The core refused the input (InputError) or ran out of memory: a message for people.
     void failed(const QString &message);
     void progress(int percent);
+    /// After modelRunReady, for the same request: what its interventions (the workspace's
+    /// ablations) changed, compared with the same job without them; null when it had none.
+    void effectReady(std::shared_ptr<const headlens::AblationEffect> effect);
+    /// A ranking asked for with submitRanking, after the trace of its run.
+    void importanceReady(std::shared_ptr<const headlens::HeadImportance> importance);
+    void patchingReady(std::shared_ptr<const headlens::PatchingMap> patching);
+    /// The ranking asked for stopped before its end (cancelRanking or a newer submit).
+    void rankingCancelled();
+    /// The ranking's job was refused: the same message as failed().
+    void rankingFailed(const QString &message);
+    void rankingProgress(int percent);
     void busyChanged(bool busy);
 
 private:
     void start();
     void work(quint64 generation, const TraceJob &job);
+    /// The job's run, and the same job's without its interventions first (for effectReady).
+    TraceRun runWithEffect(const TraceJob &job, const std::function<bool(double)> &progress,
+                           std::shared_ptr<const AblationEffect> &effect);
+    /// Makes run.trace freed off the UI thread.
+    void deliver(quint64 generation, TraceRun &run, std::shared_ptr<const AblationEffect> effect);
+    /// A newer request makes the ranking in flight obsolete: it says so.
+    void dropRanking();
     void finish(quint64 generation);
     void analyse(quint64 generation, std::shared_ptr<const Trace> trace, AttentionWeights weights);
     void setBusy(bool busy);
@@ -86,6 +121,9 @@ private:
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker
     std::function<void()> m_traceComputedHook;  ///< see setTraceComputedHook; called in m_worker
+    std::function<void(double)> m_progressHook; ///< see setProgressHook; called in m_worker
+    /// The generation of the ranking asked for and not yet delivered; 0: none. UI thread only.
+    quint64 m_rankingGeneration = 0;
     int m_inFlight = 0;
     bool m_busy = false;
 };

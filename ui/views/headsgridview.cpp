@@ -110,6 +110,12 @@ bool HeadsGridView::ensurePlots(int count)
             if (m_selection)
                 m_selection->clearHover();
         });
+        plot->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(plot, &QWidget::customContextMenuRequested, this,
+                [this, head, plot](const QPoint &at) {
+                    if (m_trace)
+                        emit headMenuRequested(m_trace->layer, head, plot->mapToGlobal(at));
+                });
         connect(plot, &HeatmapPlot::clicked, this, [this, head] {
             if (!m_selection)
                 return;
@@ -209,6 +215,7 @@ void HeadsGridView::refill()
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
+        plot->setDimmed(TraceReader::headChange(*m_trace, m_batch, head));
         plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }

@@ -56,6 +56,8 @@ public:
 
 signals:
     void hoverTextChanged(const QString &text);
+    /// Right-click on head `head`: `layer` is the trace's (0 for the built-in layer).
+    void headMenuRequested(int layer, int head, const QPoint &globalPosition);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -29,6 +29,11 @@ SingleHeadView::SingleHeadView(QWidget *parent) : QWidget(parent)
     layout->addLayout(bar);
     layout->addWidget(m_plot, 1);
     connect(m_plot, &HeatmapPlot::cellHovered, this, &SingleHeadView::onCellHovered);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        if (m_trace && m_head >= 0)
+            emit headMenuRequested(m_trace->layer, m_head, m_plot->mapToGlobal(at));
+    });
     connect(m_plot, &HeatmapPlot::hoverLeft, this, [this] {
         if (m_selection)
             m_selection->clearHover();
@@ -82,6 +87,7 @@ void SingleHeadView::refill()
     m_plot->setLabels(TraceReader::queryLabels(*m_trace, m_batch),
                       TraceReader::keyLabels(*m_trace, m_batch));
     m_plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, m_head));
+    m_plot->setDimmed(TraceReader::headChange(*m_trace, m_batch, m_head));
     if (isCurrent(m_shown))
         m_shown.draw(m_shown.heads.front(), m_plot, m_style.colorScale);
     else

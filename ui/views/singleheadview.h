@@ -40,6 +40,8 @@ public:
 
 signals:
     void hoverTextChanged(const QString &text);
+    /// Right-click on the head: `layer` is the trace's (0 for the built-in layer).
+    void headMenuRequested(int layer, int head, const QPoint &globalPosition);
 
 private:
     void setHead(int head);

@@ -2,6 +2,7 @@
 #include "views/tracereader.h"
 
 #include "attention/maskreason.h"
+#include "interventions/ablationset.h"
 #include "text/tokenizer.h"
 
 #include <QObject>
@@ -96,10 +97,16 @@ QString TraceReader::headTitle(const Trace &trace, int b, int head)
     if (index >= trace.headStats.size())
         return headName(trace, head);
     const HeadStats &stats = trace.stats(b, head);
+    const QString change = headChange(trace, b, head);
     return QString("%1 · H %2 · dist %3")
-        .arg(headName(trace, head))
+        .arg(change.isEmpty() ? headName(trace, head) : headName(trace, head) + " · " + change)
         .arg(stats.entropy, 0, 'f', 2)
         .arg(stats.meanDistance, 0, 'f', 1);
+}
+
+QString TraceReader::headChange(const Trace &trace, int b, int head)
+{
+    return AblationSet::label(trace.interventions.changeOf(trace.layer, head, b));
 }
 
 QString TraceReader::headTitleToolTip(const Trace &trace, int b, int head)

@@ -24,6 +24,8 @@ public:
     static QString headTitle(const Trace &trace, int b, int head);
     /// What the title's abbreviations mean, with this head's numbers and sequence b's keys:
     /// H the mean entropy of its rows (0 to ln n_kv), dist the mean attended distance.
+    /// What the pass's interventions did to the head ("ablated (zero)"); empty when nothing.
+    static QString headChange(const Trace &trace, int b, int head);
     static QString headTitleToolTip(const Trace &trace, int b, int head);
     /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87`; a masked cell says which masks
     /// hide it (causal, padding, sliding window).

@@ -1,6 +1,9 @@
 // ScreenshotTaker: polls the runner (cheap) so every outcome — trace, problem, error — ends it.
 #include "window/screenshottaker.h"
 
+#include "interventions/headimportanceview.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/patchingmapview.h"
 #include "mainwindow.h"
 #include "corpus/corpuspanel.h"
 #include "models/modelcontroller.h"
@@ -16,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QPushButton>
 #include <QTextStream>
 
 namespace headlens {
@@ -48,6 +52,21 @@ void ScreenshotTaker::poll()
         return;
     if (m_view == "corpus" && !timedOut && !corpusDone())
         return;
+    // importance, patching: the trace first, then the ranking on it, then the picture.
+    if ((m_view == "importance" || m_view == "patching") && !m_ranked && !timedOut) {
+        m_ranked = true;
+        m_window->showHeadsThatMatter();
+        HeadsThatMatterView *matter = m_window->headsThatMatter();
+        if (m_view == "importance") {
+            matter->importance()->computeButton()->click();
+        } else {
+            matter->setCurrentWidget(matter->patching());
+            if (matter->patching()->exampleButton()->isEnabled())
+                matter->patching()->exampleButton()->click();
+            matter->patching()->computeButton()->click();
+        }
+        return;
+    }
     m_timer.stop();
     if (m_view == "corpus")
         m_window->showCorpusTab();

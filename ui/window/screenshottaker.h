@@ -43,6 +43,7 @@ private:
     int m_waited = 0;
     QString m_corpus;
     bool m_corpusStarted = false;
+    bool m_ranked = false; ///< --view importance|patching: the ranking was asked for
 };
 
 } // namespace headlens

@@ -31,6 +31,14 @@ void Workspace::setConfig(const AttentionConfig &config)
     if (config == m_state.config)
         return;
     m_state.config = config;
+    if (m_state.modelPath.isEmpty()) {
+        auto &items = m_state.ablations;
+        items.erase(std::remove_if(items.begin(), items.end(),
+                                   [&config](const HeadIntervention &item) {
+                                       return item.head >= config.heads;
+                                   }),
+                    items.end());
+    }
     emit inputChanged();
 }
 
@@ -92,8 +100,18 @@ void Workspace::setModel(const QString &path, int layer)
 {
     if (path == m_state.modelPath && layer == m_state.modelLayer)
         return;
+    if (path != m_state.modelPath)
+        m_state.ablations.clear();
     m_state.modelPath = path;
     m_state.modelLayer = std::max(layer, 0);
+    emit inputChanged();
+}
+
+void Workspace::setAblations(const std::vector<HeadIntervention> &ablations)
+{
+    if (ablations == m_state.ablations)
+        return;
+    m_state.ablations = ablations;
     emit inputChanged();
 }
 

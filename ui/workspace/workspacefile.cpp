@@ -86,6 +86,44 @@ AttentionConfig configFromJson(const QJsonObject &j)
     return c;
 }
 
+// Optional (older files have none): [{"layer": 0, "head": 2, "kind": "zero"}], heads 0-based
+// as in the core.
+QJsonArray ablationsToJson(const std::vector<HeadIntervention> &items)
+{
+    QJsonArray array;
+    for (const HeadIntervention &item : items)
+        array.append(QJsonObject{{"layer", item.layer},
+                                 {"head", item.head},
+                                 {"kind", QString::fromStdString(toString(item.kind))}});
+    return array;
+}
+
+std::optional<InterventionKind> ablationKindFromString(const std::string &text)
+{
+    for (InterventionKind kind :
+         {InterventionKind::Zero, InterventionKind::Mean, InterventionKind::KeepOnly})
+        if (toString(kind) == text)
+            return kind;
+    return std::nullopt;
+}
+
+std::vector<HeadIntervention> ablationsFromJson(const QJsonArray &array)
+{
+    std::vector<HeadIntervention> items;
+    for (const QJsonValue &value : array) {
+        const QJsonObject object = value.toObject();
+        HeadIntervention item;
+        item.layer = object.value("layer").toInt(-1);
+        item.head = object.value("head").toInt(-1);
+        item.kind = enumField(object, "kind", InterventionKind::Zero, &ablationKindFromString);
+        if (item.layer < 0 || item.head < 0)
+            throw InputError("An ablated head in the workspace has no \"layer\" or \"head\" "
+                             "(whole numbers from 0); remove it from \"ablations\" or fix it.");
+        items.push_back(item);
+    }
+    return items;
+}
+
 } // namespace
 
 QJsonObject WorkspaceFile::toJson(const WorkspaceState &state)
@@ -101,6 +139,7 @@ QJsonObject WorkspaceFile::toJson(const WorkspaceState &state)
         {"weights", state.weightsPath},
         // Optional (older files have none): the model whose layer the views show.
         {"model", QJsonObject{{"path", state.modelPath}, {"layer", state.modelLayer}}},
+        {"ablations", ablationsToJson(state.ablations)},
     };
 }
 
@@ -126,6 +165,7 @@ WorkspaceState WorkspaceFile::fromJson(const QJsonObject &json)
     const QJsonObject model = json.value("model").toObject();
     state.modelPath = model.value("path").toString();
     state.modelLayer = std::max(0, model.value("layer").toInt(0));
+    state.ablations = ablationsFromJson(json.value("ablations").toArray());
     return state;
 }
 

@@ -10,10 +10,12 @@
 namespace headlens {
 
 /// The .headlens format: one JSON object with "format_version", "settings", "texts",
-/// "weights" and (optional) "model" {"path", "layer"}. Saving is atomic (QSaveFile): a crash never
-/// leaves half a workspace behind. Version 2 added the settings kv_heads, attention_positions,
-/// rope_theta, rope_position_offset and window; version 1 files open with their defaults (and a
-/// HeadLens that reads only version 1 refuses a version 2 file rather than drop them).
+/// "weights" and (optional) "model" {"path", "layer"} and "ablations" [{"layer", "head",
+/// "kind"}] (zero, mean or keep-only: the heads ablated from the window's menus). Saving is atomic
+/// (QSaveFile): a crash never leaves half a workspace behind. Version 2 added the settings
+/// kv_heads, attention_positions, rope_theta, rope_position_offset and window; version 1 files open
+/// with their defaults (and a HeadLens that reads only version 1 refuses a version 2 file rather
+/// than drop them).
 class WorkspaceFile
 {
 public:

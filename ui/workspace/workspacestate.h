@@ -2,9 +2,12 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "attention/headintervention.h"
 
 #include <QString>
 #include <QStringList>
+
+#include <vector>
 
 namespace headlens {
 
@@ -26,6 +29,9 @@ struct WorkspaceState
     /// layer above (config, weightsPath).
     QString modelPath;
     int modelLayer = 0; ///< 0-based layer of that model
+    /// Heads ablated from the window's menus (layer 0 for the built-in layer, heads 0-based):
+    /// every run of the session is of the model with these heads changed.
+    std::vector<HeadIntervention> ablations;
     /// The model of the last run reads sentence pairs (an encoder): kvText is its sentence B
     /// and is sent with the text whether or not crossAttention is on. It follows the run, set
     /// by Workspace::setKvTextIsSentenceB, and is never saved: the model decides it, not a
@@ -37,7 +43,8 @@ struct WorkspaceState
         return config == other.config && text == other.text && kvText == other.kvText &&
                crossAttention == other.crossAttention && batchIndex == other.batchIndex &&
                weightsPath == other.weightsPath && modelPath == other.modelPath &&
-               modelLayer == other.modelLayer && kvTextIsSentenceB == other.kvTextIsSentenceB;
+               modelLayer == other.modelLayer && ablations == other.ablations &&
+               kvTextIsSentenceB == other.kvTextIsSentenceB;
     }
     bool operator!=(const WorkspaceState &other) const { return !(*this == other); }
 };

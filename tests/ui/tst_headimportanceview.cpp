@@ -1,0 +1,161 @@
+// tst_headimportanceview: the "Heads that matter" tab's importance: the core's numbers, Cancel.
+#include "attention/attentionforward.h"
+#include "interventions/headimportanceview.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/rankingheatmap.h"
+#include "mainwindow.h"
+#include "model/transformermodel.h"
+#include "model/transformerranking.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
+#include "runner/tracerunner.h"
+#include "selection/selection.h"
+#include "text/inputbuilder.h"
+#include "window/filecommands.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include "approx.h"
+
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+
+using namespace headlens;
+using headlens::test::waitUntilSettled;
+
+namespace {
+
+const QString kText = "The tired robot dropped the gear";
+
+QString tinyGpt2()
+{
+    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
+}
+
+} // namespace
+
+class TestHeadImportanceView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+
+    HeadImportanceView *view() const { return window->headsThatMatter()->importance(); }
+    void openGpt2()
+    {
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+    }
+    void compute()
+    {
+        const auto before = view()->importance();
+        window->showHeadsThatMatter();
+        view()->computeButton()->click();
+        QVERIFY(view()->heatmap()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(view()->importance() != before, 20000);
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY(!view()->heatmap()->isRunning());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+    }
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1300, 850);
+        window->setAttribute(Qt::WA_DontShowOnScreen);
+        window->show();
+        window->workspace()->setText(kText);
+        window->recompute();
+        QVERIFY(waitUntilSettled(*window));
+    }
+    void cleanup() { window.reset(); }
+
+    // The map and the list hold the core's ranking of the same text, value for value.
+    void gpt2ImportanceIsTheCoresRanking()
+    {
+        openGpt2();
+        compute();
+        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const HeadImportance expected =
+            TransformerRanking(model).importance(ModelInput(model.encode(kText.toStdString())));
+        const RowMatrix &shown = view()->heatmap()->values();
+        QCOMPARE(shown.rows(), expected.lossIncrease.rows());
+        QCOMPARE(shown.cols(), expected.lossIncrease.cols());
+        for (int l = 0; l < shown.rows(); ++l)
+            for (int h = 0; h < shown.cols(); ++h)
+                HL_COMPARE_NEAR(shown(l, h), expected.lossIncrease(l, h), 1e-5, 1e-7);
+        // The list is sorted, largest increase first; its first row names that head.
+        QTableWidget *table = view()->heatmap()->table();
+        QCOMPARE(table->rowCount(), int(shown.size()));
+        Eigen::Index bestLayer = 0, bestHead = 0;
+        expected.lossIncrease.maxCoeff(&bestLayer, &bestHead);
+        QCOMPARE(table->item(0, 0)->data(Qt::DisplayRole).toInt(), int(bestLayer));
+        QCOMPARE(table->item(0, 1)->data(Qt::DisplayRole).toInt(), int(bestHead) + 1);
+        // A click on a row opens that head: its layer in the views, the head pinned.
+        table->cellClicked(0, 0);
+        QCOMPARE(window->selection()->pinnedHead(), int(bestHead));
+        QCOMPARE(window->workspace()->state().modelLayer, int(bestLayer));
+    }
+
+    // The built-in layer has no loss: each head's value is its mean |Δ output| per token, which
+    // for a zeroed head is the norm of its share of the output projection.
+    void builtInImportanceIsEachHeadsShare()
+    {
+        compute();
+        const AttentionConfig config = window->workspace()->state().config;
+        const AttentionInput input = InputBuilder::fromTexts(config, {kText.toStdString()}, {});
+        const Trace clean = computeTrace(
+            config, input, AttentionWeights::initialize(config, int(input.kvInputWidth())));
+        const RowMatrix &shown = view()->heatmap()->values();
+        QCOMPARE(shown.rows(), 1);
+        QCOMPARE(shown.cols(), config.heads);
+        for (int h = 0; h < config.heads; ++h) {
+            const ConstRowMatrixMap share = clean.tensor(keys::headContributions).matrix({0, h});
+            HL_COMPARE_NEAR(shown(0, h), share.rowwise().norm().cast<double>().mean(), 1e-4, 1e-6);
+        }
+    }
+
+    // Cancel pressed half-way through the passes: the view says so, the old map stays, and the
+    // worker stops (the runner goes idle without delivering a ranking).
+    void cancelHalfWayKeepsTheOldPicture()
+    {
+        openGpt2();
+        compute();
+        const auto finished = view()->importance();
+        const RowMatrix old = view()->heatmap()->values();
+        window->workspace()->setText("A different text to rank now");
+        QVERIFY(waitUntilSettled(*window));
+        std::atomic<bool> pressed{false};
+        QPushButton *cancel = view()->heatmap()->cancelButton();
+        window->runner()->setProgressHook([&](double fraction) {
+            // In the worker: once past half, press Cancel on the UI thread and wait for it.
+            if (fraction >= 0.5 && fraction < 1.0 && !pressed.exchange(true))
+                QMetaObject::invokeMethod(cancel, "click", Qt::BlockingQueuedConnection);
+        });
+        view()->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(pressed.load(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        window->runner()->setProgressHook({});
+        QVERIFY(!view()->heatmap()->isRunning());
+        QVERIFY2(view()->heatmap()->status().contains("Cancelled"),
+                 qPrintable(view()->heatmap()->status()));
+        QCOMPARE(view()->importance(), finished);
+        QVERIFY(view()->heatmap()->values() == old);
+    }
+};
+
+QTEST_MAIN(TestHeadImportanceView)
+#include "tst_headimportanceview.moc"

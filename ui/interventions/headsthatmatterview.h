@@ -1,0 +1,31 @@
+// HeadsThatMatterView: the "Heads that matter" tab: head importance and the patching map.
+#pragma once
+
+#include "plot/plotstyle.h"
+
+#include <QTabWidget>
+
+namespace headlens {
+
+class HeadImportanceView;
+class PatchingMapView;
+
+/// Two modes of one question, which heads the model's answer depends on: ablating each head
+/// (importance) or restoring each from a clean run (patching). Passive; RankingCommands runs
+/// what they ask for.
+class HeadsThatMatterView : public QTabWidget
+{
+    Q_OBJECT
+public:
+    explicit HeadsThatMatterView(QWidget *parent = nullptr);
+
+    HeadImportanceView *importance() const { return m_importance; }
+    PatchingMapView *patching() const { return m_patching; }
+    void setPlotStyle(const PlotStyle &style);
+
+private:
+    HeadImportanceView *m_importance = nullptr;
+    PatchingMapView *m_patching = nullptr;
+};
+
+} // namespace headlens

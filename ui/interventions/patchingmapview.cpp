@@ -1,0 +1,109 @@
+// PatchingMapView: a form of four boxes over the RankingHeatmap of PatchingMap::restored.
+#include "interventions/patchingmapview.h"
+
+#include "interventions/rankingheatmap.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace headlens {
+
+PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
+{
+    auto *about = new QLabel(
+        tr("<b>Patching map</b> — each head's output from the clean run put into the corrupted "
+           "run, one head at a time: the share of logit(answer) − logit(wrong) it brings back "
+           "(1: all of the clean difference, 0: none). The texts must have as many tokens; the "
+           "answers must be one token each (GPT-2's words start with a space)."),
+        this);
+    about->setWordWrap(true);
+    auto box = [this](const char *name) {
+        auto *edit = new QLineEdit(this);
+        edit->setObjectName(name);
+        return edit;
+    };
+    m_clean = box("patchClean");
+    m_corrupted = box("patchCorrupted");
+    m_answer = box("patchAnswer");
+    m_wrong = box("patchWrong");
+    auto *form = new QFormLayout;
+    form->addRow(tr("Clean text"), m_clean);
+    form->addRow(tr("Corrupted text"), m_corrupted);
+    auto *answers = new QHBoxLayout;
+    answers->addWidget(m_answer);
+    answers->addWidget(new QLabel(tr("wrong answer"), this));
+    answers->addWidget(m_wrong);
+    form->addRow(tr("Answer"), answers);
+    m_compute = new QPushButton(tr("Compute patching map"), this);
+    m_compute->setObjectName("computePatching");
+    m_example = new QPushButton(tr("Indirect-object example (Wang et al. 2022)"), this);
+    m_example->setObjectName("patchingExample");
+    m_example->setEnabled(false);
+    m_example->setToolTip(tr("Open a GPT-2 to use it: the example's names are one GPT-2 token"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_compute);
+    buttons->addWidget(m_example);
+    buttons->addStretch(1);
+    m_heatmap = new RankingHeatmap(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(about);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_heatmap, 1);
+    connect(m_compute, &QPushButton::clicked, this, &PatchingMapView::computeRequested);
+    connect(m_example, &QPushButton::clicked, this, &PatchingMapView::fillIndirectObjectExample);
+}
+
+void PatchingMapView::fillIndirectObjectExample()
+{
+    m_clean->setText("When Mary and John went to the store, John gave a drink to");
+    m_corrupted->setText("When John and Mary went to the store, Mary gave a drink to");
+    m_answer->setText(" Mary");
+    m_wrong->setText(" John");
+}
+
+void PatchingMapView::setExampleAvailable(bool available)
+{
+    m_example->setEnabled(available);
+}
+
+RankingRequest PatchingMapView::request() const
+{
+    RankingRequest request;
+    request.kind = RankingRequest::Kind::Patching;
+    request.cleanText = m_clean->text().toStdString();
+    request.answer = m_answer->text().toStdString();
+    request.wrong = m_wrong->text().toStdString();
+    return request;
+}
+
+QString PatchingMapView::corrupted() const
+{
+    return m_corrupted->text();
+}
+
+void PatchingMapView::setPatching(std::shared_ptr<const PatchingMap> patching)
+{
+    m_patching = std::move(patching);
+    m_heatmap->setRunning(false);
+    if (!m_patching)
+        return;
+    m_heatmap->setValues(m_patching->restored,
+                         tr("Fraction of the clean logit difference restored by patching each "
+                            "head — clean %1, corrupted %2 (at token %3)")
+                             .arg(m_patching->cleanMetric, 0, 'f', 3)
+                             .arg(m_patching->corruptMetric, 0, 'f', 3)
+                             .arg(m_patching->position),
+                         tr("restored"));
+}
+
+void PatchingMapView::setPlotStyle(const PlotStyle &style)
+{
+    m_heatmap->setPlotStyle(style);
+}
+
+} // namespace headlens

@@ -1,0 +1,57 @@
+// PatchingMapView: which heads carry the answer: a clean text patched head by head into another.
+#pragma once
+
+#include "model/patchingmap.h"
+#include "plot/plotstyle.h"
+#include "session/rankingrequest.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLineEdit;
+class QPushButton;
+
+namespace headlens {
+
+class RankingHeatmap;
+
+/// Two texts of the same token length (the model's tokenizer decides; the core says so when
+/// they differ), two one-token answers, and the fraction of logit(answer) - logit(wrong)
+/// restored by patching each head's clean output into the corrupted run. Passive like
+/// HeadImportanceView.
+class PatchingMapView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PatchingMapView(QWidget *parent = nullptr);
+
+    void setPatching(std::shared_ptr<const PatchingMap> patching);
+    void setPlotStyle(const PlotStyle &style);
+    /// Wang et al. 2022's indirect-object example is offered while a GPT-2 is open.
+    void setExampleAvailable(bool available);
+    /// Fills the boxes with that example.
+    void fillIndirectObjectExample();
+    /// The boxes as a request: the clean text, the answers (the corrupted text is corrupted()).
+    RankingRequest request() const;
+    QString corrupted() const;
+    RankingHeatmap *heatmap() const { return m_heatmap; }
+    QPushButton *computeButton() const { return m_compute; }
+    QPushButton *exampleButton() const { return m_example; }
+    const std::shared_ptr<const PatchingMap> &patching() const { return m_patching; }
+
+signals:
+    void computeRequested();
+
+private:
+    std::shared_ptr<const PatchingMap> m_patching;
+    QLineEdit *m_clean = nullptr;
+    QLineEdit *m_corrupted = nullptr;
+    QLineEdit *m_answer = nullptr;
+    QLineEdit *m_wrong = nullptr;
+    QPushButton *m_compute = nullptr;
+    QPushButton *m_example = nullptr;
+    RankingHeatmap *m_heatmap = nullptr;
+};
+
+} // namespace headlens

@@ -1,0 +1,82 @@
+// RankingCommands: requests to TraceRunner::submitRanking, its answers to the view that asked.
+#include "interventions/rankingcommands.h"
+
+#include "interventions/headimportanceview.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/patchingmapview.h"
+#include "interventions/rankingheatmap.h"
+#include "models/modelcontroller.h"
+#include "runner/tracerunner.h"
+#include "workspace/workspace.h"
+
+namespace headlens {
+
+RankingCommands::RankingCommands(TraceRunner *runner, Workspace *workspace, ModelController *models,
+                                 HeadsThatMatterView *view, QObject *parent)
+    : QObject(parent), m_runner(runner), m_workspace(workspace), m_models(models), m_view(view)
+{
+    HeadImportanceView *importance = view->importance();
+    PatchingMapView *patching = view->patching();
+    connect(importance, &HeadImportanceView::computeRequested, this,
+            &RankingCommands::computeImportance);
+    connect(patching, &PatchingMapView::computeRequested, this, &RankingCommands::computePatching);
+    for (RankingHeatmap *heatmap : {importance->heatmap(), patching->heatmap()}) {
+        connect(heatmap, &RankingHeatmap::cancelRequested, runner, &TraceRunner::cancelRanking);
+        connect(heatmap, &RankingHeatmap::headActivated, models, &ModelController::openHead);
+    }
+    connect(runner, &TraceRunner::rankingProgress, this, [this](int percent) {
+        if (m_active)
+            m_active->setProgress(percent);
+    });
+    connect(runner, &TraceRunner::rankingCancelled, this, [this] {
+        if (m_active)
+            m_active->showCancelled();
+        m_active = nullptr;
+    });
+    connect(runner, &TraceRunner::rankingFailed, this, [this](const QString &message) {
+        if (m_active)
+            m_active->showFailed(message);
+        m_active = nullptr;
+    });
+    connect(runner, &TraceRunner::importanceReady, importance, [this, importance](auto result) {
+        m_active = nullptr;
+        importance->setImportance(std::move(result));
+    });
+    connect(runner, &TraceRunner::patchingReady, patching, [this, patching](auto result) {
+        m_active = nullptr;
+        patching->setPatching(std::move(result));
+    });
+    // The names of the example are one token each in GPT-2's vocabulary.
+    connect(models, &ModelController::runChanged, patching, [patching](const auto &run) {
+        patching->setExampleAvailable(run && run->name.rfind("GPT-2", 0) == 0);
+    });
+}
+
+void RankingCommands::computeImportance()
+{
+    RankingRequest request;
+    request.kind = RankingRequest::Kind::Importance;
+    start(m_view->importance()->heatmap(), request);
+}
+
+void RankingCommands::computePatching()
+{
+    const QString corrupted = m_view->patching()->corrupted();
+    if (!corrupted.trimmed().isEmpty())
+        m_workspace->setText(corrupted);
+    start(m_view->patching()->heatmap(), m_view->patching()->request());
+}
+
+void RankingCommands::start(RankingHeatmap *heatmap, const RankingRequest &request)
+{
+    // A newer request cancels the one in flight; its view says so (rankingCancelled) first.
+    if (!m_runner->submitRanking(m_workspace->state(), m_models->source(), request)) {
+        heatmap->showFailed(tr("Nothing to rank: type a text (and fix any setting marked on "
+                               "the left)."));
+        return;
+    }
+    m_active = heatmap;
+    heatmap->setRunning(true);
+}
+
+} // namespace headlens

@@ -1,0 +1,160 @@
+// RankingHeatmap: one HeatmapPlot and a sortable QTableWidget of the same (L, h) values.
+#include "interventions/rankingheatmap.h"
+
+#include "plot/heatmapplot.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QToolTip>
+
+namespace headlens {
+
+RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
+{
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    m_status = new QLabel(this);
+    m_status->setObjectName("rankingStatus");
+    m_status->setWordWrap(true);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName("cancelRanking");
+    m_plot = new HeatmapPlot(this);
+    m_plot->setAxisTitles(tr("layer"), tr("head"));
+    m_plot->setColumnLabelAngle(0);
+    m_table = new QTableWidget(0, 3, this);
+    m_table->setHorizontalHeaderLabels({tr("Layer"), tr("Head"), QString()});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto *busy = new QHBoxLayout;
+    busy->addWidget(m_progress, 1);
+    busy->addWidget(m_cancel);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_title);
+    layout->addLayout(busy);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+    m_results = splitter;
+    m_results->hide(); // nothing to draw before the first ranking
+    setRunning(false);
+    connect(m_cancel, &QPushButton::clicked, this, &RankingHeatmap::cancelRequested);
+    connect(m_plot, &HeatmapPlot::cellHovered, this, [this](int row, int col) {
+        m_hovered = QPoint(col, row);
+        if (row < 0 || row >= m_values.rows() || col < 0 || col >= m_values.cols())
+            return;
+        QToolTip::showText(QCursor::pos(),
+                           tr("layer %1 · head %2: %3")
+                               .arg(row)
+                               .arg(col + 1)
+                               .arg(double(m_values(row, col)), 0, 'f', 4),
+                           m_plot);
+    });
+    connect(m_plot, &HeatmapPlot::hoverLeft, this, [this] { m_hovered = QPoint(-1, -1); });
+    connect(m_plot, &HeatmapPlot::clicked, this, [this] {
+        if (m_hovered.y() >= 0 && m_hovered.y() < m_values.rows() && m_hovered.x() >= 0)
+            emit headActivated(m_hovered.y(), m_hovered.x());
+    });
+    connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
+        emit headActivated(m_table->item(row, 0)->data(Qt::DisplayRole).toInt(),
+                           m_table->item(row, 1)->data(Qt::DisplayRole).toInt() - 1);
+    });
+}
+
+void RankingHeatmap::setValues(const RowMatrix &values, const QString &title,
+                               const QString &valueName)
+{
+    m_values = values;
+    m_title->setText(title);
+    m_status->clear();
+    m_results->show();
+    QStringList layers, heads;
+    for (int l = 0; l < values.rows(); ++l)
+        layers << tr("layer %1").arg(l);
+    for (int h = 0; h < values.cols(); ++h)
+        heads << QString::number(h + 1);
+    m_plot->setMatrix(values);
+    m_plot->setLabels(layers, heads);
+    // Negative values (a head whose ablation helps) keep 0 inside the range.
+    const double lower = std::min(0.0, double(values.minCoeff()));
+    const double upper = std::max(lower + 1e-9, double(values.maxCoeff()));
+    m_plot->setColorRange(lower, upper);
+    m_plot->setColorScaleLabel(valueName);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    fillTable(valueName);
+}
+
+void RankingHeatmap::fillTable(const QString &valueName)
+{
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(int(m_values.size()));
+    m_table->setHorizontalHeaderItem(2, new QTableWidgetItem(valueName));
+    int row = 0;
+    for (int l = 0; l < m_values.rows(); ++l)
+        for (int h = 0; h < m_values.cols(); ++h, ++row) {
+            // Numbers as numbers, so that sorting by a column orders them by value.
+            const QVariant cells[] = {l, h + 1, double(m_values(l, h))};
+            for (int c = 0; c < 3; ++c) {
+                auto *item = new QTableWidgetItem;
+                item->setData(Qt::DisplayRole, cells[c]);
+                m_table->setItem(row, c, item);
+            }
+        }
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(2, Qt::DescendingOrder);
+}
+
+void RankingHeatmap::setPlotStyle(const PlotStyle &style)
+{
+    m_plot->setPlotStyle(style, false);
+}
+
+void RankingHeatmap::setRunning(bool running)
+{
+    m_running = running;
+    m_progress->setVisible(running);
+    m_cancel->setVisible(running);
+    if (running) {
+        m_progress->setValue(0);
+        m_status->setText(tr("Computing: one ablated pass per head…"));
+    }
+}
+
+void RankingHeatmap::setProgress(int percent)
+{
+    m_progress->setValue(percent);
+}
+
+void RankingHeatmap::showCancelled()
+{
+    setRunning(false);
+    m_status->setText(m_values.size() > 0
+                          ? tr("Cancelled. The map shows the last ranking that finished.")
+                          : tr("Cancelled before the end: nothing to show yet."));
+}
+
+void RankingHeatmap::showFailed(const QString &message)
+{
+    setRunning(false);
+    m_status->setText(message);
+}
+
+QString RankingHeatmap::status() const
+{
+    return m_status->text();
+}
+
+} // namespace headlens

@@ -1,0 +1,63 @@
+// RankingHeatmap: a layers x heads ranking drawn as a heatmap, listed sortable, with its progress.
+#pragma once
+
+#include "plot/plotstyle.h"
+#include "tensor/tensor.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace headlens {
+
+class HeatmapPlot;
+
+/// The part the importance and patching views share. Passive: setValues() draws a finished
+/// ranking; while one is computed (setRunning) a progress bar and Cancel show, and a ranking
+/// that stops (showCancelled, showFailed) leaves the last picture as it was. A click on a
+/// cell or a row asks to open that head.
+class RankingHeatmap : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RankingHeatmap(QWidget *parent = nullptr);
+
+    /// `values` (L, h); `valueName` heads the list's value column ("Δ loss").
+    void setValues(const RowMatrix &values, const QString &title, const QString &valueName);
+    void setPlotStyle(const PlotStyle &style);
+    void setRunning(bool running);
+    void setProgress(int percent);
+    void showCancelled();
+    void showFailed(const QString &message);
+    /// The line under the title: what is computing, was cancelled or went wrong.
+    QString status() const;
+    bool isRunning() const { return m_running; }
+    const RowMatrix &values() const { return m_values; }
+    HeatmapPlot *plot() const { return m_plot; }
+    QTableWidget *table() const { return m_table; }
+    QPushButton *cancelButton() const { return m_cancel; }
+
+signals:
+    void cancelRequested();
+    /// 0-based layer and head.
+    void headActivated(int layer, int head);
+
+private:
+    void fillTable(const QString &valueName);
+
+    RowMatrix m_values;
+    bool m_running = false;
+    QPoint m_hovered{-1, -1};
+    QLabel *m_title = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPushButton *m_cancel = nullptr;
+    HeatmapPlot *m_plot = nullptr;
+    QTableWidget *m_table = nullptr;
+    QWidget *m_results = nullptr; ///< the plot and the table, hidden before the first ranking
+};
+
+} // namespace headlens
