@@ -312,22 +312,25 @@ void MainWindow::connectPipeline()
     connect(rope, &RopePanel::shiftChanged, m_shiftRunner, &PositionShiftRunner::setShift);
     connect(rope, &RopePanel::shownChanged, m_shiftRunner, &PositionShiftRunner::setWanted);
     connect(m_shiftRunner, &PositionShiftRunner::checked, rope, &RopePanel::setShiftResult);
-    // With a trace on screen the last valid view stays; without one, the grid must not go on
-    // saying "Computing attention…" after the computation was refused.
-    auto hintIfNothingShown = [this](const QString &hint) {
-        if (!m_trace)
+    // With a trace on screen the last valid view stays, marked stale with the reason; without
+    // one, the grid must not go on saying "Computing attention…" after the computation was
+    // refused.
+    auto hintOrStale = [this](const QString &hint, const QString &reason) {
+        if (m_trace)
+            m_grid->setStale(reason);
+        else
             m_grid->showHint(hint);
     };
     connect(m_runner, &TraceRunner::invalid, this,
-            [this, hintIfNothingShown](const ConfigProblem &problem) {
+            [this, hintOrStale](const ConfigProblem &problem) {
                 m_controls->showProblem(problem);
-                hintIfNothingShown(tr("Fix the setting marked on the left to see the heads."));
+                hintOrStale(tr("Fix the setting marked on the left to see the heads."),
+                            QString::fromStdString(problem.message));
             });
-    connect(
-        m_runner, &TraceRunner::failed, this, [this, hintIfNothingShown](const QString &message) {
-            m_controls->showMessage(message);
-            hintIfNothingShown(tr("Nothing to show: the message on the left says what to change."));
-        });
+    connect(m_runner, &TraceRunner::failed, this, [this, hintOrStale](const QString &message) {
+        m_controls->showMessage(message);
+        hintOrStale(tr("Nothing to show: the message on the left says what to change."), message);
+    });
     connect(m_runner, &TraceRunner::emptyInput, this, [this] {
         m_controls->clearProblem();
         m_grid->showHint(tr("Type a sentence in the Text box on the left to see how each head "

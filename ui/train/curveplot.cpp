@@ -8,6 +8,7 @@ namespace headlens {
 CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
+    m_titleText = title;
     m_title = new QCPTextElement(this, title, QFont(font().family(), 9, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("step"));
@@ -30,7 +31,32 @@ CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent
 
 void CurvePlot::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_titleText = title;
+    fitTitle();
+}
+
+void CurvePlot::resizeEvent(QResizeEvent *event)
+{
+    fitTitle();
+    fitLegend();
+    QCustomPlot::resizeEvent(event);
+}
+
+// A title wider than the chart was cut at both ends ("revious-token score per hea" in
+// presentation mode): broken at the space nearest its middle, it shows whole on two lines.
+void CurvePlot::fitTitle()
+{
+    QString text = m_titleText;
+    if (QFontMetrics(m_title->font()).horizontalAdvance(text) > width() - 8 && width() > 0) {
+        int best = -1;
+        for (int i = 0; i < text.size(); ++i)
+            if (text[i] == ' ' &&
+                (best < 0 || std::abs(i - text.size() / 2) < std::abs(best - text.size() / 2)))
+                best = i;
+        if (best >= 0)
+            text[best] = '\n';
+    }
+    m_title->setText(text);
 }
 
 void CurvePlot::clearSeries()
@@ -72,8 +98,21 @@ void CurvePlot::setLegendCorner(Qt::Alignment corner)
 
 void CurvePlot::setLegendColumns(int columns)
 {
+    m_legendColumns = std::max(columns, 1);
+    fitLegend();
+}
+
+// Four heads side by side ran past the chart's left edge in presentation mode ("L0 H2" cut):
+// the entries take as many columns as the cells' width holds.
+void CurvePlot::fitLegend()
+{
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+    const int room = axisRect()->width() > 0 ? axisRect()->width() : width() - 60;
+    const int fit = widest > 0 ? std::max(1, room / (widest + legend->columnSpacing())) : 1;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(std::max(columns, 1));
+    legend->setWrap(std::min(m_legendColumns, fit));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
 }
 
@@ -107,6 +146,7 @@ void CurvePlot::setPlotStyle(const PlotStyle &style)
     title.setBold(true);
     m_title->setFont(title);
     m_title->setTextColor(fg);
+    fitTitle();
     scheduleReplot();
 }
 
