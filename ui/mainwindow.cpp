@@ -268,7 +268,18 @@ void MainWindow::connectActions()
     connect(m_train, &TrainView::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
+    // The examples are lessons for the built-in layer: on a toy model the lesson sentence
+    // became letters of its vocabulary ("The" as "m h e"), so an example goes back to the layer.
     connect(a, &MainActions::exampleChosen, this, [this](const Example &example) {
+        ModelController *models = m_models->controller();
+        if (models->isActive()) {
+            const QString name = models->modelName();
+            models->useBuiltIn();
+            statusBar()->showMessage(tr("The examples are for the built-in layer, shown again; "
+                                        "the Model box's Show list brings back %1.")
+                                         .arg(name),
+                                     10000);
+        }
         m_workspace->setState(example.appliedTo(m_workspace->state()));
     });
     connect(a, &MainActions::colormapChosen, this,
@@ -423,6 +434,11 @@ void MainWindow::changeStyle(const std::function<void(PlotStyle &)> &change)
     const double presentation = m_actions->presentation->isChecked() ? 1.6 : 1.0;
     style.fontScale = presentation * m_zoom;
     Appearance::apply(style.dark, presentation);
+    // The Controls' style sheet (the red frame of a problem) kept the palette its widgets had
+    // when the font last changed: set again, it polishes them in the theme now applied.
+    const QString sheet = m_controls->styleSheet();
+    m_controls->setStyleSheet(QString());
+    m_controls->setStyleSheet(sheet);
     m_actions->setColormap(style.colormap);
     m_actions->setColorScale(style.colorScale);
     setPlotStyle(style);

@@ -26,8 +26,11 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -263,7 +266,37 @@ private slots:
         QCOMPARE(window->tokenStrip()->tokens(), labels);
         auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
         QVERIFY(note->isVisible());
-        QVERIFY(note->text().contains("toy vocabulary"));
+        // The vocabulary by its first and last letter, and the cut: kText has 33 letters
+        // without its spaces, more than the task's sequence length.
+        const int vocabulary = model->settings.model.vocabulary;
+        const QString range = QString("a") + QChar(0x2013) + QChar('a' + vocabulary - 1);
+        QVERIFY2(vocabulary <= 26 && note->text().contains("toy vocabulary " + range),
+                 qPrintable(note->text()));
+        const int length = model->settings.model.maxLength;
+        QVERIFY(length < 33);
+        QVERIFY2(note->text().contains(QString("cut to the first %1 characters").arg(length)),
+                 qPrintable(note->text()));
+    }
+
+    // An example is a lesson for the built-in layer: it leaves the toy model, and says so.
+    void anExampleReturnsToTheBuiltInLayer()
+    {
+        window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(
+            Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel()));
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
+        QVERIFY(waitUntilSettled(*window));
+        QMenu *examples = nullptr;
+        for (QAction *menu : window->menuBar()->actions())
+            if (menu->text().remove('&') == "Examples")
+                examples = menu->menu();
+        QVERIFY(examples && !examples->actions().isEmpty());
+        examples->actions().front()->trigger();
+        QVERIFY(!window->models()->controller()->isActive());
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY(window->statusBar()->currentMessage().contains("built-in layer"));
+        // The lesson's words, not toy letters, head the grid.
+        QCOMPARE(window->tokenStrip()->tokens().value(0),
+                 window->workspace()->state().text.section(' ', 0, 0));
     }
 
     void badModelFolderShowsErrorAndKeepsView()

@@ -109,6 +109,18 @@ QByteArray sidewaysProblems(QWidget *window)
     return {};
 }
 
+/// The mean lightness (0 black .. 255 white) of what `widget` draws.
+int meanLightness(QWidget *widget)
+{
+    const QImage image = widget->grab().toImage();
+    qint64 sum = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            sum += image.pixelColor(x, y).lightness();
+    const qint64 count = qint64((image.height() + 1) / 2) * ((image.width() + 1) / 2);
+    return count > 0 ? int(sum / count) : -1;
+}
+
 QByteArray sizeText(const QSize &s)
 {
     return QByteArray::number(s.width()) + " x " + QByteArray::number(s.height());
@@ -185,6 +197,31 @@ private slots:
             QVERIFY2(plotProblems(tabs()->currentWidget(), true).isEmpty(),
                      where + ": " + plotProblems(tabs()->currentWidget(), true));
         }
+    }
+
+    // The Controls dock follows the dark theme whichever was switched on first (it stayed
+    // light with presentation mode): what it draws is dark, as the heads beside it.
+    void darkControlsInPresentationMode_data()
+    {
+        QTest::addColumn<bool>("darkFirst");
+        QTest::newRow("dark, then presentation") << true;
+        QTest::newRow("presentation, then dark") << false;
+    }
+    void darkControlsInPresentationMode()
+    {
+        QFETCH(bool, darkFirst);
+        window->setPresentation(false);
+        if (darkFirst)
+            window->setDarkTheme(true);
+        window->setPresentation(true);
+        window->setDarkTheme(true);
+        settle();
+        const int dock = meanLightness(this->dock());
+        QVERIFY2(dock >= 0 && dock < 90, QByteArray::number(dock));
+        window->setDarkTheme(false);
+        settle();
+        QVERIFY2(meanLightness(this->dock()) > 160,
+                 QByteArray::number(meanLightness(this->dock())));
     }
 
     // 16 heads of the lesson's 10 tokens: every head names every token on both axes, at

@@ -30,6 +30,9 @@ QString pairTokens(const ModelRun &run)
 
 QString tokenSummary(const ModelRun &run)
 {
+    if (run.mappedOntoToyVocabulary && !run.readingNote.empty())
+        return QObject::tr("typed text read in the %1")
+            .arg(QString::fromStdString(run.readingNote).toHtmlEscaped());
     if (run.mappedOntoToyVocabulary)
         return QObject::tr("typed text mapped onto the toy vocabulary");
     if (run.readsPairs)

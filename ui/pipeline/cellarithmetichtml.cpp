@@ -24,6 +24,8 @@ QString num(double v, int digits = 4)
     return QString::number(v, 'f', digits);
 }
 
+// Cells keep their numbers on one line ("nowrap"): narrow columns broke "1.7261" after the
+// point in presentation mode.
 QString tableStart()
 {
     return "<table cellspacing=0 cellpadding=2 border=1>";
@@ -138,7 +140,8 @@ QString CellArithmeticHtml::productsTable(int columns) const
                 continue;
             }
             // Components and keys count from 1, as in Σ_j q_j k_j and t_1 … t_n.
-            rows += QString("<td>%1</td><td>%2</td><td>%3</td><td>%4</td>")
+            rows += QString("<td nowrap>%1</td><td nowrap>%2</td><td nowrap>%3</td>"
+                            "<td nowrap>%4</td>")
                         .arg(j + 1)
                         .arg(num(a.q[size_t(j)]), num(a.k[size_t(j)]), num(a.products[size_t(j)]));
         }
@@ -154,7 +157,8 @@ QString CellArithmeticHtml::softmaxTable() const
     for (size_t j = 0; j < a.row.size(); ++j) {
         const std::string label = m_trace.input.keyLabel(m_batch, int64_t(j));
         const QString style = int64_t(j) == a.key ? " style='background:#ffe08a'" : "";
-        rows += QString("<tr%1><td>%2 “%3”</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+        rows += QString("<tr%1><td nowrap>%2 “%3”</td><td nowrap>%4</td><td nowrap>%5</td>"
+                        "<td nowrap>%6</td></tr>")
                     .arg(style)
                     .arg(j + 1)
                     .arg(label.empty() ? tr("pad")

@@ -35,6 +35,8 @@ class PipelineView : public QWidget
 {
     Q_OBJECT
 public:
+    /// Shorter than this, the header drops its "before → after" line and shrinks its title.
+    static constexpr int kCompactHeight = 800;
     explicit PipelineView(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
@@ -83,6 +85,7 @@ private:
     void buildHeader(QWidget *content);
     void fitPanels();
     void reflow();
+    void fitHeader();
     void showStep(bool animate);
     void showSidePanel(const TraceStep &step, bool animate);
     void pickCell(int head, int query, int key);

@@ -309,6 +309,10 @@ void HeatmapPlot::resizeEvent(QResizeEvent *event)
         QWidget::resizeEvent(event);
         return;
     }
+    // The colour bar's labels overlapped on a short plot in presentation mode (W_O's): about
+    // one tick per three lines of its font, from two to five.
+    const int line = QFontMetrics(m_scale->axis()->tickLabelFont()).height();
+    m_scale->axis()->ticker()->setTickCount(std::clamp(event->size().height() / (3 * line), 2, 5));
     QCustomPlot::resizeEvent(event);
     fitTitle();
     replot(QCustomPlot::rpQueuedReplot);

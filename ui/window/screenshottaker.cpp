@@ -23,7 +23,7 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
 {
     if (m_view == "pipeline")
         m_window->showPipeline();
-    if (m_view == "train")
+    if (m_view == "train" || m_view == "train-live")
         m_window->showTrain();
     if (m_view == "cost")
         m_window->showCost();
@@ -38,7 +38,11 @@ void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
     const bool timedOut = m_waited > 120000;
-    const bool training = m_view == "train" && m_window->trainView()->isBusy();
+    const TrainView *train = m_window->trainView();
+    const bool training =
+        (m_view == "train" && train->isBusy()) ||
+        (m_view == "train-live" && train->isBusy() &&
+         (!train->lastReport() || train->lastReport()->evaluation.step < kLiveSteps));
     if ((m_window->runner()->isBusy() || training) && !timedOut)
         return;
     m_timer.stop();
