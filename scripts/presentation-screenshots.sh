@@ -10,6 +10,9 @@ MODEL="$(dirname "$0")/../tests/data/gpt2/tiny"
 [ -x "$APP" ] || { echo "no $APP: build the headlens target first" >&2; exit 1; }
 mkdir -p "$OUT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+# A toy model for the Heads view's note (its vocabulary, what of the lesson sentence was cut).
+TOY="$OUT/previous-token.npz"
+"$BUILD/app/headlens-cli" --train previous --steps 100 --save "$TOY" >/dev/null
 
 shot() { # NAME, then the window's options
   name="$1"
@@ -24,7 +27,10 @@ for size in 1280x720 1920x1080; do
     shot "heads-16-$at" --size "$size" --theme "$theme" --heads 16
     shot "heads-8-$at" --size "$size" --theme "$theme"
     shot "cost-$at" --size "$size" --theme "$theme" --view cost
-    shot "model-$at" --size "$size" --theme "$theme" --model "$MODEL" --view model
+    # The tiny GPT-2 reads 32 positions: a short sentence.
+    shot "model-$at" --size "$size" --theme "$theme" --model "$MODEL" --view model \
+      --text "The tired robot dropped the gear"
+    shot "toy-heads-$at" --size "$size" --theme "$theme" --model "$TOY"
     shot "train-live-$at" --size "$size" --theme "$theme" --view train-live \
       --train induction --layers 2 --heads 4 --steps 400
     shot "train-done-$at" --size "$size" --theme "$theme" --view train \

@@ -71,8 +71,8 @@ void StepperBar::applyLabels(bool compact)
     m_compact = compact;
     const QString play = QString::fromUtf8(isPlaying() ? kPause : kPlay);
     m_first->setText(compact ? QString::fromUtf8("«") : QString::fromUtf8("« First"));
-    m_previous->setText(compact ? QString::fromUtf8("◀") : QString::fromUtf8("◀ Previous"));
-    m_next->setText(compact ? QString::fromUtf8("▶") : QString::fromUtf8("Next ▶"));
+    m_previous->setText(compact ? QString::fromUtf8("‹") : QString::fromUtf8("◀ Previous"));
+    m_next->setText(compact ? QString::fromUtf8("›") : QString::fromUtf8("Next ▶"));
     m_last->setText(compact ? QString::fromUtf8("»") : QString::fromUtf8("Last »"));
     m_play->setText(compact ? play : isPlaying() ? play + tr(" Pause") : play + tr(" Play"));
     const QStringList speeds =
