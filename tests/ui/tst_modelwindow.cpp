@@ -276,6 +276,9 @@ private slots:
         QVERIFY(length < 33);
         QVERIFY2(note->text().contains(QString("cut to the first %1 characters").arg(length)),
                  qPrintable(note->text()));
+        // The note wraps: on one line it set the window's minimum past a 1280 px projector.
+        QVERIFY2(window->minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window->minimumSizeHint().width())));
     }
 
     // An example is a lesson for the built-in layer: it leaves the toy model, and says so.

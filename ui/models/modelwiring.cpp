@@ -50,6 +50,9 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_overview = new ModelOverview;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
+    // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
+    // made the window 2292 px wide at least.
+    m_note->setWordWrap(true);
     m_note->hide();
     connect(m_controller, &ModelController::runChanged, this, &ModelWiring::showRun);
     connect(m_controller, &ModelController::sourceChanged, this, &ModelWiring::syncActive);
