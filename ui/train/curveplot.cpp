@@ -2,6 +2,7 @@
 #include "train/curveplot.h"
 
 #include "plot/axesstyle.h"
+#include "plot/titlefit.h"
 
 namespace headlens {
 
@@ -42,21 +43,9 @@ void CurvePlot::resizeEvent(QResizeEvent *event)
     QCustomPlot::resizeEvent(event);
 }
 
-// A title wider than the chart was cut at both ends ("revious-token score per hea" in
-// presentation mode): broken at the space nearest its middle, it shows whole on two lines.
 void CurvePlot::fitTitle()
 {
-    QString text = m_titleText;
-    if (QFontMetrics(m_title->font()).horizontalAdvance(text) > width() - 8 && width() > 0) {
-        int best = -1;
-        for (int i = 0; i < text.size(); ++i)
-            if (text[i] == ' ' &&
-                (best < 0 || std::abs(i - text.size() / 2) < std::abs(best - text.size() / 2)))
-                best = i;
-        if (best >= 0)
-            text[best] = '\n';
-    }
-    m_title->setText(text);
+    m_title->setText(TitleFit::fitted(m_titleText, m_title->font(), width()));
 }
 
 void CurvePlot::clearSeries()
