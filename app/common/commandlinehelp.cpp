@@ -85,6 +85,7 @@ Output:
                             10 steps a second (its watch speed), after 20 steps
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --step N                  with --view pipeline: show step N (1 = the first)
+  --view pipeline-side      with --step N: the pipeline scrolled down to its side tabs
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)
 )";

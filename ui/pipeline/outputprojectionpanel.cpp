@@ -6,7 +6,9 @@
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
 
+#include <QFrame>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -14,17 +16,29 @@ namespace headlens {
 
 OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    m_equation = new QLabel(this);
+    // Scrolls down inside its tab: below the heatmaps at 1280 x 720 the tab is about 500 px
+    // high, and the bars and W_O shared that height until W_O was a 50 px stamp.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName("outputProjectionScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto *page = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(page);
+    m_equation = new QLabel(page);
     m_equation->setWordWrap(true);
     m_equation->setTextFormat(Qt::RichText);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *split = new QSplitter(Qt::Vertical, page);
     m_bars = new QCustomPlot(split);
     // A title above the bars, not a label along the short y axis, which cut it in
     // presentation mode; three y ticks, which no longer overlap there.
     m_bars->plotLayout()->insertRow(0);
     m_barsTitle = new QCPTextElement(m_bars, tr("each head's share per token: ‖head_i W_O[:, "
                                                 "block_i]^T‖"));
+    m_barsTitle->setTextFlags(Qt::AlignCenter | Qt::TextDontClip); // "head i": "_" was cut
     m_bars->plotLayout()->addElement(0, 0, m_barsTitle);
     m_bars->yAxis->ticker()->setTickCount(3);
     m_bars->legend->setVisible(true);
@@ -44,6 +58,7 @@ OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 2);
     layout->addWidget(m_equation);
     layout->addWidget(split, 1);
+    scroll->setWidget(page);
 }
 
 void OutputProjectionPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
@@ -66,6 +81,11 @@ void OutputProjectionPanel::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
     m_weights->setPlotStyle(style, false);
+    // Readable at any zoom: the bars with their rotated words and two legend rows, W_O with
+    // its colour bar's ticks (which go by the bar's height).
+    const double s = std::max(1.0, style.fontScale);
+    m_bars->setMinimumHeight(int(230 * s));
+    m_weights->setMinimumHeight(int(240 * s));
     QFont f = font();
     f.setPointSizeF(10.5 * style.fontScale);
     m_equation->setFont(f);
@@ -150,7 +170,7 @@ void OutputProjectionPanel::refreshWeights()
                    "<b>%1</b> (float rounding).")
                     .arg(m_gap, 0, 'g', 2);
         m_weights->setMatrix(w.wO, 192);
-        m_weights->setTitle(tr("W_O: head i owns columns block_i"));
+        m_weights->setTitle(tr("W_O: head i owns\ncolumns block_i"));
         const auto range = std::make_pair(double(w.wO.minCoeff()), double(w.wO.maxCoeff()));
         m_weights->setColorRange(range.first, range.second);
         const int h = m_trace->heads(), dV = m_trace->config.headDimV();

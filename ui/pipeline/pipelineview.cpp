@@ -243,6 +243,11 @@ void PipelineView::reflow()
     m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});
 }
 
+void PipelineView::scrollToSideTabs()
+{
+    m_scroll->ensureWidgetVisible(m_side, 0, 0);
+}
+
 Qt::Orientation PipelineView::panelsOrientation() const
 {
     return m_splitter->orientation();

@@ -72,6 +72,8 @@ public:
     /// A cell was picked (clicked here or in the heads grid) since the view was made.
     bool cellPicked() const { return m_cellPicked; }
     QTabWidget *sideTabs() const { return m_side; }
+    /// Scrolls down to the side tabs (below the heatmaps in a narrow view).
+    void scrollToSideTabs();
     /// Qt::Vertical when the side tabs moved below the heatmaps (a narrow view).
     Qt::Orientation panelsOrientation() const;
 

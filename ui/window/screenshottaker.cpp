@@ -21,7 +21,7 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
     : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view)),
       m_step(step)
 {
-    if (m_view == "pipeline")
+    if (m_view == "pipeline" || m_view == "pipeline-side")
         m_window->showPipeline();
     if (m_view == "train" || m_view == "train-live")
         m_window->showTrain();
@@ -48,8 +48,10 @@ void ScreenshotTaker::poll()
     m_timer.stop();
     if (m_view == "model")
         m_window->showModelTab();
-    if (m_view == "pipeline")
+    if (m_view == "pipeline" || m_view == "pipeline-side")
         m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
+    if (m_view == "pipeline-side") // below the heatmaps on a narrow screen: scrolled to
+        QTimer::singleShot(100, m_window->pipeline(), &PipelineView::scrollToSideTabs);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }
