@@ -38,6 +38,9 @@ for size in 1280x720 1920x1080; do
     for step in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
       shot "pipeline-$step-$at" --size "$size" --theme "$theme" --view pipeline --step "$step"
     done
+    # The side tabs (below the heatmaps when narrow): One cell at Softmax, W_O at the end.
+    shot "side-onecell-$at" --size "$size" --theme "$theme" --view pipeline-side --step 9
+    shot "side-wo-$at" --size "$size" --theme "$theme" --view pipeline-side --step 14
   done
 done
 echo "wrote $(ls "$OUT"/*.png | wc -l) screenshots to $OUT"
