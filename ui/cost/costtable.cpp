@@ -19,10 +19,10 @@ CostTable::CostTable(QWidget *parent) : QTableWidget(RowCount, 3, parent)
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Short labels, the whole sentence in the tooltip: "parameters of W_Q, W_K, W_V, W_O, a
     // layer" took half the width at 1280 px and cut the columns of numbers.
-    const QString labels[RowCount] = {tr("K/V heads h_kv"),        tr("params, a layer"),
-                                      tr("params, all layers"),    tr("FLOPs, a layer"),
-                                      tr("KV cache/token, layer"), tr("KV cache/token, all"),
-                                      tr("KV cache, context")};
+    const QString labels[RowCount] = {
+        tr("K/V heads"),        tr("params, a layer"),       tr("params, all layers"),
+        tr("FLOPs, a layer"),   tr("KV cache/token, layer"), tr("KV cache/token, all"),
+        tr("KV cache, context")};
     const QString tips[RowCount] = {
         tr("K/V heads h_kv"),
         tr("parameters of W_Q, W_K, W_V, W_O, a layer"),

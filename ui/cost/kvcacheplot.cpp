@@ -64,7 +64,10 @@ void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
     for (m_unit = 1.0; largest / m_unit >= 1024.0 && unit < 5; ++unit)
         m_unit *= 1024.0;
     yAxis->setLabel(tr("KV cache (%1)").arg(kUnits[unit]));
-    const QString names[] = {tr("MHA, h_kv = %1"), tr("yours, h_kv = %1"), tr("MQA, h_kv = %1")};
+    // "K/V heads", not "h_kv": a legend entry clips its text to the line's height, and the
+    // underscore fell below it ("h kv").
+    const QString names[] = {tr("MHA: %1 K/V heads"), tr("yours: %1 K/V heads"),
+                             tr("MQA: %1 K/V head")};
     const AttentionCost *each[] = {&costs.multiHead, &costs.chosen, &costs.multiQuery};
     for (int i = 0; i < 3; ++i) {
         QVector<double> x, y;
