@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -120,6 +121,26 @@ private slots:
         QCOMPARE(overview()->grid()->plot(1, 1)->rowCount(), n);
         // The built-in layer's settings are hidden: the model fixes them.
         QVERIFY(!window->findChild<QSpinBox *>("heads")->isVisibleTo(window.get()));
+    }
+
+    // Presentation mode on a 1280 x 720 projector: every statistic shows, nothing cut at the
+    // right (the seven columns scrolled sideways with "Self" and half of "First" off it).
+    void statsTableFitsAProjectorInPresentationMode()
+    {
+        window->setPresentation(true);
+        window->resize(1280, 720);
+        openGpt2(0);
+        window->tabs()->setCurrentWidget(overview());
+        HeadStatsTable *table = overview()->table();
+        QTRY_VERIFY(table->isVisible());
+        QTest::qWait(100); // the divider moves after the layout (a queued call)
+        QApplication::processEvents();
+        QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+                 qPrintable(QString("columns %1 px in a view %2 px wide")
+                                .arg(table->horizontalHeader()->length())
+                                .arg(table->viewport()->width())));
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        QVERIFY(overview()->grid()->width() > 0);
     }
 
     void aRefusedTextSaysSoInsteadOfComputing()
