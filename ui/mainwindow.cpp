@@ -328,7 +328,18 @@ void MainWindow::connectActions()
     connect(m_train, &TrainView::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });
     connect(a->quit, &QAction::triggered, this, &QWidget::close);
+    // The examples are lessons for the built-in layer: on a toy model the lesson sentence
+    // became letters of its vocabulary ("The" as "m h e"), so an example goes back to the layer.
     connect(a, &MainActions::exampleChosen, this, [this](const Example &example) {
+        ModelController *models = m_models->controller();
+        if (models->isActive()) {
+            const QString name = models->modelName();
+            models->useBuiltIn();
+            statusBar()->showMessage(tr("The examples are for the built-in layer, shown again; "
+                                        "the Model box's Show list brings back %1.")
+                                         .arg(name),
+                                     10000);
+        }
         m_workspace->setState(example.appliedTo(m_workspace->state()));
     });
     connect(a, &MainActions::colormapChosen, this,
@@ -372,22 +383,25 @@ void MainWindow::connectPipeline()
     connect(rope, &RopePanel::shiftChanged, m_shiftRunner, &PositionShiftRunner::setShift);
     connect(rope, &RopePanel::shownChanged, m_shiftRunner, &PositionShiftRunner::setWanted);
     connect(m_shiftRunner, &PositionShiftRunner::checked, rope, &RopePanel::setShiftResult);
-    // With a trace on screen the last valid view stays; without one, the grid must not go on
-    // saying "Computing attention…" after the computation was refused.
-    auto hintIfNothingShown = [this](const QString &hint) {
-        if (!m_trace)
+    // With a trace on screen the last valid view stays, marked stale with the reason; without
+    // one, the grid must not go on saying "Computing attention…" after the computation was
+    // refused.
+    auto hintOrStale = [this](const QString &hint, const QString &reason) {
+        if (m_trace)
+            m_grid->setStale(reason);
+        else
             m_grid->showHint(hint);
     };
     connect(m_runner, &TraceRunner::invalid, this,
-            [this, hintIfNothingShown](const ConfigProblem &problem) {
+            [this, hintOrStale](const ConfigProblem &problem) {
                 m_controls->showProblem(problem);
-                hintIfNothingShown(tr("Fix the setting marked on the left to see the heads."));
+                hintOrStale(tr("Fix the setting marked on the left to see the heads."),
+                            QString::fromStdString(problem.message));
             });
-    connect(
-        m_runner, &TraceRunner::failed, this, [this, hintIfNothingShown](const QString &message) {
-            m_controls->showMessage(message);
-            hintIfNothingShown(tr("Nothing to show: the message on the left says what to change."));
-        });
+    connect(m_runner, &TraceRunner::failed, this, [this, hintOrStale](const QString &message) {
+        m_controls->showMessage(message);
+        hintOrStale(tr("Nothing to show: the message on the left says what to change."), message);
+    });
     connect(m_runner, &TraceRunner::emptyInput, this, [this] {
         m_controls->clearProblem();
         m_grid->showHint(tr("Type a sentence in the Text box on the left to see how each head "
@@ -484,6 +498,11 @@ void MainWindow::changeStyle(const std::function<void(PlotStyle &)> &change)
     const double presentation = m_actions->presentation->isChecked() ? 1.6 : 1.0;
     style.fontScale = presentation * m_zoom;
     Appearance::apply(style.dark, presentation);
+    // The Controls' style sheet (the red frame of a problem) kept the palette its widgets had
+    // when the font last changed: set again, it polishes them in the theme now applied.
+    const QString sheet = m_controls->styleSheet();
+    m_controls->setStyleSheet(QString());
+    m_controls->setStyleSheet(sheet);
     m_actions->setColormap(style.colormap);
     m_actions->setColorScale(style.colorScale);
     setPlotStyle(style);

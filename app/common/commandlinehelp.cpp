@@ -90,6 +90,8 @@ Output:
                             the heads grid, head N large beside it, the pipeline, the cost of
                             MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
                             after N steps)
+  --view train-live         with --train TASK --steps N: the Train view during training, at
+                            10 steps a second (its watch speed), after 20 steps
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --view lines              the Lines tab: each query's lines to the keys it attends to
   --view corpus             with --model and --corpus FILE: the Corpus tab after FILE's run
@@ -97,6 +99,7 @@ Output:
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)
   --step N                  with --view pipeline: show step N (1 = the first)
+  --view pipeline-side      with --step N: the pipeline scrolled down to its side tabs
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)
 )";

@@ -85,6 +85,9 @@ int main(int argc, char *argv[])
     window.recompute();
     if (const auto &request = options->request(); !request.train.task.empty()) {
         try { // --train TASK --steps N: the Train view trains N steps in its worker thread
+            if (request.view == "train-live") // a picture mid-run: at the watch speed
+                window.trainView()->setStepsPerSecond(
+                    headlens::ScreenshotTaker::kLiveStepsPerSecond);
             window.trainView()->train(headlens::TrainCommand::settingsFor(request),
                                       request.train.steps);
             window.showTrain();

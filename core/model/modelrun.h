@@ -63,6 +63,9 @@ struct ModelRun
     AttentionWeights layerParameters; ///< that layer's W_Q, W_K, W_V, W_O and biases
     /// The typed text was mapped onto the toy vocabulary one character at a time.
     bool mappedOntoToyVocabulary = false;
+    /// What reading the text changed ("toy vocabulary a–t, …; cut to the first 20
+    /// characters"): OpenedModel::readingNote of the text; empty for token ids or a pair.
+    std::string readingNote;
     std::string settingsSummary; ///< "d_model 16 · 2 heads · d_k 8 · causal\n2 layers · ..."
 
     /// Head `head` of layer `layer`, (n, n). Precondition: layer < layers, head < heads.

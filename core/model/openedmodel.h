@@ -31,6 +31,13 @@ public:
     virtual int maxTokens() const = 0;
     /// The token ids of `text`. Throws InputError when the model cannot read it.
     virtual std::vector<int> encode(const std::string &text) const = 0;
+    /// What encode() changed or dropped of `text`, as a note for the window (a toy model's
+    /// vocabulary and cut); empty when the model reads text as it is.
+    virtual std::string readingNote(const std::string &text) const
+    {
+        (void)text;
+        return {};
+    }
     /// Encoders read a pair of texts: sentence A and sentence B (BERT's [CLS] A [SEP] B [SEP]).
     virtual bool readsPairs() const { return false; }
     /// The tokens of `text` and `pair` with each one's segment. Precondition: readsPairs().

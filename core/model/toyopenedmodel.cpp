@@ -35,6 +35,11 @@ std::vector<int> ToyOpenedModel::encode(const std::string &text) const
     return ids;
 }
 
+std::string ToyOpenedModel::readingNote(const std::string &text) const
+{
+    return m_model->task().readingNote(text);
+}
+
 std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer,
                                               const HeadInterventions &interventions,
                                               const std::function<bool(double)> &progress) const

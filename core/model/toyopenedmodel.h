@@ -22,6 +22,8 @@ public:
     int maxTokens() const override { return m_model->settings.model.maxLength; }
     /// The text one character at a time, mapped onto the toy vocabulary (ToyTask::encode).
     std::vector<int> encode(const std::string &text) const override;
+    /// The toy vocabulary and what was mapped or cut (ToyTask::readingNote).
+    std::string readingNote(const std::string &text) const override;
     using OpenedModel::run;
     std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
                                   const HeadInterventions &interventions,

@@ -136,6 +136,8 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
         sameText ? model.retrace(*m_lastRun, source.layer, runProgress)
                  : model.run(input, source.layer, job.interventions, runProgress);
     modelRun->source = source;
+    const bool fromText = job.tokenIds.empty() && !job.texts.empty();
+    modelRun->readingNote = fromText ? model.readingNote(job.texts.front()) : std::string();
     m_lastRun = modelRun;
     TraceRun run;
     run.trace = modelRun->layerTrace;

@@ -183,21 +183,48 @@ std::string ToyTask::label(int id) const
 
 std::vector<int> ToyTask::encode(const std::string &text) const
 {
+    return read(text).ids;
+}
+
+ToyTask::Reading ToyTask::read(const std::string &text) const
+{
     const std::string labels(kLabels, size_t(contentTokens()));
-    std::vector<int> ids;
+    Reading r;
     for (unsigned char c : text) {
-        if (int(ids.size()) >= m_length)
-            break;
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (int(r.ids.size()) >= m_length) {
+            r.cut = r.cut || !space;
             continue;
+        }
+        if (space) {
+            ++r.skipped;
+            continue;
+        }
         if (c == '|' && separator() >= 0) {
-            ids.push_back(separator());
+            r.ids.push_back(separator());
             continue;
         }
         const size_t at = labels.find(char(c));
-        ids.push_back(at != std::string::npos ? int(at) : int(c) % contentTokens());
+        r.outside += at == std::string::npos ? 1 : 0;
+        r.ids.push_back(at != std::string::npos ? int(at) : int(c) % contentTokens());
     }
-    return ids;
+    return r;
+}
+
+std::string ToyTask::readingNote(const std::string &text) const
+{
+    const Reading r = read(text);
+    std::string note = "toy vocabulary " + label(0) + "\u2013" + label(contentTokens() - 1) +
+                       (separator() >= 0 ? " and |" : "") + ", one character per token";
+    if (r.outside > 0)
+        note += "; " + std::to_string(r.outside) +
+                (r.outside == 1 ? " character outside it mapped onto it"
+                                : " characters outside it mapped onto it");
+    if (r.skipped > 0)
+        note += "; spaces skipped";
+    if (r.cut)
+        note += "; cut to the first " + std::to_string(m_length) + " characters";
+    return note;
 }
 
 std::string ToyTask::description() const

@@ -74,10 +74,25 @@ public:
     /// a content id chosen from its code (so "hello" stays readable with 8+ letters and
     /// anything else still runs). At most length() tokens are kept.
     std::vector<int> encode(const std::string &text) const;
+    /// What encode() does to `text`, for a note beside the tokens: the vocabulary it maps onto
+    /// and, when they happen, characters outside it, skipped spaces and the cut at length()
+    /// ("toy vocabulary a–t, one character per token; 3 characters outside it mapped onto it;
+    /// spaces skipped; cut to the first 20 characters").
+    std::string readingNote(const std::string &text) const;
     /// One sentence for the task's rules, for the window and --help.
     std::string description() const;
 
 private:
+    /// encode()'s walk through a text, with what it changed on the way.
+    struct Reading
+    {
+        std::vector<int> ids;
+        int outside = 0;  ///< characters not in the vocabulary, mapped onto it by their code
+        int skipped = 0;  ///< whitespace characters before the cut
+        bool cut = false; ///< characters were left after length() tokens
+    };
+    Reading read(const std::string &text) const;
+
     std::vector<int> example(uint64_t seed, uint64_t stream, uint64_t index) const;
 
     TaskKind m_kind;

@@ -27,6 +27,8 @@ private slots:
     void validateNamesTheFix_data();
     void validateNamesTheFix();
     void encodeMapsTextOntoTheVocabulary();
+    void readingNoteSaysWhatWasMappedAndCut_data();
+    void readingNoteSaysWhatWasMappedAndCut();
 };
 
 void TestTrainTask::targets_data()
@@ -170,6 +172,35 @@ void TestTrainTask::encodeMapsTextOntoTheVocabulary()
     const std::vector<int> far = task.encode("zzzzzzzzzzzz"); // beyond the vocabulary, too long
     QCOMPARE(int(far.size()), 8);
     QVERIFY(std::all_of(far.begin(), far.end(), [](int id) { return id >= 0 && id < 15; }));
+}
+
+void TestTrainTask::readingNoteSaysWhatWasMappedAndCut_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("note");
+    // Reverse, vocabulary 16, length 8: content letters a..o (15), the separator '|'.
+    const QString vocabulary =
+        QString::fromUtf8("toy vocabulary a–o and |, one character per token");
+    QTest::newRow("all in the vocabulary") << "abc|" << vocabulary;
+    QTest::newRow("a space") << "ab c" << vocabulary + "; spaces skipped";
+    // 'T', 'z' and 'r' are not among a..o; the 8 letters of "Thezebra" fit exactly, no cut.
+    QTest::newRow("outside") << "Thezebra"
+                             << vocabulary + "; 3 characters outside it mapped onto it";
+    // "The tired robot": 8 letters kept (T h e t i r e d), of which T, t and r are outside
+    // a..o; the space after "The" is skipped, " robot" is cut.
+    QTest::newRow("the lesson, cut")
+        << "The tired robot"
+        << vocabulary + "; 3 characters outside it mapped onto it; spaces "
+                        "skipped; cut to the first 8 characters";
+    QTest::newRow("spaces after the cut do not cut") << "abcdefgh   " << vocabulary;
+}
+
+void TestTrainTask::readingNoteSaysWhatWasMappedAndCut()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, note);
+    const ToyTask task(TaskKind::Reverse, 16, 8);
+    QCOMPARE(QString::fromStdString(task.readingNote(text.toStdString())), note);
 }
 
 QTEST_APPLESS_MAIN(TestTrainTask)

@@ -70,8 +70,8 @@ private slots:
         QTest::newRow("1024 px, encoder") << 280 << encoder;
         QTest::newRow("1400 px, grouped-query") << 400 << Run(decoderRun(2, 4, 2));
     }
-    // Every header has what QHeaderView needs for it: the text, the margins and the sort arrow
-    // (a narrow table scrolls instead of cutting them).
+    // Every header has what it needs: the text, the margins and, when sorted by it, the sort
+    // arrow (a narrow table scrolls instead of cutting them).
     void headersFitTheirColumns()
     {
         QFETCH(int, width);
@@ -83,21 +83,28 @@ private slots:
         table.show();
         QVERIFY(QTest::qWaitForWindowExposed(&table));
         QHeaderView *header = table.horizontalHeader();
-        for (int section = 0; section < header->count(); ++section) {
-            if (header->isSectionHidden(section))
-                continue;
-            QStyleOptionHeader option;
-            option.initFrom(header);
-            option.section = section;
-            option.text = table.model()->headerData(section, Qt::Horizontal).toString();
-            option.sortIndicator = QStyleOptionHeader::SortDown;
-            const QSize needed = header->style()->sizeFromContents(QStyle::CT_HeaderSection,
-                                                                   &option, QSize(), header);
-            QVERIFY2(needed.width() <= header->sectionSize(section),
-                     qPrintable(QString("\"%1\" needs %2 px, has %3")
-                                    .arg(option.text)
-                                    .arg(needed.width())
-                                    .arg(header->sectionSize(section))));
+        // Sorted by layer, then by entropy: the arrow's room moves with the sorting.
+        for (int sorted : {int(HeadStatsModel::Layer), int(HeadStatsModel::Entropy)}) {
+            table.sortByColumn(sorted, Qt::DescendingOrder);
+            QCOMPARE(header->sortIndicatorSection(), sorted);
+            for (int section = 0; section < header->count(); ++section) {
+                if (header->isSectionHidden(section))
+                    continue;
+                QStyleOptionHeader option;
+                option.initFrom(header);
+                option.section = section;
+                option.text = table.model()->headerData(section, Qt::Horizontal).toString();
+                // Only the sorted column draws an arrow (and keeps room for it).
+                option.sortIndicator =
+                    section == sorted ? QStyleOptionHeader::SortDown : QStyleOptionHeader::None;
+                const QSize needed = header->style()->sizeFromContents(QStyle::CT_HeaderSection,
+                                                                       &option, QSize(), header);
+                QVERIFY2(needed.width() <= header->sectionSize(section),
+                         qPrintable(QString("\"%1\" needs %2 px, has %3")
+                                        .arg(option.text)
+                                        .arg(needed.width())
+                                        .arg(header->sectionSize(section))));
+            }
         }
     }
 

@@ -7,6 +7,7 @@
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
+#include "views/stalemark.h"
 #include "views/tokenstrip.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
@@ -146,12 +147,18 @@ private slots:
         QVERIFY(waitUntilSettled(*window));
         QCOMPARE(window->trace(), before); // the last valid view stays
         QCOMPARE(window->grid()->plotCount(), 8);
+        // The old heads are marked stale with the reason, which the banner gives too.
+        StaleMark *stale = window->grid()->staleMark();
+        QVERIFY(stale->isVisible());
+        QVERIFY2(stale->reason().contains("cannot be split evenly"), qPrintable(stale->reason()));
+        QVERIFY(stale->text().contains("Stale"));
         const QList<QWidget *> fixes = window->controls()->banner()->fixButtons();
         QVERIFY(!fixes.isEmpty());
         QTest::mouseClick(qobject_cast<QPushButton *>(fixes.first()), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(window->trace() != before, 20000);
         QVERIFY(!window->workspace()->state().config.validate());
         QTRY_VERIFY(!window->controls()->banner()->isVisible());
+        QVERIFY(!stale->isVisible()); // the new trace is the settings' own
     }
 
     void hoveringACellShowsItsNumbers()

@@ -26,8 +26,12 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,6 +121,26 @@ private slots:
         QCOMPARE(overview()->grid()->plot(1, 1)->rowCount(), n);
         // The built-in layer's settings are hidden: the model fixes them.
         QVERIFY(!window->findChild<QSpinBox *>("heads")->isVisibleTo(window.get()));
+    }
+
+    // Presentation mode on a 1280 x 720 projector: every statistic shows, nothing cut at the
+    // right (the seven columns scrolled sideways with "Self" and half of "First" off it).
+    void statsTableFitsAProjectorInPresentationMode()
+    {
+        window->setPresentation(true);
+        window->resize(1280, 720);
+        openGpt2(0);
+        window->tabs()->setCurrentWidget(overview());
+        HeadStatsTable *table = overview()->table();
+        QTRY_VERIFY(table->isVisible());
+        QTest::qWait(100); // the divider moves after the layout (a queued call)
+        QApplication::processEvents();
+        QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+                 qPrintable(QString("columns %1 px in a view %2 px wide")
+                                .arg(table->horizontalHeader()->length())
+                                .arg(table->viewport()->width())));
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        QVERIFY(overview()->grid()->width() > 0);
     }
 
     void aRefusedTextSaysSoInsteadOfComputing()
@@ -263,7 +287,40 @@ private slots:
         QCOMPARE(window->tokenStrip()->tokens(), labels);
         auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
         QVERIFY(note->isVisible());
-        QVERIFY(note->text().contains("toy vocabulary"));
+        // The vocabulary by its first and last letter, and the cut: kText has 33 letters
+        // without its spaces, more than the task's sequence length.
+        const int vocabulary = model->settings.model.vocabulary;
+        const QString range = QString("a") + QChar(0x2013) + QChar('a' + vocabulary - 1);
+        QVERIFY2(vocabulary <= 26 && note->text().contains("toy vocabulary " + range),
+                 qPrintable(note->text()));
+        const int length = model->settings.model.maxLength;
+        QVERIFY(length < 33);
+        QVERIFY2(note->text().contains(QString("cut to the first %1 characters").arg(length)),
+                 qPrintable(note->text()));
+        // The note wraps: on one line it set the window's minimum past a 1280 px projector.
+        QVERIFY2(window->minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window->minimumSizeHint().width())));
+    }
+
+    // An example is a lesson for the built-in layer: it leaves the toy model, and says so.
+    void anExampleReturnsToTheBuiltInLayer()
+    {
+        window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(
+            Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel()));
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
+        QVERIFY(waitUntilSettled(*window));
+        QMenu *examples = nullptr;
+        for (QAction *menu : window->menuBar()->actions())
+            if (menu->text().remove('&') == "Examples")
+                examples = menu->menu();
+        QVERIFY(examples && !examples->actions().isEmpty());
+        examples->actions().front()->trigger();
+        QVERIFY(!window->models()->controller()->isActive());
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY(window->statusBar()->currentMessage().contains("built-in layer"));
+        // The lesson's words, not toy letters, head the grid.
+        QCOMPARE(window->tokenStrip()->tokens().value(0),
+                 window->workspace()->state().text.section(' ', 0, 0));
     }
 
     void badModelFolderShowsErrorAndKeepsView()

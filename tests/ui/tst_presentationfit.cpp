@@ -4,8 +4,11 @@
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
+#include "train/snapshotgrid.h"
 #include "train/trainview.h"
+#include "views/headsgridview.h"
 #include "windowsettled.h"
+#include "workspace/workspace.h"
 
 #include <QDockWidget>
 #include <QScrollArea>
@@ -32,12 +35,37 @@ std::vector<HeatmapPlot *> visiblePlots(QWidget *page)
     return plots;
 }
 
-/// The tick labels the plot's axis draws, in order.
+/// The tick labels the plot's axis draws, in order: the ones QCustomPlot laid out for this
+/// replot inside the axis range, not the labels the view handed it.
 QStringList drawnLabels(QCPAxis *axis)
 {
     axis->parentPlot()->replot(QCustomPlot::rpImmediateRefresh);
-    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
-    return ticker ? QStringList(ticker->ticks().values()) : QStringList();
+    QStringList drawn;
+    const QVector<double> at = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 0; i < at.size() && i < labels.size(); ++i)
+        if (axis->range().contains(at[i]))
+            drawn << labels[i];
+    return drawn;
+}
+
+/// Empty when `plot` draws each of `tokens` once, in order, along both axes, each in a cell at
+/// least a line of its font tall (so no two labels overlap); else what is wrong.
+QByteArray tokenLabelProblems(HeatmapPlot *plot, const QStringList &tokens)
+{
+    const QByteArray name = plot->title().toUtf8();
+    for (QCPAxis *axis : {plot->yAxis, plot->xAxis}) {
+        const QStringList drawn = drawnLabels(axis);
+        if (drawn != tokens)
+            return name + ": the " + (axis == plot->yAxis ? "rows" : "columns") + " show '" +
+                   drawn.join(' ').toUtf8() + "', not '" + tokens.join(' ').toUtf8() + "'";
+    }
+    const double cell = double(plot->axisRect()->height()) / plot->rowCount();
+    const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+    if (cell < line)
+        return name + ": rows " + QByteArray::number(cell, 'f', 1) + " px for labels " +
+               QByteArray::number(line) + " px tall";
+    return {};
 }
 
 /// Empty when every plot on `page` is at least its minimum size and, with `labels`, draws one
@@ -79,6 +107,18 @@ QByteArray sidewaysProblems(QWidget *window)
                    QByteArray::number(scroll->viewport()->width()) + " px wide";
     }
     return {};
+}
+
+/// The mean lightness (0 black .. 255 white) of what `widget` draws.
+int meanLightness(QWidget *widget)
+{
+    const QImage image = widget->grab().toImage();
+    qint64 sum = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            sum += image.pixelColor(x, y).lightness();
+    const qint64 count = qint64((image.height() + 1) / 2) * ((image.width() + 1) / 2);
+    return count > 0 ? int(sum / count) : -1;
 }
 
 QByteArray sizeText(const QSize &s)
@@ -154,10 +194,93 @@ private slots:
             checkFitsTheProjector(where);
             if (QTest::currentTestFailed())
                 return;
-            // Token labels: the pipeline's test below; the heads grid still thins them.
-            QVERIFY2(plotProblems(tabs()->currentWidget(), false).isEmpty(),
-                     where + ": " + plotProblems(tabs()->currentWidget(), false));
+            QVERIFY2(plotProblems(tabs()->currentWidget(), true).isEmpty(),
+                     where + ": " + plotProblems(tabs()->currentWidget(), true));
         }
+    }
+
+    // The Controls dock follows the dark theme whichever was switched on first (it stayed
+    // light with presentation mode): what it draws is dark, as the heads beside it.
+    void darkControlsInPresentationMode_data()
+    {
+        QTest::addColumn<bool>("darkFirst");
+        QTest::newRow("dark, then presentation") << true;
+        QTest::newRow("presentation, then dark") << false;
+    }
+    void darkControlsInPresentationMode()
+    {
+        QFETCH(bool, darkFirst);
+        window->setPresentation(false);
+        if (darkFirst)
+            window->setDarkTheme(true);
+        window->setPresentation(true);
+        window->setDarkTheme(true);
+        settle();
+        const int dock = meanLightness(this->dock());
+        QVERIFY2(dock >= 0 && dock < 90, QByteArray::number(dock));
+        window->setDarkTheme(false);
+        settle();
+        QVERIFY2(meanLightness(this->dock()) > 160,
+                 QByteArray::number(meanLightness(this->dock())));
+    }
+
+    // 16 heads of the lesson's 10 tokens: every head names every token on both axes, at
+    // cells a label tall; the heads that do not fit scroll down, none sideways.
+    void headsGridDrawsEveryTokenLabel_data()
+    {
+        QTest::addColumn<bool>("controls");
+        QTest::newRow("controls shown") << true;
+        QTest::newRow("controls hidden") << false;
+    }
+    void headsGridDrawsEveryTokenLabel()
+    {
+        QFETCH(bool, controls);
+        dock()->setVisible(controls);
+        AttentionConfig config = window->workspace()->state().config;
+        config.heads = 16;
+        window->workspace()->setConfig(config);
+        window->recompute();
+        QVERIFY(waitUntilSettled(*window));
+        settle();
+        const QStringList tokens = window->workspace()->state().text.split(' ');
+        QCOMPARE(tokens.size(), 10);
+        HeadsGridView *grid = window->grid();
+        QCOMPARE(grid->plotCount(), 16);
+        for (int head = 0; head < grid->plotCount(); ++head) {
+            const QByteArray problem = tokenLabelProblems(grid->plot(head), tokens);
+            QVERIFY2(problem.isEmpty(), problem);
+        }
+        checkFitsTheProjector("heads grid");
+        QVERIFY2(plotProblems(window->viewArea(), true).isEmpty(),
+                 plotProblems(window->viewArea(), true));
+        // 16 heads a label tall do not fit 720 px: the grid scrolls down rather than squeeze.
+        QVERIFY(grid->scrollArea()->verticalScrollBar()->maximum() > 0);
+    }
+
+    // The Train tab's probe: every head of a two-layer model names every probe token.
+    void trainProbeDrawsEveryTokenLabel()
+    {
+        TrainView *train = window->trainView();
+        window->showTrain();
+        TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::Induction);
+        settings.model.heads = 2;
+        train->train(settings, 5);
+        QVERIFY(
+            QTest::qWaitFor([&] { return train->stepsDone() == 5 && !train->isBusy(); }, 20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return train->heatmaps()->shownStep() == train->lastReport()->snapshot.step; },
+            20000));
+        settle();
+        QStringList tokens;
+        for (const std::string &label : train->lastReport()->snapshot.labels)
+            tokens << QString::fromStdString(label);
+        SnapshotGrid *probe = train->heatmaps();
+        QCOMPARE(probe->plotCount(), settings.model.layers * 2);
+        for (int i = 0; i < probe->plotCount(); ++i) {
+            const QByteArray problem = tokenLabelProblems(probe->plot(i), tokens);
+            QVERIFY2(problem.isEmpty(), problem);
+        }
+        checkFitsTheProjector("train");
     }
 
     // End, then back to Softmax: the heatmaps kept their size; every step fits and the

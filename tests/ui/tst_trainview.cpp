@@ -62,6 +62,32 @@ private slots:
         QVERIFY(view->lossPlot()->pointCount(0) > 0); // the training curve grows too
     }
 
+    // The watch speed: every step taken is shown (a report per step at 10 steps a second), and
+    // Pause still stops it at once, in the wait between two steps.
+    void watchSpeedShowsEveryStep()
+    {
+        spin("trainSpeed")->setValue(10);
+        QCOMPARE(view->runner()->stepsPerSecond(), 10);
+        QCOMPARE(spin("trainSpeed")->text(), QString("10 steps/s"));
+        std::vector<int64_t> shown;
+        connect(view->runner(), &TrainingRunner::reported, this,
+                [&shown](const std::shared_ptr<const TrainingReport> &r) {
+                    shown.push_back(r->evaluation.step);
+                });
+        view->form()->setSteps(1000);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.size() >= 4, 20000);
+        QTest::mouseClick(button("trainPause"), Qt::LeftButton);
+        settle();
+        for (size_t i = 1; i < shown.size(); ++i)
+            QVERIFY2(shown[i] == shown[i - 1] + 1 ||
+                         (i + 1 == shown.size() && shown[i] == shown[i - 1]),
+                     qPrintable(QString("step %1 after %2").arg(shown[i]).arg(shown[i - 1])));
+        QVERIFY(view->stepsDone() < 1000);
+        spin("trainSpeed")->setValue(0);
+        QCOMPARE(spin("trainSpeed")->text(), QString("full speed"));
+    }
+
     void pauseStopsTheStepCount()
     {
         view->form()->setSteps(100000);

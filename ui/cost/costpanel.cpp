@@ -6,9 +6,11 @@
 #include "cost/costtable.h"
 #include "cost/kvcacheplot.h"
 
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -30,24 +32,34 @@ QString share(int64_t heads, int64_t kvHeads)
 
 CostPanel::CostPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *layout = new QHBoxLayout(this);
-    m_form = new CostSettingsForm(this);
-    m_form->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Maximum);
-    auto *left = new QVBoxLayout;
-    left->addWidget(m_form);
-    left->addStretch(1);
-    auto *right = new QVBoxLayout;
-    m_headline = new QLabel(this);
+    // At 1280 x 720 the table beside the form showed only its first column and the chart was
+    // squeezed: the sentence on top, the form beside the chart, the table across the whole
+    // width below them; the page scrolls down when the height does not hold them.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName("costScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto *page = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(page);
+    m_headline = new QLabel(page);
     m_headline->setObjectName("costHeadline");
     m_headline->setWordWrap(true);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_table = new CostTable(this);
-    m_plot = new KvCachePlot(this);
-    right->addWidget(m_headline);
-    right->addWidget(m_table);
-    right->addWidget(m_plot, 1);
-    layout->addLayout(left);
-    layout->addLayout(right, 1);
+    m_form = new CostSettingsForm(page);
+    m_form->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Maximum);
+    m_table = new CostTable(page);
+    m_plot = new KvCachePlot(page);
+    auto *middle = new QHBoxLayout;
+    middle->addWidget(m_form, 0, Qt::AlignTop);
+    middle->addWidget(m_plot, 1);
+    layout->addWidget(m_headline);
+    layout->addLayout(middle, 1);
+    layout->addWidget(m_table);
+    scroll->setWidget(page);
     connect(m_form, &CostSettingsForm::settingsChanged, this, &CostPanel::recompute);
     recompute();
 }

@@ -17,13 +17,26 @@ CostTable::CostTable(QWidget *parent) : QTableWidget(RowCount, 3, parent)
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    setVerticalHeaderLabels({tr("K/V heads h_kv"), tr("parameters of W_Q, W_K, W_V, W_O, a layer"),
-                             tr("parameters, all layers"), tr("FLOPs of a layer at n tokens"),
-                             tr("KV cache per token, a layer"),
-                             tr("KV cache per token, all layers"),
-                             tr("KV cache, the whole context")});
-    verticalHeaderItem(CachePerTokenPerLayer)
-        ->setToolTip(tr("h_kv · (d_k + d_v) · bytes: 2 · h_kv · d_k · bytes when d_v = d_k"));
+    // Short labels, the whole sentence in the tooltip: "parameters of W_Q, W_K, W_V, W_O, a
+    // layer" took half the width at 1280 px and cut the columns of numbers.
+    const QString labels[RowCount] = {
+        tr("K/V heads"),        tr("params, a layer"),       tr("params, all layers"),
+        tr("FLOPs, a layer"),   tr("KV cache/token, layer"), tr("KV cache/token, all"),
+        tr("KV cache, context")};
+    const QString tips[RowCount] = {
+        tr("K/V heads h_kv"),
+        tr("parameters of W_Q, W_K, W_V, W_O, a layer"),
+        tr("parameters, all layers"),
+        tr("FLOPs of a layer at n tokens"),
+        tr("KV cache per token, a layer: h_kv · (d_k + d_v) · bytes: 2 · h_kv · d_k · bytes "
+           "when d_v = d_k"),
+        tr("KV cache per token, all layers"),
+        tr("KV cache, the whole context")};
+    for (int row = 0; row < RowCount; ++row) {
+        auto *header = new QTableWidgetItem(labels[row]);
+        header->setToolTip(tips[row]);
+        setVerticalHeaderItem(row, header);
+    }
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 }
@@ -68,6 +81,11 @@ void CostTable::setComparison(const CostComparison &costs, const CostSettings &s
     fillColumn(Chosen, costs.chosen, settings);
     fillColumn(MultiQuery, costs.multiQuery, settings);
     resizeColumnsToContents();
+    // Never narrower than its numbers: the page scrolls down, not the columns off the edge.
+    int need = verticalHeader()->sizeHint().width() + 2 * frameWidth();
+    for (int column = 0; column < columnCount(); ++column)
+        need += columnWidth(column);
+    setMinimumWidth(need);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     setFixedHeight(horizontalHeader()->height() + verticalHeader()->length() + 2 * frameWidth());
 }

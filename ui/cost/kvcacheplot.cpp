@@ -2,7 +2,9 @@
 #include "cost/kvcacheplot.h"
 
 #include "plot/axesstyle.h"
+#include "plot/titlefit.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -16,11 +18,12 @@ const char *const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
 KvCachePlot::KvCachePlot(QWidget *parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, tr("KV cache of all layers against the context length"));
+    m_titleText = tr("KV cache of all layers against the context length");
+    m_title = new QCPTextElement(this, m_titleText);
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("context length n (tokens)"));
-    xAxis->ticker()->setTickCount(6);
-    yAxis->ticker()->setTickCount(6);
+    xAxis->ticker()->setTickCount(4);
+    yAxis->ticker()->setTickCount(5);
     const QColor colors[] = {QColor("#c0504d"), QColor("#1f77b4"), QColor("#2ca02c")};
     const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::SolidLine, Qt::DashLine};
     for (int i = 0; i < 3; ++i) {
@@ -33,11 +36,15 @@ KvCachePlot::KvCachePlot(QWidget *parent) : QCustomPlot(parent)
     m_markerLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_markerLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     m_markerLabel->setPadding(QMargins(4, 0, 0, 4));
+    // Below the axes, not in them: in the top-left corner the legend covered "n = 10".
     legend->setVisible(true);
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    setMinimumSize(260, 200);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+    legend->setMargins(QMargins(4, 0, 4, 4));
+    setMinimumSize(260, 260);
 }
 
 double KvCachePlot::valueAt(int index, int64_t tokens) const
@@ -57,7 +64,10 @@ void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
     for (m_unit = 1.0; largest / m_unit >= 1024.0 && unit < 5; ++unit)
         m_unit *= 1024.0;
     yAxis->setLabel(tr("KV cache (%1)").arg(kUnits[unit]));
-    const QString names[] = {tr("MHA, h_kv = %1"), tr("yours, h_kv = %1"), tr("MQA, h_kv = %1")};
+    // "K/V heads", not "h_kv": a legend entry clips its text to the line's height, and the
+    // underscore fell below it ("h kv").
+    const QString names[] = {tr("MHA: %1 K/V heads"), tr("yours: %1 K/V heads"),
+                             tr("MQA: %1 K/V head")};
     const AttentionCost *each[] = {&costs.multiHead, &costs.chosen, &costs.multiQuery};
     for (int i = 0; i < 3; ++i) {
         QVector<double> x, y;
@@ -74,7 +84,29 @@ void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
     m_marker->point2->setCoords(double(tokens), 1);
     m_markerLabel->position->setCoords(double(tokens), 0.35);
     m_markerLabel->setText(tr("n = %1").arg(tokens));
+    fitTitleAndLegend();
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void KvCachePlot::resizeEvent(QResizeEvent *event)
+{
+    fitTitleAndLegend();
+    QCustomPlot::resizeEvent(event);
+}
+
+// Side by side when the three entries fit the width, otherwise one above the other; and the
+// x axis's "1000 2000 ... 8000" ran together on a narrow chart, so ticks go by its width too.
+void KvCachePlot::fitTitleAndLegend()
+{
+    m_title->setText(TitleFit::fitted(m_titleText, m_title->font(), width()));
+    int entries = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        entries += legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing();
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend->setWrap(entries > 0 && entries > width() - 20 ? 1 : 3);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance("00000") + 16;
+    xAxis->ticker()->setTickCount(std::clamp(width() / std::max(labelWidth, 1) - 1, 2, 6));
 }
 
 void KvCachePlot::setPlotStyle(const PlotStyle &style)
@@ -88,6 +120,7 @@ void KvCachePlot::setPlotStyle(const PlotStyle &style)
     title.setBold(true);
     m_title->setFont(title);
     m_title->setTextColor(fg);
+    fitTitleAndLegend();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -22,7 +22,13 @@ public:
     /// The bytes graph `index` (0 MHA, 1 chosen, 2 MQA) shows at `tokens` (for tests).
     double valueAt(int index, int64_t tokens) const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitTitleAndLegend();
+
+    QString m_titleText; ///< as set; fitTitleAndLegend breaks it onto two lines when narrow
     QCPTextElement *m_title = nullptr;
     QCPItemStraightLine *m_marker = nullptr;
     QCPItemText *m_markerLabel = nullptr;

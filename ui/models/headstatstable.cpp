@@ -4,7 +4,11 @@
 #include "models/headstatsmodel.h"
 #include "models/headstatssortproxy.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QStyleOptionHeader>
+
+#include <algorithm>
 
 namespace headlens {
 
@@ -25,8 +29,10 @@ HeadStatsTable::HeadStatsTable(QWidget *parent) : QTableView(parent)
     // Columns as wide as their header and numbers, never narrower: stretched to a share of a
     // narrow table, headers and values were cut ("rev. toke", "12...."). A table narrower
     // than its columns scrolls; a minimum width instead pushed a 1400 px window wider.
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     horizontalHeader()->setStretchLastSection(true);
+    connect(horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            &HeadStatsTable::fitColumns);
     connect(this, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const auto [layer, head] = headAt(index.row());
         emit headActivated(layer, head);
@@ -50,6 +56,37 @@ void HeadStatsTable::showUsedColumns()
 {
     for (int column = 0; column < HeadStatsModel::Count; ++column)
         setColumnHidden(column, !m_model->isColumnShown(column));
+    fitColumns();
+}
+
+// Qt's "resize to contents" keeps room for a sort arrow in every header (a row's height
+// each: at 1280 px in presentation mode the seven columns scrolled sideways); only the sorted
+// column shows one, so only it gets that room, and the widths follow the sorting.
+void HeadStatsTable::fitColumns()
+{
+    QHeaderView *header = horizontalHeader();
+    for (int column = 0; column < model()->columnCount(); ++column) {
+        if (isColumnHidden(column))
+            continue;
+        QStyleOptionHeader option;
+        option.initFrom(header);
+        option.section = column;
+        option.text = model()->headerData(column, Qt::Horizontal).toString();
+        option.sortIndicator = column == header->sortIndicatorSection()
+                                   ? QStyleOptionHeader::SortDown
+                                   : QStyleOptionHeader::None;
+        const int title = header->style()
+                              ->sizeFromContents(QStyle::CT_HeaderSection, &option, {}, header)
+                              .width();
+        setColumnWidth(column, std::max(title, sizeHintForColumn(column)));
+    }
+}
+
+void HeadStatsTable::changeEvent(QEvent *event)
+{
+    QTableView::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitColumns();
 }
 
 std::pair<int, int> HeadStatsTable::headAt(int row) const

@@ -30,8 +30,12 @@ public:
 signals:
     void headActivated(int layer, int head);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void showUsedColumns();
+    void fitColumns();
 
     HeadStatsModel *m_model = nullptr;
     HeadStatsSortProxy *m_proxy = nullptr;

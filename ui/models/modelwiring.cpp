@@ -31,6 +31,9 @@ QString pairTokens(const ModelRun &run)
 
 QString tokenSummary(const ModelRun &run)
 {
+    if (run.mappedOntoToyVocabulary && !run.readingNote.empty())
+        return QObject::tr("typed text read in the %1")
+            .arg(QString::fromStdString(run.readingNote).toHtmlEscaped());
     if (run.mappedOntoToyVocabulary)
         return QObject::tr("typed text mapped onto the toy vocabulary");
     if (run.readsPairs)
@@ -49,6 +52,9 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_corpus = new CorpusPanel;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
+    // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
+    // made the window 2292 px wide at least.
+    m_note->setWordWrap(true);
     m_note->hide();
     connect(m_controller, &ModelController::runChanged, this, &ModelWiring::showRun);
     connect(m_controller, &ModelController::sourceChanged, this, &ModelWiring::syncActive);

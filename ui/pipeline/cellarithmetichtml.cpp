@@ -24,6 +24,9 @@ QString num(double v, int digits = 4)
     return QString::number(v, 'f', digits);
 }
 
+// Cells keep their numbers on one line ("nowrap"): narrow columns broke "1.7261" after the
+// point in presentation mode. Qt's rich text still breaks at spaces there ("4↵“dropped”"),
+// so a key's number and word, and the headers, are joined by no-break spaces.
 QString tableStart()
 {
     return "<table cellspacing=0 cellpadding=2 border=1>";
@@ -49,7 +52,9 @@ QString CellArithmeticHtml::html(int parts, double points, int productColumns) c
         tables << productsTable(std::max(productColumns, 1));
     if (!tables.isEmpty()) // the numbers a little smaller than the words
         html += QString("<table style='font-size:%1pt'><tr><td valign=top>").arg(points * 0.9) +
-                tables.join("</td><td width=16></td><td valign=top>") + "</td></tr></table>";
+                tables.join((parts & TablesStacked) ? "</td></tr><tr><td valign=top>"
+                                                    : "</td><td width=16></td><td valign=top>") +
+                "</td></tr></table>";
     return html + "</div>";
 }
 
@@ -138,7 +143,8 @@ QString CellArithmeticHtml::productsTable(int columns) const
                 continue;
             }
             // Components and keys count from 1, as in Σ_j q_j k_j and t_1 … t_n.
-            rows += QString("<td>%1</td><td>%2</td><td>%3</td><td>%4</td>")
+            rows += QString("<td nowrap>%1</td><td nowrap>%2</td><td nowrap>%3</td>"
+                            "<td nowrap>%4</td>")
                         .arg(j + 1)
                         .arg(num(a.q[size_t(j)]), num(a.k[size_t(j)]), num(a.products[size_t(j)]));
         }
@@ -153,8 +159,11 @@ QString CellArithmeticHtml::softmaxTable() const
     QString rows;
     for (size_t j = 0; j < a.row.size(); ++j) {
         const std::string label = m_trace.input.keyLabel(m_batch, int64_t(j));
-        const QString style = int64_t(j) == a.key ? " style='background:#ffe08a'" : "";
-        rows += QString("<tr%1><td>%2 “%3”</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+        // Dark text on the highlight: the dark theme's light text vanished on the yellow.
+        const QString style =
+            int64_t(j) == a.key ? " style='background:#ffe08a; color:#000000'" : "";
+        rows += QString("<tr%1><td nowrap>%2&nbsp;“%3”</td><td nowrap>%4</td><td nowrap>%5</td>"
+                        "<td nowrap>%6</td></tr>")
                     .arg(style)
                     .arg(j + 1)
                     .arg(label.empty() ? tr("pad")
@@ -164,8 +173,9 @@ QString CellArithmeticHtml::softmaxTable() const
                     .arg(num(a.rowExpSum > 0 ? a.rowExp[j] / a.rowExpSum : 0.0));
     }
     return tableStart() +
-           "<tr><th>key</th><th>score s</th><th>exp(s − max)</th><th>weight</th></tr>" + rows +
-           "</table>";
+           "<tr><th>key</th><th>score&nbsp;s</th><th>exp(s&nbsp;−&nbsp;max)</th><th>weight</th></"
+           "tr>" +
+           rows + "</table>";
 }
 
 } // namespace headlens

@@ -23,6 +23,7 @@ public:
         ProductsTable = 64, ///< q_j, k_j and q_j k_j for every j
         SoftmaxTable = 128, ///< the row's scores, exponentials and weights
         Everything = 255,
+        TablesStacked = 256, ///< the two tables one above the other (a narrow panel)
     };
 
     CellArithmeticHtml(const Trace &trace, int batch, const CellArithmetic &arithmetic, bool dark);

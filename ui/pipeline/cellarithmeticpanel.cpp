@@ -4,6 +4,7 @@
 #include "pipeline/cellarithmetichtml.h"
 
 #include <QScrollBar>
+#include <QTextDocument>
 
 namespace headlens {
 
@@ -50,10 +51,37 @@ void CellArithmeticPanel::render()
     const QString hint = tr("<p>Click any cell of a score or weight heatmap (here or in the Heads "
                             "tab) to explain it.</p>");
     QString html = text.html(CellArithmeticHtml::Everything, 10.0 * m_scale);
+    m_stacked = needsStacking(html);
+    if (m_stacked)
+        html = text.html(CellArithmeticHtml::Everything | CellArithmeticHtml::TablesStacked,
+                         10.0 * m_scale);
     html.insert(html.indexOf("</h3>") + 5, hint);
     const int scroll = verticalScrollBar()->value();
     setHtml(html);
     verticalScrollBar()->setValue(scroll);
+}
+
+// Side by side the two tables were squeezed by Qt's rich text until it broke words inside
+// their cells ("4 “droppe↵d”" at 1920 x 1080 in presentation mode): one above the other when
+// their natural width is wider than the panel.
+bool CellArithmeticPanel::needsStacking(const QString &sideBySide) const
+{
+    QTextDocument natural;
+    natural.setDefaultFont(font());
+    natural.setDocumentMargin(document()->documentMargin());
+    natural.setHtml(sideBySide);
+    natural.setTextWidth(100000);
+    return natural.idealWidth() > viewport()->width();
+}
+
+void CellArithmeticPanel::resizeEvent(QResizeEvent *event)
+{
+    QTextBrowser::resizeEvent(event);
+    if (!m_trace)
+        return;
+    const CellArithmeticHtml text(*m_trace, m_batch, m_arithmetic, m_dark);
+    if (needsStacking(text.html(CellArithmeticHtml::Everything, 10.0 * m_scale)) != m_stacked)
+        render();
 }
 
 } // namespace headlens

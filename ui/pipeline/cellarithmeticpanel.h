@@ -30,14 +30,20 @@ public:
     /// The weight the panel shows (the trace's weights[b, head, query, key]).
     double shownWeight() const { return m_arithmetic.weight; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void render();
+    /// Whether `sideBySide` (the tables side by side) is wider than the panel.
+    bool needsStacking(const QString &sideBySide) const;
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;
     int m_head = 0, m_query = 0, m_key = 0;
     double m_scale = 1.0;
     bool m_dark = false;
+    bool m_stacked = false; ///< the tables one above the other: side by side is too wide
     CellArithmetic m_arithmetic;
 };
 

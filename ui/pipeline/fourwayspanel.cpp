@@ -48,12 +48,15 @@ void FourWaysPanel::render()
     html += tr("<h3>Four ways, one answer</h3><p>The same layer written four ways; the largest "
                "difference from the trace over all of them is <b>%1</b>.</p>")
                 .arg(c.largestDifference, 0, 'g', 2);
-    html += "<table cellspacing=0 cellpadding=4 border=1><tr><th>way</th><th>PyTorch</th>"
-            "<th>max |Δ|</th><th>cost</th></tr>";
+    // The PyTorch line on a row of its own, wrapping: beside the way's name, its unwrapped
+    // width squeezed the "way" column to one letter in presentation mode.
+    html += "<table cellspacing=0 cellpadding=4 border=1><tr><th>way</th>"
+            "<th nowrap>max |Δ|</th><th>cost</th></tr>";
     for (const Implementation &way : c.ways) {
         html +=
-            QString("<tr><td><b>%1</b><br/><small>%2</small></td><td><pre>%3</pre></td>"
-                    "<td>%4</td><td>%5</td></tr>")
+            QString("<tr><td><b>%1</b><br/><small>%2</small></td><td nowrap>%4</td>"
+                    "<td nowrap>%5</td></tr><tr><td colspan=3>"
+                    "<pre style='white-space:pre-wrap'>%3</pre></td></tr>")
                 .arg(QString::fromStdString(way.title).toHtmlEscaped(),
                      QString::fromStdString(way.note).toHtmlEscaped(),
                      QString::fromStdString(way.code).toHtmlEscaped(),

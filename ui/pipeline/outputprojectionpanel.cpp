@@ -6,7 +6,9 @@
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
 
+#include <QFrame>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -14,20 +16,38 @@ namespace headlens {
 
 OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    m_equation = new QLabel(this);
+    // Scrolls down inside its tab: below the heatmaps at 1280 x 720 the tab is about 500 px
+    // high, and the bars and W_O shared that height until W_O was a 50 px stamp.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName("outputProjectionScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto *page = new QWidget(scroll);
+    auto *layout = new QVBoxLayout(page);
+    m_equation = new QLabel(page);
     m_equation->setWordWrap(true);
     m_equation->setTextFormat(Qt::RichText);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *split = new QSplitter(Qt::Vertical, page);
     m_bars = new QCustomPlot(split);
-    m_bars->yAxis->setLabel(tr("‖head_i W_O[:, block_i]^T‖"));
+    // A title above the bars, not a label along the short y axis, which cut it in
+    // presentation mode; three y ticks, which no longer overlap there.
+    m_bars->plotLayout()->insertRow(0);
+    m_barsTitle = new QCPTextElement(m_bars, tr("each head's share per token: ‖head_i W_O[:, "
+                                                "block_i]^T‖"));
+    m_barsTitle->setTextFlags(Qt::AlignCenter | Qt::TextDontClip); // "head i": "_" was cut
+    m_bars->plotLayout()->addElement(0, 0, m_barsTitle);
+    m_bars->yAxis->ticker()->setTickCount(3);
     m_bars->legend->setVisible(true);
     m_bars->legend->setFillOrder(QCPLegend::foColumnsFirst);
     // Four heads a row: one row of eight (or sixteen) made the panel 930 px wide at least.
     m_bars->legend->setWrap(4);
     m_bars->setMinimumSize(200, 160);
-    m_bars->plotLayout()->addElement(1, 0, m_bars->legend);
-    m_bars->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_bars->plotLayout()->addElement(2, 0, m_bars->legend);
+    m_bars->plotLayout()->setRowStretchFactor(2, 0.001);
     m_bars->xAxis->setTickLabelRotation(-45);
     m_weights = new HeatmapPlot(split);
     m_weights->setAxisTitles("d_model", "h*d_v");
@@ -38,6 +58,7 @@ OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 2);
     layout->addWidget(m_equation);
     layout->addWidget(split, 1);
+    scroll->setWidget(page);
 }
 
 void OutputProjectionPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
@@ -60,6 +81,11 @@ void OutputProjectionPanel::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
     m_weights->setPlotStyle(style, false);
+    // Readable at any zoom: the bars with their rotated words and two legend rows, W_O with
+    // its colour bar's ticks (which go by the bar's height).
+    const double s = std::max(1.0, style.fontScale);
+    m_bars->setMinimumHeight(int(230 * s));
+    m_weights->setMinimumHeight(int(240 * s));
     QFont f = font();
     f.setPointSizeF(10.5 * style.fontScale);
     m_equation->setFont(f);
@@ -68,6 +94,10 @@ void OutputProjectionPanel::setPlotStyle(const PlotStyle &style)
     m_bars->xAxis->setTickLabelFont(small);
     m_bars->yAxis->setTickLabelFont(small);
     m_bars->yAxis->setLabelFont(small);
+    QFont bold = small;
+    bold.setBold(true);
+    m_barsTitle->setFont(bold);
+    m_barsTitle->setTextColor(style.foreground());
     m_bars->legend->setFont(small);
     m_bars->setBackground(style.background());
     for (QCPAxis *axis : {m_bars->xAxis, m_bars->yAxis}) {
@@ -140,7 +170,7 @@ void OutputProjectionPanel::refreshWeights()
                    "<b>%1</b> (float rounding).")
                     .arg(m_gap, 0, 'g', 2);
         m_weights->setMatrix(w.wO, 192);
-        m_weights->setTitle(tr("W_O (d_model × h·d_v): head i owns columns block_i"));
+        m_weights->setTitle(tr("W_O: head i owns\ncolumns block_i"));
         const auto range = std::make_pair(double(w.wO.minCoeff()), double(w.wO.maxCoeff()));
         m_weights->setColorRange(range.first, range.second);
         const int h = m_trace->heads(), dV = m_trace->config.headDimV();

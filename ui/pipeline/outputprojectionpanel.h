@@ -10,6 +10,7 @@
 #include <vector>
 
 class QCPBars;
+class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QCPItemRect;
@@ -50,6 +51,7 @@ private:
     QLabel *m_equation;
     HeatmapPlot *m_weights;
     QCustomPlot *m_bars;
+    QCPTextElement *m_barsTitle = nullptr;
     std::vector<QCPBars *> m_series;
     std::vector<QCPItemRect *> m_blocks;
     double m_gap = -1.0;

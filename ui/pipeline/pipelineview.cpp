@@ -187,10 +187,7 @@ void PipelineView::applyFonts()
     m_cell->setFontScale(s);
     m_fourWays->setFontScale(s);
     m_rope->setFontScale(s);
-    QFont title = font();
-    title.setPointSizeF(16.0 * s);
-    title.setBold(true);
-    m_title->setFont(title);
+    fitHeader();
     QFont body = font();
     body.setPointSizeF(11.0 * s);
     m_shapes->setFont(body);
@@ -218,10 +215,24 @@ void PipelineView::fitPanels()
     reflow();
 }
 
+// On a short screen (1280 x 720 in presentation mode) the header took the whole first screen
+// and no heatmap showed: the "before → after" line goes (the diagram below names both tensors
+// with their sizes) and the title is smaller (the step list above names the step too).
+void PipelineView::fitHeader()
+{
+    const bool compact = height() > 0 && height() < kCompactHeight;
+    m_shapes->setVisible(!compact);
+    QFont title = font();
+    title.setPointSizeF((compact ? 13.0 : 16.0) * m_style.fontScale);
+    title.setBold(true);
+    m_title->setFont(title);
+}
+
 // Side by side while both keep their minimum; below the heatmaps when the view is narrower
 // (presentation mode beside the Controls dock at 1280 px).
 void PipelineView::reflow()
 {
+    fitHeader();
     const int needed = m_gallery->minimumWidth() + m_side->minimumWidth() +
                        m_splitter->handleWidth() +
                        m_scroll->verticalScrollBar()->sizeHint().width() + 16;
@@ -230,6 +241,11 @@ void PipelineView::reflow()
         return;
     m_splitter->setOrientation(wanted);
     m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});
+}
+
+void PipelineView::scrollToSideTabs()
+{
+    m_scroll->ensureWidgetVisible(m_side, 0, 0);
 }
 
 Qt::Orientation PipelineView::panelsOrientation() const

@@ -35,6 +35,8 @@ class PipelineView : public QWidget
 {
     Q_OBJECT
 public:
+    /// Shorter than this, the header drops its "before → after" line and shrinks its title.
+    static constexpr int kCompactHeight = 800;
     explicit PipelineView(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
@@ -70,6 +72,8 @@ public:
     /// A cell was picked (clicked here or in the heads grid) since the view was made.
     bool cellPicked() const { return m_cellPicked; }
     QTabWidget *sideTabs() const { return m_side; }
+    /// Scrolls down to the side tabs (below the heatmaps in a narrow view).
+    void scrollToSideTabs();
     /// Qt::Vertical when the side tabs moved below the heatmaps (a narrow view).
     Qt::Orientation panelsOrientation() const;
 
@@ -83,6 +87,7 @@ private:
     void buildHeader(QWidget *content);
     void fitPanels();
     void reflow();
+    void fitHeader();
     void showStep(bool animate);
     void showSidePanel(const TraceStep &step, bool animate);
     void pickCell(int head, int query, int key);

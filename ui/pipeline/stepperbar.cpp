@@ -8,6 +8,14 @@
 
 namespace headlens {
 
+namespace {
+
+// Arrows every font here has (DejaVu has no U+23F8 pause sign: it drew a missing-glyph box).
+const char *const kPlay = "▶";
+const char *const kPause = "▮▮";
+
+} // namespace
+
 StepperBar::StepperBar(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QHBoxLayout(this);
@@ -16,14 +24,14 @@ StepperBar::StepperBar(QWidget *parent) : QWidget(parent)
     m_previous = addButton(QString::fromUtf8("◀ Previous"), tr("Previous step (Left)"));
     m_list = new QComboBox(this);
     m_list->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_list->setObjectName("stepList");
     m_list->setToolTip(tr("Jump to a step"));
     m_next = addButton(QString::fromUtf8("Next ▶"), tr("Next step (Right)"));
     m_last = addButton(QString::fromUtf8("Last »"), tr("Last step (End)"));
     m_play = addButton(QString::fromUtf8("▶ Play"), tr("Walk through the steps (Space)"));
     m_speed = new QComboBox(this);
-    m_speed->addItem(tr("slow (6 s)"), 6);
-    m_speed->addItem(tr("normal (3 s)"), 3);
-    m_speed->addItem(tr("fast (1 s)"), 1);
+    for (int seconds : {6, 3, 1})
+        m_speed->addItem(QString(), seconds);
     m_speed->setCurrentIndex(1);
     m_speed->setToolTip(tr("Seconds per step while playing"));
     layout->addWidget(m_first);
@@ -44,7 +52,45 @@ StepperBar::StepperBar(QWidget *parent) : QWidget(parent)
             [this] { m_timer.setInterval(seconds() * 1000); });
     connect(&m_timer, &QTimer::timeout, this, &StepperBar::advance);
     m_timer.setInterval(seconds() * 1000);
+    applyLabels(false);
     updateButtons();
+}
+
+// The words when they fit beside the whole step list, else the arrows alone.
+void StepperBar::fitLabels()
+{
+    m_list->setMinimumWidth(m_list->sizeHint().width()); // never "9 / 14 · Soft"
+    applyLabels(false);
+    const bool compact = layout()->minimumSize().width() > width();
+    if (compact)
+        applyLabels(true);
+}
+
+void StepperBar::applyLabels(bool compact)
+{
+    m_compact = compact;
+    const QString play = QString::fromUtf8(isPlaying() ? kPause : kPlay);
+    m_first->setText(compact ? QString::fromUtf8("«") : QString::fromUtf8("« First"));
+    m_previous->setText(compact ? QString::fromUtf8("‹") : QString::fromUtf8("◀ Previous"));
+    m_next->setText(compact ? QString::fromUtf8("›") : QString::fromUtf8("Next ▶"));
+    m_last->setText(compact ? QString::fromUtf8("»") : QString::fromUtf8("Last »"));
+    m_play->setText(compact ? play : isPlaying() ? play + tr(" Pause") : play + tr(" Play"));
+    const QStringList speeds =
+        compact ? QStringList{tr("6 s"), tr("3 s"), tr("1 s")}
+                : QStringList{tr("slow (6 s)"), tr("normal (3 s)"), tr("fast (1 s)")};
+    for (int i = 0; i < m_speed->count(); ++i)
+        m_speed->setItemText(i, speeds[i]);
+}
+
+void StepperBar::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitLabels();
+}
+
+QString StepperBar::stepText() const
+{
+    return m_list->currentText();
 }
 
 QToolButton *StepperBar::addButton(const QString &text, const QString &tip)
@@ -66,6 +112,7 @@ void StepperBar::setSteps(const QStringList &titles)
     m_current = std::clamp(m_current, 0, std::max(m_count - 1, 0));
     m_list->setCurrentIndex(m_current);
     updateButtons();
+    fitLabels();
 }
 
 void StepperBar::setCurrent(int index)
@@ -83,7 +130,7 @@ void StepperBar::setPlaying(bool playing)
         m_timer.start();
     else
         m_timer.stop();
-    m_play->setText(playing ? QString::fromUtf8("⏸ Pause") : QString::fromUtf8("▶ Play"));
+    applyLabels(m_compact);
 }
 
 void StepperBar::setFontScale(double scale)
@@ -92,6 +139,7 @@ void StepperBar::setFontScale(double scale)
     f.setPointSizeF(10.0 * scale);
     for (QWidget *w : findChildren<QWidget *>())
         w->setFont(f);
+    fitLabels();
 }
 
 void StepperBar::advance()

@@ -11,7 +11,10 @@ class QToolButton;
 namespace headlens {
 
 /// Passive: shows the current step and asks for another one through stepRequested; the view
-/// decides. Playing asks for the next step every few seconds and stops at the last.
+/// decides. Playing asks for the next step every few seconds and stops at the last. The step
+/// list always shows its whole text ("9 / 14 · Softmax"); when the bar is too narrow for the
+/// buttons' words as well (presentation mode beside the Controls), the buttons keep only
+/// their arrows and the speeds only their seconds.
 class StepperBar : public QWidget
 {
     Q_OBJECT
@@ -24,6 +27,12 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     void setPlaying(bool playing);
     void setFontScale(double scale);
+    /// True while the buttons show only their arrows.
+    bool isCompact() const { return m_compact; }
+    QString stepText() const;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 signals:
     void stepRequested(int index);
@@ -31,6 +40,8 @@ signals:
 private:
     QToolButton *addButton(const QString &text, const QString &tip);
     void updateButtons();
+    void fitLabels();
+    void applyLabels(bool compact);
     void advance();
     int seconds() const;
 
@@ -40,6 +51,7 @@ private:
     QTimer m_timer;
     int m_count = 0;
     int m_current = 0;
+    bool m_compact = false;
 };
 
 } // namespace headlens

@@ -7,6 +7,7 @@
 #include <QHelpEvent>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -25,6 +26,12 @@ QCPRange centers(int size, int pooledSize, int factor)
         return QCPRange(-0.5 + size / 2.0 - 0.5, size / 2.0 - 0.5 + 0.5);
     const double first = (factor - 1) / 2.0;
     return QCPRange(first, first + (pooledSize - 1) * double(factor));
+}
+
+// The room of `count` cells at one label a cell, as fillTicks() counts it.
+int labelledLength(int count, const QFont &font)
+{
+    return int(std::ceil(count * QFontMetrics(font).height() * 1.05)) + 2;
 }
 
 } // namespace
@@ -332,6 +339,10 @@ void HeatmapPlot::resizeEvent(QResizeEvent *event)
         QWidget::resizeEvent(event);
         return;
     }
+    // The colour bar's labels overlapped on a short plot in presentation mode (W_O's): about
+    // one tick per three lines of its font, from two to five.
+    const int line = QFontMetrics(m_scale->axis()->tickLabelFont()).height();
+    m_scale->axis()->ticker()->setTickCount(std::clamp(event->size().height() / (3 * line), 2, 5));
     QCustomPlot::resizeEvent(event);
     fitTitle();
     replot(QCustomPlot::rpQueuedReplot);
@@ -374,16 +385,31 @@ void HeatmapPlot::updateLayout()
 
 // The layout's margins are room square cells left over in the widget's current size; counted in
 // the hints, they would stop a grid from ever giving the widget less room than it has now.
-// A plot with token labels asks for the height that draws every one of them at the current
-// font (up to kMaxLabelledRows): in presentation mode the pipeline's heatmaps showed every
-// other token; a view in a scroll area grows instead (it scrolls down, never squeezes).
+// A plot with token labels asks for the size that draws every one of them at the current font
+// (up to kMaxLabelledRows): in presentation mode the pipeline's heatmaps and the heads grid
+// showed every other token. Square cells are as small as the shorter side allows, so the
+// columns need their width as the rows need their height. A view in a scroll area grows
+// instead (it scrolls down, never squeezes).
 QSize HeatmapPlot::minimumSizeHint() const
 {
     const QMargins m = plotLayout()->margins();
     QSize hint = QCustomPlot::minimumSizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
-    if (labelsEveryRow())
+    if (labelsEveryRow()) {
         hint.setHeight(std::max(hint.height(), rowsHeight() + m_overhead));
-    return hint;
+        // A panel beside the one that names the rows (the pipeline's gallery) is sized by its
+        // gallery, which counts the columns it can hold.
+        const bool named = std::any_of(m_rowLabels.begin(), m_rowLabels.end(),
+                                       [](const QString &label) { return !label.isEmpty(); });
+        if (named && squareCellsApply())
+            hint.setWidth(std::max(hint.width(), colsWidth() + m_overheadWidth));
+    }
+    return hint.expandedTo(QSize(m_smallestSide, m_smallestSide));
+}
+
+void HeatmapPlot::setSmallestSide(int side)
+{
+    m_smallestSide = side;
+    updateGeometry();
 }
 
 bool HeatmapPlot::labelsEveryRow() const
@@ -394,21 +420,47 @@ bool HeatmapPlot::labelsEveryRow() const
 
 int HeatmapPlot::rowsHeight() const
 {
-    const QFontMetrics metrics(yAxis->tickLabelFont());
-    return int(std::ceil(m_rows * metrics.height() * 1.05)) + 2;
+    return labelledLength(m_rows, yAxis->tickLabelFont());
 }
 
-// The room the title, the column labels and the axis titles took in the last layout: what the
-// minimum height adds to the rows' own. A change asks the parent layout to look again.
+int HeatmapPlot::colsWidth() const
+{
+    return labelledLength(m_cols, xAxis->tickLabelFont());
+}
+
+// Square cells suit matrices of tokens against tokens; a (n, d_k) slice of 10 x 128 drawn with
+// square cells would be a sliver, so far-from-square matrices fill the widget.
+bool HeatmapPlot::squareCellsApply() const
+{
+    return m_square && m_rows > 0 && m_cols > 0 &&
+           std::max(m_rows, m_cols) <= kMaxSquareAspect * std::min(m_rows, m_cols);
+}
+
+// The room the title, the labels, the axis titles and the colour bar took in the last layout:
+// what the minimum adds to the cells' own. Read from the margins QCustomPlot computed for the
+// labels, not from the widget's size less the cells: in a plot laid out too small for its
+// labels the cells collapse and that difference was the whole widget, a minimum that then
+// never shrank. A change asks the parent layout to look again.
 void HeatmapPlot::measureOverhead()
 {
-    const QMargins centring = plotLayout()->margins();
-    const int overhead = height() - centring.top() - centring.bottom() - axisRect()->height();
-    if (height() > 0 && overhead > 0 && std::abs(overhead - m_overhead) > 1) {
+    const QMargins labels = axisRect()->margins();
+    const bool title = m_title->layout() != nullptr;
+    const bool bar = m_scale->layout() != nullptr;
+    const int overhead = labels.top() + labels.bottom() +
+                         (title ? m_title->outerRect().height() + plotLayout()->rowSpacing() : 0);
+    const int beside = labels.left() + labels.right() +
+                       (bar ? m_scale->outerRect().width() + plotLayout()->columnSpacing() : 0);
+    bool changed = false;
+    if (overhead > 0 && std::abs(overhead - m_overhead) > 1) {
         m_overhead = overhead;
-        if (labelsEveryRow())
-            updateGeometry();
+        changed = true;
     }
+    if (beside > 0 && std::abs(beside - m_overheadWidth) > 1) {
+        m_overheadWidth = beside;
+        changed = true;
+    }
+    if (changed && labelsEveryRow())
+        updateGeometry();
 }
 
 QSize HeatmapPlot::sizeHint() const
@@ -443,10 +495,7 @@ void HeatmapPlot::setAxesVisible(bool visible)
 bool HeatmapPlot::squareCells()
 {
     const QMargins before = plotLayout()->margins();
-    // Square cells suit matrices of tokens against tokens; a (n, d_k) slice of 10 x 128 drawn
-    // with square cells would be a sliver, so far-from-square matrices fill the widget.
-    const bool nearSquare = std::max(m_rows, m_cols) <= kMaxSquareAspect * std::min(m_rows, m_cols);
-    if (!m_square || !nearSquare || m_rows == 0 || m_cols == 0) {
+    if (!squareCellsApply()) {
         if (before.isNull())
             return false;
         plotLayout()->setMargins(QMargins());

@@ -79,8 +79,13 @@ public:
     /// out at `size` (the centring margins of square cells not counted): print layouts size each
     /// plot so that its cells come out as large as the others'. Lays the plot out; draws nothing.
     QMargins overheadAt(const QSize &size);
-    /// QCustomPlot's hints without the room square cells leave around the plot.
+    /// QCustomPlot's hints without the room square cells leave around the plot. With token
+    /// labels (up to kMaxLabelledRows) the minimum is the size that draws every one of them at
+    /// the current font: taller for the rows and, with square cells and named rows, wider for
+    /// the columns.
     QSize minimumSizeHint() const override;
+    /// The minimum hint is never less than `side` pixels either way (0: no floor).
+    void setSmallestSide(int side);
     QSize sizeHint() const override;
 
 signals:
@@ -103,6 +108,8 @@ private:
     void fitTitle();
     bool labelsEveryRow() const;
     int rowsHeight() const;
+    int colsWidth() const;
+    bool squareCellsApply() const;
     void measureOverhead();
 
     QString m_titleToolTip;
@@ -129,7 +136,9 @@ private:
     int m_colStep = 0;
     int m_rows = 0;
     int m_cols = 0;
-    int m_overhead = 0; ///< px around the cells (title, column labels) in the last layout
+    int m_overhead = 0; ///< px above and below the cells (title, column labels) in the last layout
+    int m_overheadWidth = 0; ///< px beside the cells (row labels) in the last layout
+    int m_smallestSide = 0;
     QPoint m_lastCell{-1, -1};
 };
 

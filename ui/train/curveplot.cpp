@@ -2,12 +2,14 @@
 #include "train/curveplot.h"
 
 #include "plot/axesstyle.h"
+#include "plot/titlefit.h"
 
 namespace headlens {
 
 CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
+    m_titleText = title;
     m_title = new QCPTextElement(this, title, QFont(font().family(), 9, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setLabel(tr("step"));
@@ -30,7 +32,20 @@ CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent
 
 void CurvePlot::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_titleText = title;
+    fitTitle();
+}
+
+void CurvePlot::resizeEvent(QResizeEvent *event)
+{
+    fitTitle();
+    fitLegend();
+    QCustomPlot::resizeEvent(event);
+}
+
+void CurvePlot::fitTitle()
+{
+    m_title->setText(TitleFit::fitted(m_titleText, m_title->font(), width()));
 }
 
 void CurvePlot::clearSeries()
@@ -72,8 +87,21 @@ void CurvePlot::setLegendCorner(Qt::Alignment corner)
 
 void CurvePlot::setLegendColumns(int columns)
 {
+    m_legendColumns = std::max(columns, 1);
+    fitLegend();
+}
+
+// Four heads side by side ran past the chart's left edge in presentation mode ("L0 H2" cut):
+// the entries take as many columns as the cells' width holds.
+void CurvePlot::fitLegend()
+{
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+    const int room = axisRect()->width() > 0 ? axisRect()->width() : width() - 60;
+    const int fit = widest > 0 ? std::max(1, room / (widest + legend->columnSpacing())) : 1;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(std::max(columns, 1));
+    legend->setWrap(std::min(m_legendColumns, fit));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
 }
 
@@ -102,11 +130,17 @@ void CurvePlot::setPlotStyle(const PlotStyle &style)
     m_style = style;
     const QColor fg = style.foreground();
     const QFont labels = AxesStyle::apply(*this, style, 7.5);
+    // In the corner the legend sat on the curves ("held-out" crossed by its own line at
+    // 1280 x 720): a veil of the background keeps its words readable over them.
+    QColor veil = style.background();
+    veil.setAlpha(210);
+    legend->setBrush(veil);
     QFont title = labels;
     title.setPointSizeF(9.0 * style.fontScale);
     title.setBold(true);
     m_title->setFont(title);
     m_title->setTextColor(fg);
+    fitTitle();
     scheduleReplot();
 }
 

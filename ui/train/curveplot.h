@@ -40,11 +40,18 @@ public:
     int pointCount(int series) const;
     void setPlotStyle(const PlotStyle &style);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitTitle();
+    void fitLegend();
     void scheduleReplot();
     void rescale();
 
     QCPTextElement *m_title = nullptr;
+    QString m_titleText;     ///< as set; shown on two lines when one is wider than the plot
+    int m_legendColumns = 1; ///< as set; fewer when the entries would not fit the width
     QTimer m_replot;
     PlotStyle m_style;
     bool m_fixedY = false;

@@ -40,24 +40,43 @@ SnapshotGrid::SnapshotGrid(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_host, 1);
 }
 
+// A resize, or a heatmap whose minimum changed with its labels or font (measured in its
+// own layout), places the heatmaps again.
 bool SnapshotGrid::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_host && event->type() == QEvent::Resize)
+    if (watched == m_host &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest))
         placePlots();
     return QWidget::eventFilter(watched, event);
 }
 
+// Never smaller than the side that draws every token label (the probe showed every other one
+// in presentation mode): the heads of a layer wrap onto more rows when the width does not hold
+// them, and the grid asks for the height of its rows, so the Train page scrolls down.
 void SnapshotGrid::placePlots()
 {
-    if (m_plots.empty())
+    if (m_plots.empty()) {
+        m_host->setMinimumHeight(0);
         return;
+    }
     const int gap = 6;
-    const int side = std::max(40, std::min((m_host->width() - (m_heads - 1) * gap) / m_heads,
-                                           (m_host->height() - (m_layers - 1) * gap) / m_layers));
+    int need = 40;
+    for (const HeatmapPlot *plot : m_plots) {
+        const QSize min = plot->minimumSizeHint();
+        need = std::max({need, min.width(), min.height()});
+    }
+    const int columns = std::clamp((m_host->width() + gap) / (need + gap), 1, m_heads);
+    const int rowsPerLayer = (m_heads + columns - 1) / columns;
+    const int rows = m_layers * rowsPerLayer;
+    const int fit = std::min((m_host->width() - (columns - 1) * gap) / columns,
+                             (m_host->height() - (rows - 1) * gap) / rows);
+    const int side = std::max(need, fit);
     for (size_t i = 0; i < m_plots.size(); ++i) {
-        const int row = int(i) / m_heads, col = int(i) % m_heads;
+        const int layer = int(i) / m_heads, head = int(i) % m_heads;
+        const int row = layer * rowsPerLayer + head / columns, col = head % columns;
         m_plots[i]->setGeometry(col * (side + gap), row * (side + gap), side, side);
     }
+    m_host->setMinimumHeight(rows * need + (rows - 1) * gap);
 }
 
 void SnapshotGrid::rebuild(int layers, int heads)

@@ -3,6 +3,8 @@
 
 #include "util/inputerror.h"
 
+#include <QTimer>
+
 #include <algorithm>
 #include <chrono>
 #include <new>
@@ -102,6 +104,11 @@ void TrainingRunner::pause()
     });
 }
 
+void TrainingRunner::setStepsPerSecond(int rate)
+{
+    m_rate = std::max(rate, 0);
+}
+
 void TrainingRunner::trainUntil(int64_t goal)
 {
     const quint64 chain = ++m_chain;
@@ -122,12 +129,14 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
         return;
     }
     const int64_t left = m_goal.load() - m_trainer->stepsDone();
+    const int rate = m_rate.load();
     const auto start = Clock::now();
     try {
+        int taken = 0;
         if (left > 0) {
-            const int now = int(std::min<int64_t>(steps, left));
-            stepsSinceReport += now;
-            const TrainingMetrics metrics = m_trainer->step(now);
+            taken = int(std::min<int64_t>(rate > 0 ? std::max(1, rate / 10) : steps, left));
+            stepsSinceReport += taken;
+            const TrainingMetrics metrics = m_trainer->step(taken);
             queueOn(this, [this, generation, metrics] {
                 if (generation == m_generation.load())
                     emit stepped(metrics);
@@ -136,9 +145,9 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
         const double took = secondsSince(start);
         const bool done = m_trainer->stepsDone() >= m_goal.load();
         sinceReport += took;
-        if (done || sinceReport >= kReportSeconds ||
+        if (done || rate > 0 || sinceReport >= kReportSeconds ||
             (stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
-            report(generation);
+            report(generation); // watched: every chunk, so each step taken shows
             sinceReport = 0.0;
             stepsSinceReport = 0;
         }
@@ -148,6 +157,10 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
                     setRunning(false);
                 finish();
             });
+            return;
+        }
+        if (rate > 0) {
+            queueAfter(std::max(0, int(1000.0 * taken / rate - 1000.0 * took)), generation, chain);
             return;
         }
         const double perStep = std::max(took, 1e-6) / std::max(steps, 1);
@@ -164,6 +177,17 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
             finish();
         });
     }
+}
+
+// Runs in the worker: the next watched chunk, after `milliseconds` on the window's timer. The
+// worker stays free meanwhile; a pause or restart in the wait ends the chain at that chunk.
+void TrainingRunner::queueAfter(int milliseconds, quint64 generation, quint64 chain)
+{
+    queueOn(this, [this, milliseconds, generation, chain] {
+        QTimer::singleShot(milliseconds, this, [this, generation, chain] {
+            m_worker.run([this, generation, chain] { chunk(generation, chain, 1, 0.0, 0); });
+        });
+    });
 }
 
 // Runs in the worker: evaluate() and snapshot() of the model as it is now.

@@ -43,6 +43,12 @@ public:
     /// Trains until `goal` steps have been taken in total, then stops by itself.
     void trainUntil(int64_t goal);
     void pause();
+    /// A pace a class can follow (0, the default: as fast as the machine goes). At `rate`
+    /// steps a second the worker trains max(1, rate / 10) steps, reports them, and waits (on
+    /// a timer of the window's thread, so commands still reach the worker) until their time
+    /// is up. Takes effect from the next chunk.
+    void setStepsPerSecond(int rate);
+    int stepsPerSecond() const { return m_rate.load(); }
 
     bool isRunning() const { return m_running; }
     /// Running, or the worker still has a command (or the final report) to deliver.
@@ -61,6 +67,7 @@ private:
     void chunk(quint64 generation, quint64 chain, int steps, double sinceReport,
                int stepsSinceReport);
     void report(quint64 generation);
+    void queueAfter(int milliseconds, quint64 generation, quint64 chain);
     void finish();
     void setRunning(bool running);
 
@@ -69,6 +76,7 @@ private:
     std::atomic<quint64> m_generation{0}; ///< changes when the run is replaced or reset
     std::atomic<quint64> m_chain{0};      ///< changes when training starts or stops
     std::atomic<int64_t> m_goal{0};
+    std::atomic<int> m_rate{0}; ///< steps per second; 0: full speed
     int m_inFlight = 0;
     bool m_running = false;
 };

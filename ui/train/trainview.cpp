@@ -12,9 +12,11 @@
 #include "train/trainscoreboard.h"
 #include "train/trainsettingsform.h"
 
+#include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -76,10 +78,23 @@ QWidget *TrainView::buildControls()
     buttons->addWidget(m_save, 1, 0, 1, 2);
     buttons->addWidget(open, 1, 2);
     buttons->addWidget(m_openInViews, 2, 0, 1, 3);
+    // Previous-token trains in a tenth of a second: at a few steps a second a class can watch
+    // the diagonal appear. Not a setting of the run (it does not restart it).
+    m_speed = new QSpinBox(column);
+    m_speed->setObjectName("trainSpeed");
+    m_speed->setRange(0, 200);
+    m_speed->setSpecialValueText(tr("full speed"));
+    m_speed->setSuffix(tr(" steps/s"));
+    m_speed->setToolTip(tr("Watch speed: steps per second while training (full speed: as fast "
+                           "as the computer goes)"));
+    auto *pace = new QFormLayout;
+    pace->addRow(tr("Speed"), m_speed);
     layout->addWidget(m_form);
     layout->addWidget(m_banner);
+    layout->addLayout(pace);
     layout->addLayout(buttons);
     layout->addStretch(1);
+    connect(m_speed, &QSpinBox::valueChanged, m_runner, &TrainingRunner::setStepsPerSecond);
     connect(m_start, &QPushButton::clicked, this, &TrainView::start);
     connect(m_pause, &QPushButton::clicked, this, &TrainView::pause);
     connect(m_reset, &QPushButton::clicked, this, &TrainView::reset);
@@ -278,6 +293,11 @@ void TrainView::updateButtons()
     m_pause->setEnabled(running);
     m_save->setEnabled(m_report != nullptr);
     m_openInViews->setEnabled(m_report != nullptr);
+}
+
+void TrainView::setStepsPerSecond(int rate)
+{
+    m_speed->setValue(rate);
 }
 
 bool TrainView::isBusy() const

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QPushButton;
+class QSpinBox;
 
 namespace headlens {
 
@@ -42,6 +43,8 @@ public:
     void chooseAndSave();
     void chooseAndOpen();
     void setPlotStyle(const PlotStyle &style);
+    /// The watch speed (the Speed box): steps a second while training, 0 for full speed.
+    void setStepsPerSecond(int rate);
 
     /// Training, or the worker still owes the window a report.
     bool isBusy() const;
@@ -88,8 +91,9 @@ private:
     QPushButton *m_reset = nullptr;
     QPushButton *m_save = nullptr;
     QPushButton *m_openInViews = nullptr;
-    QTimer m_edits;       ///< settles a burst of edits into one restart
-    QTimer m_heatmapPace; ///< at most kHeatmapsPerSecond heatmap refills, the newest one
+    QSpinBox *m_speed = nullptr; ///< steps per second; 0: full speed
+    QTimer m_edits;              ///< settles a burst of edits into one restart
+    QTimer m_heatmapPace;        ///< at most kHeatmapsPerSecond heatmap refills, the newest one
     bool m_heatmapsBehind = false;
     std::shared_ptr<const TrainingReport> m_report;
     TaskKind m_task = TaskKind::PreviousToken;

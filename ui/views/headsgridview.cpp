@@ -7,10 +7,15 @@
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
 #include "views/kvgroupframe.h"
+#include "views/stalemark.h"
 #include "views/tracereader.h"
 
+#include <QEvent>
+#include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QToolTip>
 
@@ -22,19 +27,32 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
 {
     auto *outer = new QHBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
+    auto *column = new QVBoxLayout;
+    column->setContentsMargins(0, 0, 0, 0);
+    m_stale = new StaleMark(this);
     m_stack = new QStackedWidget(this);
     m_hint = new QLabel(this);
     m_hint->setAlignment(Qt::AlignCenter);
     m_hint->setWordWrap(true);
     m_hint->setObjectName("hint");
     m_gridHost = new QWidget(this);
+    m_gridHost->installEventFilter(this);
     m_grid = new QGridLayout(m_gridHost);
     m_grid->setContentsMargins(4, 4, 4, 4);
     m_grid->setSpacing(6);
+    // Down only: the arrangement takes as many columns as the width holds.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName("headsScroll");
+    m_scroll->setWidget(m_gridHost);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_stack->addWidget(m_hint);
-    m_stack->addWidget(m_gridHost);
+    m_stack->addWidget(m_scroll);
     m_legend = new ColorLegend(this);
-    outer->addWidget(m_stack, 1);
+    column->addWidget(m_stale);
+    column->addWidget(m_stack, 1);
+    outer->addLayout(column, 1);
     outer->addWidget(m_legend);
     m_thumbnails = new HeadImageMaker(this);
     connect(m_thumbnails, &HeadImageMaker::ready, this, &HeadsGridView::applyThumbnails);
@@ -59,8 +77,24 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
         arrange();
     }
     refill();
-    m_stack->setCurrentWidget(m_gridHost);
+    m_stack->setCurrentWidget(m_scroll);
     m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
+    setStale({});
+}
+
+// The old picture stays (the shapes of a working setting are worth seeing beside the
+// message), faded and under a band that says why it is not the settings on the left.
+void HeadsGridView::setStale(const QString &reason)
+{
+    const bool stale = !reason.isEmpty() && m_stack->currentWidget() == m_scroll;
+    m_stale->setReason(stale ? reason : QString());
+    if (stale && !m_scroll->graphicsEffect()) {
+        auto *fade = new QGraphicsOpacityEffect(m_scroll);
+        fade->setOpacity(0.45);
+        m_scroll->setGraphicsEffect(fade);
+    } else if (!stale) {
+        m_scroll->setGraphicsEffect(nullptr);
+    }
 }
 
 void HeadsGridView::setPlotStyle(const PlotStyle &style)
@@ -68,7 +102,8 @@ void HeadsGridView::setPlotStyle(const PlotStyle &style)
     m_style = style;
     m_legend->setPlotStyle(style);
     m_legend->setVisible(style.colorScale != ColorScaleMode::PerHead &&
-                         m_stack->currentWidget() == m_gridHost);
+                         m_stack->currentWidget() == m_scroll);
+    m_stale->setLook(style.dark, style.fontScale);
     QFont hintFont = font();
     hintFont.setPointSizeF(13 * style.fontScale);
     m_hint->setFont(hintFont);
@@ -84,6 +119,7 @@ void HeadsGridView::showHint(const QString &text)
     m_hint->setText(text);
     m_stack->setCurrentWidget(m_hint);
     m_legend->setVisible(false);
+    setStale({});
 }
 
 QString HeadsGridView::hint() const
@@ -103,7 +139,7 @@ bool HeadsGridView::ensurePlots(int count)
         auto *plot = new HeatmapPlot(m_gridHost);
         plot->setPlotStyle(m_style, true);
         plot->setColorScaleVisible(false);
-        plot->setMinimumSize(kMinPlotSide, kMinPlotSide);
+        plot->setSmallestSide(kMinPlotSide);
         connect(plot, &HeatmapPlot::cellHovered, this,
                 [this, head](int row, int col) { onCellHovered(head, row, col); });
         connect(plot, &HeatmapPlot::hoverLeft, this, [this] {
@@ -153,20 +189,27 @@ bool HeadsGridView::ensureGroups(int kvHeads)
 }
 
 // The arrangement that gives the largest square heatmaps in the space available: each tile
-// loses about the same room to its title and token labels, whatever its size.
+// loses about the same room to its title and token labels, whatever its size. No column is
+// narrower than a heatmap's minimum (the size that draws every token label); rows that do not
+// fit the height scroll down.
 void HeadsGridView::arrange()
 {
     const int count = int(m_plots.size());
     if (count == 0)
         return;
-    // This widget's own size: the grid host's lags behind it inside a resize.
+    // This widget's own size: the grid host's lags behind it inside a resize. The vertical
+    // scroll bar's room is always kept, so its coming and going cannot change the arrangement.
     // The legend's room whenever the grid shows (it is hidden while a hint is shown).
     const int legend = m_style.colorScale == ColorScaleMode::PerHead ? 0 : m_legend->width();
-    const QSize area(std::max(width() - legend - 8, 100), std::max(height() - 8, 100));
+    const int bar = m_scroll->verticalScrollBar()->sizeHint().width();
+    const int stale = m_stale->isVisible() ? m_stale->height() : 0;
+    const QSize area(std::max(width() - legend - bar - 8, 100),
+                     std::max(height() - stale - 8, 100));
     const double labels = 5.0 * fontMetrics().height(); // tick labels plus title, per tile
+    const int minSide = std::max(kMinPlotSide, m_plots.front()->minimumSizeHint().width());
     const QSize frame = m_groups.empty() ? QSize() : m_groups.front()->overhead();
     const GridArrangement best = GridArrangement::best(count, int(m_groups.size()), area, labels,
-                                                       kMinPlotSide, m_grid->spacing(), frame);
+                                                       minSide, m_grid->spacing(), frame);
     if (best != m_arrangement)
         place(best);
 }
@@ -203,6 +246,15 @@ void HeadsGridView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     arrange();
+}
+
+// A heatmap's minimum follows its labels and font (measured in its layout): when it changes,
+// the columns that fit may change too.
+bool HeadsGridView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_gridHost && event->type() == QEvent::LayoutRequest)
+        arrange();
+    return QWidget::eventFilter(watched, event);
 }
 
 void HeadsGridView::refill()

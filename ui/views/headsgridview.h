@@ -13,6 +13,7 @@
 
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 
 namespace headlens {
@@ -21,17 +22,21 @@ class ColorLegend;
 class HeatmapPlot;
 class KvGroupFrame;
 class Selection;
+class StaleMark;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
 /// more). Plots are reused; only a different head count adds or removes some. The thumbnails of
 /// long texts are made in Qt's thread pool (HeadImageMaker) and drawn when ready. When query
-/// heads share K/V heads (h_kv < h) each group sits in its own KvGroupFrame.
+/// heads share K/V heads (h_kv < h) each group sits in its own KvGroupFrame. No heatmap is
+/// squeezed below the size that draws every token label: the grid takes fewer columns and,
+/// when the rows do not fit, scrolls down.
 class HeadsGridView : public QWidget
 {
     Q_OBJECT
 public:
     static constexpr int kThumbnailCells = 96;
-    /// No heatmap is drawn smaller than this many pixels a side.
+    /// No heatmap is drawn smaller than this many pixels a side, nor smaller than its labels
+    /// need (HeatmapPlot::minimumSizeHint).
     static constexpr int kMinPlotSide = 120;
 
     explicit HeadsGridView(QWidget *parent = nullptr);
@@ -43,6 +48,12 @@ public:
     void showHint(const QString &text);
     /// The sentence shown instead of the grid, or empty while the grid is shown.
     QString hint() const;
+    /// Marks the heads on screen as not matching the settings, with `reason` (why the newest
+    /// settings could not be computed); empty, and every setTrace, clears the mark.
+    void setStale(const QString &reason);
+    StaleMark *staleMark() const { return m_stale; }
+    /// The area the grid scrolls in (down only) when its heatmaps do not fit.
+    QScrollArea *scrollArea() const { return m_scroll; }
 
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int head) const { return m_plots.at(size_t(head)); }
@@ -61,6 +72,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     /// Each returns whether it changed the widgets (then the grid is arranged again).
@@ -79,6 +91,8 @@ private:
     PlotStyle m_style;
     QStackedWidget *m_stack = nullptr;
     QLabel *m_hint = nullptr;
+    StaleMark *m_stale = nullptr;
+    QScrollArea *m_scroll = nullptr;
     QWidget *m_gridHost = nullptr;
     QGridLayout *m_grid = nullptr;
     ColorLegend *m_legend = nullptr;

@@ -28,9 +28,9 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
     : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view)),
       m_step(step)
 {
-    if (m_view == "pipeline")
+    if (m_view == "pipeline" || m_view == "pipeline-side")
         m_window->showPipeline();
-    if (m_view == "train")
+    if (m_view == "train" || m_view == "train-live")
         m_window->showTrain();
     if (m_view == "cost")
         m_window->showCost();
@@ -47,7 +47,11 @@ void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
     const bool timedOut = m_waited > 120000;
-    const bool training = m_view == "train" && m_window->trainView()->isBusy();
+    const TrainView *train = m_window->trainView();
+    const bool training =
+        (m_view == "train" && train->isBusy()) ||
+        (m_view == "train-live" && train->isBusy() &&
+         (!train->lastReport() || train->lastReport()->evaluation.step < kLiveSteps));
     if ((m_window->runner()->isBusy() || training) && !timedOut)
         return;
     if (m_view == "corpus" && !timedOut && !corpusDone())
@@ -72,8 +76,10 @@ void ScreenshotTaker::poll()
         m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
-    if (m_view == "pipeline")
+    if (m_view == "pipeline" || m_view == "pipeline-side")
         m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
+    if (m_view == "pipeline-side") // below the heatmaps on a narrow screen: scrolled to
+        QTimer::singleShot(100, m_window->pipeline(), &PipelineView::scrollToSideTabs);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }

@@ -17,10 +17,14 @@ class ScreenshotTaker : public QObject
 {
     Q_OBJECT
 public:
+    static constexpr int kLiveStepsPerSecond = 10;
+    static constexpr int kLiveSteps = 20;
+
     /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
     /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost", "train" (waits until
-    /// the training started with --train has finished), "lines" or "corpus" (runs the file of
-    /// setCorpus through the model and waits for its map).
+    /// the training started with --train has finished), "train-live" (grabs that training
+    /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines" or "corpus" (runs
+    /// the file of setCorpus through the model and waits for its map).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Renders the classroom checklist of issue 22 in presentation mode: every tab at 1280x720 and
+# 1920x1080, light and dark; the pipeline's steps 1-14; the Train tab during and after training.
+# Usage: scripts/presentation-screenshots.sh [OUT_DIR] [BUILD_DIR]   (then look at every PNG)
+set -eu
+OUT="${1:-/tmp/headlens-presentation}"
+BUILD="${2:-build/release}"
+APP="$BUILD/app/headlens"
+MODEL="$(dirname "$0")/../tests/data/gpt2/tiny"
+[ -x "$APP" ] || { echo "no $APP: build the headlens target first" >&2; exit 1; }
+mkdir -p "$OUT"
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+# A toy model for the Heads view's note (its vocabulary, what of the lesson sentence was cut).
+TOY="$OUT/previous-token.npz"
+"$BUILD/app/headlens-cli" --train previous --steps 100 --save "$TOY" >/dev/null
+
+shot() { # NAME, then the window's options
+  name="$1"
+  shift
+  "$APP" --presentation --screenshot "$OUT/$name.png" "$@" >/dev/null 2>&1 ||
+    { echo "failed: $name ($*)" >&2; return 1; }
+}
+
+for size in 1280x720 1920x1080; do
+  for theme in light dark; do
+    at="$size-$theme"
+    shot "heads-16-$at" --size "$size" --theme "$theme" --heads 16
+    shot "heads-8-$at" --size "$size" --theme "$theme"
+    shot "cost-$at" --size "$size" --theme "$theme" --view cost
+    # The tiny GPT-2 reads 32 positions: a short sentence.
+    shot "model-$at" --size "$size" --theme "$theme" --model "$MODEL" --view model \
+      --text "The tired robot dropped the gear"
+    shot "toy-heads-$at" --size "$size" --theme "$theme" --model "$TOY"
+    shot "train-live-$at" --size "$size" --theme "$theme" --view train-live \
+      --train induction --layers 2 --heads 4 --steps 400
+    shot "train-done-$at" --size "$size" --theme "$theme" --view train \
+      --train previous --steps 100
+    for step in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+      shot "pipeline-$step-$at" --size "$size" --theme "$theme" --view pipeline --step "$step"
+    done
+    # The side tabs (below the heatmaps when narrow): One cell at Softmax, W_O at the end.
+    shot "side-onecell-$at" --size "$size" --theme "$theme" --view pipeline-side --step 9
+    shot "side-wo-$at" --size "$size" --theme "$theme" --view pipeline-side --step 14
+  done
+done
+echo "wrote $(ls "$OUT"/*.png | wc -l) screenshots to $OUT"
