@@ -3,17 +3,6 @@ JOBS ?= $(shell nproc)
 # CI builds treat warnings as errors.
 WERROR := $(if $(CI),ON,OFF)
 CONFIGURE_FLAGS := -DHEADLENS_WERROR=$(WERROR)
-# ccache, when the machine has it, keyed on paths relative to this checkout so that another clone
-# of the same commit hits the same cache (the sloppiness lets it cache files built with the
-# precompiled headers).
-ifneq ($(shell command -v ccache),)
-CONFIGURE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
-export CCACHE_BASEDIR := $(CURDIR)
-export CCACHE_NOHASHDIR := 1
-export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
-else
-CONFIGURE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=
-endif
 
 .PHONY: all deps build run test test-asan bench format clean
 
