@@ -13,8 +13,8 @@
 #include "models/modelwiring.h"
 #include "selection/selection.h"
 #include "window/filecommands.h"
-#include "workspace/workspace.h"
 #include "windowsettled.h"
+#include "workspace/workspace.h"
 
 #include <QFile>
 #include <QLabel>
@@ -111,10 +111,11 @@ void TestCorpusPanel::showsWhatRunCorpusFinds()
             bool found = false;
             for (int k = 0; k < shown.heads; ++k) {
                 const auto point = map->graph(layer)->data()->at(k);
-                found = found || (point->key == shown.map(index, 0) &&
-                                  point->value == shown.map(index, 1));
+                found = found ||
+                        (point->key == shown.map(index, 0) && point->value == shown.map(index, 1));
             }
-            QVERIFY2(found, qPrintable(QString("no dot for layer %1 head %2").arg(layer).arg(head)));
+            QVERIFY2(found,
+                     qPrintable(QString("no dot for layer %1 head %2").arg(layer).arg(head)));
         }
     }
     // The table: a row per head with its induction score, sortable by the exact value.

@@ -111,10 +111,12 @@ private slots:
     void tooltipsGiveTheFullNames()
     {
         HeadStatsModel model;
-        const QStringList full{"Layer",       "Head",           "K/V head",
-                               "[CLS] share", "[SEP] share",    "Punctuation share",
-                               "Entropy",     "Distance",       "Previous token",
-                               "First token", "Self (diagonal)", "Induction"};
+        const QStringList full{"Layer",           "Head",
+                               "K/V head",        "[CLS] share",
+                               "[SEP] share",     "Punctuation share",
+                               "Entropy",         "Distance",
+                               "Previous token",  "First token",
+                               "Self (diagonal)", "Induction"};
         QCOMPARE(model.columnCount(), int(full.size()));
         for (int section = 0; section < model.columnCount(); ++section) {
             const QString tip =

@@ -1,11 +1,11 @@
 // ScreenshotTaker: polls the runner (cheap) so every outcome — trace, problem, error — ends it.
 #include "window/screenshottaker.h"
 
+#include "corpus/corpuspanel.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
 #include "mainwindow.h"
-#include "corpus/corpuspanel.h"
 #include "models/modelcontroller.h"
 #include "models/modelwiring.h"
 #include "pipeline/pipelineview.h"
