@@ -112,7 +112,7 @@ void CompareView::draw(const Trace &a, int batchA, const Trace &b)
         row.difference->setMatrix(c.difference(head));
         row.difference->setLabels(rowsA, colsA);
         row.difference->setLargest(c.largest());
-        row.difference->setTitle(tr("%1 · A − B · max|A−B| %2 · JS %3")
+        row.difference->setTitle(tr("%1 · A − B\nmax|A−B| %2 · JS %3")
                                      .arg(name)
                                      .arg(d.largest, 0, 'f', 3)
                                      .arg(d.divergence, 0, 'f', 3));

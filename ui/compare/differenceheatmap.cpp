@@ -35,7 +35,7 @@ QCPColorGradient DifferenceHeatmap::gradient()
     gradient.setColorStopAt(0.75, QColor("#f4a582"));
     gradient.setColorStopAt(1.0, QColor("#b2182b"));
     gradient.setColorInterpolation(QCPColorGradient::ciRGB);
-    // An odd count puts a level exactly on the middle stop: 0 is drawn pure white.
+    // An odd count puts a level on the middle stop: 0 is drawn (nearly) white.
     gradient.setLevelCount(257);
     gradient.setNanHandling(QCPColorGradient::nhNanColor);
     gradient.setNanColor(QColor("#b8b8b8"));
