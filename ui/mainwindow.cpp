@@ -1,6 +1,8 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "mainwindow.h"
 
+#include "compare/comparecommands.h"
+#include "compare/compareview.h"
 #include "corpus/corpuspanel.h"
 #include "cost/costpanel.h"
 #include "interventions/ablationeffectbar.h"
@@ -123,6 +125,8 @@ void MainWindow::buildViews()
     m_lines = new LinesView(m_tabs);
     m_lines->setSelection(m_selection);
     m_tabs->addTab(m_lines, tr("Lines"));
+    m_compare = new CompareView(m_tabs);
+    m_tabs->addTab(m_compare, tr("Compare"));
     setCentralWidget(m_tabs);
 }
 
@@ -163,6 +167,7 @@ void MainWindow::buildModels()
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this,
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
+    new CompareCommands(m_runner, m_workspace, controller, m_compare, this);
     m_models->syncActive();
 }
 
@@ -216,6 +221,11 @@ void MainWindow::showModelTab()
 void MainWindow::showLines()
 {
     m_tabs->setCurrentWidget(m_lines);
+}
+
+void MainWindow::showCompare()
+{
+    m_tabs->setCurrentWidget(m_compare);
 }
 
 void MainWindow::showCorpusTab()
@@ -478,6 +488,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_grid->setPlotStyle(style);
     m_single->setPlotStyle(style);
     m_lines->setPlotStyle(style);
+    m_compare->setPlotStyle(style);
     m_pipeline->setPlotStyle(style);
     m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);

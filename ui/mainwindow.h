@@ -17,6 +17,7 @@ namespace headlens {
 
 class AblationEffectBar;
 class AblationMenu;
+class CompareView;
 class ControlsPanel;
 class HeadsThatMatterView;
 class RankingCommands;
@@ -72,6 +73,9 @@ public:
     /// Brings the "Model" tab to the front when a model has run (it is hidden otherwise).
     void showModelTab();
     void showLines();
+    /// The Compare tab: text B beside the text, and A − B per head.
+    CompareView *compareView() const { return m_compare; }
+    void showCompare();
     /// The Corpus tab, when a model is open (it is hidden otherwise).
     void showCorpusTab();
     FileCommands *files() const { return m_files; }
@@ -125,6 +129,7 @@ private:
     HeadsGridView *m_grid = nullptr;
     SingleHeadView *m_single = nullptr;
     LinesView *m_lines = nullptr;
+    CompareView *m_compare = nullptr;
     TokenStrip *m_strip = nullptr;
     AblationMenu *m_ablationMenu = nullptr;
     AblationEffectBar *m_effect = nullptr;

@@ -1,6 +1,7 @@
 // CommandLineJob: options to TraceJob fields; the mistakes only options can make, in their words.
 #include "commandlinejob.h"
 
+#include "session/comparisonjob.h"
 #include "util/inputerror.h"
 
 namespace headlens {
@@ -39,11 +40,7 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
 
 TraceJob CommandLineJob::withText(const TraceJob &job, const std::string &text)
 {
-    TraceJob b = job;
-    b.texts = {text};
-    b.tokenIds.clear();
-    b.ranking = RankingRequest();
-    return b;
+    return comparisonJob(job, text);
 }
 
 void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJob &job)

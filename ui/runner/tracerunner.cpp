@@ -5,6 +5,7 @@
 #include "attention/implementations.h"
 #include "runner/jobbuilder.h"
 #include "runner/releasedoffthread.h"
+#include "session/comparisonjob.h"
 #include "session/session.h"
 #include "tensor/storagepool.h"
 #include "util/inputerror.h"
@@ -86,11 +87,13 @@ void TraceRunner::start()
 {
     const quint64 generation = m_generation.load();
     ++m_inFlight;
-    m_worker.run([this, generation, job = m_pending] { work(generation, job); });
+    m_worker.run([this, generation, job = m_pending, textB = m_compareText] {
+        work(generation, job, textB);
+    });
 }
 
 // Runs in the worker thread; talks back only through queued calls.
-void TraceRunner::work(quint64 generation, const TraceJob &job)
+void TraceRunner::work(quint64 generation, const TraceJob &job, const QString &textB)
 {
     if (generation != m_generation.load()) {
         queueOn(this, [this, generation] { finish(generation); });
@@ -121,6 +124,8 @@ void TraceRunner::work(quint64 generation, const TraceJob &job)
         if (m_traceComputedHook)
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));
+        if (!textB.trimmed().isEmpty())
+            compare(generation, job, run.trace, textB);
         analyse(generation, std::move(run.trace), std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
@@ -187,6 +192,41 @@ void TraceRunner::deliver(quint64 generation, TraceRun &run,
             emit importanceReady(importance);
         if (patching)
             emit patchingReady(patching);
+    });
+}
+
+// Runs in the worker. A's job again with B's text, so B has A's settings, model and ablations;
+// a newer request cancels it like any pass. B's failure is the Compare tab's, not A's.
+void TraceRunner::compare(quint64 generation, const TraceJob &job, std::shared_ptr<const Trace> a,
+                          const QString &textB)
+{
+    QString message;
+    try {
+        TraceRun runB = m_session->run(comparisonJob(job, textB.toStdString()),
+                                       [&](double) { return generation == m_generation.load(); });
+        const int64_t bytes = runB.trace->bytes();
+        auto runs = std::make_shared<ComparedRuns>();
+        runs->a = std::move(a);
+        runs->b = releasedOffThread(std::move(runB.trace), bytes);
+        runs->textB = textB;
+        std::shared_ptr<const ComparedRuns> result = std::move(runs);
+        queueOn(this, [this, generation, result] {
+            if (generation == m_generation.load())
+                emit comparisonReady(result);
+        });
+        return;
+    } catch (const Cancelled &) {
+        return;
+    } catch (const InputError &error) {
+        message = QString::fromStdString(error.what());
+    } catch (const std::bad_alloc &) {
+        message = tr("Not enough memory for text B as well. Try a shorter text.");
+    } catch (const std::exception &error) {
+        message = tr("Something went wrong with text B: %1").arg(error.what());
+    }
+    queueOn(this, [this, generation, message] {
+        if (generation == m_generation.load())
+            emit comparisonFailed(message);
     });
 }
 

@@ -5,6 +5,7 @@
 #include "model/headimportance.h"
 #include "model/modelrun.h"
 #include "model/patchingmap.h"
+#include "runner/comparedruns.h"
 #include "runner/traceanalysis.h"
 #include "runner/workerthread.h"
 #include "session/ablationeffect.h"
@@ -60,6 +61,10 @@ public:
     /// (StoragePool) are given back to the system: they make a dragged slider fast, and are
     /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000.
     void setPoolTrimDelay(int milliseconds) { m_poolTrim.setInterval(milliseconds); }
+    /// Text B of the Compare tab: while it is not empty every trace is followed, in the worker,
+    /// by the same job with this text (comparisonReady). Set only while the tab is shown: it
+    /// costs a second pass. Takes effect from the next submit().
+    void setCompareText(const QString &textB) { m_compareText = textB; }
     quint64 generation() const { return m_generation.load(); }
     /// Test hook; the app never sets it. `hook` runs in the worker thread each time a trace has
     /// been computed, before it is handed to the UI thread. A test blocks in it while it submits
@@ -97,11 +102,18 @@ signals:
     /// The ranking's job was refused: the same message as failed().
     void rankingFailed(const QString &message);
     void rankingProgress(int percent);
+    /// After traceReady, while a compare text is set: A's trace and B's.
+    void comparisonReady(std::shared_ptr<const headlens::ComparedRuns> runs);
+    /// B's run was refused (its text, or memory): a message for people; A's trace stands.
+    void comparisonFailed(const QString &message);
     void busyChanged(bool busy);
 
 private:
     void start();
-    void work(quint64 generation, const TraceJob &job);
+    void work(quint64 generation, const TraceJob &job, const QString &textB);
+    /// Runs in the worker after A's trace: B's run and its delivery (or why it failed).
+    void compare(quint64 generation, const TraceJob &job, std::shared_ptr<const Trace> a,
+                 const QString &textB);
     /// The job's run, and the same job's without its interventions first (for effectReady).
     TraceRun runWithEffect(const TraceJob &job, const std::function<bool(double)> &progress,
                            std::shared_ptr<const AblationEffect> &effect);
@@ -117,6 +129,7 @@ private:
     QTimer m_debounce;
     QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
     TraceJob m_pending;
+    QString m_compareText; ///< see setCompareText; UI thread only, copied into each work()
     std::unique_ptr<Session> m_session; ///< used only in m_worker; keeps the opened model
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker

@@ -1,6 +1,7 @@
 // ScreenshotTaker: polls the runner (cheap) so every outcome — trace, problem, error — ends it.
 #include "window/screenshottaker.h"
 
+#include "compare/compareview.h"
 #include "corpus/corpuspanel.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
@@ -69,6 +70,13 @@ void ScreenshotTaker::poll()
                 matter->patching()->exampleButton()->click();
             matter->patching()->computeButton()->click();
         }
+        return;
+    }
+    if (m_view == "compare" && !m_ranked && !timedOut) {
+        m_ranked = true;
+        m_window->showCompare();
+        m_window->compareView()->setTextB(m_compareText);
+        m_window->compareView()->findChild<QPushButton *>("compareButton")->click();
         return;
     }
     m_timer.stop();

@@ -23,13 +23,16 @@ public:
     /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
     /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost", "train" (waits until
     /// the training started with --train has finished), "train-live" (grabs that training
-    /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines" or "corpus" (runs
-    /// the file of setCorpus through the model and waits for its map).
+    /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
+    /// the file of setCorpus through the model and waits for its map) or "compare" (compares
+    /// with the text of setCompareText).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
     /// The corpus file the "corpus" view runs (headlens --corpus FILE).
     void setCorpus(const QString &path) { m_corpus = path; }
+    /// Text B of the "compare" view (headlens --compare-text TEXT).
+    void setCompareText(const QString &text) { m_compareText = text; }
 
 private:
     void poll();
@@ -47,7 +50,8 @@ private:
     int m_waited = 0;
     QString m_corpus;
     bool m_corpusStarted = false;
-    bool m_ranked = false; ///< --view importance|patching: the ranking was asked for
+    QString m_compareText;
+    bool m_ranked = false; ///< --view importance|patching|compare: asked for
 };
 
 } // namespace headlens

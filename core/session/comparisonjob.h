@@ -1,0 +1,21 @@
+// comparisonJob: run B of a comparison: the same job with another text.
+#pragma once
+
+#include "session/tracejob.h"
+
+#include <string>
+
+namespace headlens {
+
+/// `job` with `text` as its only text and no ranking: text B under the same settings, model,
+/// layer and interventions as A (headlens-cli --compare-text and the window's Compare tab).
+inline TraceJob comparisonJob(const TraceJob &job, const std::string &text)
+{
+    TraceJob b = job;
+    b.texts = {text};
+    b.tokenIds.clear();
+    b.ranking = RankingRequest();
+    return b;
+}
+
+} // namespace headlens

@@ -1,0 +1,205 @@
+// tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
+#include "compare/compareview.h"
+#include "compare/differenceheatmap.h"
+#include "mainwindow.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
+#include "runner/jobbuilder.h"
+#include "runner/tracerunner.h"
+#include "session/session.h"
+#include "window/filecommands.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include "approx.h"
+#include "drawnheatmap.h"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace headlens;
+using headlens::test::waitUntilSettled;
+
+namespace {
+
+const QString kTextA = "The tired robot dropped the heavy gear";
+const QString kTextB = "The tired robot lifted the heavy gear"; // one word changed, 7 words
+
+// Jensen-Shannon divergence of two rows in nats, written out here in double.
+double jensenShannon(const ConstRowMatrixMap &p, const ConstRowMatrixMap &q, Eigen::Index row)
+{
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j < p.cols(); ++j) {
+        const double a = p(row, j), b = q(row, j), m = 0.5 * (a + b);
+        if (a > 0.0)
+            sum += 0.5 * a * std::log(a / m);
+        if (b > 0.0)
+            sum += 0.5 * b * std::log(b / m);
+    }
+    return sum;
+}
+
+} // namespace
+
+class TestCompareView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+
+    CompareView *view() const { return window->compareView(); }
+
+    // Text B typed and Compare pressed, as a person would; waits for the comparison of `textB`.
+    void compare(const QString &textB)
+    {
+        window->showCompare();
+        auto *box = view()->findChild<QLineEdit *>("compareText");
+        QVERIFY(box);
+        box->clear();
+        QTest::keyClicks(box, textB);
+        QTest::mouseClick(view()->findChild<QPushButton *>("compareButton"), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !window->runner()->isBusy() && view()->runs() &&
+                       view()->runs()->textB == textB && view()->runs()->a == window->trace();
+            },
+            20000));
+    }
+
+    // The window's job with `text`, run by a Session of the test's own.
+    std::shared_ptr<const Trace> independentRun(const QString &text)
+    {
+        WorkspaceState state = window->workspace()->state();
+        state.text = text;
+        const std::optional<TraceJob> job =
+            JobBuilder::jobFor(state, window->models()->controller()->source());
+        if (!job)
+            return nullptr;
+        Session session;
+        return session.run(*job).trace;
+    }
+
+    // Each head's difference plot holds A's weights minus B's, from runs made apart from the
+    // window, titled with their max |A - B| and mean Jensen-Shannon divergence.
+    void checkDifferences(const QString &textA, const QString &textB)
+    {
+        const auto a = independentRun(textA), b = independentRun(textB);
+        QVERIFY(a && b);
+        const Tensor &wa = a->tensor(keys::attentionWeights),
+                     &wb = b->tensor(keys::attentionWeights);
+        QCOMPARE(wa.shape().size(2), wb.shape().size(2)); // the texts have the same token count
+        const int heads = int(wa.shape().size(1));
+        QCOMPARE(view()->rowCount(), heads);
+        double largest = 0.0;
+        for (int head = 0; head < heads; ++head) {
+            DifferenceHeatmap *plot = view()->plotDifference(head);
+            QVERIFY(plot->isVisibleTo(view()));
+            const RowMatrix drawn = test::drawnCells(*plot);
+            const ConstRowMatrixMap pa = wa.matrix({0, head}), pb = wb.matrix({0, head});
+            QCOMPARE(drawn.rows(), pa.rows());
+            QCOMPARE(drawn.cols(), pa.cols());
+            double headLargest = 0.0, divergence = 0.0;
+            for (Eigen::Index i = 0; i < pa.rows(); ++i) {
+                divergence += jensenShannon(pa, pb, i) / double(pa.rows());
+                for (Eigen::Index j = 0; j < pa.cols(); ++j) {
+                    const double expected = double(pa(i, j)) - double(pb(i, j));
+                    headLargest = std::max(headLargest, std::abs(expected));
+                    if (std::isnan(drawn(i, j))) {
+                        QCOMPARE(pa(i, j), 0.0f); // masked: no weight in either run
+                        continue;
+                    }
+                    HL_COMPARE_NEAR(drawn(i, j), expected, 1e-5, 1e-6);
+                }
+            }
+            largest = std::max(largest, headLargest);
+            QVERIFY(headLargest > 0.0); // the changed word moves every head's weights
+            QVERIFY2(plot->title().contains(QString::number(headLargest, 'f', 3)),
+                     qPrintable(plot->title()));
+            QVERIFY2(plot->title().contains("JS " + QString::number(divergence, 'f', 3)),
+                     qPrintable(plot->title()));
+        }
+        // One range for every head, symmetric about 0, and 0 drawn white.
+        QCPColorMap *map = test::colorMapOf(*view()->plotDifference(0));
+        HL_COMPARE_NEAR(map->dataRange().upper, largest, 1e-5, 1e-7);
+        HL_COMPARE_NEAR(map->dataRange().lower, -largest, 1e-5, 1e-7);
+        const QColor zero(map->gradient().color(0.0, map->dataRange()));
+        QVERIFY2(std::min({zero.red(), zero.green(), zero.blue()}) >= 250, qPrintable(zero.name()));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+    }
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->resize(1300, 850);
+        window->setAttribute(Qt::WA_DontShowOnScreen);
+        window->show();
+        window->workspace()->setText(kTextA);
+        window->recompute();
+        QVERIFY(waitUntilSettled(*window));
+    }
+    void cleanup() { window.reset(); }
+
+    // The built-in layer; then A edited on the left while the tab shows: B runs again with it.
+    void builtInDifferenceIsAMinusB()
+    {
+        compare(kTextB);
+        if (QTest::currentTestFailed())
+            return;
+        checkDifferences(kTextA, kTextB);
+        if (QTest::currentTestFailed())
+            return;
+        const QString editedA = "The tired robot dropped the light gear";
+        window->workspace()->setText(editedA);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !window->runner()->isBusy() && view()->runs() &&
+                       view()->runs()->a == window->trace();
+            },
+            20000));
+        checkDifferences(editedA, kTextB);
+    }
+
+    // Other token counts: A and B drawn, no difference, and the reason given.
+    void differentLengthsSayWhy()
+    {
+        compare("The robot dropped the gear");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(view()->message().contains("A has 7 tokens and B has 5"),
+                 qPrintable(view()->message()));
+        QVERIFY(view()->rowCount() > 0);
+        for (int head = 0; head < view()->rowCount(); ++head) {
+            QVERIFY(!view()->plotDifference(head)->isVisibleTo(view()));
+            QCOMPARE(view()->plotA(head)->rowCount(), 7);
+            QCOMPARE(view()->plotB(head)->rowCount(), 5);
+        }
+    }
+
+    // The tiny GPT-2: the traced layer's heads of both texts.
+    void gpt2TracedLayer()
+    {
+        QVERIFY(window->files()->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        compare(kTextB);
+        if (QTest::currentTestFailed())
+            return;
+        checkDifferences(window->workspace()->state().text, kTextB);
+    }
+};
+
+QTEST_MAIN(TestCompareView)
+#include "tst_compareview.moc"

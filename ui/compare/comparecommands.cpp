@@ -1,0 +1,48 @@
+// CompareCommands: the view's text B to TraceRunner::setCompareText, the runs back to the view.
+#include "compare/comparecommands.h"
+
+#include "compare/compareview.h"
+#include "models/modelcontroller.h"
+#include "runner/tracerunner.h"
+#include "workspace/workspace.h"
+
+namespace headlens {
+
+CompareCommands::CompareCommands(TraceRunner *runner, Workspace *workspace, ModelController *models,
+                                 CompareView *view, QObject *parent)
+    : QObject(parent), m_runner(runner), m_workspace(workspace), m_models(models), m_view(view)
+{
+    connect(view, &CompareView::compareRequested, this, &CompareCommands::compare);
+    connect(view, &CompareView::shownChanged, this, &CompareCommands::setShown);
+    connect(runner, &TraceRunner::traceReady, this,
+            [this](std::shared_ptr<const Trace> trace) { m_latest = std::move(trace); });
+    connect(runner, &TraceRunner::comparisonReady, view, [this](auto runs) {
+        m_view->setComparison(std::move(runs), m_workspace->state().batchIndex);
+    });
+    connect(runner, &TraceRunner::comparisonFailed, view, &CompareView::showFailed);
+    connect(workspace, &Workspace::batchIndexChanged, view,
+            [this](int index) { m_view->setComparison(m_view->runs(), index); });
+}
+
+void CompareCommands::compare(const QString &textB)
+{
+    if (textB.trimmed().isEmpty()) {
+        m_view->showHint(tr("Text B is empty: type the text to compare with, then Compare."));
+        return;
+    }
+    m_runner->setCompareText(textB);
+    m_runner->submit(m_workspace->state(), m_models->source());
+}
+
+// Shown again after edits made elsewhere: what it shows is A's old trace, so both run again.
+void CompareCommands::setShown(bool shown)
+{
+    const QString textB = m_view->textB();
+    m_runner->setCompareText(shown ? textB : QString());
+    const auto runs = m_view->runs();
+    if (shown && !textB.trimmed().isEmpty() && m_latest &&
+        (!runs || runs->a != m_latest || runs->textB != textB))
+        compare(textB);
+}
+
+} // namespace headlens

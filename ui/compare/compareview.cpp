@@ -1,0 +1,192 @@
+// CompareView: text B's box and Compare button over a scrolled grid of three plots per head.
+#include "compare/compareview.h"
+
+#include "compare/differenceheatmap.h"
+#include "plot/heatmapplot.h"
+#include "views/tracereader.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace headlens {
+
+namespace {
+
+constexpr int kPlotHeight = 260;
+
+// The largest weight of A and B: one colour range for both, so equal colours mean equal weights.
+double largestWeight(const HeadComparison &c)
+{
+    double top = 0.0;
+    for (int head = 0; head < c.heads(); ++head) {
+        for (const RowMatrix *m : {&c.a(head), &c.b(head)}) {
+            if (m->size() > 0)
+                top = std::max(top, double(m->array().isNaN().select(0.0f, m->array()).maxCoeff()));
+        }
+    }
+    return top > 0.0 ? top : 1.0;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget *parent) : QWidget(parent)
+{
+    setObjectName("compareView");
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_textB = new QLineEdit(this);
+    m_textB->setObjectName("compareText");
+    m_textB->setPlaceholderText(tr("Text B, e.g. the text with one word changed"));
+    m_compare = new QPushButton(tr("Compare"), this);
+    m_compare->setObjectName("compareButton");
+    bar->addWidget(new QLabel(tr("Text B:"), this));
+    bar->addWidget(m_textB, 1);
+    bar->addWidget(m_compare);
+    layout->addLayout(bar);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    layout->addWidget(m_message);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *page = new QWidget(scroll);
+    m_grid = new QGridLayout(page);
+    scroll->setWidget(page);
+    layout->addWidget(scroll, 1);
+    const auto request = [this] { emit compareRequested(m_textB->text()); };
+    connect(m_compare, &QPushButton::clicked, this, request);
+    connect(m_textB, &QLineEdit::returnPressed, this, request);
+    showHint(tr("Type text B and press Compare: B runs with A's settings, model and ablations, "
+                "and each head of the traced layer shows A, B and A − B."));
+}
+
+QString CompareView::textB() const
+{
+    return m_textB->text();
+}
+
+void CompareView::setTextB(const QString &text)
+{
+    m_textB->setText(text);
+}
+
+void CompareView::setComparison(std::shared_ptr<const ComparedRuns> runs, int batchIndex)
+{
+    m_runs = std::move(runs);
+    if (!m_runs)
+        return;
+    const int batchA = std::clamp(batchIndex, 0, int(m_runs->a->batch()) - 1);
+    draw(*m_runs->a, batchA, *m_runs->b);
+}
+
+void CompareView::draw(const Trace &a, int batchA, const Trace &b)
+{
+    m_comparison.emplace(a, batchA, b);
+    const HeadComparison &c = *m_comparison;
+    makeRows(c.heads());
+    const double top = largestWeight(c);
+    const QStringList rowsA = TraceReader::queryLabels(a, batchA);
+    const QStringList colsA = TraceReader::keyLabels(a, batchA);
+    const QStringList rowsB = TraceReader::queryLabels(b, 0), colsB = TraceReader::keyLabels(b, 0);
+    for (int head = 0; head < c.heads(); ++head) {
+        const Row &row = m_rows[size_t(head)];
+        const QString name = TraceReader::headName(a, head);
+        row.a->setMatrix(c.a(head));
+        row.a->setLabels(rowsA, colsA);
+        row.a->setTitle(tr("%1 · A").arg(name));
+        row.a->setColorRange(0.0, top);
+        row.b->setMatrix(c.b(head));
+        row.b->setLabels(rowsB, colsB);
+        row.b->setTitle(tr("%1 · B").arg(name));
+        row.b->setColorRange(0.0, top);
+        row.difference->setVisible(c.comparable());
+        if (!c.comparable())
+            continue;
+        const HeadDifference &d = c.stats(head);
+        row.difference->setMatrix(c.difference(head));
+        row.difference->setLabels(rowsA, colsA);
+        row.difference->setLargest(c.largest());
+        row.difference->setTitle(tr("%1 · A − B\nmax|A−B| %2 · JS %3")
+                                     .arg(name)
+                                     .arg(d.largest, 0, 'f', 3)
+                                     .arg(d.divergence, 0, 'f', 3));
+        row.difference->setTitleToolTip(
+            tr("max|A−B|: the largest change of one weight. JS: the Jensen-Shannon divergence "
+               "of the two rows, averaged over the queries (0 = alike, ln 2 ≈ 0.693 = no key "
+               "in common)."));
+    }
+    m_message->setText(c.comparable() ? tr("A: the text on the left · B: “%1” · red where A "
+                                           "attends more, blue where B does.")
+                                            .arg(m_runs ? m_runs->textB : QString())
+                                      : c.problem());
+}
+
+void CompareView::makeRows(int heads)
+{
+    while (int(m_rows.size()) > heads) {
+        const Row row = m_rows.back();
+        m_rows.pop_back();
+        delete row.a;
+        delete row.b;
+        delete row.difference;
+    }
+    QWidget *page = m_grid->parentWidget();
+    while (int(m_rows.size()) < heads) {
+        Row row{new HeatmapPlot(page), new HeatmapPlot(page), new DifferenceHeatmap(page)};
+        const int r = int(m_rows.size());
+        for (HeatmapPlot *plot : {row.a, row.b, static_cast<HeatmapPlot *>(row.difference)})
+            plot->setMinimumHeight(kPlotHeight);
+        row.a->setPlotStyle(m_style, true);
+        row.b->setPlotStyle(m_style, true);
+        row.difference->setPlotStyle(m_style, true);
+        m_grid->addWidget(row.a, r, 0);
+        m_grid->addWidget(row.b, r, 1);
+        m_grid->addWidget(row.difference, r, 2);
+        m_rows.push_back(row);
+    }
+}
+
+void CompareView::showFailed(const QString &message)
+{
+    m_message->setText(tr("Text B could not be run: %1").arg(message));
+}
+
+void CompareView::showHint(const QString &text)
+{
+    m_message->setText(text);
+}
+
+QString CompareView::message() const
+{
+    return m_message->text();
+}
+
+void CompareView::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    for (const Row &row : m_rows) {
+        row.a->setPlotStyle(style, true);
+        row.b->setPlotStyle(style, true);
+        row.difference->setPlotStyle(style, true);
+    }
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    emit shownChanged(true);
+}
+
+void CompareView::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    emit shownChanged(false);
+}
+
+} // namespace headlens

@@ -1,0 +1,82 @@
+// CompareView: the Compare tab: text B beside text A, and A − B, head by head.
+#pragma once
+
+#include "compare/headcomparison.h"
+#include "plot/plotstyle.h"
+#include "runner/comparedruns.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace headlens {
+
+class DifferenceHeatmap;
+class HeatmapPlot;
+
+/// Passive: it asks for a comparison (compareRequested) and draws the ComparedRuns it is given,
+/// one row per head of the traced layer: A's heatmap, B's, and A − B in a diverging map on
+/// ±max|A − B| of all heads, titled with max|A − B| and the Jensen-Shannon divergence. When the
+/// texts have other token counts it shows A and B only and says why. CompareCommands runs it.
+class CompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget *parent = nullptr);
+
+    QString textB() const;
+    void setTextB(const QString &text);
+    /// Draws `runs` with A's sequence `batchIndex` (the one the other views show).
+    void setComparison(std::shared_ptr<const ComparedRuns> runs, int batchIndex);
+    /// B's run was refused: the message, and the plots of the last comparison stay.
+    void showFailed(const QString &message);
+    void showHint(const QString &text);
+    void setPlotStyle(const PlotStyle &style);
+
+    std::shared_ptr<const ComparedRuns> runs() const { return m_runs; }
+    /// What is drawn; nothing before the first comparison.
+    const std::optional<HeadComparison> &comparison() const { return m_comparison; }
+    int rowCount() const { return int(m_rows.size()); }
+    HeatmapPlot *plotA(int head) const { return m_rows[size_t(head)].a; }
+    HeatmapPlot *plotB(int head) const { return m_rows[size_t(head)].b; }
+    DifferenceHeatmap *plotDifference(int head) const { return m_rows[size_t(head)].difference; }
+    /// The line above the plots: the hint, the problem or the failure.
+    QString message() const;
+
+signals:
+    void compareRequested(const QString &textB);
+    /// The tab came to the front (true) or left it: B is computed only while it is shown.
+    void shownChanged(bool shown);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    struct Row
+    {
+        HeatmapPlot *a = nullptr;
+        HeatmapPlot *b = nullptr;
+        DifferenceHeatmap *difference = nullptr;
+    };
+    void makeRows(int heads);
+    void draw(const Trace &a, int batchA, const Trace &b);
+
+    QLineEdit *m_textB = nullptr;
+    QPushButton *m_compare = nullptr;
+    QLabel *m_message = nullptr;
+    QGridLayout *m_grid = nullptr;
+    std::vector<Row> m_rows;
+    std::shared_ptr<const ComparedRuns> m_runs;
+    std::optional<HeadComparison> m_comparison;
+    PlotStyle m_style;
+};
+
+} // namespace headlens

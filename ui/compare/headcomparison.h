@@ -1,0 +1,44 @@
+// HeadComparison: one sequence of trace A against trace B, head by head, as Compare draws it.
+#pragma once
+
+#include "attention/trace.h"
+#include "stats/attentiondifference.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace headlens {
+
+/// Reads the weights (h, n, n_kv) of A's sequence `batchA` and of B's only sequence, cut to
+/// their real tokens, and asks AttentionDifference what differs. No attention is computed here:
+/// both traces come from the runner.
+class HeadComparison
+{
+public:
+    HeadComparison(const Trace &a, int batchA, const Trace &b);
+
+    int heads() const { return m_heads; }
+    /// Why A and B cannot be compared cell by cell (other token counts); empty when they can.
+    const QString &problem() const { return m_problem; }
+    bool comparable() const { return m_problem.isEmpty(); }
+    /// Head `head`'s weights (rows = queries, cols = keys), NaN where the mask hides a key.
+    const RowMatrix &a(int head) const { return m_a[size_t(head)]; }
+    const RowMatrix &b(int head) const { return m_b[size_t(head)]; }
+    /// A - B, NaN where A's mask hides the key. Precondition: comparable().
+    const RowMatrix &difference(int head) const { return m_difference[size_t(head)]; }
+    /// max |A - B| and the mean Jensen-Shannon divergence. Precondition: comparable().
+    const HeadDifference &stats(int head) const { return m_stats[size_t(head)]; }
+    /// max |A - B| over every head: the symmetric colour range of the difference plots.
+    double largest() const;
+
+private:
+    static Tensor weightsOf(const Trace &trace, int b);
+
+    int m_heads = 0;
+    QString m_problem;
+    std::vector<RowMatrix> m_a, m_b, m_difference;
+    std::vector<HeadDifference> m_stats;
+};
+
+} // namespace headlens
