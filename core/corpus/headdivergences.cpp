@@ -1,6 +1,7 @@
 // HeadDivergences: one pass over every pair of heads per text, each pair on one thread.
 #include "corpus/headdivergences.h"
 
+#include "stats/jensenshannon.h"
 #include "util/workteam.h"
 
 #include <cassert>
@@ -8,15 +9,6 @@
 #include <vector>
 
 namespace headlens {
-namespace {
-
-/// x ln x elementwise, with 0 ln 0 = 0 (masked keys hold probability 0).
-template <typename Array> auto xLogX(const Array &x)
-{
-    return (x > 0.0f).select(x * x.max(1e-30f).log(), 0.0f);
-}
-
-} // namespace
 
 HeadDivergences::HeadDivergences(int64_t heads)
     : m_heads(heads), m_sums(Eigen::MatrixXd::Zero(heads, heads))
@@ -71,16 +63,6 @@ Eigen::MatrixXd HeadDivergences::meanDivergence() const
 Eigen::MatrixXd HeadDivergences::meanDistance() const
 {
     return meanDivergence().cwiseSqrt();
-}
-
-double jensenShannon(const Eigen::Ref<const Eigen::VectorXf> &p,
-                     const Eigen::Ref<const Eigen::VectorXf> &q)
-{
-    assert(p.size() == q.size());
-    const Eigen::ArrayXf mixture = 0.5f * (p.array() + q.array());
-    const Eigen::ArrayXf terms =
-        0.5f * (xLogX(p.array().eval()) + xLogX(q.array().eval())) - xLogX(mixture);
-    return terms.cast<double>().sum();
 }
 
 } // namespace headlens

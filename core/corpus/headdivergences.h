@@ -36,9 +36,4 @@ private:
     Eigen::MatrixXd m_sums; ///< upper triangle: the sum over rows of JS(head i, head j)
 };
 
-/// JS(p, q) of two distributions over the same keys, in nats. Precondition: same size, each
-/// non-negative and summing to 1.
-double jensenShannon(const Eigen::Ref<const Eigen::VectorXf> &p,
-                     const Eigen::Ref<const Eigen::VectorXf> &q);
-
 } // namespace headlens

@@ -1,7 +1,7 @@
 // AttentionDifference: elementwise, then one Jensen-Shannon divergence per query row.
 #include "stats/attentiondifference.h"
 
-#include "corpus/headdivergences.h"
+#include "stats/jensenshannon.h"
 
 #include <cassert>
 

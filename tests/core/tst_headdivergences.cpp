@@ -2,6 +2,7 @@
 // mean over a corpus's query tokens for every pair of heads; classical scaling of distances.
 #include "corpus/classicalscaling.h"
 #include "corpus/headdivergences.h"
+#include "stats/jensenshannon.h"
 
 #include <QTest>
 
