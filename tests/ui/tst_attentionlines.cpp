@@ -67,8 +67,7 @@ int expectedLines(const Trace &trace, int onlyHead = -1, int onlyQuery = -1, int
 void TestAttentionLines::initTestCase()
 {
     QVERIFY(m_dir.isValid()); // the window's session goes here, not into the user's settings
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
+    test::keepSettingsIn(m_dir.path());
 }
 
 void TestAttentionLines::everyWeightAboveTheThresholdIsALine()

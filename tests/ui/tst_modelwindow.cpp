@@ -90,20 +90,11 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-    }
+    void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = std::make_unique<MainWindow>();
-        window->resize(1300, 850);
-        window->setAttribute(Qt::WA_DontShowOnScreen); // complaints go to the status bar
-        window->show();
-        window->workspace()->setText(kText);
-        window->recompute();
-        QVERIFY(waitUntilSettled(*window));
+        window = test::settledWindow(kText);
+        QVERIFY(window);
     }
     void cleanup() { window.reset(); }
 
