@@ -4,8 +4,6 @@
 #include "plot/axesstyle.h"
 #include "plot/colormaps.h"
 
-#include <QToolTip>
-
 #include <cmath>
 
 namespace headlens {
@@ -138,11 +136,7 @@ void CorpusMapPlot::mouseMoveEvent(QMouseEvent *event)
 {
     QCustomPlot::mouseMoveEvent(event);
     const auto [layer, head] = headAt(event->position());
-    const QString text = hoverText(layer, head);
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    AxesStyle::showHover(this, *event, hoverText(layer, head));
 }
 
 void CorpusMapPlot::mousePressEvent(QMouseEvent *event)
@@ -157,11 +151,7 @@ void CorpusMapPlot::setPlotStyle(const PlotStyle &style)
 {
     m_labelFont = AxesStyle::apply(*this, style, 8.0);
     m_dark = style.dark;
-    QFont title = m_labelFont;
-    title.setPointSizeF(9.0 * style.fontScale);
-    title.setBold(true);
-    m_title->setFont(title);
-    m_title->setTextColor(style.foreground());
+    AxesStyle::applyTitle(*m_title, style);
     rebuild();
 }
 

@@ -2,23 +2,13 @@
 #include "export/tensorexporter.h"
 
 #include "io/atomicfile.h"
+#include "io/csvfield.h"
 #include "io/tracejson.h"
 #include "views/tracereader.h"
 
 #include <cmath>
 
 namespace headlens {
-
-namespace {
-
-std::string csvField(const QString &text)
-{
-    QString quoted = text;
-    quoted.replace('"', "\"\"");
-    return ("\"" + quoted + "\"").toStdString();
-}
-
-} // namespace
 
 void TensorExporter::writeNpyDirectory(const Trace &trace, const QString &directory)
 {
@@ -36,8 +26,8 @@ void TensorExporter::writeWeightsCsv(const Trace &trace, int b, const QString &p
         for (int i = 0; i < weights.rows(); ++i) {
             for (int j = 0; j < weights.cols(); ++j) {
                 csv += std::to_string(head) + "," + std::to_string(i) + "," +
-                       csvField(queries.value(i)) + "," + std::to_string(j) + "," +
-                       csvField(keys.value(j)) + "," +
+                       csvField(queries.value(i).toStdString()) + "," + std::to_string(j) + "," +
+                       csvField(keys.value(j).toStdString()) + "," +
                        QString::number(double(raw(i, j)), 'g', 9).toStdString() + "," +
                        (std::isnan(weights(i, j)) ? "1" : "0") + "\n";
             }

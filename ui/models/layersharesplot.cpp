@@ -3,8 +3,6 @@
 
 #include "plot/axesstyle.h"
 
-#include <QToolTip>
-
 #include <cmath>
 
 namespace headlens {
@@ -106,20 +104,14 @@ void LayerSharesPlot::mouseMoveEvent(QMouseEvent *event)
     QCustomPlot::mouseMoveEvent(event);
     const QPointF at = event->position();
     const int layer = int(std::lround(xAxis->pixelToCoord(at.x())));
-    const QString text = axisRect()->rect().contains(at.toPoint()) ? hoverText(layer) : QString();
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    AxesStyle::showHover(this, *event,
+                         axisRect()->rect().contains(at.toPoint()) ? hoverText(layer) : QString());
 }
 
 void LayerSharesPlot::setPlotStyle(const PlotStyle &style)
 {
-    QFont title = AxesStyle::apply(*this, style, 8.0);
-    title.setPointSizeF(9.0 * style.fontScale);
-    title.setBold(true);
-    m_title->setFont(title);
-    m_title->setTextColor(style.foreground());
+    AxesStyle::apply(*this, style, 8.0);
+    AxesStyle::applyTitle(*m_title, style);
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,6 +1,8 @@
 // AxesStyle: light or dark axes, grid a step away from the background.
 #include "plot/axesstyle.h"
 
+#include <QToolTip>
+
 namespace headlens {
 
 QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPoints)
@@ -23,6 +25,23 @@ QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPo
     plot.legend->setFont(labels);
     plot.legend->setTextColor(fg);
     return labels;
+}
+
+void AxesStyle::applyTitle(QCPTextElement &title, const PlotStyle &style)
+{
+    QFont font = title.parentPlot()->font();
+    font.setPointSizeF(9.0 * style.fontScale);
+    font.setBold(true);
+    title.setFont(font);
+    title.setTextColor(style.foreground());
+}
+
+void AxesStyle::showHover(QWidget *plot, const QMouseEvent &event, const QString &text)
+{
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event.globalPosition().toPoint(), text, plot);
 }
 
 } // namespace headlens

@@ -14,6 +14,11 @@ public:
     /// Background, axis pens, tick labels, grid and legend of `plot` in `style`'s colours, the
     /// labels at `labelPoints` times the zoom. Returns that label font (for titles and items).
     static QFont apply(QCustomPlot &plot, const PlotStyle &style, double labelPoints);
+    /// A chart's title: bold at 9 points times the zoom, in the foreground colour.
+    static void applyTitle(QCPTextElement &title, const PlotStyle &style);
+    /// Shows `text` as the tooltip at the mouse, or hides the tooltip when `text` is empty: what
+    /// hovering a chart's point or bar says.
+    static void showHover(QWidget *plot, const QMouseEvent &event, const QString &text);
 };
 
 } // namespace headlens

@@ -128,18 +128,13 @@ int CurvePlot::pointCount(int series) const
 void CurvePlot::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
-    const QColor fg = style.foreground();
-    const QFont labels = AxesStyle::apply(*this, style, 7.5);
+    AxesStyle::apply(*this, style, 7.5);
     // In the corner the legend sat on the curves ("held-out" crossed by its own line at
     // 1280 x 720): a veil of the background keeps its words readable over them.
     QColor veil = style.background();
     veil.setAlpha(210);
     legend->setBrush(veil);
-    QFont title = labels;
-    title.setPointSizeF(9.0 * style.fontScale);
-    title.setBold(true);
-    m_title->setFont(title);
-    m_title->setTextColor(fg);
+    AxesStyle::applyTitle(*m_title, style);
     fitTitle();
     scheduleReplot();
 }
