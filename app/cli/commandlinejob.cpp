@@ -38,9 +38,9 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     return job;
 }
 
-TraceJob CommandLineJob::withText(const TraceJob &job, const std::string &text)
+TraceJob CommandLineJob::comparisonB(const TraceJob &job, const ComparisonRequest &b)
 {
-    return comparisonJob(job, text);
+    return comparisonJob(job, b);
 }
 
 void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJob &job)
@@ -58,7 +58,8 @@ void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJo
                              std::to_string(head) + ", or add --model DIR.");
         job.interventions.items.push_back({layer, head - 1, kind, -1, -1});
     }
-    if (!v.compareText.empty() && (!request.inputPath.empty() || !request.tokenIds.empty()))
+    if (v.compare.change == ComparedChange::Text && !v.compare.text.empty() &&
+        (!request.inputPath.empty() || !request.tokenIds.empty()))
         throw InputError("--compare-text is text B, compared with the text: give the first one "
                          "with --text, not --input or --token-ids.");
     const bool patching = !v.patchFrom.empty();
@@ -68,6 +69,10 @@ void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJo
     if (patching && (v.answer.empty() || v.wrong.empty()))
         throw InputError("--patch-from needs the metric's two tokens: add --answer \" Mary\" "
                          "--wrong \" John\" (logit(answer) - logit(wrong) at the last position).");
+    if (!patching &&
+        (request.given.count("--patch-direction") || request.given.count("--patch-positions")))
+        throw InputError("--patch-direction and --patch-positions shape the patching map: add "
+                         "--patch-from \"CLEAN TEXT\" --answer A --wrong B.");
     if (patching && v.importance)
         throw InputError("Give --importance or --patch-from, not both: each runs one pass per "
                          "head.");
@@ -85,6 +90,11 @@ void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJo
         job.ranking.cleanText = v.patchFrom;
         job.ranking.answer = v.answer;
         job.ranking.wrong = v.wrong;
+        job.ranking.direction = v.patchDirection;
+        if (v.patchPositions.first >= 0) {
+            job.ranking.positionsLayer = v.patchPositions.first;
+            job.ranking.positionsHead = v.patchPositions.second - 1;
+        }
     }
 }
 

@@ -14,9 +14,9 @@ public:
     /// Throws InputError for combinations only a command line can get wrong (a mask without
     /// --input, no text at all, --model with --weights, ...), before any file is read.
     static TraceJob from(const CommandLineRequest &request);
-    /// `job` with `text` as its only text and no ranking: --compare-text's run B, under the
-    /// same settings, model and interventions.
-    static TraceJob withText(const TraceJob &job, const std::string &text);
+    /// --compare-text's or --compare-change's run B: `job` with B's text or one changed setting
+    /// and no ranking (comparisonJob; throws InputError when the change does not apply).
+    static TraceJob comparisonB(const TraceJob &job, const ComparisonRequest &b);
 
 private:
     static void checkLayerInput(const CommandLineRequest &request);

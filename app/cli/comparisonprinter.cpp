@@ -8,9 +8,9 @@
 
 namespace headlens {
 
-void ComparisonPrinter::print(const Tensor &a, const Tensor &b, const std::string &textB) const
+void ComparisonPrinter::print(const Tensor &a, const Tensor &b, const std::string &whatB) const
 {
-    m_out << "\nCompared with --compare-text \"" << textB << "\" (B):\n";
+    m_out << "\nCompared with B, " << whatB << ":\n";
     if (const auto problem = AttentionDifference::problem(a, b)) {
         m_out << "  " << *problem << "\n";
         return;

@@ -19,7 +19,8 @@ public:
     ComparisonPrinter(std::ostream &out, std::string outer) : m_out(out), m_outer(std::move(outer))
     {}
 
-    void print(const Tensor &a, const Tensor &b, const std::string &textB) const;
+    /// `whatB`: describeComparison's `text B "…"`, "RoPE on", ...
+    void print(const Tensor &a, const Tensor &b, const std::string &whatB) const;
     /// Returns the names of the files written ("compare_weights.npy, compare_difference.npy").
     /// Throws InputError when a file cannot be written.
     static std::string write(const Tensor &a, const Tensor &b, const std::string &dir);

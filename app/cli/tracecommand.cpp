@@ -7,6 +7,7 @@
 #include "costcommand.h"
 #include "figurewriter.h"
 #include "modelcommand.h"
+#include "session/comparisonjob.h"
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
@@ -129,14 +130,14 @@ int TraceCommand::run(CommandLineRequest request)
         if (request.compare)
             printComparison(trace, weights);
     }
-    const std::string &textB = request.intervene.compareText;
+    const ComparisonRequest &b = request.intervene.compare;
     std::optional<TraceRun> runB;
-    if (!textB.empty()) {
-        runB = session.run(CommandLineJob::withText(job, textB));
+    if (b.wanted()) {
+        runB = session.run(CommandLineJob::comparisonB(job, b));
         if (!request.json)
             ComparisonPrinter(m_out, "seq")
                 .print(trace.tensor(keys::attentionWeights),
-                       runB->trace->tensor(keys::attentionWeights), textB);
+                       runB->trace->tensor(keys::attentionWeights), describeComparison(job, b));
     }
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";

@@ -110,7 +110,7 @@ int main(int argc, char *argv[])
                 &window, options->screenshotPath(), QString::fromStdString(options->request().view),
                 options->request().step);
             taker->setCorpus(QString::fromStdString(options->request().intervene.corpusPath));
-            taker->setCompareText(QString::fromStdString(options->request().intervene.compareText));
+            taker->setComparison(options->request().intervene.compare);
         }
     }
     if (probe)

@@ -1,21 +1,21 @@
-// comparisonJob: run B of a comparison: the same job with another text.
+// comparisonJob: run B of a comparison: A's job with another text or one changed setting.
 #pragma once
 
+#include "session/comparisonrequest.h"
 #include "session/tracejob.h"
 
 #include <string>
 
 namespace headlens {
 
-/// `job` with `text` as its only text and no ranking: text B under the same settings, model,
-/// layer and interventions as A (headlens-cli --compare-text and the window's Compare tab).
-inline TraceJob comparisonJob(const TraceJob &job, const std::string &text)
-{
-    TraceJob b = job;
-    b.texts = {text};
-    b.tokenIds.clear();
-    b.ranking = RankingRequest();
-    return b;
-}
+/// `job` changed as `b` says, with no ranking: B under A's settings, model, layer and
+/// interventions but for the one change (headlens-cli --compare-text / --compare-change and the
+/// window's Compare tab). Throws InputError, saying what to choose instead, when the change does
+/// not apply: a setting of the built-in layer asked of a model or of a layer whose weights come
+/// from a file, no ablation to remove, one K/V head already.
+TraceJob comparisonJob(const TraceJob &job, const ComparisonRequest &b);
+
+/// What B is, for a caption: `text B "…"`, "seed 1 instead of 0", "RoPE on", ...
+std::string describeComparison(const TraceJob &job, const ComparisonRequest &b);
 
 } // namespace headlens

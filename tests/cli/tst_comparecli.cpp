@@ -23,6 +23,8 @@ private slots:
     void builtInLayerWritesBAndTheDifference();
     void differentLengthsWriteOnlyB();
     void modelWritesBAsARunOfBAlone();
+    void settingChangeWritesTheChangedRun();
+    void settingChangesAModelLacksAreRefused();
 
 private:
     /// Runs the CLI with `arguments` and --export-dir into a new folder; returns the folder.
@@ -124,6 +126,40 @@ void TestCompareCli::modelWritesBAsARunOfBAlone()
     QCOMPARE(writtenB.shape().sizes(), b.shape().sizes());
     QCOMPARE(largestDifference(writtenB, b), 0.0f);
     QVERIFY(QFile::exists(both + "/compare_difference.npy"));
+}
+
+// --compare-change seed: B is the run with --seed 4, written exactly as that run writes it.
+void TestCompareCli::settingChangeWritesTheChangedRun()
+{
+    QString table;
+    const QStringList text{"--text", "the cat sat"};
+    const QString both =
+        exportTo("seed", m_layer + text + QStringList{"--compare-change", "seed"}, &table);
+    QStringList seedFour = m_layer;
+    seedFour[seedFour.indexOf("3")] = "4";
+    const QString aloneB = exportTo("seed-b", seedFour + text);
+    QVERIFY(!both.isEmpty() && !aloneB.isEmpty());
+    QVERIFY2(table.contains("Compared with B, seed 4 instead of 3:"), qPrintable(table));
+    const Tensor b = NpyFile::read((aloneB + "/weights.npy").toStdString());
+    const Tensor writtenB = NpyFile::read((both + "/compare_weights.npy").toStdString());
+    QCOMPARE(writtenB.shape().sizes(), b.shape().sizes());
+    QCOMPARE(largestDifference(writtenB, b), 0.0f);
+    const Tensor a = NpyFile::read((both + "/weights.npy").toStdString());
+    QVERIFY(largestDifference(a, b) > 0.0f);
+}
+
+void TestCompareCli::settingChangesAModelLacksAreRefused()
+{
+    const QStringList model{"--model", HEADLENS_TEST_DATA "/gpt2/tiny", "--text", "The cat"};
+    auto result = runCli(model + QStringList{"--compare-change", "rope"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("checkpoint"), qPrintable(result.err));
+    result = runCli(model + QStringList{"--compare-change", "no-ablations"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("ablate a head first"), qPrintable(result.err));
+    result = runCli(m_layer + QStringList{"--text", "a", "--compare-change", "ropes"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("seed|kv-heads|rope|causal|no-ablations"), qPrintable(result.err));
 }
 
 QTEST_GUILESS_MAIN(TestCompareCli)

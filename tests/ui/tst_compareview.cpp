@@ -14,6 +14,7 @@
 #include "approx.h"
 #include "drawnheatmap.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -69,7 +70,8 @@ private:
         QVERIFY(QTest::qWaitFor(
             [&] {
                 return !window->runner()->isBusy() && view()->runs() &&
-                       view()->runs()->textB == textB && view()->runs()->a == window->trace();
+                       view()->runs()->request.text == textB.toStdString() &&
+                       view()->runs()->a == window->trace();
             },
             20000));
     }
@@ -135,20 +137,11 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-    }
+    void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = std::make_unique<MainWindow>();
-        window->resize(1300, 850);
-        window->setAttribute(Qt::WA_DontShowOnScreen);
-        window->show();
-        window->workspace()->setText(kTextA);
-        window->recompute();
-        QVERIFY(waitUntilSettled(*window));
+        window = test::settledWindow(kTextA);
+        QVERIFY(window);
     }
     void cleanup() { window.reset(); }
 
@@ -185,6 +178,44 @@ private slots:
             QVERIFY(!view()->plotDifference(head)->isVisibleTo(view()));
             QCOMPARE(view()->plotA(head)->rowCount(), 7);
             QCOMPARE(view()->plotB(head)->rowCount(), 5);
+        }
+    }
+
+    // B is A's own text with the causal mask switched on, picked from the "B is" list by keys:
+    // B hides every later key, A (no mask) does not, and the text box is not B's.
+    void settingChangeFromTheList()
+    {
+        window->showCompare();
+        auto *list = view()->findChild<QComboBox *>("compareChange");
+        QVERIFY(list);
+        const int causal = list->findData("causal");
+        QVERIFY(causal > 0);
+        list->setCurrentIndex(causal - 1);
+        list->setFocus();
+        QTest::keyClick(list, Qt::Key_Down);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !window->runner()->isBusy() && view()->runs() &&
+                       view()->runs()->request.change == ComparedChange::CausalFlip &&
+                       view()->runs()->a == window->trace();
+            },
+            20000));
+        QVERIFY(!view()->findChild<QLineEdit *>("compareText")->isEnabled());
+        QVERIFY2(view()->message().contains("the causal mask on"), qPrintable(view()->message()));
+        for (int head = 0; head < view()->rowCount(); ++head) {
+            const RowMatrix a = test::drawnCells(*view()->plotA(head));
+            const RowMatrix b = test::drawnCells(*view()->plotB(head));
+            const RowMatrix d = test::drawnCells(*view()->plotDifference(head));
+            QCOMPARE(b.rows(), 7);
+            for (Eigen::Index i = 0; i < b.rows(); ++i) {
+                HL_COMPARE_NEAR(b.row(i).array().isNaN().select(0.0f, b.row(i).array()).sum(), 1.0,
+                                1e-5, 1e-6);
+                for (Eigen::Index j = 0; j < b.cols(); ++j) {
+                    QCOMPARE(std::isnan(b(i, j)), j > i); // masked, drawn as masked
+                    const double expected = double(a(i, j)) - (j > i ? 0.0 : double(b(i, j)));
+                    HL_COMPARE_NEAR(d(i, j), expected, 1e-5, 1e-6);
+                }
+            }
         }
     }
 

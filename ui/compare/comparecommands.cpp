@@ -1,4 +1,4 @@
-// CompareCommands: the view's text B to TraceRunner::setCompareText, the runs back to the view.
+// CompareCommands: the view's B to TraceRunner::setComparison, the runs back to the view.
 #include "compare/comparecommands.h"
 
 #include "compare/compareview.h"
@@ -24,25 +24,24 @@ CompareCommands::CompareCommands(TraceRunner *runner, Workspace *workspace, Mode
             [this](int index) { m_view->setComparison(m_view->runs(), index); });
 }
 
-void CompareCommands::compare(const QString &textB)
+void CompareCommands::compare(const ComparisonRequest &b)
 {
-    if (textB.trimmed().isEmpty()) {
+    if (!b.wanted()) {
         m_view->showHint(tr("Text B is empty: type the text to compare with, then Compare."));
         return;
     }
-    m_runner->setCompareText(textB);
+    m_runner->setComparison(b);
     m_runner->submit(m_workspace->state(), m_models->source());
 }
 
 // Shown again after edits made elsewhere: what it shows is A's old trace, so both run again.
 void CompareCommands::setShown(bool shown)
 {
-    const QString textB = m_view->textB();
-    m_runner->setCompareText(shown ? textB : QString());
+    const ComparisonRequest b = m_view->request();
+    m_runner->setComparison(shown ? b : ComparisonRequest());
     const auto runs = m_view->runs();
-    if (shown && !textB.trimmed().isEmpty() && m_latest &&
-        (!runs || runs->a != m_latest || runs->textB != textB))
-        compare(textB);
+    if (shown && b.wanted() && m_latest && (!runs || runs->a != m_latest || runs->request != b))
+        compare(b);
 }
 
 } // namespace headlens

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "session/comparisonrequest.h"
 
 #include <QObject>
 
@@ -24,8 +25,8 @@ public:
     CompareCommands(TraceRunner *runner, Workspace *workspace, ModelController *models,
                     CompareView *view, QObject *parent = nullptr);
 
-    /// Runs the workspace's job for A and, after it, B with `textB`.
-    void compare(const QString &textB);
+    /// Runs the workspace's job for A and, after it, B as `b` says.
+    void compare(const ComparisonRequest &b);
 
 private:
     void setShown(bool shown);

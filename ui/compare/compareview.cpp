@@ -5,6 +5,7 @@
 #include "plot/heatmapplot.h"
 #include "views/tracereader.h"
 
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -40,12 +41,30 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     setObjectName("compareView");
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
+    m_change = new QComboBox(this);
+    m_change->setObjectName("compareChange");
+    // The data is the change's name (toString): what --compare-change takes.
+    m_change->addItem(tr("another text"), QString::fromStdString(toString(ComparedChange::Text)));
+    m_change->addItem(tr("the next seed"),
+                      QString::fromStdString(toString(ComparedChange::NextSeed)));
+    m_change->addItem(tr("one K/V head (MQA)"),
+                      QString::fromStdString(toString(ComparedChange::OneKvHead)));
+    m_change->addItem(tr("RoPE on/off"),
+                      QString::fromStdString(toString(ComparedChange::RopeToggled)));
+    m_change->addItem(tr("causal mask on/off"),
+                      QString::fromStdString(toString(ComparedChange::CausalFlip)));
+    m_change->addItem(tr("without the ablations"),
+                      QString::fromStdString(toString(ComparedChange::NoAblations)));
+    m_change->setToolTip(tr("What B is: A's text with another text, or A's text with one "
+                            "setting changed (the seed, K/V heads, RoPE and the mask are the "
+                            "built-in layer's)."));
     m_textB = new QLineEdit(this);
     m_textB->setObjectName("compareText");
     m_textB->setPlaceholderText(tr("Text B, e.g. the text with one word changed"));
     m_compare = new QPushButton(tr("Compare"), this);
     m_compare->setObjectName("compareButton");
-    bar->addWidget(new QLabel(tr("Text B:"), this));
+    bar->addWidget(new QLabel(tr("B is"), this));
+    bar->addWidget(m_change);
     bar->addWidget(m_textB, 1);
     bar->addWidget(m_compare);
     layout->addLayout(bar);
@@ -59,11 +78,17 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_grid = new QGridLayout(page);
     scroll->setWidget(page);
     layout->addWidget(scroll, 1);
-    const auto request = [this] { emit compareRequested(m_textB->text()); };
-    connect(m_compare, &QPushButton::clicked, this, request);
-    connect(m_textB, &QLineEdit::returnPressed, this, request);
-    showHint(tr("Type text B and press Compare: B runs with A's settings, model and ablations, "
-                "and each head of the traced layer shows A, B and A − B."));
+    const auto ask = [this] { emit compareRequested(request()); };
+    connect(m_compare, &QPushButton::clicked, this, ask);
+    connect(m_textB, &QLineEdit::returnPressed, this, ask);
+    connect(m_change, qOverload<int>(&QComboBox::activated), this, [this, ask] {
+        m_textB->setEnabled(request().change == ComparedChange::Text);
+        if (request().change != ComparedChange::Text)
+            ask(); // nothing to type: the choice is the request
+    });
+    showHint(tr("Type text B and press Compare, or pick a setting for B to change: B runs with "
+                "A's settings, model and ablations but for that one change, and each head of "
+                "the traced layer shows A, B and A − B."));
 }
 
 QString CompareView::textB() const
@@ -76,24 +101,39 @@ void CompareView::setTextB(const QString &text)
     m_textB->setText(text);
 }
 
+ComparisonRequest CompareView::request() const
+{
+    const auto change = comparedChangeFromString(m_change->currentData().toString().toStdString());
+    return {change.value_or(ComparedChange::Text), m_textB->text().toStdString()};
+}
+
+void CompareView::setChange(ComparedChange change)
+{
+    m_change->setCurrentIndex(m_change->findData(QString::fromStdString(toString(change))));
+    m_textB->setEnabled(change == ComparedChange::Text);
+}
+
 void CompareView::setComparison(std::shared_ptr<const ComparedRuns> runs, int batchIndex)
 {
     m_runs = std::move(runs);
     if (!m_runs)
         return;
     const int batchA = std::clamp(batchIndex, 0, int(m_runs->a->batch()) - 1);
-    draw(*m_runs->a, batchA, *m_runs->b);
+    // A text B is B's only sequence; with a changed setting B has A's texts, so A's line.
+    const int batchB = std::min(batchA, int(m_runs->b->batch()) - 1);
+    draw(*m_runs->a, batchA, *m_runs->b, batchB);
 }
 
-void CompareView::draw(const Trace &a, int batchA, const Trace &b)
+void CompareView::draw(const Trace &a, int batchA, const Trace &b, int batchB)
 {
-    m_comparison.emplace(a, batchA, b);
+    m_comparison.emplace(a, batchA, b, batchB);
     const HeadComparison &c = *m_comparison;
     makeRows(c.heads());
     const double top = largestWeight(c);
     const QStringList rowsA = TraceReader::queryLabels(a, batchA);
     const QStringList colsA = TraceReader::keyLabels(a, batchA);
-    const QStringList rowsB = TraceReader::queryLabels(b, 0), colsB = TraceReader::keyLabels(b, 0);
+    const QStringList rowsB = TraceReader::queryLabels(b, batchB);
+    const QStringList colsB = TraceReader::keyLabels(b, batchB);
     for (int head = 0; head < c.heads(); ++head) {
         const Row &row = m_rows[size_t(head)];
         const QString name = TraceReader::headName(a, head);
@@ -121,9 +161,9 @@ void CompareView::draw(const Trace &a, int batchA, const Trace &b)
                "of the two rows, averaged over the queries (0 = alike, ln 2 ≈ 0.693 = no key "
                "in common)."));
     }
-    m_message->setText(c.comparable() ? tr("A: the text on the left · B: “%1” · red where A "
-                                           "attends more, blue where B does.")
-                                            .arg(m_runs ? m_runs->textB : QString())
+    m_message->setText(c.comparable() ? tr("A: the text and settings on the left · B: %1 · red "
+                                           "where A attends more, blue where B does.")
+                                            .arg(m_runs ? m_runs->description : QString())
                                       : c.problem());
 }
 
@@ -154,7 +194,7 @@ void CompareView::makeRows(int heads)
 
 void CompareView::showFailed(const QString &message)
 {
-    m_message->setText(tr("Text B could not be run: %1").arg(message));
+    m_message->setText(tr("B could not be run: %1").arg(message));
 }
 
 void CompareView::showHint(const QString &text)

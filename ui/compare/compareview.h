@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QComboBox;
 class QGridLayout;
 class QLabel;
 class QLineEdit;
@@ -33,6 +34,10 @@ public:
 
     QString textB() const;
     void setTextB(const QString &text);
+    /// What B is: the text of the box, or A's text with the change the "B is" list names.
+    ComparisonRequest request() const;
+    /// Picks `change` in the "B is" list (the text box is used only with Text).
+    void setChange(ComparedChange change);
     /// Draws `runs` with A's sequence `batchIndex` (the one the other views show).
     void setComparison(std::shared_ptr<const ComparedRuns> runs, int batchIndex);
     /// B's run was refused: the message, and the plots of the last comparison stay.
@@ -51,7 +56,7 @@ public:
     QString message() const;
 
 signals:
-    void compareRequested(const QString &textB);
+    void compareRequested(const ComparisonRequest &b);
     /// The tab came to the front (true) or left it: B is computed only while it is shown.
     void shownChanged(bool shown);
 
@@ -67,8 +72,9 @@ private:
         DifferenceHeatmap *difference = nullptr;
     };
     void makeRows(int heads);
-    void draw(const Trace &a, int batchA, const Trace &b);
+    void draw(const Trace &a, int batchA, const Trace &b, int batchB);
 
+    QComboBox *m_change = nullptr;
     QLineEdit *m_textB = nullptr;
     QPushButton *m_compare = nullptr;
     QLabel *m_message = nullptr;

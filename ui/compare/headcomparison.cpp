@@ -8,16 +8,16 @@
 
 namespace headlens {
 
-HeadComparison::HeadComparison(const Trace &a, int batchA, const Trace &b)
+HeadComparison::HeadComparison(const Trace &a, int batchA, const Trace &b, int batchB)
     : m_heads(int(a.tensor(keys::attentionWeights).shape().size(1)))
 {
     const int headsB = int(b.tensor(keys::attentionWeights).shape().size(1));
     for (int head = 0; head < m_heads; ++head) {
         m_a.push_back(TraceReader::weights(a, batchA, head));
         // Another head count can only come from another model; then B shows what it has.
-        m_b.push_back(head < headsB ? TraceReader::weights(b, 0, head) : RowMatrix());
+        m_b.push_back(head < headsB ? TraceReader::weights(b, batchB, head) : RowMatrix());
     }
-    const Tensor ta = weightsOf(a, batchA), tb = weightsOf(b, 0);
+    const Tensor ta = weightsOf(a, batchA), tb = weightsOf(b, batchB);
     if (auto problem = AttentionDifference::problem(ta, tb)) {
         m_problem = QString::fromStdString(*problem);
         return;

@@ -10,13 +10,14 @@
 
 namespace headlens {
 
-/// Reads the weights (h, n, n_kv) of A's sequence `batchA` and of B's only sequence, cut to
-/// their real tokens, and asks AttentionDifference what differs. No attention is computed here:
-/// both traces come from the runner.
+/// Reads the weights (h, n, n_kv) of A's sequence `batchA` and of B's sequence `batchB` (0 for a
+/// text B, which is B's only one; A's own for a changed setting), cut to their real tokens, and
+/// asks AttentionDifference what differs. No attention is computed here: both traces come from the
+/// runner.
 class HeadComparison
 {
 public:
-    HeadComparison(const Trace &a, int batchA, const Trace &b);
+    HeadComparison(const Trace &a, int batchA, const Trace &b, int batchB);
 
     int heads() const { return m_heads; }
     /// Why A and B cannot be compared cell by cell (other token counts); empty when they can.

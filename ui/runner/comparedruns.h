@@ -1,7 +1,8 @@
-// ComparedRuns: text A's trace and text B's, run by the same job in the worker, for Compare.
+// ComparedRuns: A's trace and B's, run by the same job in the worker, for the Compare tab.
 #pragma once
 
 #include "attention/trace.h"
+#include "session/comparisonrequest.h"
 
 #include <QString>
 
@@ -9,13 +10,14 @@
 
 namespace headlens {
 
-/// B is A's job with B's text (comparisonJob): same settings, model, layer and ablations, so
-/// the two traces differ only by their text. For a model both are the traced layer's.
+/// B is A's job with B's text or one changed setting (comparisonJob): the two traces differ only
+/// by that. For a model both are the traced layer's.
 struct ComparedRuns
 {
     std::shared_ptr<const Trace> a; ///< what every other view shows
-    std::shared_ptr<const Trace> b; ///< b = 1: text B alone
-    QString textB;
+    std::shared_ptr<const Trace> b; ///< b = 1 with a text B; A's batch with a changed setting
+    ComparisonRequest request;      ///< what B changed
+    QString description;            ///< describeComparison: `text B "…"`, "RoPE on", ...
 };
 
 } // namespace headlens

@@ -123,6 +123,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showLines->setShortcut(QKeySequence(tr("Ctrl+6")));
     showCorpus = menu->addAction(tr("Co&rpus: every head over a text file"));
     showCorpus->setShortcut(QKeySequence(tr("Ctrl+7")));
+    showCompare = menu->addAction(tr("Comp&are: two texts or two settings, head by head"));
+    showCompare->setShortcut(QKeySequence(tr("Ctrl+8")));
     menu->addSeparator();
 }
 

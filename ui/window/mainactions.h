@@ -48,6 +48,7 @@ public:
     QAction *showCost = nullptr;
     QAction *showLines = nullptr;
     QAction *showCorpus = nullptr;
+    QAction *showCompare = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;
     QAction *shortcuts = nullptr;

@@ -75,7 +75,8 @@ void ScreenshotTaker::poll()
     if (m_view == "compare" && !m_ranked && !timedOut) {
         m_ranked = true;
         m_window->showCompare();
-        m_window->compareView()->setTextB(m_compareText);
+        m_window->compareView()->setChange(m_comparison.change);
+        m_window->compareView()->setTextB(QString::fromStdString(m_comparison.text));
         m_window->compareView()->findChild<QPushButton *>("compareButton")->click();
         return;
     }

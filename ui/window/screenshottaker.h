@@ -2,6 +2,7 @@
 #pragma once
 
 #include "print/handoutwriter.h"
+#include "session/comparisonrequest.h"
 
 #include <QObject>
 #include <QString>
@@ -25,14 +26,14 @@ public:
     /// the training started with --train has finished), "train-live" (grabs that training
     /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
     /// the file of setCorpus through the model and waits for its map) or "compare" (compares
-    /// with the text of setCompareText).
+    /// with the B of setComparison).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
     /// The corpus file the "corpus" view runs (headlens --corpus FILE).
     void setCorpus(const QString &path) { m_corpus = path; }
-    /// Text B of the "compare" view (headlens --compare-text TEXT).
-    void setCompareText(const QString &text) { m_compareText = text; }
+    /// B of the "compare" view (headlens --compare-text TEXT or --compare-change NAME).
+    void setComparison(const ComparisonRequest &b) { m_comparison = b; }
 
 private:
     void poll();
@@ -50,7 +51,7 @@ private:
     int m_waited = 0;
     QString m_corpus;
     bool m_corpusStarted = false;
-    QString m_compareText;
+    ComparisonRequest m_comparison;
     bool m_ranked = false; ///< --view importance|patching|compare: asked for
 };
 
