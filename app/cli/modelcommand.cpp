@@ -5,6 +5,7 @@
 #include "comparisonprinter.h"
 #include "figurewriter.h"
 #include "rankingprinter.h"
+#include "session/comparisonjob.h"
 
 #include "io/npyfile.h"
 #include "io/tracejson.h"
@@ -81,12 +82,13 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.importance);
     if (traced.patching && !request.json)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
-    const std::string &textB = request.intervene.compareText;
+    const ComparisonRequest &b = request.intervene.compare;
     std::optional<TraceRun> runB;
-    if (!textB.empty()) {
-        runB = session.run(CommandLineJob::withText(job, textB));
+    if (b.wanted()) {
+        runB = session.run(CommandLineJob::comparisonB(job, b));
         if (!request.json)
-            ComparisonPrinter(m_out, "layer").print(run.attention, runB->model->attention, textB);
+            ComparisonPrinter(m_out, "layer")
+                .print(run.attention, runB->model->attention, describeComparison(job, b));
     }
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";
@@ -102,7 +104,8 @@ int ModelCommand::run(const CommandLineRequest &request)
         }
         if (traced.patching) {
             RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
-            ranking += ", patching.npy, patching.csv";
+            RankingPrinter::writePositions(*traced.patching, request.exportDir);
+            ranking += ", patching.npy, patching.csv, patching_positions.csv";
         }
         if (!request.json)
             m_out << "Wrote layer " << run.source.layer << "'s " << trace.tensors().size()

@@ -2,6 +2,7 @@
 #include "rankingprinter.h"
 
 #include "io/atomicfile.h"
+#include "io/csvfield.h"
 #include "io/npyfile.h"
 #include "model/modelrun.h"
 #include "model/openedmodel.h"
@@ -30,14 +31,37 @@ void RankingPrinter::print(const HeadImportance &importance) const
 void RankingPrinter::print(const PatchingMap &map, const OpenedModel &model,
                            const ModelRun &run) const
 {
-    m_out << "\nPatching map: the share of logit(answer) - logit(wrong) restored by patching the "
-             "head's output from the clean text\n"
+    const bool restoring = map.direction == PatchDirection::CleanIntoCorrupt;
+    m_out << "\nPatching map: the share of logit(answer) - logit(wrong) "
+          << (restoring ? "restored by patching the head's output from the clean text into the "
+                          "corrupted run"
+                        : "removed by patching the head's output from the corrupted text into the "
+                          "clean run")
+          << "\n"
           << "  answer [" << model.tokenLabel(map.answer) << "] (id " << map.answer << "), wrong ["
           << model.tokenLabel(map.wrong) << "] (id " << map.wrong << "), read at position "
           << map.position << " [" << run.tokens.at(size_t(map.position)) << "]" << std::fixed
           << std::setprecision(4) << "; clean " << map.cleanMetric << ", corrupted "
           << map.corruptMetric << std::defaultfloat << "\n";
     printTable(map.restored);
+    m_out << "By position, head " << map.positionsLayer << "." << map.positionsHead + 1
+          << " patched at one position at a time:\n"
+          << std::fixed << std::setprecision(4);
+    for (size_t p = 0; p < map.byPosition.size(); ++p)
+        m_out << "  " << std::setw(3) << p << " [" << map.positionTokens.at(p) << "] "
+              << map.byPosition[p] << "\n";
+    m_out << std::defaultfloat;
+}
+
+void RankingPrinter::writePositions(const PatchingMap &map, const std::string &dir)
+{
+    std::ostringstream csv;
+    csv << "position,token,layer " << map.positionsLayer << " head " << map.positionsHead + 1
+        << "\n"
+        << std::setprecision(9);
+    for (size_t p = 0; p < map.byPosition.size(); ++p)
+        csv << p << "," << csvField(map.positionTokens.at(p)) << "," << map.byPosition[p] << "\n";
+    AtomicFile::write(dir + "/patching_positions.csv", csv.str());
 }
 
 void RankingPrinter::printTable(const RowMatrix &table) const

@@ -25,6 +25,8 @@ public:
     void print(const PatchingMap &map, const OpenedModel &model, const ModelRun &run) const;
     /// Writes dir/name.npy and dir/name.csv. Throws InputError when a file cannot be written.
     static void write(const RowMatrix &table, const std::string &dir, const std::string &name);
+    /// Writes dir/patching_positions.csv: each position's token and byPosition's share.
+    static void writePositions(const PatchingMap &map, const std::string &dir);
 
 private:
     /// The table, then the five heads with the largest values.

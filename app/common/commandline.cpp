@@ -142,14 +142,17 @@ bool applyCostOption(CostOptions &cost, const std::string &option, const std::st
     return true;
 }
 
-/// "L.H" of --ablate: layer from 0, head from 1.
-std::pair<int, int> parseLayerHead(const std::string &value)
+/// "L.H" of --ablate or --patch-positions: layer from 0, head from 1.
+std::pair<int, int> parseLayerHead(const std::string &option, const std::string &value)
 {
     const size_t dot = value.find('.');
-    const auto bad = [&value](const std::string &why) {
-        return InputError("--ablate expects LAYER.HEAD pairs separated by commas, layers from 0 "
-                          "(as --layer) and heads from 1 (as --stats prints them), e.g. 0.3,1.1; "
-                          "got '" +
+    const auto bad = [&](const std::string &why) {
+        return InputError(option +
+                          (option == "--ablate" ? " expects LAYER.HEAD pairs separated by commas"
+                                                : " expects one LAYER.HEAD") +
+                          ", layers from 0 (as --layer) and heads from 1 (as --stats prints "
+                          "them), e.g. " +
+                          (option == "--ablate" ? "0.3,1.1" : "1.2") + "; got '" +
                           quotedText(value) + "'" + why + ".");
     };
     if (dot == std::string::npos || value.find('.', dot + 1) != std::string::npos)
@@ -176,13 +179,23 @@ bool applyInterventionOption(InterventionOptions &v, const std::string &option,
         if (parts.empty())
             throw InputError("--ablate expects LAYER.HEAD pairs such as 0.3, got nothing.");
         for (const std::string &part : parts)
-            v.ablate.push_back(parseLayerHead(part));
+            v.ablate.push_back(parseLayerHead(option, part));
     } else if (option == "--ablate-mode") {
         if (value != "zero" && value != "mean")
             throw InputError("--ablate-mode expects zero or mean, got '" + quotedText(value) +
                              "'.");
         v.ablateMode = value;
-    } else if (option == "--patch-from")
+    } else if (option == "--patch-direction") {
+        if (value != "restore" && value != "break")
+            throw InputError("--patch-direction expects restore (the clean text's head outputs "
+                             "into the corrupted run) or break (the corrupted text's into the "
+                             "clean run), got '" +
+                             quotedText(value) + "'.");
+        v.patchDirection =
+            value == "break" ? PatchDirection::CorruptIntoClean : PatchDirection::CleanIntoCorrupt;
+    } else if (option == "--patch-positions")
+        v.patchPositions = parseLayerHead(option, value);
+    else if (option == "--patch-from")
         v.patchFrom = value;
     else if (option == "--answer")
         v.answer = value;
@@ -191,8 +204,15 @@ bool applyInterventionOption(InterventionOptions &v, const std::string &option,
     else if (option == "--corpus")
         v.corpusPath = value;
     else if (option == "--compare-text")
-        v.compareText = value;
-    else
+        v.compare = {ComparedChange::Text, value};
+    else if (option == "--compare-change") {
+        const auto change = comparedChangeFromString(value);
+        if (!change || *change == ComparedChange::Text)
+            throw InputError("--compare-change expects one of seed|kv-heads|rope|causal|"
+                             "no-ablations, got '" +
+                             quotedText(value) + "' (another text is --compare-text TEXT).");
+        v.compare = {*change, {}};
+    } else
         return false;
     return true;
 }

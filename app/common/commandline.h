@@ -2,6 +2,8 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "model/patchingmap.h"
+#include "session/comparisonrequest.h"
 
 #include <optional>
 #include <set>
@@ -45,8 +47,15 @@ struct InterventionOptions
     std::string patchFrom;           ///< --patch-from TEXT: the clean text patched from
     std::string answer;              ///< --answer A: the metric's answer token
     std::string wrong;               ///< --wrong B: the token it is compared with
-    std::string corpusPath;          ///< --corpus FILE: every head over a text file's lines
-    std::string compareText;         ///< --compare-text TEXT: text B beside the text (A)
+    /// --patch-direction restore|break: clean into corrupted (default) or the reverse
+    PatchDirection patchDirection = PatchDirection::CleanIntoCorrupt;
+    /// --patch-positions L.H: the head patched one position at a time (layer from 0, head from
+    /// 1); -1, -1 = the map's strongest
+    std::pair<int, int> patchPositions{-1, -1};
+    std::string corpusPath; ///< --corpus FILE: every head over a text file's lines
+    /// --compare-text TEXT or --compare-change seed|kv-heads|rope|causal|no-ablations: B beside
+    /// the text and settings (A)
+    ComparisonRequest compare;
 };
 
 /// What the command line asked for. Settings given explicitly are remembered so that values

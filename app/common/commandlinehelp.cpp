@@ -63,10 +63,19 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             of logit(answer) - logit(wrong) at the last position it restores;
                             --export-dir also writes patching.npy and patching.csv
   --answer A, --wrong B     the patching metric's two tokens, one token each (" Mary", " John")
+  --patch-direction D       restore (default: clean outputs into the corrupted run, the share of
+                            the difference each head restores) or break (corrupted outputs into
+                            the clean run, the share each head removes)
+  --patch-positions L.H     the head also patched one position at a time (default: the map's
+                            strongest); --export-dir writes patching_positions.csv
   --compare-text TEXT       run TEXT (B) too, with the same settings and model: per head the
                             largest and mean |A - B| and the rows' Jensen-Shannon divergence;
                             --export-dir adds compare_weights.npy (B) and, for texts of the same
                             token length, compare_difference.npy (A - B)
+  --compare-change NAME     the same for the same text with one change: seed (the next seed),
+                            kv-heads (one K/V head), rope (RoPE on/off), causal (the mask on/off)
+                            or no-ablations (without --ablate); the first four are the built-in
+                            layer's
   --corpus FILE             with --model: every head over FILE's lines (one text each, the first
                             128 tokens): its statistics' means, its induction score on repeated
                             random tokens, Jensen-Shannon distances between heads and their 2-D

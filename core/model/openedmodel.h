@@ -67,9 +67,11 @@ public:
     virtual HeadImportance importance(const ModelInput &input,
                                       const std::function<bool(double)> &progress) const = 0;
     /// The patching map of the clean and corrupted texts with the metric logit(answer) -
-    /// logit(wrong). Throws InputError when the token lengths differ (saying both), Cancelled.
-    virtual PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer,
-                                 int wrong, const std::function<bool(double)> &progress) const = 0;
+    /// logit(wrong), in the question's direction, with one head patched position by position.
+    /// Throws InputError when the token lengths differ (saying both), Cancelled.
+    virtual PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
+                                 const PatchingQuestion &question,
+                                 const std::function<bool(double)> &progress) const = 0;
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

@@ -32,7 +32,8 @@ public:
     /// length with scored positions), every next token otherwise.
     HeadImportance importance(const ModelInput &input,
                               const std::function<bool(double)> &progress) const override;
-    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
+                         const PatchingQuestion &question,
                          const std::function<bool(double)> &progress) const override;
     std::string tokenLabel(int id) const override { return m_model->task().label(id); }
 

@@ -101,7 +101,7 @@ HeadImportance ToyRanking::importance(const std::vector<int> &tokens,
 }
 
 PatchingMap ToyRanking::patching(const std::vector<int> &clean, const std::vector<int> &corrupt,
-                                 int answer, int wrong,
+                                 const PatchingQuestion &question,
                                  const std::function<bool(double)> &progress) const
 {
     if (clean.size() != corrupt.size())
@@ -111,29 +111,41 @@ PatchingMap ToyRanking::patching(const std::vector<int> &clean, const std::vecto
     m_model.layerInput(0, clean);
     m_model.layerInput(0, corrupt);
     const ToyModelConfig &c = m_model.settings.model;
-    for (int id : {answer, wrong})
+    for (int id : {question.answer, question.wrong})
         if (id < 0 || id >= c.vocabulary)
             throw InputError("Token id " + std::to_string(id) + " is not in the vocabulary.");
+    if (question.positionsLayer >= c.layers || question.positionsHead >= c.heads)
+        throw InputError("Head " + std::to_string(question.positionsLayer) + "." +
+                         std::to_string(question.positionsHead + 1) +
+                         " is not in the toy model: it has " + std::to_string(c.layers) +
+                         " layer(s) of " + std::to_string(c.heads) + " head(s).");
     ask(progress, 0.0);
     const ToyModel model(c, m_model.parameters);
     const int n = int(clean.size()), count = c.layers * c.heads, dk = c.headDim();
-    ToyModel::Activations cleanActs, corruptActs, patched;
+    const bool restoring = question.direction == PatchDirection::CleanIntoCorrupt;
+    ToyModel::Activations cleanActs, corruptActs, patched, byPosition;
     model.forward(clean, 1, n, cleanActs);
     model.forward(corrupt, 1, n, corruptActs);
-    HeadInterventions patch = everyHeadAlone(c.layers, c.heads, InterventionKind::Patch);
-    patch.patchSource =
-        Tensor(Shape{{"layer", c.layers}, {"b", 1}, {"h", c.heads}, {"n", n}, {"d_v", dk}});
+    // Patched from one run into the other: the source's z_h per layer and head.
+    const ToyModel::Activations &source = restoring ? cleanActs : corruptActs;
+    const std::vector<int> &target = restoring ? corrupt : clean;
+    Tensor sourceOutputs(
+        Shape{{"layer", c.layers}, {"b", 1}, {"h", c.heads}, {"n", n}, {"d_v", dk}});
     for (int l = 0; l < c.layers; ++l)
         for (int h = 0; h < c.heads; ++h)
-            patch.patchSource.matrix({l, 0, h}) =
-                cleanActs.blocks[size_t(l)].concat.middleCols(h * dk, dk);
-    model.forward(repeated(corrupt, count), count, n, patched, &patch);
+            sourceOutputs.matrix({l, 0, h}) =
+                source.blocks[size_t(l)].concat.middleCols(h * dk, dk);
+    HeadInterventions patch = everyHeadAlone(c.layers, c.heads, InterventionKind::Patch);
+    patch.patchSource = sourceOutputs;
+    model.forward(repeated(target, count), count, n, patched, &patch);
     auto metric = [&](const RowMatrix &logits, int s) {
-        return double(logits(s * n + n - 1, answer)) - double(logits(s * n + n - 1, wrong));
+        return double(logits(s * n + n - 1, question.answer)) -
+               double(logits(s * n + n - 1, question.wrong));
     };
     PatchingMap result;
-    result.answer = answer;
-    result.wrong = wrong;
+    result.answer = question.answer;
+    result.wrong = question.wrong;
+    result.direction = question.direction;
     result.position = n - 1;
     result.cleanMetric = metric(cleanActs.logits, 0);
     result.corruptMetric = metric(corruptActs.logits, 0);
@@ -141,10 +153,22 @@ PatchingMap ToyRanking::patching(const std::vector<int> &clean, const std::vecto
     if (!(std::abs(difference) > 1e-6))
         throw InputError("The clean and corrupted texts give the same logit difference, so "
                          "there is nothing for a patch to restore.");
+    auto share = [&](double m) {
+        return float(restoring ? (m - result.corruptMetric) / difference
+                               : (result.cleanMetric - m) / difference);
+    };
     result.restored = RowMatrix(c.layers, c.heads);
     for (int s = 0; s < count; ++s)
-        result.restored(s / c.heads, s % c.heads) =
-            float((metric(patched.logits, s) - result.corruptMetric) / difference);
+        result.restored(s / c.heads, s % c.heads) = share(metric(patched.logits, s));
+    result.choosePositionsHead(question);
+    HeadInterventions positions;
+    for (int p = 0; p < n; ++p)
+        positions.items.push_back(
+            {result.positionsLayer, result.positionsHead, InterventionKind::Patch, p, p});
+    positions.patchSource = sourceOutputs;
+    model.forward(repeated(target, n), n, n, byPosition, &positions);
+    for (int p = 0; p < n; ++p)
+        result.byPosition.push_back(share(metric(byPosition.logits, p)));
     ask(progress, 1.0);
     return result;
 }

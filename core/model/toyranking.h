@@ -27,9 +27,11 @@ public:
     /// fit the model; Cancelled when `progress` returns false.
     HeadImportance importance(const std::vector<int> &tokens, const std::vector<int> &targets,
                               const std::function<bool(double)> &progress = {}) const;
-    /// PatchingMap at the last position. Throws InputError as TransformerRanking::patching.
-    PatchingMap patching(const std::vector<int> &clean, const std::vector<int> &corrupt, int answer,
-                         int wrong, const std::function<bool(double)> &progress = {}) const;
+    /// PatchingMap at the last position, in the question's direction, with one head's
+    /// positions. Throws InputError as TransformerRanking::patching.
+    PatchingMap patching(const std::vector<int> &clean, const std::vector<int> &corrupt,
+                         const PatchingQuestion &question,
+                         const std::function<bool(double)> &progress = {}) const;
 
 private:
     const TrainedModel &m_model;

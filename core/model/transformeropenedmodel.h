@@ -33,7 +33,8 @@ public:
     /// TransformerRanking: one batch of h passes per layer, from that layer's clean stream.
     HeadImportance importance(const ModelInput &input,
                               const std::function<bool(double)> &progress) const override;
-    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
+                         const PatchingQuestion &question,
                          const std::function<bool(double)> &progress) const override;
     std::vector<int> encodePiece(const std::string &text) const override;
     std::string tokenLabel(int id) const override;

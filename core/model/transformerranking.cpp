@@ -53,6 +53,19 @@ HeadInterventions onePerHead(int layer, int heads, InterventionKind kind)
     return result;
 }
 
+/// A head the question names must be in the model; -1, -1 asks for the map's strongest.
+void checkPositionsHead(const PatchingQuestion &q, int layers, int heads)
+{
+    if (q.positionsLayer == -1 && q.positionsHead == -1)
+        return;
+    if (q.positionsLayer < 0 || q.positionsLayer >= layers || q.positionsHead < 0 ||
+        q.positionsHead >= heads)
+        throw InputError("Head " + std::to_string(q.positionsLayer) + "." +
+                         std::to_string(q.positionsHead + 1) +
+                         " is not in the model: it has layers 0 to " + std::to_string(layers - 1) +
+                         " and heads 1 to " + std::to_string(heads) + ".");
+}
+
 /// Layer passes of one clean pass and of every layer's batch: 1 + sum over l of (L - l).
 int64_t passCount(int layers)
 {
@@ -169,7 +182,7 @@ HeadImportance TransformerRanking::importance(const ModelInput &input,
 }
 
 PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInput &corrupt,
-                                         int answer, int wrong,
+                                         const PatchingQuestion &question,
                                          const std::function<bool(double)> &progress) const
 {
     if (clean.tokenIds.size() != corrupt.tokenIds.size())
@@ -178,16 +191,22 @@ PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInp
                          std::to_string(corrupt.tokenIds.size()) +
                          ": patching puts a head's output at each position into the other run, "
                          "so both need the same number of tokens. Reword one of them.");
-    for (int id : {answer, wrong})
+    for (int id : {question.answer, question.wrong})
         if (id < 0 || id >= m_model.spec().vocabSize)
             throw InputError("Token id " + std::to_string(id) + " is not in the vocabulary.");
-    const TransformerRun cleanRun = m_model.run(clean, keeping(true));
-    const TransformerRun corruptRun = m_model.run(corrupt, keeping(false));
     const int layers = m_model.spec().layers, heads = m_model.spec().heads;
+    checkPositionsHead(question, layers, heads);
+    const bool restoring = question.direction == PatchDirection::CleanIntoCorrupt;
+    // The run whose heads' outputs are patched in, and the run they are patched into.
+    const TransformerRun cleanRun = m_model.run(clean, keeping(restoring));
+    const TransformerRun corruptRun = m_model.run(corrupt, keeping(!restoring));
+    const TransformerRun &source = restoring ? cleanRun : corruptRun;
+    const TransformerRun &target = restoring ? corruptRun : cleanRun;
     const int64_t n = int64_t(clean.tokenIds.size());
     PatchingMap result;
-    result.answer = answer;
-    result.wrong = wrong;
+    result.answer = question.answer;
+    result.wrong = question.wrong;
+    result.direction = question.direction;
     result.position = int(n - 1);
     if (!m_model.spec().family->causal) {
         if (cleanRun.maskFills.empty())
@@ -195,33 +214,44 @@ PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInp
                              m_model.spec().family->special.mask + " in the clean text.");
         result.position = cleanRun.maskFills.front().position;
     }
-    Ticker ticker(passCount(layers) + layers, progress);
-    auto metricFrom = [&](const TransformerRun &run) {
-        return metrics(passFrom(0, run.residualStream, 1, {}, ticker.tick()), 1, result.position,
-                       answer, wrong)
-            .front();
+    Ticker ticker(passCount(layers) + layers + layers, progress);
+    auto metricsFrom = [&](int layer, const TransformerRun &run, int64_t count,
+                           const HeadInterventions &interventions) {
+        return metrics(passFrom(layer, run.residualStream, count, interventions, ticker.tick()),
+                       count, result.position, question.answer, question.wrong);
     };
-    result.cleanMetric = metricFrom(cleanRun);
-    result.corruptMetric = metricFrom(corruptRun);
+    result.cleanMetric = metricsFrom(0, cleanRun, 1, {}).front();
+    result.corruptMetric = metricsFrom(0, corruptRun, 1, {}).front();
     const double difference = result.cleanMetric - result.corruptMetric;
     if (!(std::abs(difference) > 1e-6))
         throw InputError("The clean and corrupted texts give the same logit difference (" +
                          std::to_string(result.cleanMetric) +
                          "), so there is nothing for a patch to restore: pick a corruption that "
                          "changes the answer.");
-    const int64_t dV = m_model.spec().headDim();
+    // The share of the difference a patched run's metric moves, in the patch's direction.
+    auto share = [&](double patched) {
+        return float(restoring ? (patched - result.corruptMetric) / difference
+                               : (result.cleanMetric - patched) / difference);
+    };
+    const Tensor sourceOutputs = source.headOutputs.view(Shape{
+        {"layer", layers}, {"b", 1}, {"h", heads}, {"n", n}, {"d_v", m_model.spec().headDim()}});
     result.restored = RowMatrix(layers, heads);
     for (int layer = 0; layer < layers; ++layer) {
         HeadInterventions patch = onePerHead(layer, heads, InterventionKind::Patch);
-        patch.patchSource = cleanRun.headOutputs.view(
-            Shape{{"layer", layers}, {"b", 1}, {"h", heads}, {"n", n}, {"d_v", dV}});
-        const std::vector<double> m =
-            metrics(passFrom(layer, corruptRun.residualStream, heads, patch, ticker.tick()), heads,
-                    result.position, answer, wrong);
+        patch.patchSource = sourceOutputs;
+        const std::vector<double> m = metricsFrom(layer, target, heads, patch);
         for (int head = 0; head < heads; ++head)
-            result.restored(layer, head) =
-                float((m[size_t(head)] - result.corruptMetric) / difference);
+            result.restored(layer, head) = share(m[size_t(head)]);
     }
+    result.choosePositionsHead(question);
+    // The chosen head patched at position p alone in sequence p.
+    HeadInterventions byPosition;
+    for (int64_t p = 0; p < n; ++p)
+        byPosition.items.push_back(
+            {result.positionsLayer, result.positionsHead, InterventionKind::Patch, int(p), int(p)});
+    byPosition.patchSource = sourceOutputs;
+    for (double m : metricsFrom(result.positionsLayer, target, n, byPosition))
+        result.byPosition.push_back(share(m));
     return result;
 }
 

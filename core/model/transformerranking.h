@@ -28,11 +28,14 @@ public:
     HeadImportance importance(const ModelInput &input,
                               const std::function<bool(double)> &progress = {}) const;
 
-    /// Each head's clean z_h patched into the corrupted run (PatchingMap), the metric read at
-    /// the last position (encoders: the clean text's first mask). Throws InputError when the
-    /// texts' token lengths differ (saying both), when an id is not in the vocabulary, or when
-    /// the two texts give the same metric (nothing to restore).
-    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt, int answer, int wrong,
+    /// Each head's z_h from one run patched into the other (PatchingMap, in the question's
+    /// direction), the metric read at the last position (encoders: the clean text's first
+    /// mask); then the question's head (or the map's strongest) patched at one position at a
+    /// time. Throws InputError when the texts' token lengths differ (saying both), when an id is
+    /// not in the vocabulary or the head not in the model, or when the two texts give the same
+    /// metric (nothing to restore).
+    PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
+                         const PatchingQuestion &question,
                          const std::function<bool(double)> &progress = {}) const;
 
 private:

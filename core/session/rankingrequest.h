@@ -1,6 +1,8 @@
 // RankingRequest: which ranking of heads a job asks for besides its run (importance, patching).
 #pragma once
 
+#include "model/patchingmap.h"
+
 #include <string>
 
 namespace headlens {
@@ -22,6 +24,11 @@ struct RankingRequest
     std::string cleanText; ///< Patching: same token length as the job's text
     std::string answer;    ///< Patching: one token each (GPT-2's words start with a space)
     std::string wrong;
+    PatchDirection direction = PatchDirection::CleanIntoCorrupt; ///< Patching
+    /// Patching: the head (0-based) also patched one position at a time; -1, -1 = the map's
+    /// strongest.
+    int positionsLayer = -1;
+    int positionsHead = -1;
 };
 
 } // namespace headlens

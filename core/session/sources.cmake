@@ -6,4 +6,6 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/session.cpp
     ${CMAKE_CURRENT_LIST_DIR}/ablationeffect.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layerimportance.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/comparisonrequest.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/comparisonjob.cpp
 )

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace headlens;
 using test::runCli;
 
@@ -25,6 +27,7 @@ private slots:
     void ablationChangesThePredictions();
     void importanceTableAndFiles();
     void patchingTableAndFiles();
+    void breakingAndPositions();
     void refusals_data();
     void refusals();
     void helpStatesTheNumbering();
@@ -74,6 +77,41 @@ void TestInterventionCli::patchingTableAndFiles()
     const Tensor map = NpyFile::read((dir.path() + "/patching.npy").toStdString());
     QCOMPARE(map.shape().toPlainString(), std::string("(2, 2)"));
     QVERIFY(QFile::exists(dir.path() + "/patching.csv"));
+    // The strongest head's positions, one line per token, the same numbers as printed.
+    QVERIFY2(r.out.contains("By position, head"), qPrintable(r.out));
+    QFile positions(dir.path() + "/patching_positions.csv");
+    QVERIFY(positions.open(QIODevice::ReadOnly));
+    const QStringList lines =
+        QString::fromUtf8(positions.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 7); // the header and six tokens
+    QVERIFY2(lines[0].startsWith("position,token,layer "), qPrintable(lines[0]));
+    QVERIFY2(lines[2].startsWith("1,\"␣world\","), qPrintable(lines[2]));
+}
+
+// --patch-direction break and --patch-positions: the reverse map of the swapped texts is the
+// forward map (the share removed from one run is the share restored to the other), and the
+// named head's positions are printed for it.
+void TestInterventionCli::breakingAndPositions()
+{
+    QTemporaryDir forward, backward;
+    const QString corrupted = "Hello world, the dog sat";
+    auto r = runCli({"--model", kModel, "--text", corrupted, "--patch-from", kText, "--answer",
+                     " the", "--wrong", " on", "--export-dir", forward.path()});
+    QCOMPARE(r.exitCode, 0);
+    r = runCli({"--model", kModel, "--text", kText, "--patch-from", corrupted, "--answer", " the",
+                "--wrong", " on", "--patch-direction", "break", "--patch-positions", "1.2",
+                "--export-dir", backward.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("removed by patching") && r.out.contains("By position, head 1.2"),
+             qPrintable(r.out));
+    const Tensor a = NpyFile::read((forward.path() + "/patching.npy").toStdString());
+    const Tensor b = NpyFile::read((backward.path() + "/patching.npy").toStdString());
+    QCOMPARE(a.numel(), b.numel());
+    for (int64_t i = 0; i < a.numel(); ++i)
+        QVERIFY(std::abs(a.data()[i] - b.data()[i]) < 1e-4f);
+    QFile positions(backward.path() + "/patching_positions.csv");
+    QVERIFY(positions.open(QIODevice::ReadOnly));
+    QVERIFY(positions.readLine().startsWith("position,token,layer 1 head 2"));
 }
 
 void TestInterventionCli::refusals_data()
@@ -100,6 +138,16 @@ void TestInterventionCli::refusals_data()
     QTest::newRow("lengths differ") << (model + QStringList{"--patch-from", "Hello world",
                                                             "--answer", " the", "--wrong", " on"})
                                     << "The clean text has 2 tokens and the corrupted text 6";
+    QTest::newRow("bad direction")
+        << (model + QStringList{"--patch-from", kText, "--answer", " the", "--wrong", " on",
+                                "--patch-direction", "back"})
+        << "restore (the clean text's";
+    QTest::newRow("positions alone")
+        << (model + QStringList{"--patch-positions", "0.1"}) << "add --patch-from";
+    QTest::newRow("positions head 3")
+        << (model + QStringList{"--patch-from", kText, "--answer", " the", "--wrong", " on",
+                                "--patch-positions", "0.3"})
+        << "Head 0.3 is not in the model";
     QTest::newRow("importance without model")
         << QStringList{"--text", "a b c", "--importance"} << "add --model DIR";
     QTest::newRow("built-in layer 1")

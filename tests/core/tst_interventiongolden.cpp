@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include <map>
 
 using namespace headlens;
@@ -47,6 +49,10 @@ private slots:
     void importanceMatchesNumPy();
     void patchingMatchesNumPy_data() { importanceMatchesNumPy_data(); }
     void patchingMatchesNumPy();
+    void breakingIsRestoringTheOtherWay_data() { importanceMatchesNumPy_data(); }
+    void breakingIsRestoringTheOtherWay();
+    void lastLayerPositionsAreTheLastTokens_data() { importanceMatchesNumPy_data(); }
+    void lastLayerPositionsAreTheLastTokens();
     void ablatedRunMatchesTheRankingsPass();
     void refusals();
 };
@@ -86,12 +92,60 @@ void TestInterventionGolden::patchingMatchesNumPy()
     auto golden = goldenOf(folder.toStdString());
     const std::vector<int> answers = idsOf(golden["answer"]);
     const PatchingMap map = TransformerRanking(model).patching(
-        idsOf(golden["clean"]), idsOf(golden["corrupt"]), answers[0], answers[1]);
+        idsOf(golden["clean"]), idsOf(golden["corrupt"]), {answers[0], answers[1]});
     HL_COMPARE_NEAR(map.cleanMetric, golden["metrics"].data()[0], 0.0, 1e-4);
     HL_COMPARE_NEAR(map.corruptMetric, golden["metrics"].data()[1], 0.0, 1e-4);
     const RowMatrix expected = tableOf(golden["patching"]);
     HL_COMPARE_NEAR((map.restored - expected).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-4);
     QCOMPARE(map.position, 8);
+}
+
+// Patching the corrupted run's outputs into the clean run of (corrupt, clean) is patching the
+// clean outputs into the corrupted run of (clean, corrupt) seen from the other side: the share
+// it removes from one is the share it restores to the other, so NumPy's map again.
+void TestInterventionGolden::breakingIsRestoringTheOtherWay()
+{
+    QFETCH(QString, folder);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    auto golden = goldenOf(folder.toStdString());
+    const std::vector<int> answers = idsOf(golden["answer"]);
+    const PatchingMap map = TransformerRanking(model).patching(
+        idsOf(golden["corrupt"]), idsOf(golden["clean"]),
+        {answers[0], answers[1], PatchDirection::CorruptIntoClean});
+    QVERIFY(map.direction == PatchDirection::CorruptIntoClean);
+    HL_COMPARE_NEAR(map.cleanMetric, golden["metrics"].data()[1], 0.0, 1e-4);
+    const RowMatrix expected = tableOf(golden["patching"]);
+    HL_COMPARE_NEAR((map.restored - expected).cwiseAbs().maxCoeff(), 0.0, 0.0, 1e-4);
+}
+
+// A last-layer head reaches the last position's logits only through its own output there (a
+// causal model's MLP and norms act on each row alone): patched at the last position it moves the
+// metric as much as patched everywhere, at any other position not at all.
+void TestInterventionGolden::lastLayerPositionsAreTheLastTokens()
+{
+    QFETCH(QString, folder);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    auto golden = goldenOf(folder.toStdString());
+    const std::vector<int> answers = idsOf(golden["answer"]);
+    const std::vector<int> clean = idsOf(golden["clean"]), corrupt = idsOf(golden["corrupt"]);
+    const int last = model.spec().layers - 1;
+    const TransformerRanking ranking(model);
+    for (int head = 0; head < model.spec().heads; ++head) {
+        const PatchingMap map = ranking.patching(
+            clean, corrupt, {answers[0], answers[1], PatchDirection::CleanIntoCorrupt, last, head});
+        QCOMPARE(map.positionsLayer, last);
+        QCOMPARE(map.positionsHead, head);
+        QCOMPARE(map.byPosition.size(), clean.size());
+        for (size_t p = 0; p + 1 < clean.size(); ++p)
+            HL_COMPARE_NEAR(map.byPosition[p], 0.0, 0.0, 1e-5);
+        HL_COMPARE_NEAR(map.byPosition.back(), map.restored(last, head), 0.0, 1e-5);
+    }
+    // Asked for no head, the positions are the strongest head's.
+    const PatchingMap strongest = ranking.patching(clean, corrupt, {answers[0], answers[1]});
+    const float top = strongest.restored.cwiseAbs().maxCoeff();
+    QCOMPARE(std::abs(strongest.restored(strongest.positionsLayer, strongest.positionsHead)), top);
+    QVERIFY(std::any_of(strongest.byPosition.begin(), strongest.byPosition.end(),
+                        [](float v) { return std::abs(v) > 1e-3f; }));
 }
 
 void TestInterventionGolden::ablatedRunMatchesTheRankingsPass()
@@ -118,16 +172,21 @@ void TestInterventionGolden::refusals()
     const TransformerModel model = TransformerModel::open(HEADLENS_TEST_DATA "/gpt2/tiny");
     const TransformerRanking ranking(model);
     const QString lengths = test::errorOf([&] {
-        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2}, 5, 6);
+        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2}, {5, 6});
     });
     QVERIFY2(lengths.contains("3 tokens") && lengths.contains("corrupted text 2"),
              qPrintable(lengths));
     const QString one = test::errorOf([&] { ranking.importance(std::vector<int>{5}); });
     QVERIFY2(one.contains("at least two tokens"), qPrintable(one));
     const QString same = test::errorOf([&] {
-        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2, 3}, 5, 6);
+        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2, 3}, {5, 6});
     });
     QVERIFY2(same.contains("nothing for a patch to restore"), qPrintable(same));
+    const QString head = test::errorOf([&] {
+        ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2, 4},
+                         {5, 6, PatchDirection::CleanIntoCorrupt, 0, 9});
+    });
+    QVERIFY2(head.contains("Head 0.10 is not in the model"), qPrintable(head));
     bool cancelled = false;
     try {
         ranking.importance(std::vector<int>{1, 2, 3}, [](double f) { return f < 0.3; });

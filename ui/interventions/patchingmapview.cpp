@@ -1,8 +1,10 @@
 // PatchingMapView: a form of four boxes over the RankingHeatmap of PatchingMap::restored.
 #include "interventions/patchingmapview.h"
 
+#include "interventions/positionpatchplot.h"
 #include "interventions/rankingheatmap.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,10 +17,13 @@ namespace headlens {
 PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
 {
     auto *about = new QLabel(
-        tr("<b>Patching map</b> — each head's output from the clean run put into the corrupted "
-           "run, one head at a time: the share of logit(answer) − logit(wrong) it brings back "
-           "(1: all of the clean difference, 0: none). The texts must have as many tokens; the "
-           "answers must be one token each (GPT-2's words start with a space)."),
+        tr("<b>Patching map</b> — each head's output from one run put into the other, one head "
+           "at a time. Clean into corrupted: the share of logit(answer) − logit(wrong) it brings "
+           "back (1: all of the clean difference, 0: none), the heads that are enough. Corrupted "
+           "into clean: the share it takes away, the heads the answer cannot do without. The "
+           "texts must have as many tokens; the answers must be one token each (GPT-2's words "
+           "start with a space). Below the map, the strongest head patched at one position at "
+           "a time: where in the text it carries the answer."),
         this);
     about->setWordWrap(true);
     auto box = [this](const char *name) {
@@ -38,6 +43,13 @@ PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
     answers->addWidget(new QLabel(tr("wrong answer"), this));
     answers->addWidget(m_wrong);
     form->addRow(tr("Answer"), answers);
+    m_direction = new QComboBox(this);
+    m_direction->setObjectName("patchDirection");
+    m_direction->addItem(tr("clean → corrupted: which heads restore the answer"),
+                         int(PatchDirection::CleanIntoCorrupt));
+    m_direction->addItem(tr("corrupted → clean: which heads it cannot do without"),
+                         int(PatchDirection::CorruptIntoClean));
+    form->addRow(tr("Patch"), m_direction);
     m_compute = new QPushButton(tr("Compute patching map"), this);
     m_compute->setObjectName("computePatching");
     m_example = new QPushButton(tr("Indirect-object example (Wang et al. 2022)"), this);
@@ -49,11 +61,15 @@ PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_example);
     buttons->addStretch(1);
     m_heatmap = new RankingHeatmap(this);
+    m_positions = new PositionPatchPlot(this);
+    m_positions->setObjectName("patchPositions");
+    m_positions->hide(); // until a map has been computed
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(about);
     layout->addLayout(form);
     layout->addLayout(buttons);
-    layout->addWidget(m_heatmap, 1);
+    layout->addWidget(m_heatmap, 3);
+    layout->addWidget(m_positions, 1);
     connect(m_compute, &QPushButton::clicked, this, &PatchingMapView::computeRequested);
     connect(m_example, &QPushButton::clicked, this, &PatchingMapView::fillIndirectObjectExample);
 }
@@ -78,6 +94,7 @@ RankingRequest PatchingMapView::request() const
     request.cleanText = m_clean->text().toStdString();
     request.answer = m_answer->text().toStdString();
     request.wrong = m_wrong->text().toStdString();
+    request.direction = PatchDirection(m_direction->currentData().toInt());
     return request;
 }
 
@@ -92,18 +109,27 @@ void PatchingMapView::setPatching(std::shared_ptr<const PatchingMap> patching)
     m_heatmap->setRunning(false);
     if (!m_patching)
         return;
+    const bool restoring = m_patching->direction == PatchDirection::CleanIntoCorrupt;
     m_heatmap->setValues(m_patching->restored,
-                         tr("Fraction of the clean logit difference restored by patching each "
-                            "head — clean %1, corrupted %2 (at token %3)")
-                             .arg(m_patching->cleanMetric, 0, 'f', 3)
-                             .arg(m_patching->corruptMetric, 0, 'f', 3)
-                             .arg(m_patching->position),
-                         tr("restored"));
+                         (restoring ? tr("Share of the clean logit difference restored by "
+                                         "patching each head's clean output into the corrupted "
+                                         "run")
+                                    : tr("Share of the clean logit difference removed by "
+                                         "patching each head's corrupted output into the clean "
+                                         "run")) +
+                             tr(" — clean %1, corrupted %2 (at token %3)")
+                                 .arg(m_patching->cleanMetric, 0, 'f', 3)
+                                 .arg(m_patching->corruptMetric, 0, 'f', 3)
+                                 .arg(m_patching->position),
+                         restoring ? tr("restored") : tr("removed"));
+    m_positions->setPatching(*m_patching);
+    m_positions->show();
 }
 
 void PatchingMapView::setPlotStyle(const PlotStyle &style)
 {
     m_heatmap->setPlotStyle(style);
+    m_positions->setPlotStyle(style);
 }
 
 } // namespace headlens

@@ -9,17 +9,20 @@
 
 #include <memory>
 
+class QComboBox;
 class QLineEdit;
 class QPushButton;
 
 namespace headlens {
 
+class PositionPatchPlot;
 class RankingHeatmap;
 
 /// Two texts of the same token length (the model's tokenizer decides; the core says so when
-/// they differ), two one-token answers, and the fraction of logit(answer) - logit(wrong)
-/// restored by patching each head's clean output into the corrupted run. Passive like
-/// HeadImportanceView.
+/// they differ), two one-token answers, a direction, and the fraction of logit(answer) -
+/// logit(wrong) each head's patched output restores (clean into corrupted) or removes
+/// (corrupted into clean); below it the strongest head patched one position at a time.
+/// Passive like HeadImportanceView.
 class PatchingMapView : public QWidget
 {
     Q_OBJECT
@@ -36,6 +39,7 @@ public:
     RankingRequest request() const;
     QString corrupted() const;
     RankingHeatmap *heatmap() const { return m_heatmap; }
+    PositionPatchPlot *positions() const { return m_positions; }
     QPushButton *computeButton() const { return m_compute; }
     QPushButton *exampleButton() const { return m_example; }
     const std::shared_ptr<const PatchingMap> &patching() const { return m_patching; }
@@ -49,9 +53,11 @@ private:
     QLineEdit *m_corrupted = nullptr;
     QLineEdit *m_answer = nullptr;
     QLineEdit *m_wrong = nullptr;
+    QComboBox *m_direction = nullptr;
     QPushButton *m_compute = nullptr;
     QPushButton *m_example = nullptr;
     RankingHeatmap *m_heatmap = nullptr;
+    PositionPatchPlot *m_positions = nullptr;
 };
 
 } // namespace headlens
