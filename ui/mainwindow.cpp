@@ -7,6 +7,7 @@
 #include "cost/costpanel.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/ablationmenu.h"
+#include "interventions/ablationset.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/rankingcommands.h"
 #include "models/modelbox.h"
@@ -168,6 +169,12 @@ void MainWindow::buildModels()
     connect(m_train, &TrainView::openInViews, this,
             [this] { m_tabs->setCurrentWidget(m_viewArea); });
     new CompareCommands(m_runner, m_workspace, controller, m_compare, this);
+    // A corpus's means replace the text's in mean ablations: the heads shown change with them.
+    connect(m_models->corpus(), &CorpusPanel::meansChanged, this, [this](auto means, auto model) {
+        m_runner->setMeanSource(means, std::move(model));
+        if (AblationSet::hasMean(m_workspace->state().ablations))
+            recompute();
+    });
     m_models->syncActive();
 }
 
@@ -329,6 +336,7 @@ void MainWindow::connectActions()
     connect(a->showTrain, &QAction::triggered, this, &MainWindow::showTrain);
     connect(a->showCost, &QAction::triggered, this, &MainWindow::showCost);
     connect(a->showLines, &QAction::triggered, this, &MainWindow::showLines);
+    connect(a->showCompare, &QAction::triggered, this, &MainWindow::showCompare);
     hideDockOnTrainTab();
     connect(a->saveTrainedModel, &QAction::triggered, m_train, &TrainView::chooseAndSave);
     connect(a->openTrainedModel, &QAction::triggered, m_train, [this] {

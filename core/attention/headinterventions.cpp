@@ -79,6 +79,11 @@ void HeadInterventions::apply(
             z.middleRows(first, rows).setZero();
             break;
         case InterventionKind::Mean: {
+            if (!meanSource.isEmpty()) {
+                const auto mean = meanSource.matrix({layer}).row(head).template cast<S>().eval();
+                z.middleRows(first, rows).rowwise() = mean;
+                break;
+            }
             const auto mean = z.topRows(length).colwise().mean().eval();
             z.middleRows(first, rows).rowwise() = mean;
             break;
@@ -119,6 +124,12 @@ std::optional<std::string> HeadInterventions::problem(int layers, int heads, int
             return "There is no position " + std::to_string(item.position) +
                    " to intervene at: " + "the text has " + std::to_string(n) +
                    " tokens (positions from 0).";
+        if (item.kind == InterventionKind::Mean && !meanSource.isEmpty()) {
+            const Shape &m = meanSource.shape();
+            if (m.rank() != 3 || m.size(0) != layers || m.size(1) != heads || m.size(2) != dV)
+                return std::string("The corpus means come from a model of other sizes: run the "
+                                   "corpus through this model again.");
+        }
         if (item.kind != InterventionKind::Patch)
             continue;
         const Shape &s = patchSource.shape();

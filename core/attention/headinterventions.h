@@ -21,6 +21,9 @@ struct HeadInterventions
     /// as (L, 1, h, n, d_v), a trace's context as (1, b, h, n, d_v)). Sequence b of the pass
     /// reads source sequence b, or sequence 0 when the source holds one. A handle: no copy.
     Tensor patchSource;
+    /// For Mean: (L, h, d_v) each head's mean z over a corpus (CorpusSummary::headOutputMeans),
+    /// written into the rows instead of the mean over this text's positions; empty = the text's.
+    Tensor meanSource;
 
     bool empty() const { return items.empty(); }
     /// Whether any item acts on layer `layer` (so the pass may skip the rest).

@@ -49,6 +49,15 @@ void CorpusStatistics::add(const ModelRun &run)
         sums.sep.add(stats.sepShare, tokens);
         sums.punctuation.add(stats.punctuationShare, tokens);
     }
+    if (!run.headOutputSums.isEmpty()) {
+        const Shape &s = run.headOutputSums.shape(); // (L, h, d_v)
+        const Eigen::MatrixXd sums =
+            ConstRowMatrixMap(run.headOutputSums.data(), s.size(0) * s.size(1), s.size(2))
+                .cast<double>();
+        if (m_outputSums.size() == 0)
+            m_outputSums = Eigen::MatrixXd::Zero(sums.rows(), sums.cols());
+        m_outputSums += sums;
+    }
     m_divergences.add(run.attention);
     ++m_texts;
     m_tokens += int64_t(tokens);
@@ -82,6 +91,12 @@ CorpusSummary CorpusStatistics::summary(std::vector<double> induction,
     summary.inductionTokens = std::move(inductionTokens);
     summary.distances = m_divergences.meanDistance();
     summary.map = classicalScaling(summary.distances);
+    if (m_outputSums.size() > 0) {
+        summary.headOutputMeans =
+            Tensor(Shape{{"layer", m_layers}, {"h", m_heads}, {"d_v", m_outputSums.cols()}});
+        RowMatrixMap(summary.headOutputMeans.data(), m_outputSums.rows(), m_outputSums.cols()) =
+            (m_outputSums / tokens).cast<float>();
+    }
     return summary;
 }
 

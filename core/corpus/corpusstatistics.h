@@ -50,6 +50,7 @@ private:
     int64_t m_texts = 0;
     int64_t m_tokens = 0;
     std::vector<HeadSums> m_sums;
+    Eigen::MatrixXd m_outputSums; ///< (L*h, d_v) z_h summed over every token; empty until one
     HeadDivergences m_divergences;
 };
 

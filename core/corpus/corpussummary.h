@@ -2,6 +2,7 @@
 #pragma once
 
 #include "stats/headstats.h"
+#include "tensor/tensor.h"
 
 #include <Eigen/Core>
 
@@ -39,6 +40,9 @@ struct CorpusSummary
     /// (L*h, 2) the heads placed in the plane by classical scaling of `distances` (Clark et
     /// al. 2019, Figure 6).
     Eigen::MatrixX2d map;
+    /// (L, h, d_v) each head's output z_h (before W_O) averaged over every token of the
+    /// corpus: a mean ablation's replacement (HeadInterventions::meanSource).
+    Tensor headOutputMeans;
 
     int index(int layer, int head) const { return layer * heads + head; }
     int inductionLength() const { return int(inductionTokens.size() / 2); }

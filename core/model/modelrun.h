@@ -11,6 +11,7 @@
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +62,12 @@ struct ModelRun
     /// family keeps the trace in its own run (TransformerRun).
     std::shared_ptr<const Trace> layerTrace;
     AttentionWeights layerParameters; ///< that layer's W_Q, W_K, W_V, W_O and biases
+    /// (L, h, d_v) each head's output z_h (before W_O) summed over the text's positions, with
+    /// the run's interventions: what a corpus's mean ablation averages (CorpusStatistics).
+    Tensor headOutputSums;
+    /// Toy models: the accuracy on the task's held-out examples with this run's interventions
+    /// (Trainer::evaluate), so an ablation shows what it does to the task; NaN otherwise.
+    double taskAccuracy = std::numeric_limits<double>::quiet_NaN();
     /// The typed text was mapped onto the toy vocabulary one character at a time.
     bool mappedOntoToyVocabulary = false;
     /// What reading the text changed ("toy vocabulary a–t, …; cut to the first 20

@@ -5,6 +5,7 @@
 #include "model/tokenpredictions.h"
 #include "model/toyranking.h"
 #include "train/toymodel.h"
+#include "train/trainer.h"
 #include "util/inputerror.h"
 
 #include <algorithm>
@@ -63,6 +64,16 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     const ToyModel toy(shape, model.parameters);
     ToyModel::Activations acts;
     toy.forward(ids, 1, int(n), acts, changes);
+    const int dk = shape.headDim();
+    run->headOutputSums = Tensor(Shape{{"layer", shape.layers}, {"h", shape.heads}, {"d_v", dk}});
+    for (int l = 0; l < shape.layers; ++l)
+        for (int h = 0; h < shape.heads; ++h)
+            run->headOutputSums.matrix({l}).row(h) = acts.blocks[size_t(l)]
+                                                         .concat.middleCols(h * dk, dk)
+                                                         .cast<double>()
+                                                         .colwise()
+                                                         .sum()
+                                                         .cast<float>();
     run->attention = Tensor(Shape{{"L", shape.layers}, {"h", shape.heads}, {"n", n}, {"n_kv", n}});
     for (int l = 0; l < shape.layers; ++l)
         for (int h = 0; h < shape.heads; ++h) {
@@ -84,6 +95,8 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->topNext =
         topPredictions(run->firstLogits, kTopK, [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
+    // The held-out set of the settings it was trained with: a few hundred short sequences.
+    run->taskAccuracy = Trainer(model).evaluate(changes).accuracy;
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);
     return run;
@@ -96,10 +109,11 @@ HeadImportance ToyOpenedModel::importance(const ModelInput &input,
     return ranking.importance(input.tokenIds, ranking.targetsFor(input.tokenIds), progress);
 }
 
-PatchingMap ToyOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt, int answer,
-                                     int wrong, const std::function<bool(double)> &progress) const
+PatchingMap ToyOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt,
+                                     const PatchingQuestion &question,
+                                     const std::function<bool(double)> &progress) const
 {
-    return ToyRanking(*m_model).patching(clean.tokenIds, corrupt.tokenIds, answer, wrong, progress);
+    return ToyRanking(*m_model).patching(clean.tokenIds, corrupt.tokenIds, question, progress);
 }
 
 } // namespace headlens

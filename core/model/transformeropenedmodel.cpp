@@ -25,6 +25,19 @@ Vector firstLogitsOf(const TransformerRun &pass)
         return {};
     return logits.row(row).transpose();
 }
+
+/// (L, h, n, d_v) -> (L, h, d_v), summed over n in double.
+Tensor sumOverPositions(const Tensor &headOutputs)
+{
+    const Shape &s = headOutputs.shape();
+    const int64_t layers = s.size(0), heads = s.size(1), dV = s.size(3);
+    Tensor sums(Shape{{"layer", layers}, {"h", heads}, {"d_v", dV}});
+    for (int64_t l = 0; l < layers; ++l)
+        for (int64_t h = 0; h < heads; ++h)
+            sums.matrix({l}).row(h) =
+                headOutputs.matrix({l, h}).cast<double>().colwise().sum().cast<float>();
+    return sums;
+}
 } // namespace
 
 std::string TransformerOpenedModel::name() const
@@ -47,8 +60,13 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     options.viewedLayer = layer;
     options.topK = kTopK;
     options.progress = progress;
-    auto pass = std::make_shared<const TransformerRun>(m_model.run(input, options));
+    options.keepHeadOutputs = true; // summed below, then let go: a corpus's means need only that
+    TransformerRun whole = m_model.run(input, options);
+    Tensor sums = sumOverPositions(whole.headOutputs);
+    whole.headOutputs = Tensor();
+    auto pass = std::make_shared<const TransformerRun>(std::move(whole));
     auto run = std::make_shared<ModelRun>();
+    run->headOutputSums = std::move(sums);
     run->name = name();
     run->layers = pass->layers();
     run->heads = pass->heads();
@@ -98,10 +116,10 @@ HeadImportance TransformerOpenedModel::importance(const ModelInput &input,
 }
 
 PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt,
-                                             int answer, int wrong,
+                                             const PatchingQuestion &question,
                                              const std::function<bool(double)> &progress) const
 {
-    return TransformerRanking(m_model).patching(clean, corrupt, answer, wrong, progress);
+    return TransformerRanking(m_model).patching(clean, corrupt, question, progress);
 }
 
 std::vector<int> TransformerOpenedModel::encodePiece(const std::string &text) const

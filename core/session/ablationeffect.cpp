@@ -42,6 +42,8 @@ AblationEffect AblationEffect::between(const TraceRun &unchanged, const TraceRun
         effect.after = probability(b.firstLogits, int(best));
         effect.topAfter = labelIn(b, bestAfter);
         effect.topAfterProb = probability(b.firstLogits, int(bestAfter));
+        effect.accuracyBefore = a.taskAccuracy;
+        effect.accuracyAfter = b.taskAccuracy;
         return effect;
     }
     const Trace &a = *unchanged.trace;

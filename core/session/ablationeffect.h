@@ -3,6 +3,7 @@
 
 #include "session/tracerun.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -10,8 +11,8 @@ namespace headlens {
 
 /// Made in the worker from two runs of one job, without and with its interventions; the window's
 /// bar reads it. A model's: the unchanged model's top token (after a decoder's text, at an
-/// encoder's first mask) with its probability before and after. The built-in layer's:
-/// |Δ output| per token.
+/// encoder's first mask) with its probability before and after, and a toy model's task
+/// accuracy. The built-in layer's: |Δ output| per token.
 struct AblationEffect
 {
     enum class Kind
@@ -28,6 +29,10 @@ struct AblationEffect
     double after = 0.0;        ///< and with them
     std::string topAfter;      ///< the changed model's most probable token
     double topAfterProb = 0.0; ///< and its probability
+    /// Token, toy models: the accuracy on the task's held-out examples without and with the
+    /// interventions (ModelRun::taskAccuracy); NaN for other models.
+    double accuracyBefore = std::numeric_limits<double>::quiet_NaN();
+    double accuracyAfter = std::numeric_limits<double>::quiet_NaN();
 
     /// Output: [b][i] ||output_i(changed) - output_i(unchanged)||_2 for every token i of each
     /// sequence b (padding left out), with the tokens' labels.

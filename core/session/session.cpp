@@ -123,18 +123,22 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     const OpenedModel &model = *source.model;
     checkLayer(source.layer, model.layers(), model.family());
     const ModelInput input = inputFor(job, model);
+    HeadInterventions interventions = job.interventions;
+    if (job.meanSourceModel != source.model)
+        interventions.meanSource = Tensor(); // measured on another model
     const bool sameText =
         m_lastRun && m_lastRun->source.model == source.model &&
         ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input &&
-        m_lastRun->interventions.items == job.interventions.items &&
-        m_lastRun->interventions.patchSource.sharesStorageWith(job.interventions.patchSource);
+        m_lastRun->interventions.items == interventions.items &&
+        m_lastRun->interventions.patchSource.sharesStorageWith(interventions.patchSource) &&
+        m_lastRun->interventions.meanSource.sharesStorageWith(interventions.meanSource);
     const bool ranked = job.ranking.kind != RankingRequest::Kind::None;
     // With a ranking the run is the first tenth of the work, the ranking's passes the rest.
     const std::function<bool(double)> runProgress =
         ranked && progress ? [&progress](double f) { return progress(0.1 * f); } : progress;
     std::shared_ptr<ModelRun> modelRun =
         sameText ? model.retrace(*m_lastRun, source.layer, runProgress)
-                 : model.run(input, source.layer, job.interventions, runProgress);
+                 : model.run(input, source.layer, interventions, runProgress);
     modelRun->source = source;
     const bool fromText = job.tokenIds.empty() && !job.texts.empty();
     modelRun->readingNote = fromText ? model.readingNote(job.texts.front()) : std::string();
@@ -175,8 +179,14 @@ void Session::addRanking(const TraceJob &job, const OpenedModel &model, const Mo
     const int answer = answerToken(model, job.ranking.answer);
     const int wrong = answerToken(model, job.ranking.wrong);
     const ModelInput clean = model.encode(job.ranking.cleanText);
-    run.patching =
-        std::make_shared<const PatchingMap>(model.patching(clean, input, answer, wrong, rest));
+    const PatchingQuestion question{answer, wrong, job.ranking.direction,
+                                    job.ranking.positionsLayer, job.ranking.positionsHead};
+    PatchingMap map = model.patching(clean, input, question, rest);
+    const ModelInput &patchedInto =
+        job.ranking.direction == PatchDirection::CleanIntoCorrupt ? input : clean;
+    for (int id : patchedInto.tokenIds)
+        map.positionTokens.push_back(model.tokenLabel(id));
+    run.patching = std::make_shared<const PatchingMap>(std::move(map));
 }
 
 } // namespace headlens

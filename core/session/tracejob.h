@@ -7,6 +7,7 @@
 #include "session/chosensettings.h"
 #include "session/rankingrequest.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct TraceJob
     /// Changes to heads' outputs in the run: a model's layers (0-based) or the built-in layer's
     /// (layer 0). Heads 0-based here (the CLI and the window number them from 1).
     HeadInterventions interventions;
+    /// The model interventions.meanSource was measured on (a corpus run): Session drops those
+    /// means for any other model, so that a changed model never reads another's.
+    std::shared_ptr<const OpenedModel> meanSourceModel;
     RankingRequest ranking; ///< a ranking of the heads after the run (models only)
 };
 

@@ -5,6 +5,7 @@
 #include "corpus/corpusfile.h"
 #include "corpus/corpusrun.h"
 #include "model/modelopener.h"
+#include "model/transformermodel.h"
 #include "util/inputerror.h"
 
 #include <QTemporaryDir>
@@ -27,6 +28,8 @@ private slots:
     void inductionOnRepeatedCorpusTokens();
     void longTextsAreCutToTheLimit();
     void twoHundredLinesStreamThrough();
+    void headOutputMeansAreEachHeadsMeanZ();
+    void corpusMeanOfOneTextIsThatTextsMean();
     void cancelStops();
     void refusesWhatIsNotACorpus_data();
     void refusesWhatIsNotACorpus();
@@ -259,6 +262,66 @@ void TestCorpusRun::refusesWhatIsNotACorpus()
         QVERIFY2(message.contains(says), qPrintable(message));
         QVERIFY2(message.contains(QString::fromStdString(path)), qPrintable(message));
     }
+}
+
+// Each head's z_h (before W_O) averaged over every token of every line, as the model's own
+// record of z (TransformerRunOptions::keepHeadOutputs) gives it line by line.
+void TestCorpusRun::headOutputMeansAreEachHeadsMeanZ()
+{
+    std::string contents;
+    for (const std::string &text : m_texts)
+        contents += text + "\n";
+    const CorpusSummary summary = runCorpus(*m_model, write("z.txt", contents), {}, {});
+    const TransformerModel model = TransformerModel::open(HEADLENS_TEST_DATA "/gpt2/tiny");
+    const int64_t layers = model.spec().layers, heads = model.spec().heads;
+    const int64_t dV = model.spec().headDim();
+    QCOMPARE(summary.headOutputMeans.shape().sizes(), (std::vector<int64_t>{layers, heads, dV}));
+    Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(layers * heads, dV);
+    int64_t tokens = 0;
+    TransformerRunOptions options;
+    options.keepHeadOutputs = true;
+    for (const std::string &text : m_texts) {
+        const TransformerRun run = model.run(ModelInput(model.encode(text)), options);
+        const int64_t n = int64_t(run.tokenIds.size());
+        tokens += n;
+        for (int64_t l = 0; l < layers; ++l)
+            for (int64_t h = 0; h < heads; ++h)
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t k = 0; k < dV; ++k)
+                        sums(l * heads + h, k) += run.headOutputs.at({l, h, i, k});
+    }
+    double largest = 0.0;
+    for (int64_t l = 0; l < layers; ++l)
+        for (int64_t h = 0; h < heads; ++h)
+            for (int64_t k = 0; k < dV; ++k) {
+                const double expected = sums(l * heads + h, k) / double(tokens);
+                largest = std::max(largest, std::abs(expected));
+                QCOMPARE_LE(std::abs(summary.headOutputMeans.at({l, h, k}) - expected), 1e-5);
+            }
+    QVERIFY(largest > 1e-3); // the heads write something: the check can fail
+}
+
+// A mean ablation with the means of a one-line corpus is the mean ablation over that text;
+// with a corpus of other texts it is not.
+void TestCorpusRun::corpusMeanOfOneTextIsThatTextsMean()
+{
+    const std::string text = m_texts.front();
+    const CorpusSummary one = runCorpus(*m_model, write("one.txt", text + "\n"), {}, {});
+    const CorpusSummary other =
+        runCorpus(*m_model, write("other.txt", m_texts[1] + "\n" + m_texts[2] + "\n"), {}, {});
+    const ModelInput input(m_model->encode(text));
+    const auto logitsWith = [&](const Tensor &means) {
+        HeadInterventions mean = HeadInterventions::ablating(1, 0, InterventionKind::Mean);
+        mean.meanSource = means;
+        return m_model->run(input, 0, mean, {})->firstLogits;
+    };
+    const Vector overText = logitsWith(Tensor());
+    QCOMPARE_LE((logitsWith(one.headOutputMeans) - overText).cwiseAbs().maxCoeff(), 1e-5f);
+    QVERIFY((logitsWith(other.headOutputMeans) - overText).cwiseAbs().maxCoeff() > 1e-4f);
+    // Means of another model's sizes are refused with a reason.
+    HeadInterventions wrong = HeadInterventions::ablating(0, 0, InterventionKind::Mean);
+    wrong.meanSource = Tensor(Shape{{"layer", 1}, {"h", 1}, {"d_v", 3}});
+    QVERIFY(wrong.problem(2, 2, 4, 8).value_or("").find("other sizes") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(TestCorpusRun)

@@ -12,6 +12,7 @@
 #include "models/modelcontroller.h"
 #include "models/modelwiring.h"
 #include "selection/selection.h"
+#include "views/tracereader.h"
 #include "window/filecommands.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
@@ -43,6 +44,7 @@ private slots:
     void clickingADotOpensItsHead();
     void exportWritesTheFiles();
     void theWindowShowsTheTabWithAModel();
+    void meanAblationUsesTheCorpusMeans();
 
 private:
     QString corpus(const QString &name, int lines) const;
@@ -74,8 +76,7 @@ void TestCorpusPanel::runAndWait(CorpusPanel &panel, const QString &path)
 void TestCorpusPanel::initTestCase()
 {
     QVERIFY(m_dir.isValid()); // the window's session goes here, not into the user's settings
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
+    test::keepSettingsIn(m_dir.path());
     m_model = ModelOpener::open(m_folder.toStdString());
 }
 
@@ -235,6 +236,42 @@ void TestCorpusPanel::theWindowShowsTheTabWithAModel()
     // A dot clicked in the tab opens the head in the Heads view.
     emit panel->headChosen(0, 1);
     QTRY_COMPARE(window.selection()->pinnedHead(), 1);
+}
+
+// Once a corpus has run, a head mean-ablated from the window is replaced by its mean output over
+// the corpus: the window's prediction is the model's run with those means, its head says so.
+void TestCorpusPanel::meanAblationUsesTheCorpusMeans()
+{
+    const QString text = "The tired robot dropped the heavy gear";
+    auto window = test::settledWindow(text);
+    QVERIFY(window);
+    QVERIFY(window->files()->openModel(m_folder));
+    QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+    QVERIFY(waitUntilSettled(*window));
+    const HeadIntervention mean{1, 0, InterventionKind::Mean, -1, -1};
+    window->workspace()->setAblations({mean});
+    QVERIFY(waitUntilSettled(*window));
+    const Vector overText = window->models()->controller()->run()->firstLogits;
+    CorpusPanel *panel = window->models()->corpus();
+    runAndWait(*panel, corpus("means.txt", 6));
+    QVERIFY(panel->summary());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !window->models()->controller()->run()->interventions.meanSource.isEmpty(), 20000);
+    QVERIFY(waitUntilSettled(*window));
+
+    HeadInterventions expected;
+    expected.items = {mean};
+    expected.meanSource = panel->summary()->headOutputMeans;
+    const Vector withCorpus =
+        m_model->run(ModelInput(m_model->encode(text.toStdString())), 0, expected, {})->firstLogits;
+    const Vector shown = window->models()->controller()->run()->firstLogits;
+    QCOMPARE(shown.size(), withCorpus.size());
+    QCOMPARE_LE((shown - withCorpus).cwiseAbs().maxCoeff(), 1e-5f);
+    QVERIFY((shown - overText).cwiseAbs().maxCoeff() > 1e-4f); // the corpus changed it
+    window->workspace()->setModelLayer(1);
+    QVERIFY(waitUntilSettled(*window));
+    QVERIFY2(TraceReader::headChange(*window->trace(), 0, 0).contains("corpus mean"),
+             qPrintable(TraceReader::headChange(*window->trace(), 0, 0)));
 }
 
 QTEST_MAIN(TestCorpusPanel)

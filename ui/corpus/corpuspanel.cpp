@@ -99,7 +99,10 @@ void CorpusPanel::setModel(std::shared_ptr<const OpenedModel> model)
         return;
     m_runner->cancel();
     m_model = std::move(model);
+    const bool hadSummary = m_summary.has_value();
     m_summary.reset();
+    if (hadSummary)
+        emit meansChanged(Tensor(), nullptr);
     m_map->clearSummary();
     m_table->setStats({}, 1, 0, {});
     setRunning(false);
@@ -155,6 +158,7 @@ void CorpusPanel::cancel()
 void CorpusPanel::showSummary(const CorpusSummary &summary)
 {
     m_summary = summary;
+    emit meansChanged(summary.headOutputMeans, m_model);
     m_map->setSummary(summary);
     m_table->setStats(summary.stats, summary.heads, 0, summary.induction);
     QString text = tr("%1 over %2: %3 texts, %4 tokens")

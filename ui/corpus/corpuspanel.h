@@ -50,6 +50,10 @@ public:
 
 signals:
     void headChosen(int layer, int head);
+    /// The heads' mean outputs over the corpus shown (CorpusSummary::headOutputMeans) and the
+    /// model they are of; empty and null when no summary is shown. A mean ablation uses them.
+    void meansChanged(const headlens::Tensor &means,
+                      std::shared_ptr<const headlens::OpenedModel> model);
 
 private:
     void chooseFile();

@@ -73,6 +73,9 @@ QString AblationEffectBar::tokenText(const AblationEffect &e) const
                        .arg(std::log(e.after), 0, 'f', 2);
     if (e.topAfter != e.token)
         text += tr(" · now most probable: %1 %2").arg(quoted(e.topAfter), percent(e.topAfterProb));
+    if (!std::isnan(e.accuracyBefore))
+        text += tr(" · task accuracy (held-out) %1 → %2")
+                    .arg(percent(e.accuracyBefore), percent(e.accuracyAfter));
     return text;
 }
 

@@ -59,7 +59,14 @@ bool AblationSet::changes(const Items &items, int layer, int head)
     return set.changes(layer, head);
 }
 
-QString AblationSet::label(std::optional<InterventionKind> change)
+bool AblationSet::hasMean(const Items &items)
+{
+    return std::any_of(items.begin(), items.end(), [](const HeadIntervention &item) {
+        return item.kind == InterventionKind::Mean;
+    });
+}
+
+QString AblationSet::label(std::optional<InterventionKind> change, bool overCorpus)
 {
     if (!change)
         return {};
@@ -67,7 +74,7 @@ QString AblationSet::label(std::optional<InterventionKind> change)
     case InterventionKind::Zero:
         return QObject::tr("ablated (zero)");
     case InterventionKind::Mean:
-        return QObject::tr("ablated (mean)");
+        return overCorpus ? QObject::tr("ablated (corpus mean)") : QObject::tr("ablated (mean)");
     case InterventionKind::KeepOnly:
         return QObject::tr("ablated (keep only other)");
     case InterventionKind::Patch:

@@ -25,12 +25,15 @@ public:
     /// `head` as the model has it: its own item dropped and, when it was zeroed because other
     /// heads are kept alone, added to those kept.
     static Items restored(Items items, int layer, int head);
+    /// Whether some head is mean-ablated (a corpus's means then change the picture).
+    static bool hasMean(const Items &items);
     /// Whether restored() would change anything for this head.
     static bool changes(const Items &items, int layer, int head);
 
-    /// A head's title suffix: "ablated (zero)", "ablated (mean)", "ablated (keep only other)",
-    /// "patched"; empty for an unchanged head.
-    static QString label(std::optional<InterventionKind> change);
+    /// A head's title suffix: "ablated (zero)", "ablated (mean)" ("ablated (corpus mean)" with
+    /// `overCorpus`: the means are a corpus's), "ablated (keep only other)", "patched"; empty
+    /// for an unchanged head.
+    static QString label(std::optional<InterventionKind> change, bool overCorpus = false);
     /// What the set does, for the effect bar: "L0 H2 zero, L1 H1 mean" (heads from 1).
     static QString summary(const Items &items);
 };

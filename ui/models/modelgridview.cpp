@@ -172,7 +172,8 @@ void ModelGridView::draw()
                                    ? tr(" · K/V %1").arg(h / (m_heads / m_kvHeads) + 1)
                                    : QString();
             // The tile is too small for the whole label: the tooltip has it.
-            const QString change = AblationSet::label(run.interventions.changeOf(l, h));
+            const QString change = AblationSet::label(run.interventions.changeOf(l, h),
+                                                      !run.interventions.meanSource.isEmpty());
             plot->setDimmed(change.isEmpty() ? QString() : tr("ablated"));
             plot->setToolTip(tr("layer %1 · head %2%7\nentropy %3 · distance %4\nprevious token "
                                 "%5 · first token %6\nclick to open it in the Heads view")

@@ -49,6 +49,12 @@ void TraceRunner::submit(const WorkspaceState &state, const ModelSource &model)
         return;
     }
     m_pending = std::move(*job);
+    // A model's corpus means; the session keeps them only for the model they were measured on
+    // (TraceJob::meanSourceModel).
+    if (m_pending.model.isModel()) {
+        m_pending.interventions.meanSource = m_means;
+        m_pending.meanSourceModel = m_meansModel;
+    }
     m_debounce.start();
     setBusy(true);
 }
@@ -87,13 +93,12 @@ void TraceRunner::start()
 {
     const quint64 generation = m_generation.load();
     ++m_inFlight;
-    m_worker.run([this, generation, job = m_pending, textB = m_compareText] {
-        work(generation, job, textB);
-    });
+    m_worker.run(
+        [this, generation, job = m_pending, b = m_comparison] { work(generation, job, b); });
 }
 
 // Runs in the worker thread; talks back only through queued calls.
-void TraceRunner::work(quint64 generation, const TraceJob &job, const QString &textB)
+void TraceRunner::work(quint64 generation, const TraceJob &job, const ComparisonRequest &b)
 {
     if (generation != m_generation.load()) {
         queueOn(this, [this, generation] { finish(generation); });
@@ -124,8 +129,8 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const QString &t
         if (m_traceComputedHook)
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));
-        if (!textB.trimmed().isEmpty())
-            compare(generation, job, run.trace, textB);
+        if (b.wanted())
+            compare(generation, job, run.trace, b);
         analyse(generation, std::move(run.trace), std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
@@ -195,20 +200,22 @@ void TraceRunner::deliver(quint64 generation, TraceRun &run,
     });
 }
 
-// Runs in the worker. A's job again with B's text, so B has A's settings, model and ablations;
-// a newer request cancels it like any pass. B's failure is the Compare tab's, not A's.
+// Runs in the worker. A's job again with B's text or one changed setting, so B has A's other
+// settings, model and ablations; a newer request cancels it like any pass. B's failure is the
+// Compare tab's, not A's.
 void TraceRunner::compare(quint64 generation, const TraceJob &job, std::shared_ptr<const Trace> a,
-                          const QString &textB)
+                          const ComparisonRequest &b)
 {
     QString message;
     try {
-        TraceRun runB = m_session->run(comparisonJob(job, textB.toStdString()),
+        TraceRun runB = m_session->run(comparisonJob(job, b),
                                        [&](double) { return generation == m_generation.load(); });
         const int64_t bytes = runB.trace->bytes();
         auto runs = std::make_shared<ComparedRuns>();
         runs->a = std::move(a);
         runs->b = releasedOffThread(std::move(runB.trace), bytes);
-        runs->textB = textB;
+        runs->request = b;
+        runs->description = QString::fromStdString(describeComparison(job, b));
         std::shared_ptr<const ComparedRuns> result = std::move(runs);
         queueOn(this, [this, generation, result] {
             if (generation == m_generation.load())
@@ -220,9 +227,9 @@ void TraceRunner::compare(quint64 generation, const TraceJob &job, std::shared_p
     } catch (const InputError &error) {
         message = QString::fromStdString(error.what());
     } catch (const std::bad_alloc &) {
-        message = tr("Not enough memory for text B as well. Try a shorter text.");
+        message = tr("Not enough memory for B as well. Try a shorter text.");
     } catch (const std::exception &error) {
-        message = tr("Something went wrong with text B: %1").arg(error.what());
+        message = tr("Something went wrong with B: %1").arg(error.what());
     }
     queueOn(this, [this, generation, message] {
         if (generation == m_generation.load())

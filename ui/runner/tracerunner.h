@@ -61,10 +61,18 @@ public:
     /// (StoragePool) are given back to the system: they make a dragged slider fast, and are
     /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000.
     void setPoolTrimDelay(int milliseconds) { m_poolTrim.setInterval(milliseconds); }
-    /// Text B of the Compare tab: while it is not empty every trace is followed, in the worker,
-    /// by the same job with this text (comparisonReady). Set only while the tab is shown: it
-    /// costs a second pass. Takes effect from the next submit().
-    void setCompareText(const QString &textB) { m_compareText = textB; }
+    /// B of the Compare tab: while it is wanted() every trace is followed, in the worker, by the
+    /// same job with B's text or changed setting (comparisonJob, comparisonReady). Set only while
+    /// the tab is shown: it costs a second pass. Takes effect from the next submit().
+    void setComparison(const ComparisonRequest &b) { m_comparison = b; }
+    /// A corpus's mean z per head (CorpusSummary::headOutputMeans) and the model it was run
+    /// through: while that model is the one submitted, its mean ablations write these means
+    /// instead of the text's (HeadInterventions::meanSource). Empty means: the text's.
+    void setMeanSource(const Tensor &means, std::shared_ptr<const OpenedModel> model)
+    {
+        m_means = means;
+        m_meansModel = std::move(model);
+    }
     quint64 generation() const { return m_generation.load(); }
     /// Test hook; the app never sets it. `hook` runs in the worker thread each time a trace has
     /// been computed, before it is handed to the UI thread. A test blocks in it while it submits
@@ -110,10 +118,10 @@ signals:
 
 private:
     void start();
-    void work(quint64 generation, const TraceJob &job, const QString &textB);
+    void work(quint64 generation, const TraceJob &job, const ComparisonRequest &b);
     /// Runs in the worker after A's trace: B's run and its delivery (or why it failed).
     void compare(quint64 generation, const TraceJob &job, std::shared_ptr<const Trace> a,
-                 const QString &textB);
+                 const ComparisonRequest &b);
     /// The job's run, and the same job's without its interventions first (for effectReady).
     TraceRun runWithEffect(const TraceJob &job, const std::function<bool(double)> &progress,
                            std::shared_ptr<const AblationEffect> &effect);
@@ -129,7 +137,9 @@ private:
     QTimer m_debounce;
     QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
     TraceJob m_pending;
-    QString m_compareText; ///< see setCompareText; UI thread only, copied into each work()
+    ComparisonRequest m_comparison; ///< see setComparison; UI thread only, copied into work()
+    Tensor m_means;                 ///< see setMeanSource
+    std::shared_ptr<const OpenedModel> m_meansModel;
     std::unique_ptr<Session> m_session; ///< used only in m_worker; keeps the opened model
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker

@@ -106,7 +106,8 @@ QString TraceReader::headTitle(const Trace &trace, int b, int head)
 
 QString TraceReader::headChange(const Trace &trace, int b, int head)
 {
-    return AblationSet::label(trace.interventions.changeOf(trace.layer, head, b));
+    return AblationSet::label(trace.interventions.changeOf(trace.layer, head, b),
+                              !trace.interventions.meanSource.isEmpty());
 }
 
 QString TraceReader::headTitleToolTip(const Trace &trace, int b, int head)

@@ -1,0 +1,185 @@
+// tst_patchingwindow: the "Heads that matter" tab's patching map, both directions and by position,
+// and a toy model's importance, each against the core's rankings run apart from the window.
+#include "interventions/ablationeffectbar.h"
+#include "interventions/headimportanceview.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/patchingmapview.h"
+#include "interventions/positionpatchplot.h"
+#include "interventions/rankingheatmap.h"
+#include "mainwindow.h"
+#include "model/toyranking.h"
+#include "model/transformermodel.h"
+#include "model/transformerranking.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
+#include "runner/tracerunner.h"
+#include "train/trainer.h"
+#include "window/filecommands.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include "approx.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+using headlens::test::waitUntilSettled;
+
+namespace {
+
+const QString kClean = "Hello world, the cat sat";
+const QString kCorrupted = "Hello world, the dog sat"; // as many GPT-2 tokens
+
+QString tinyGpt2()
+{
+    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
+}
+
+void compareTables(const RowMatrix &shown, const RowMatrix &expected)
+{
+    QCOMPARE(shown.rows(), expected.rows());
+    QCOMPARE(shown.cols(), expected.cols());
+    for (Eigen::Index l = 0; l < shown.rows(); ++l)
+        for (Eigen::Index h = 0; h < shown.cols(); ++h)
+            HL_COMPARE_NEAR(shown(l, h), expected(l, h), 1e-5, 1e-6);
+}
+
+} // namespace
+
+class TestPatchingWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+
+    PatchingMapView *patching() const { return window->headsThatMatter()->patching(); }
+
+    // The boxes filled and Compute pressed, as a person would; waits for the new map.
+    void computePatching(int direction)
+    {
+        window->showHeadsThatMatter();
+        window->headsThatMatter()->setCurrentWidget(patching());
+        const auto fill = [this](const char *name, const QString &text) {
+            auto *box = patching()->findChild<QLineEdit *>(name);
+            box->clear();
+            QTest::keyClicks(box, text);
+        };
+        fill("patchClean", kClean);
+        fill("patchCorrupted", kCorrupted);
+        fill("patchAnswer", " the");
+        fill("patchWrong", " on");
+        patching()->findChild<QComboBox *>("patchDirection")->setCurrentIndex(direction);
+        const auto before = patching()->patching();
+        patching()->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(patching()->patching() != before, 20000);
+        QVERIFY(waitUntilSettled(*window));
+    }
+
+private slots:
+    void initTestCase() { test::keepSettingsIn(m_dir.path()); }
+    void init()
+    {
+        window = test::settledWindow(kCorrupted); // the tiny GPT-2 reads at most 32 tokens
+        QVERIFY(window);
+    }
+    void cleanup() { window.reset(); }
+
+    // Both directions' maps and the strongest head's positions are the core's, value for value;
+    // the corrupted text is the one the other views now show.
+    void gpt2MapsAreTheCoresInBothDirections()
+    {
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QTRY_VERIFY2_WITH_TIMEOUT(window->models()->controller()->run(),
+                                  qPrintable(window->statusBar()->currentMessage()), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const std::vector<int> clean = model.encode(kClean.toStdString());
+        const std::vector<int> corrupt = model.encode(kCorrupted.toStdString());
+        const int answer = model.encode(" the").front(), wrong = model.encode(" on").front();
+        const TransformerRanking ranking(model);
+        for (const PatchDirection direction :
+             {PatchDirection::CleanIntoCorrupt, PatchDirection::CorruptIntoClean}) {
+            computePatching(int(direction));
+            if (QTest::currentTestFailed())
+                return;
+            const PatchingMap expected =
+                ranking.patching(clean, corrupt, {answer, wrong, direction});
+            compareTables(patching()->heatmap()->values(), expected.restored);
+            QCOMPARE(window->workspace()->state().text, kCorrupted);
+            PositionPatchPlot *positions = patching()->positions();
+            QVERIFY(positions->isVisibleTo(patching()));
+            QCOMPARE(positions->values().size(), expected.byPosition.size());
+            for (size_t p = 0; p < expected.byPosition.size(); ++p)
+                HL_COMPARE_NEAR(positions->values()[p], expected.byPosition[p], 1e-5, 1e-6);
+            const QString head =
+                QString("Head %1.%2").arg(expected.positionsLayer).arg(expected.positionsHead + 1);
+            QVERIFY2(positions->title().startsWith(head), qPrintable(positions->title()));
+            QVERIFY2(positions->title().contains(
+                         direction == PatchDirection::CleanIntoCorrupt ? "restored" : "removed"),
+                     qPrintable(positions->title()));
+            // The bars are labelled with the tokens of the run patched into.
+            QVERIFY2(positions->hoverText(1).contains("[␣world]"),
+                     qPrintable(positions->hoverText(1)));
+        }
+    }
+
+    // A toy model's importance: the task loss of each head alone ablated, as ToyRanking gives it
+    // for the tokens the window ran.
+    void toyImportanceIsTheCoresRanking()
+    {
+        const auto toy = std::make_shared<const TrainedModel>(
+            Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel());
+        window->models()->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const std::vector<int> tokens = window->models()->controller()->run()->tokenIds;
+        window->showHeadsThatMatter();
+        HeadImportanceView *view = window->headsThatMatter()->importance();
+        const auto before = view->importance();
+        view->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view->importance() != before, 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const ToyRanking ranking(*toy);
+        const HeadImportance expected = ranking.importance(tokens, ranking.targetsFor(tokens));
+        compareTables(view->heatmap()->values(), expected.lossIncrease);
+        QCOMPARE(view->heatmap()->values().rows(), toy->settings.model.layers);
+        QVERIFY(expected.lossIncrease.cwiseAbs().maxCoeff() > 0.0f); // the check can fail
+    }
+
+    // A toy model's ablation bar gives the task's held-out accuracy before and after, as the
+    // trainer's own evaluation of the model with and without the head.
+    void toyAblationShowsTheTaskAccuracy()
+    {
+        Trainer trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken));
+        trainer.step(150); // some skill, so that removing a head can cost some
+        const auto toy = std::make_shared<const TrainedModel>(trainer.trainedModel());
+        window->models()->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const HeadIntervention ablation{0, 0, InterventionKind::Zero, -1, -1};
+        window->workspace()->setAblations({ablation});
+        QTRY_VERIFY_WITH_TIMEOUT(window->ablationEffect()->effect(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        HeadInterventions interventions;
+        interventions.items = {ablation};
+        const double before = trainer.evaluate().accuracy;
+        const double after = trainer.evaluate(&interventions).accuracy;
+        const auto percent = [](double p) { return QString("%1 %").arg(100.0 * p, 0, 'f', 1); };
+        const QString expected =
+            QString("task accuracy (held-out) %1 → %2").arg(percent(before), percent(after));
+        QVERIFY2(window->ablationEffect()->text().contains(expected),
+                 qPrintable(window->ablationEffect()->text() + " | expected " + expected));
+        QVERIFY(before != after); // the head mattered: the check can fail
+    }
+};
+
+QTEST_MAIN(TestPatchingWindow)
+#include "tst_patchingwindow.moc"
