@@ -1,6 +1,8 @@
 // AxesStyle: light or dark axes, grid a step away from the background.
 #include "plot/axesstyle.h"
 
+#include "plot/stylefont.h"
+
 namespace headlens {
 
 QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPoints)
@@ -8,8 +10,7 @@ QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPo
     const QColor fg = style.foreground();
     plot.setBackground(style.background());
     plot.axisRect()->setBackground(style.background());
-    QFont labels = plot.font();
-    labels.setPointSizeF(labelPoints * style.fontScale);
+    const QFont labels = StyleFont::scaled(plot.font(), style, labelPoints);
     for (QCPAxis *axis : {plot.xAxis, plot.yAxis}) {
         axis->setBasePen(QPen(fg));
         axis->setTickPen(QPen(fg));
