@@ -2,9 +2,9 @@
 #include "models/modelbox.h"
 
 #include "models/modelcontroller.h"
+#include "panels/fulltextcombobox.h"
 #include "workspace/workspace.h"
 
-#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,11 +17,11 @@ namespace headlens {
 ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *parent)
     : QGroupBox(tr("Model"), parent), m_controller(controller), m_workspace(workspace)
 {
-    m_choice = new QComboBox(this);
+    // As wide as "Toy model: previous-token.npz" at the current font (14 characters cut it in
+    // presentation mode); a longer folder name must not widen the dock beyond the screen: the
+    // combo elides it and the tooltip names it.
+    m_choice = new FullTextComboBox(32, this);
     m_choice->setObjectName("modelChoice");
-    // A long folder name must not widen the dock beyond the screen: the combo elides it.
-    m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_choice->setMinimumContentsLength(14);
     m_layer = new QSpinBox(this);
     m_layer->setObjectName("modelLayer");
     m_layer->setRange(0, 0);
@@ -75,6 +75,7 @@ void ModelBox::sync()
     if (m_controller->hasModel())
         m_choice->addItem(m_controller->modelName());
     m_choice->setCurrentIndex(active && m_choice->count() > 1 ? 1 : 0);
+    m_choice->setToolTip(m_choice->currentText());
     m_layer->setEnabled(active);
     showRun(active ? m_controller->run() : nullptr);
     m_layer->setValue(m_workspace->state().modelLayer);
