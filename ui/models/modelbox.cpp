@@ -42,6 +42,9 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     buttons->addWidget(m_openFolder);
     buttons->addWidget(m_openToy);
     auto *form = new QFormLayout(this);
+    // The whole model name beside "Show" made the dock so wide that at 1280 px the window's
+    // tabs scrolled (Corpus hidden): the name goes below its label when the dock is narrow.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Show"), m_choice);
     form->addRow(tr("Layer"), m_layer);
     form->addRow(buttons);

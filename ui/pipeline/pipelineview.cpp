@@ -266,7 +266,8 @@ void PipelineView::fitSideTabs()
 
 void PipelineView::scrollToSideTabs()
 {
-    m_scroll->ensureWidgetVisible(m_side, 0, 0);
+    // The tab bar at the top: ensureWidgetVisible showed the middle of a tab taller than the view.
+    m_scroll->verticalScrollBar()->setValue(m_side->mapTo(m_scroll->widget(), QPoint(0, 0)).y());
 }
 
 Qt::Orientation PipelineView::panelsOrientation() const
