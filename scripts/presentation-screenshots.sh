@@ -1,6 +1,7 @@
 #!/bin/sh
 # Renders the classroom checklist of issue 22 in presentation mode: every tab at 1280x720 and
-# 1920x1080, light and dark; the pipeline's steps 1-14; the Train tab during and after training.
+# 1920x1080, light and dark; the pipeline's steps 1-14 stepped forward from step 1 and back from
+# the last step; the Train tab during and after training.
 # Usage: scripts/presentation-screenshots.sh [OUT_DIR] [BUILD_DIR]   (then look at every PNG)
 set -eu
 OUT="${1:-/tmp/headlens-presentation}"
@@ -13,6 +14,11 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 # A toy model for the Heads view's note (its vocabulary, what of the lesson sentence was cut).
 TOY="$OUT/previous-token.npz"
 "$BUILD/app/headlens-cli" --train previous --steps 100 --save "$TOY" >/dev/null
+# A small corpus for the Corpus tab (one text a line).
+CORPUS="$OUT/corpus.txt"
+printf '%s\n' "The tired robot dropped the heavy gear because it broke" \
+  "When Mary and John went to the store, John gave a drink to Mary" \
+  "The cat sat on the mat and the cat slept" "A B C D A B C D" >"$CORPUS"
 
 shot() { # NAME, then the window's options
   name="$1"
@@ -35,8 +41,20 @@ for size in 1280x720 1920x1080; do
       --train induction --layers 2 --heads 4 --steps 400
     shot "train-done-$at" --size "$size" --theme "$theme" --view train \
       --train previous --steps 100
+    shot "lines-$at" --size "$size" --theme "$theme" --view lines
+    shot "compare-$at" --size "$size" --theme "$theme" --view compare \
+      --compare-text "The tired robot lifted the heavy gear because it broke"
+    shot "corpus-$at" --size "$size" --theme "$theme" --model "$MODEL" --corpus "$CORPUS" \
+      --view corpus --text "The tired robot dropped the gear"
+    shot "importance-$at" --size "$size" --theme "$theme" --model "$MODEL" --view importance \
+      --text "The tired robot dropped the gear"
+    shot "patching-$at" --size "$size" --theme "$theme" --model "$MODEL" --view patching \
+      --text "The tired robot dropped the gear"
     for step in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+      # Forward from step 1, and back from the last step (End, then Left), one step at a time.
       shot "pipeline-$step-$at" --size "$size" --theme "$theme" --view pipeline --step "$step"
+      shot "pipeline-back-$step-$at" --size "$size" --theme "$theme" --view pipeline-back \
+        --step "$step"
     done
     # The side tabs (below the heatmaps when narrow): One cell at Softmax, W_O at the end.
     shot "side-onecell-$at" --size "$size" --theme "$theme" --view pipeline-side --step 9

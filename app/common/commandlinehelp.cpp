@@ -107,7 +107,9 @@ Output:
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)
-  --step N                  with --view pipeline: show step N (1 = the first)
+  --step N                  with --view pipeline: show step N (1 = the first), reached one
+                            step at a time from the first
+  --view pipeline-back      with --step N: step N reached one step at a time back from the last
   --view pipeline-side      with --step N: the pipeline scrolled down to its side tabs
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)

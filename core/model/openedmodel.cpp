@@ -12,10 +12,13 @@ std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocab
         std::snprintf(text, sizeof text, "%g", v);
         return std::string(text);
     };
-    std::string attention =
-        "d_model " + std::to_string(c.dModel) + " · " + std::to_string(c.heads) + " heads";
+    // "1 head · 1 layer" for a toy model: the summary said "1 heads · 1 layers".
+    const auto count = [](int k, const std::string &noun) {
+        return std::to_string(k) + " " + noun + (k == 1 ? "" : "s");
+    };
+    std::string attention = "d_model " + std::to_string(c.dModel) + " · " + count(c.heads, "head");
     if (c.kvHeadCount() != c.heads)
-        attention += " · " + std::to_string(c.kvHeadCount()) + " K/V heads";
+        attention += " · " + count(c.kvHeadCount(), "K/V head");
     attention += " · d_k " + std::to_string(c.headDimK()) + (c.causal ? " · causal" : "");
     std::string positions;
     if (c.usesRope())
@@ -27,7 +30,7 @@ std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocab
     if (c.window > 0)
         positions +=
             (positions.empty() ? "\n" : " · ") + std::string("window ") + std::to_string(c.window);
-    return attention + positions + "\n" + std::to_string(layers) + " layers · vocabulary " +
+    return attention + positions + "\n" + count(layers, "layer") + " · vocabulary " +
            std::to_string(vocabulary) + " · context " + std::to_string(context);
 }
 

@@ -5,15 +5,23 @@
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
 #include "train/snapshotgrid.h"
+#include "train/toymodelfile.h"
+#include "train/trainer.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"
+#include "window/filecommands.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
+#include <QStyleOptionComboBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -109,6 +117,48 @@ QByteArray sidewaysProblems(QWidget *window)
     return {};
 }
 
+/// Empty when every combo box shown in `page` has room for each of its items' whole text at its
+/// font (QComboBox clips the text it draws to its edit field, a pixel in on each side); else
+/// the first cut ("Induction (copy a" of "Induction (copy a sequence)").
+QByteArray cutComboBoxes(QWidget *page)
+{
+    for (QComboBox *combo : page->findChildren<QComboBox *>()) {
+        if (!combo->isVisible() || combo->isEditable())
+            continue;
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        option.frame = combo->hasFrame();
+        const int room =
+            combo->style()
+                ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo)
+                .width() -
+            2;
+        for (int i = 0; i < combo->count(); ++i) {
+            const int need = combo->fontMetrics().horizontalAdvance(combo->itemText(i));
+            if (need > room)
+                return combo->objectName().toUtf8() + ": '" + combo->itemText(i).toUtf8() +
+                       "' needs " + QByteArray::number(need) + " px, the box holds " +
+                       QByteArray::number(room);
+        }
+    }
+    return {};
+}
+
+/// Empty when the page in front of the pipeline's side tabs shows all of its content without
+/// a scroll bar of its own (the pipeline scrolls instead); else how far it scrolls.
+QByteArray sideTabScrolls(PipelineView *pipeline)
+{
+    QWidget *page = pipeline->sideTabs()->currentWidget();
+    auto *scroll = qobject_cast<QAbstractScrollArea *>(page);
+    if (!scroll)
+        scroll = page->findChild<QAbstractScrollArea *>(QString(), Qt::FindDirectChildrenOnly);
+    if (!scroll || scroll->verticalScrollBar()->maximum() == 0)
+        return {};
+    return pipeline->sideTabs()->tabText(pipeline->sideTabs()->currentIndex()).toUtf8() +
+           " scrolls " + QByteArray::number(scroll->verticalScrollBar()->maximum()) +
+           " px inside the page";
+}
+
 /// The mean lightness (0 black .. 255 white) of what `widget` draws.
 int meanLightness(QWidget *widget)
 {
@@ -133,6 +183,7 @@ class TestPresentationFit : public QObject
     Q_OBJECT
 
 private:
+    QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
     QTabWidget *tabs() { return window->tabs(); }
@@ -158,6 +209,12 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+    }
     void init()
     {
         window = std::make_unique<MainWindow>();
@@ -196,7 +253,31 @@ private slots:
                 return;
             QVERIFY2(plotProblems(tabs()->currentWidget(), true).isEmpty(),
                      where + ": " + plotProblems(tabs()->currentWidget(), true));
+            QVERIFY2(cutComboBoxes(window.get()).isEmpty(),
+                     where + ": " + cutComboBoxes(window.get()));
         }
+    }
+
+    // A toy model file in the Controls: the Show box named it "Toy model: previous-to" (its
+    // width was 14 characters), and its summary said "1 heads · 1 layers".
+    void toyModelControlsReadInFull()
+    {
+        TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::PreviousToken);
+        settings.model.layers = 1;
+        settings.model.heads = 1;
+        const QString path = m_dir.filePath("previous-token.npz");
+        ToyModelFile::save(path.toStdString(), Trainer(settings).trainedModel());
+        QVERIFY(window->files()->openAny(path));
+        auto *choice = dock()->findChild<QComboBox *>("modelChoice");
+        QTRY_COMPARE_WITH_TIMEOUT(choice->currentText(), QString("Toy model: previous-token.npz"),
+                                  20000);
+        QVERIFY(waitUntilSettled(*window));
+        settle();
+        QVERIFY2(cutComboBoxes(dock()).isEmpty(), cutComboBoxes(dock()));
+        auto *summary = dock()->findChild<QLabel *>("modelSettings");
+        QVERIFY2(summary->text().contains("1 head ·") && summary->text().contains("1 layer ·"),
+                 qPrintable(summary->text()));
+        checkFitsTheProjector("toy model");
     }
 
     // The Controls dock follows the dark theme whichever was switched on first (it stayed
@@ -303,6 +384,9 @@ private slots:
                 return;
             QVERIFY2(plotProblems(pipeline, true).isEmpty(),
                      where + ": " + plotProblems(pipeline, true));
+            // Below the heatmaps (beside the dock at 1280 px), one scroll reads the side tab.
+            QCOMPARE(pipeline->panelsOrientation(), Qt::Vertical);
+            QVERIFY2(sideTabScrolls(pipeline).isEmpty(), where + ": " + sideTabScrolls(pipeline));
             if (galleryAtFirst.isEmpty())
                 galleryAtFirst = pipeline->gallery()->size();
             QVERIFY2(pipeline->gallery()->width() == galleryAtFirst.width(),

@@ -5,12 +5,11 @@
 #include "cost/costsettingsform.h"
 #include "cost/costtable.h"
 #include "cost/kvcacheplot.h"
+#include "panels/verticalscrollarea.h"
 
-#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -37,11 +36,8 @@ CostPanel::CostPanel(QWidget *parent) : QWidget(parent)
     // width below them; the page scrolls down when the height does not hold them.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
+    auto *scroll = new VerticalScrollArea(this);
     scroll->setObjectName("costScroll");
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     outer->addWidget(scroll);
     auto *page = new QWidget(scroll);
     auto *layout = new QVBoxLayout(page);

@@ -2,6 +2,7 @@
 #include "cost/costsettingsform.h"
 
 #include "attention/attentionconfig.h"
+#include "panels/fulltextcombobox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -65,7 +66,7 @@ void CostSettingsForm::build()
     m_dV = spin("cost_d_v", 1, 1 << 14, tr("Value width of each head"));
     m_layers = spin("cost_layers", 1, 10000, tr("How many such layers the model stacks"));
     m_tokens = spin("cost_tokens", 1, 1 << 30, tr("Context length n: tokens in the KV cache"));
-    m_dtype = new QComboBox(this);
+    m_dtype = new FullTextComboBox(24, this);
     m_dtype->setObjectName("cost_dtype");
     m_dtype->addItem("float32", 4.0);
     m_dtype->addItem("bf16 / f16", 2.0);

@@ -2,9 +2,9 @@
 #include "models/modelbox.h"
 
 #include "models/modelcontroller.h"
+#include "panels/fulltextcombobox.h"
 #include "workspace/workspace.h"
 
-#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,11 +17,11 @@ namespace headlens {
 ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *parent)
     : QGroupBox(tr("Model"), parent), m_controller(controller), m_workspace(workspace)
 {
-    m_choice = new QComboBox(this);
+    // As wide as "Toy model: previous-token.npz" at the current font (14 characters cut it in
+    // presentation mode); a longer folder name must not widen the dock beyond the screen: the
+    // combo elides it and the tooltip names it.
+    m_choice = new FullTextComboBox(32, this);
     m_choice->setObjectName("modelChoice");
-    // A long folder name must not widen the dock beyond the screen: the combo elides it.
-    m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_choice->setMinimumContentsLength(14);
     m_layer = new QSpinBox(this);
     m_layer->setObjectName("modelLayer");
     m_layer->setRange(0, 0);
@@ -42,6 +42,9 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     buttons->addWidget(m_openFolder);
     buttons->addWidget(m_openToy);
     auto *form = new QFormLayout(this);
+    // The whole model name beside "Show" made the dock so wide that at 1280 px the window's
+    // tabs scrolled (Corpus hidden): the name goes below its label when the dock is narrow.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Show"), m_choice);
     form->addRow(tr("Layer"), m_layer);
     form->addRow(buttons);
@@ -75,6 +78,7 @@ void ModelBox::sync()
     if (m_controller->hasModel())
         m_choice->addItem(m_controller->modelName());
     m_choice->setCurrentIndex(active && m_choice->count() > 1 ? 1 : 0);
+    m_choice->setToolTip(m_choice->currentText());
     m_layer->setEnabled(active);
     showRun(active ? m_controller->run() : nullptr);
     m_layer->setValue(m_workspace->state().modelLayer);

@@ -35,7 +35,7 @@ QString ModelController::modelName() const
     const QString path =
         m_workspace->state().modelPath.isEmpty() ? m_lastPath : m_workspace->state().modelPath;
     if (path.isEmpty())
-        return m_memory ? tr("Toy model (trained in this session)") : QString();
+        return m_memory ? tr("Toy model (this session)") : QString();
     return QString::fromStdString(ModelOpener::label(path.toStdString()));
 }
 

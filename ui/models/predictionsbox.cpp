@@ -2,9 +2,9 @@
 #include "models/predictionsbox.h"
 
 #include "models/predictionspanel.h"
+#include "panels/verticalscrollarea.h"
 
 #include <QLabel>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -25,11 +25,8 @@ PredictionsBox::PredictionsBox(QWidget *parent) : QWidget(parent)
     m_title->setObjectName("predictionsTitle");
     m_title->setWordWrap(true);
     m_panel = new PredictionsPanel;
-    m_scroll = new QScrollArea(this);
+    m_scroll = new VerticalScrollArea(this);
     m_scroll->setWidget(m_panel);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);

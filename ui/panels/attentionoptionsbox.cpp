@@ -1,6 +1,7 @@
 // AttentionOptionsBox: combo boxes carry the core's enum names as item data.
 #include "panels/attentionoptionsbox.h"
 
+#include "panels/fulltextcombobox.h"
 #include "workspace/workspace.h"
 
 #include <QCheckBox>
@@ -31,7 +32,7 @@ int positionOf(float temperature)
 QComboBox *combo(QWidget *parent, const char *name,
                  const std::vector<std::pair<QString, QString>> &items)
 {
-    auto *box = new QComboBox(parent);
+    auto *box = new FullTextComboBox(40, parent);
     box->setObjectName(name);
     for (const auto &[label, value] : items)
         box->addItem(label, value);

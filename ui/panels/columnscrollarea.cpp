@@ -7,11 +7,8 @@
 
 namespace headlens {
 
-ColumnScrollArea::ColumnScrollArea(QWidget *parent) : QScrollArea(parent)
+ColumnScrollArea::ColumnScrollArea(QWidget *parent) : VerticalScrollArea(parent)
 {
-    setWidgetResizable(true);
-    setFrameShape(QFrame::NoFrame);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Expanding);
 }
 

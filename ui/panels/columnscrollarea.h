@@ -1,7 +1,7 @@
 // ColumnScrollArea: a settings column that scrolls up and down, never sideways.
 #pragma once
 
-#include <QScrollArea>
+#include "panels/verticalscrollarea.h"
 
 namespace headlens {
 
@@ -9,7 +9,7 @@ namespace headlens {
 /// mode) plus the vertical scroll bar; the content takes the whole width and scrolls only down.
 /// A fixed width cut the content at the right (the Train tab's Reset and Start) or, with a
 /// horizontal scroll bar, hid it sideways.
-class ColumnScrollArea : public QScrollArea
+class ColumnScrollArea : public VerticalScrollArea
 {
     Q_OBJECT
 public:

@@ -6,9 +6,9 @@
 #include "panels/positionsbox.h"
 #include "panels/problembanner.h"
 #include "panels/textinputsbox.h"
+#include "panels/verticalscrollarea.h"
 #include "workspace/workspace.h"
 
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
 #include <QVBoxLayout>
@@ -22,12 +22,9 @@ ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_scroll = new QScrollArea(this);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
     // Never sideways: the panel is as wide as its content's minimum (minimumSizeHint), and long
     // texts wrap.
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll = new VerticalScrollArea(this);
     auto *content = new QWidget(m_scroll);
     auto *layout = new QVBoxLayout(content);
     m_banner = new ProblemBanner(content);

@@ -2,6 +2,7 @@
 #include "panels/positionsbox.h"
 
 #include "attention/attentionconfig.h"
+#include "panels/fulltextcombobox.h"
 #include "workspace/workspace.h"
 
 #include <QComboBox>
@@ -24,14 +25,14 @@ PositionsBox::PositionsBox(Workspace *workspace, QWidget *parent)
 void PositionsBox::build()
 {
     auto *form = new QFormLayout(this);
-    m_positional = new QComboBox(this);
+    m_positional = new FullTextComboBox(40, this);
     m_positional->setObjectName("positional");
     m_positional->addItem(tr("sinusoidal"), "sinusoidal");
     m_positional->addItem(tr("random"), "random");
     m_positional->addItem(tr("none"), "none");
     m_positional->setToolTip(tr("A vector added to each token's embedding before the layer, so "
                                 "that x itself carries the token's place."));
-    m_inside = new QComboBox(this);
+    m_inside = new FullTextComboBox(40, this);
     m_inside->setObjectName("attention_positions");
     m_inside->addItem(tr("none"), "none");
     m_inside->addItem(tr("RoPE split-half (Llama, Qwen, Mistral)"), "rope");

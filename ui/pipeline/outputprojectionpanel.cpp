@@ -2,13 +2,12 @@
 #include "pipeline/outputprojectionpanel.h"
 
 #include "attention/headcontributions.h"
+#include "panels/verticalscrollarea.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
 
-#include <QFrame>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -20,11 +19,8 @@ OutputProjectionPanel::OutputProjectionPanel(QWidget *parent) : QWidget(parent)
     // high, and the bars and W_O shared that height until W_O was a 50 px stamp.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
+    auto *scroll = new VerticalScrollArea(this);
     scroll->setObjectName("outputProjectionScroll");
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     outer->addWidget(scroll);
     auto *page = new QWidget(scroll);
     auto *layout = new QVBoxLayout(page);

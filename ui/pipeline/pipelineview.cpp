@@ -1,6 +1,8 @@
 // PipelineView: composes the stepper, header, shape diagram, tensor gallery and teaching panels.
 #include "pipeline/pipelineview.h"
 
+#include "panels/contentheight.h"
+#include "panels/verticalscrollarea.h"
 #include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/fourwayspanel.h"
 #include "pipeline/outputprojectionpanel.h"
@@ -14,10 +16,11 @@
 
 #include <QKeyEvent>
 #include <QLabel>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -32,11 +35,8 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
     // Below the stepper everything scrolls up and down, never sideways: in presentation mode
     // at 1280 x 720 the header and readable heatmaps are taller than the screen, and without
     // the scroll area they set the window's minimum height past it.
-    m_scroll = new QScrollArea(this);
+    m_scroll = new VerticalScrollArea(this);
     m_scroll->setObjectName("pipelineScroll");
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setFocusPolicy(Qt::NoFocus);
     auto *content = new QWidget(m_scroll);
     auto *layout = new QVBoxLayout(content);
@@ -144,6 +144,7 @@ void PipelineView::applyAnalysis()
     m_analysisStale = false;
     m_output->setAnalysis(m_analysis);
     m_fourWays->setAnalysis(m_analysis);
+    fitSideTabs();
 }
 
 void PipelineView::setActive(bool active)
@@ -211,7 +212,7 @@ void PipelineView::fitPanels()
 {
     const double s = std::max(1.0, m_style.fontScale);
     m_gallery->setMinimumWidth(int(360 * s));
-    m_side->setMinimumSize(int(300 * s), int(330 * s));
+    m_side->setMinimumWidth(int(300 * s));
     reflow();
 }
 
@@ -237,15 +238,36 @@ void PipelineView::reflow()
                        m_splitter->handleWidth() +
                        m_scroll->verticalScrollBar()->sizeHint().width() + 16;
     const Qt::Orientation wanted = width() >= needed ? Qt::Horizontal : Qt::Vertical;
-    if (m_splitter->orientation() == wanted)
-        return;
-    m_splitter->setOrientation(wanted);
-    m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});
+    if (m_splitter->orientation() != wanted) {
+        m_splitter->setOrientation(wanted);
+        m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});
+    }
+    fitSideTabs();
+}
+
+// Below the heatmaps the side tabs are as tall as the page in front needs, so that only the
+// pipeline scrolls: at 1280 x 720 the W_O tab was 530 px high for 830 px of bars and W_O, and
+// reading it took two scrolls, the page's and then the tab's. Beside the heatmaps they keep
+// the height of the row.
+void PipelineView::fitSideTabs()
+{
+    int height = int(330 * std::max(1.0, m_style.fontScale));
+    QWidget *page = m_side->currentWidget();
+    if (m_splitter->orientation() == Qt::Vertical && page) {
+        // The tab bar and frame as laid out; before the first layout, the bar and a frame.
+        const bool laidOut = page->height() > 0 && page->height() < m_side->height();
+        const int chrome =
+            laidOut ? m_side->height() - page->height() : m_side->tabBar()->sizeHint().height() + 8;
+        const int width = page->width() > 0 ? page->width() : m_side->width() - 8;
+        height = std::max(height, ContentHeight::of(page, width) + chrome + 2);
+    }
+    m_side->setMinimumHeight(height);
 }
 
 void PipelineView::scrollToSideTabs()
 {
-    m_scroll->ensureWidgetVisible(m_side, 0, 0);
+    // The tab bar at the top: ensureWidgetVisible showed the middle of a tab taller than the view.
+    m_scroll->verticalScrollBar()->setValue(m_side->mapTo(m_scroll->widget(), QPoint(0, 0)).y());
 }
 
 Qt::Orientation PipelineView::panelsOrientation() const
@@ -344,6 +366,8 @@ void PipelineView::showSidePanel(const TraceStep &step, bool animate)
         m_side->setCurrentWidget(m_cell);
         break;
     }
+    fitSideTabs();
+    QTimer::singleShot(0, this, &PipelineView::fitSideTabs); // once the page has its width
 }
 
 void PipelineView::pickCell(int head, int query, int key)
@@ -354,6 +378,7 @@ void PipelineView::pickCell(int head, int query, int key)
     m_cell->setCell(head, query, key);
     m_cellPicked = true;
     m_side->setCurrentWidget(m_cell);
+    fitSideTabs();
 }
 
 void PipelineView::keyPressEvent(QKeyEvent *event)

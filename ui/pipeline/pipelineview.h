@@ -87,6 +87,7 @@ private:
     void buildHeader(QWidget *content);
     void fitPanels();
     void reflow();
+    void fitSideTabs();
     void fitHeader();
     void showStep(bool animate);
     void showSidePanel(const TraceStep &step, bool animate);

@@ -2,6 +2,8 @@
 #include "pipeline/ropepanel.h"
 
 #include "attention/rotaryembedding.h"
+#include "panels/fulltextcombobox.h"
+#include "panels/verticalscrollarea.h"
 #include "pipeline/ropearrows.h"
 #include "plot/headcolors.h"
 #include "text/tokenizer.h"
@@ -9,7 +11,6 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -41,10 +42,7 @@ RopePanel::RopePanel(QWidget *parent) : QWidget(parent)
     // In a scroll area, as the split panel: at 1280 x 720 the side panel is short.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *scroll = new VerticalScrollArea(this);
     scroll->setMinimumWidth(300);
     auto *content = new QWidget(scroll);
     scroll->setWidget(content);
@@ -73,10 +71,10 @@ QLayout *RopePanel::buildPickers(QWidget *content)
     m_pair->setObjectName("ropePair");
     m_pair->setToolTip(tr("Pair j: the two numbers of each vector that turn together, by "
                           "θ^(-2j/d_k) radians per position"));
-    m_query = new QComboBox(content);
+    m_query = new FullTextComboBox(24, content);
     m_query->setObjectName("ropeQuery");
     m_query->setToolTip(tr("The query's token: its position m sets q's angle"));
-    m_key = new QComboBox(content);
+    m_key = new FullTextComboBox(24, content);
     m_key->setObjectName("ropeKey");
     m_key->setToolTip(tr("The key's token: its position n sets k's angle"));
     auto *pickers = new QGridLayout;

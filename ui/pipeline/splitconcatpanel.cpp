@@ -1,12 +1,13 @@
 // SplitConcatPanel: keeps the picked token across steps, so the class follows one word.
 #include "pipeline/splitconcatpanel.h"
 
+#include "panels/fulltextcombobox.h"
+#include "panels/verticalscrollarea.h"
 #include "pipeline/kvgroupdiagram.h"
 #include "text/tokenizer.h"
 
 #include <QComboBox>
 #include <QLabel>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -17,10 +18,7 @@ SplitConcatPanel::SplitConcatPanel(QWidget *parent) : QWidget(parent)
     // has at 1280 x 720, and the window must not grow for them.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *scroll = new VerticalScrollArea(this);
     scroll->setMinimumWidth(330); // the bars need 300 px, as before the scroll area
     auto *content = new QWidget(scroll);
     auto *layout = new QVBoxLayout(content);
@@ -29,7 +27,7 @@ SplitConcatPanel::SplitConcatPanel(QWidget *parent) : QWidget(parent)
     m_tokenRow = new QWidget(this);
     auto *top = new QHBoxLayout(m_tokenRow);
     top->setContentsMargins(0, 0, 0, 0);
-    m_token = new QComboBox(m_tokenRow);
+    m_token = new FullTextComboBox(24, m_tokenRow);
     top->addWidget(new QLabel(tr("Token:"), m_tokenRow));
     top->addWidget(m_token);
     top->addStretch(1);
@@ -58,7 +56,7 @@ void SplitConcatPanel::buildKvRow()
     m_kvRow = new QWidget(this);
     auto *kvLayout = new QHBoxLayout(m_kvRow);
     kvLayout->setContentsMargins(0, 0, 0, 0);
-    m_kvChoice = new QComboBox(m_kvRow);
+    m_kvChoice = new FullTextComboBox(24, m_kvRow);
     m_kvChoice->setObjectName("kvBarChoice");
     m_kvChoice->addItem("k", int(Projection::Key));
     m_kvChoice->addItem("v", int(Projection::Value));

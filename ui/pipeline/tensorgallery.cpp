@@ -2,6 +2,7 @@
 #include "pipeline/tensorgallery.h"
 
 #include "attention/maskreason.h"
+#include "panels/fulltextcombobox.h"
 #include "pipeline/tensorslicer.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
@@ -76,12 +77,10 @@ TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *top = new QHBoxLayout;
-    m_choice = new QComboBox(this);
+    // Wide enough for "k_repeated" and "mask_reason" at the current font, not for every name:
+    // the sentence beside it must keep to two lines at 1280 x 720.
+    m_choice = new FullTextComboBox(12, this);
     m_choice->setToolTip(tr("Which of this step's tensors to draw"));
-    // Wide enough for "k_repeated" and "mask_reason", not for every name: the sentence beside
-    // it must keep to two lines at 1280 x 720.
-    m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_choice->setMinimumContentsLength(11);
     m_meaning = new QLabel(this);
     m_meaning->setWordWrap(true);
     top->addWidget(m_choice);

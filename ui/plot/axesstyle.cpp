@@ -1,6 +1,8 @@
 // AxesStyle: light or dark axes, grid a step away from the background.
 #include "plot/axesstyle.h"
 
+#include "plot/stylefont.h"
+
 #include <QToolTip>
 
 namespace headlens {
@@ -10,8 +12,7 @@ QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPo
     const QColor fg = style.foreground();
     plot.setBackground(style.background());
     plot.axisRect()->setBackground(style.background());
-    QFont labels = plot.font();
-    labels.setPointSizeF(labelPoints * style.fontScale);
+    const QFont labels = StyleFont::scaled(plot.font(), style, labelPoints);
     for (QCPAxis *axis : {plot.xAxis, plot.yAxis}) {
         axis->setBasePen(QPen(fg));
         axis->setTickPen(QPen(fg));
@@ -29,8 +30,7 @@ QFont AxesStyle::apply(QCustomPlot &plot, const PlotStyle &style, double labelPo
 
 void AxesStyle::applyTitle(QCPTextElement &title, const PlotStyle &style)
 {
-    QFont font = title.parentPlot()->font();
-    font.setPointSizeF(9.0 * style.fontScale);
+    QFont font = StyleFont::scaled(title.parentPlot()->font(), style, 9.0);
     font.setBold(true);
     title.setFont(font);
     title.setTextColor(style.foreground());

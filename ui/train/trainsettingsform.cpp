@@ -1,6 +1,7 @@
 // TrainSettingsForm: spin boxes span the core's accepted ranges; validate() explains the rest.
 #include "train/trainsettingsform.h"
 
+#include "panels/fulltextcombobox.h"
 #include "train/taskpattern.h"
 
 #include <QComboBox>
@@ -31,7 +32,7 @@ TrainSettingsForm::TrainSettingsForm(QWidget *parent) : QWidget(parent)
     auto *form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_task = new QComboBox(this);
+    m_task = new FullTextComboBox(40, this); // "Induction (copy a sequence)" in full
     m_task->setObjectName("trainTask");
     for (TaskKind task :
          {TaskKind::PreviousToken, TaskKind::Induction, TaskKind::Reverse, TaskKind::Sort})

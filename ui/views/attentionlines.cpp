@@ -2,6 +2,7 @@
 #include "views/attentionlines.h"
 
 #include "plot/headcolors.h"
+#include "plot/stylefont.h"
 #include "views/tracereader.h"
 
 #include <QMouseEvent>
@@ -55,9 +56,7 @@ void AttentionLines::setHeads(std::vector<int> heads)
 void AttentionLines::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
-    QFont f = font();
-    f.setPointSizeF(9.0 * style.fontScale);
-    setFont(f);
+    setFont(StyleFont::scaled(font(), style, 9.0));
     updateGeometry();
     update();
 }

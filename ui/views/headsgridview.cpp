@@ -1,6 +1,7 @@
 // HeadsGridView: lays out square-ish thumbnails and mirrors the shared selection in each.
 #include "views/headsgridview.h"
 
+#include "panels/verticalscrollarea.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
@@ -14,7 +15,6 @@
 #include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QStackedWidget>
 #include <QToolTip>
@@ -41,12 +41,9 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
     m_grid->setContentsMargins(4, 4, 4, 4);
     m_grid->setSpacing(6);
     // Down only: the arrangement takes as many columns as the width holds.
-    m_scroll = new QScrollArea(this);
+    m_scroll = new VerticalScrollArea(this);
     m_scroll->setObjectName("headsScroll");
     m_scroll->setWidget(m_gridHost);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_stack->addWidget(m_hint);
     m_stack->addWidget(m_scroll);
     m_legend = new ColorLegend(this);

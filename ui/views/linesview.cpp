@@ -1,6 +1,8 @@
 // LinesView: a bar over a vertically scrolling AttentionLines.
 #include "views/linesview.h"
 
+#include "panels/fulltextcombobox.h"
+#include "panels/verticalscrollarea.h"
 #include "plot/headcolors.h"
 #include "selection/selection.h"
 #include "views/attentionlines.h"
@@ -11,7 +13,6 @@
 #include <QIcon>
 #include <QLabel>
 #include <QPixmap>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -21,7 +22,7 @@ LinesView::LinesView(QWidget *parent) : QWidget(parent)
 {
     setObjectName("linesView");
     m_lines = new AttentionLines(this);
-    m_heads = new QComboBox(this);
+    m_heads = new FullTextComboBox(24, this);
     m_heads->setObjectName("linesHeads");
     m_heads->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_hint = new QLabel(tr("Each line joins a query to a key it attends to, the stronger the "
@@ -32,11 +33,8 @@ LinesView::LinesView(QWidget *parent) : QWidget(parent)
     bar->addWidget(new QLabel(tr("Heads"), this));
     bar->addWidget(m_heads);
     bar->addWidget(m_hint, 1);
-    auto *scroll = new QScrollArea(this);
+    auto *scroll = new VerticalScrollArea(this);
     scroll->setWidget(m_lines);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFrameShape(QFrame::NoFrame);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(scroll, 1);

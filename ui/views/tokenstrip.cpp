@@ -1,6 +1,7 @@
 // TokenStrip: painted chips in one line (a scroll area around it handles long sequences).
 #include "views/tokenstrip.h"
 
+#include "plot/stylefont.h"
 #include "selection/selection.h"
 
 #include <QMouseEvent>
@@ -68,9 +69,7 @@ void TokenStrip::setSelection(Selection *selection)
 void TokenStrip::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
-    QFont f = font();
-    f.setPointSizeF(10 * style.fontScale);
-    setFont(f);
+    setFont(StyleFont::scaled(font(), style, 10.0));
     layoutChips();
     update();
 }

@@ -23,13 +23,15 @@
 #include <QPushButton>
 #include <QTextStream>
 
+#include <algorithm>
+
 namespace headlens {
 
 ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view, int step)
     : QObject(window), m_window(window), m_path(std::move(path)), m_view(std::move(view)),
       m_step(step)
 {
-    if (m_view == "pipeline" || m_view == "pipeline-side")
+    if (m_view.startsWith("pipeline"))
         m_window->showPipeline();
     if (m_view == "train" || m_view == "train-live")
         m_window->showTrain();
@@ -85,11 +87,40 @@ void ScreenshotTaker::poll()
         m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
-    if (m_view == "pipeline" || m_view == "pipeline-side")
-        m_window->pipeline()->setStep(std::max(m_step, 1) - 1, false);
+    if (m_view.startsWith("pipeline")) {
+        startWalk();
+        return;
+    }
+    // Let the views lay out and replot with the new trace before grabbing.
+    QTimer::singleShot(150, this, &ScreenshotTaker::take);
+}
+
+// As in a lesson, one step at a time, each laid out before the next: forward from the first
+// step, or with pipeline-back from the last one back (where the heatmaps once collapsed).
+void ScreenshotTaker::startWalk()
+{
+    const int count = m_window->pipeline()->stepCount();
+    const int target = std::clamp(m_step, 1, std::max(count, 1)) - 1;
+    m_walk.clear();
+    if (m_view == "pipeline-back")
+        for (int step = count - 1; step >= target; --step)
+            m_walk.push_back(step);
+    else
+        for (int step = 0; step <= target; ++step)
+            m_walk.push_back(step);
+    walk();
+}
+
+void ScreenshotTaker::walk()
+{
+    if (!m_walk.empty()) {
+        m_window->pipeline()->setStep(m_walk.front(), false);
+        m_walk.erase(m_walk.begin());
+        QTimer::singleShot(kWalkPauseMs, this, &ScreenshotTaker::walk);
+        return;
+    }
     if (m_view == "pipeline-side") // below the heatmaps on a narrow screen: scrolled to
         QTimer::singleShot(100, m_window->pipeline(), &PipelineView::scrollToSideTabs);
-    // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }
 

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QTimer>
 
+#include <vector>
+
 namespace headlens {
 
 class MainWindow;
@@ -22,7 +24,9 @@ public:
     static constexpr int kLiveSteps = 20;
 
     /// `view`: "handout" (writes the pipeline handout PDF to `path`), "heads", "head:N", "model",
-    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first), "cost", "train" (waits until
+    /// "pipeline" (then `step`, 1-based, is shown; 0 = the first; reached by stepping forward
+    /// from the first step), "pipeline-back" (`step` reached by stepping back from the last),
+    /// "pipeline-side" (as "pipeline", scrolled to the side tabs), "cost", "train" (waits until
     /// the training started with --train has finished), "train-live" (grabs that training
     /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
     /// the file of setCorpus through the model and waits for its map) or "compare" (compares
@@ -37,6 +41,9 @@ public:
 
 private:
     void poll();
+    void startWalk();
+    /// Shows the next step of m_walk, then waits kWalkPauseMs for the layout; then the picture.
+    void walk();
     /// Starts the corpus once the model's run is there; true when its run has ended.
     bool corpusDone();
     void take();
@@ -46,6 +53,8 @@ private:
     QString m_path;
     QString m_view;
     int m_step = 0;
+    static constexpr int kWalkPauseMs = 60;
+    std::vector<int> m_walk; ///< the 0-based steps still to show, in order
     PageSetup m_page;
     QTimer m_timer;
     int m_waited = 0;
