@@ -3,9 +3,9 @@
 
 #include "compare/differenceheatmap.h"
 #include "plot/heatmapplot.h"
+#include "panels/fulltextcombobox.h"
 #include "views/tracereader.h"
 
-#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -41,7 +41,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     setObjectName("compareView");
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
-    m_change = new QComboBox(this);
+    m_change = new FullTextComboBox(24, this);
     m_change->setObjectName("compareChange");
     // The data is the change's name (toString): what --compare-change takes.
     m_change->addItem(tr("another text"), QString::fromStdString(toString(ComparedChange::Text)));
