@@ -1,11 +1,14 @@
-// waitUntilSettled: the window tests' "the trace is on screen and nothing is computing".
+// The window tests' set-up and waits: settings of their own, an offscreen window, "settled".
 #pragma once
 
 #include "mainwindow.h"
 #include "runner/tracerunner.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <QTest>
+
+#include <memory>
 
 namespace headlens::test {
 
@@ -18,6 +21,35 @@ inline bool waitUntilSettled(const MainWindow &window)
         QTest::qWaitFor([&] { return !window.runner()->isBusy() && window.trace(); }, 20000);
     QApplication::processEvents();
     return settled;
+}
+
+/// Waits (up to 20 s) until the window's worker is idle, with or without a trace (after a
+/// refused file the old one stays, or there is none), then lets the queued signals through.
+inline bool waitUntilIdle(const MainWindow &window)
+{
+    QApplication::processEvents(); // the submit an edit queued
+    const bool idle = QTest::qWaitFor([&] { return !window.runner()->isBusy(); }, 20000);
+    QApplication::processEvents();
+    return idle;
+}
+
+/// QSettings in `folder` (a QTemporaryDir of the test), so no test reads or changes the
+/// person's settings or another test's.
+inline void useSettingsIn(const QString &folder)
+{
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder);
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+}
+
+/// A MainWindow shown at `size` but on no screen: it lays out and draws, and FileCommands shows
+/// no message box that would wait for a click (the message goes to the status bar only).
+inline std::unique_ptr<MainWindow> offscreenWindow(QSize size = QSize(1280, 720))
+{
+    auto window = std::make_unique<MainWindow>();
+    window->resize(size);
+    window->setAttribute(Qt::WA_DontShowOnScreen);
+    window->show();
+    return window;
 }
 
 } // namespace headlens::test

@@ -42,6 +42,9 @@
 #include <unistd.h>
 
 using namespace headlens;
+using headlens::test::offscreenWindow;
+using headlens::test::useSettingsIn;
+using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
 
 namespace {
@@ -252,8 +255,7 @@ private:
             data.setUrls({QUrl::fromLocalFile(path)});
             const QPoint centre = window->rect().center();
             QDragEnterEvent enter(centre, Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
-            QDropEvent drop(QPointF(centre), Qt::CopyAction, &data, Qt::LeftButton,
-                            Qt::NoModifier);
+            QDropEvent drop(QPointF(centre), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
             // Straight to the window's handlers: QApplication::notify() passes drops on only
             // during a drag the platform started, which an offscreen test has none of.
             QObject *receiver = window.get();
@@ -310,7 +312,8 @@ void TestBadFilesWindow::makeWeights()
     writeAll(at("w_random.npz"), randomBytes(4000, 1));
 
     std::vector<std::pair<std::string, Tensor>> entries = NpzArchive::read(good.toStdString());
-    const QByteArray stored = QByteArray::fromStdString(NpzArchive::serialize(entries, false, "w.npz"));
+    const QByteArray stored =
+        QByteArray::fromStdString(NpzArchive::serialize(entries, false, "w.npz"));
     const Tensor *inProj = nullptr;
     for (const auto &[name, tensor] : entries)
         if (name == "in_proj_weight")
@@ -439,8 +442,7 @@ void TestBadFilesWindow::makeUnreadable()
 
 void TestBadFilesWindow::initTestCase()
 {
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
+    useSettingsIn(m_settings.path());
     m_start.text = "the cat sat on the mat";
     m_start.config.causal = false;
     makeWeights();
@@ -448,11 +450,8 @@ void TestBadFilesWindow::initTestCase()
     makeToyModels();
     makeWorkspaces();
     makeUnreadable();
-    window = std::make_unique<MainWindow>();
-    window->resize(1280, 720);
-    // The window's own rule: no message box while it is not on a screen (FileCommands).
-    window->setAttribute(Qt::WA_DontShowOnScreen);
-    window->show();
+    // Not on a screen: the window's own rule then shows no message box (FileCommands).
+    window = offscreenWindow();
 }
 
 // Each case starts from the same picture of the built-in layer, nothing said.
@@ -569,9 +568,7 @@ void TestBadFilesWindow::refusedWithAMessage()
     const QStringList settings = listing(m_settings.path());
 
     open(way, path, extra + QStringList{path});
-    QApplication::processEvents();
-    QVERIFY(QTest::qWaitFor([&] { return !window->runner()->isBusy(); }, 20000));
-    QApplication::processEvents();
+    QVERIFY(waitUntilIdle(*window));
 
     const QString shown = shownMessages();
     for (const QString &fragment : says)
@@ -595,9 +592,7 @@ void TestBadFilesWindow::noReadPermission()
     const bool refused = ::access(config.toLocal8Bit().constData(), R_OK) != 0;
     const std::shared_ptr<const Trace> before = window->trace();
     window->files()->openModel(folder);
-    QApplication::processEvents();
-    QVERIFY(QTest::qWaitFor([&] { return !window->runner()->isBusy(); }, 20000));
-    QApplication::processEvents();
+    QVERIFY(waitUntilIdle(*window));
     if (refused) {
         const QString shown = shownMessages();
         QVERIFY2(shown.contains(config) && shown.contains("Permission denied"), qPrintable(shown));

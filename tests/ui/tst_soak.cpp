@@ -31,6 +31,9 @@
 #include <unistd.h>
 
 using namespace headlens;
+using headlens::test::offscreenWindow;
+using headlens::test::useSettingsIn;
+using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
 
 namespace {
@@ -168,22 +171,15 @@ private:
                 m_figures.longestStallWhat = what;
             }
             if (i % 50 == 49) // now and then the computations catch up
-                QVERIFY(QTest::qWaitFor([&] { return !window->runner()->isBusy(); }, 20000));
+                QVERIFY(waitUntilIdle(*window));
         }
     }
 
 private slots:
-    void initTestCase()
-    {
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-    }
+    void initTestCase() { useSettingsIn(m_settings.path()); }
     void init()
     {
-        window = std::make_unique<MainWindow>();
-        window->resize(1280, 720);
-        window->setAttribute(Qt::WA_DontShowOnScreen);
-        window->show();
+        window = offscreenWindow();
         window->recompute();
         QVERIFY(waitUntilSettled(*window));
     }
@@ -202,7 +198,7 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
     int pictures = 0; // traces that reached the window; newest-wins cancelled or dropped the rest
     connect(window->runner(), &TraceRunner::traceReady, this, [&pictures] { ++pictures; });
     soak(100, false);
-    QVERIFY(QTest::qWaitFor([&] { return !window->runner()->isBusy(); }, 20000));
+    QVERIFY(waitUntilIdle(*window));
     m_figures.residentAfterWarmUp = residentMegabytes();
 
     const int rest = changes - 100;
@@ -228,8 +224,7 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
     control<QSpinBox>("heads")->setValue(6);
     control<QSpinBox>("kv_heads")->setValue(3);
     control<QSpinBox>("window")->setValue(0);
-    QVERIFY(QTest::qWaitFor([&] { return !window->runner()->isBusy(); }, 20000));
-    QApplication::processEvents();
+    QVERIFY(waitUntilIdle(*window));
     m_figures.residentAtEnd = residentMegabytes();
 
     const WorkspaceState state = window->workspace()->state();
