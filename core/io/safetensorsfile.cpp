@@ -168,12 +168,17 @@ struct SafetensorsFile::Mapping
 
 SafetensorsFile SafetensorsFile::open(const std::string &path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO in the weights' place must not wait for a writer (no effect on files).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         throw InputError("Cannot open " + path + ": " + std::strerror(errno) +
                          ". Check that the model folder holds model.safetensors.");
     struct stat info = {};
     auto mapping = std::make_shared<Mapping>();
+    if (fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
+        ::close(fd);
+        fail(path, "it is not a regular file (a folder, a FIFO or a device)");
+    }
     if (fstat(fd, &info) == 0 && info.st_size >= 8) {
         mapping->size = static_cast<size_t>(info.st_size);
         mapping->address = mmap(nullptr, mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);

@@ -1,6 +1,7 @@
 // WeightsFile: mapping between state_dict entries and AttentionWeights, with shape checks.
 #include "io/weightsfile.h"
 
+#include "io/nonfinitevalues.h"
 #include "io/npzarchive.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -234,6 +235,11 @@ LoadedWeights WeightsFile::fromEntries(const std::vector<std::pair<std::string, 
     loaded.keyWidth = static_cast<int>(w.wK.rows());
     loaded.valueWidth = static_cast<int>(w.wO.cols());
     loaded.kvValueWidth = static_cast<int>(w.wV.rows());
+    for (const auto &[name, tensor] : entries) {
+        if (auto warning =
+                NonFiniteValues::of(tensor.data(), tensor.numel()).warning(sourceName, name))
+            loaded.warnings.push_back(*warning);
+    }
     return loaded;
 }
 

@@ -26,6 +26,9 @@ struct LoadedWeights
     int keyWidth = 0;              ///< h_kv*d_k: rows of W_K (= queryKeyWidth unless GQA)
     int valueWidth = 0;            ///< h*d_v: columns of W_O
     int kvValueWidth = 0;          ///< h_kv*d_v: rows of W_V (= valueWidth unless GQA)
+    /// One sentence per entry holding NaN or infinite values (NonFiniteValues::warning): the
+    /// weights still load, so the views can show where the damage lands.
+    std::vector<std::string> warnings;
 
     /// h / h_kv: how many query heads share each K/V head (1 for nn.MultiheadAttention).
     int queryHeadsPerKvHead() const { return keyWidth > 0 ? queryKeyWidth / keyWidth : 1; }
@@ -50,7 +53,8 @@ public:
 
     /// The weights among `entries` (other names are ignored). Throws InputError naming
     /// `sourceName` and the entry when a matrix is missing or has an inconsistent shape, or the
-    /// layer used add_bias_kv (bias_k / bias_v), which HeadLens does not support.
+    /// layer used add_bias_kv (bias_k / bias_v), which HeadLens does not support. Entries with
+    /// NaN or infinite values are named in LoadedWeights::warnings.
     static LoadedWeights fromEntries(const std::vector<std::pair<std::string, Tensor>> &entries,
                                      const std::string &sourceName);
 

@@ -18,6 +18,14 @@ public:
     /// HeadLens accepts for <kind>" when larger than `maxBytes`.
     static std::string read(const std::string &path, uint64_t maxBytes, const std::string &kind);
 
+    /// The largest text file readText() reads (a tokenizer.json of a 256k vocabulary is ~35 MB).
+    static constexpr uint64_t kMaxTextBytes = uint64_t(256) << 20;
+    /// A JSON or text file of a model folder (config.json, tokenizer files), read whole. Throws
+    /// InputError "Cannot read <path> (<why>): <advice>" when it is missing, a folder, not a
+    /// regular file (a FIFO would block the reader for ever) or unreadable, and the read()
+    /// message when it is larger than kMaxTextBytes.
+    static std::string readText(const std::string &path, const std::string &advice);
+
     /// "4 GiB", "64 MiB", "512 bytes": a cap as people read it.
     static std::string sizeText(uint64_t bytes);
 };

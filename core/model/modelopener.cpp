@@ -27,6 +27,10 @@ enum class Family
 // few kilobytes say whether the file holds "headlens_toy_settings" (ToyModelFile).
 bool namesToySettings(const std::string &path)
 {
+    // Opening a FIFO would wait for a writer; only a regular file can be a toy model.
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        return false;
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file)
         return false;
@@ -74,7 +78,9 @@ std::optional<std::string> ModelOpener::problemWith(const std::string &path)
     case Family::None:
         break;
     }
-    return path + " is not a HeadLens toy model (no headlens_toy_settings).";
+    return path + " is not a HeadLens toy model (no headlens_toy_settings) nor a model folder. "
+                  "Choose a folder holding config.json and the weights, or a toy model saved "
+                  "from the Train tab.";
 }
 
 std::string ModelOpener::label(const std::string &path)

@@ -1,6 +1,7 @@
 // ModelSpec: config.json parsed with nlohmann-json and checked before any tensor is read.
 #include "model/modelspec.h"
 
+#include "io/wholefile.h"
 #include "model/configreader.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -146,15 +147,11 @@ ModelSpec ModelSpec::fromJson(const std::string &text, const std::string &source
 
 ModelSpec ModelSpec::read(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path +
-                         ": a model folder needs Hugging Face's config.json beside its weights "
-                         "and tokenizer (for GPT-2: " +
-                         FamilyTable::find("gpt2")->folderContents + ").");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return fromJson(text.str(), path);
+    const std::string text = WholeFile::readText(
+        path, "a model folder needs Hugging Face's config.json beside its weights and "
+              "tokenizer (for GPT-2: " +
+                  FamilyTable::find("gpt2")->folderContents + ").");
+    return fromJson(text, path);
 }
 
 } // namespace headlens

@@ -76,6 +76,9 @@ public:
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.
     virtual std::string tokenLabel(int id) const = 0;
+    /// What opening found wrong without refusing the model (weights holding NaN or infinite
+    /// values, named by tensor); Session puts them first in every trace's warnings.
+    virtual std::vector<std::string> warnings() const { return {}; }
 
     /// `previous` (a run of this model) with layer `layer` traced instead: what
     /// run({previous.tokenIds, previous.segments}, layer, progress) gives. The base runs the model

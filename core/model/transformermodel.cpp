@@ -2,6 +2,7 @@
 #include "model/transformermodel.h"
 
 #include "attention/attentionforward.h"
+#include "io/nonfinitevalues.h"
 #include "model/memoryneeds.h"
 #include "model/modelops.h"
 #include "model/tokenpredictions.h"
@@ -58,6 +59,17 @@ TransformerModel TransformerModel::open(const std::string &dir)
     MemoryNeeds::of(model.m_spec, model.m_checkpoint.bytesOnDisk())
         .check(MemoryNeeds::availableBytes(), dir);
     model.m_weights = ModelWeights::resolve(model.m_checkpoint, model.m_spec);
+    // Read from the exponent bits in the mapping: about a pass over the file, once, which the
+    // first forward pass reads anyway.
+    for (const auto &[name, tensor] : model.m_checkpoint.tensors()) {
+        const std::optional<StoredFloat> format = storedFloatOf(tensor.entry->dtype);
+        if (!format)
+            continue;
+        const NonFiniteValues found = NonFiniteValues::ofStored(tensor.file->bytes(*tensor.entry),
+                                                                *format, tensor.entry->numel());
+        if (auto warning = found.warning(tensor.file->path(), name))
+            model.m_warnings.push_back(*warning);
+    }
     return model;
 }
 

@@ -44,6 +44,9 @@ public:
     const ModelSpec &spec() const { return m_spec; }
     const TokenizerPipeline &tokenizer() const { return m_tokenizer; }
     const ModelWeights &weights() const { return m_weights; }
+    /// One sentence per tensor of the checkpoint holding NaN or infinite values
+    /// (NonFiniteValues::warning); the model still opens, so the views show where they land.
+    const std::vector<std::string> &warnings() const { return m_warnings; }
     /// Bytes of the weights files.
     uint64_t bytesOnDisk() const { return m_checkpoint.bytesOnDisk(); }
     /// The settings of every layer's attention (ModelSpec::attentionConfig).
@@ -123,6 +126,7 @@ private:
     TokenizerPipeline m_tokenizer;
     Checkpoint m_checkpoint; ///< before m_weights, whose views point into it
     ModelWeights m_weights;
+    std::vector<std::string> m_warnings;
 };
 
 } // namespace headlens

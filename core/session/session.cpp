@@ -44,6 +44,18 @@ ModelInput inputFor(const TraceJob &job, const OpenedModel &model)
     return input;
 }
 
+/// `trace` with `warnings` (a file's damage) first: they explain every NaN that follows. A copy,
+/// so that the runs stay as they are: only a damaged file pays for it.
+std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace,
+                                          const std::vector<std::string> &warnings)
+{
+    if (warnings.empty() || !trace)
+        return trace;
+    auto copy = std::make_shared<Trace>(*trace);
+    copy->warnings.insert(copy->warnings.begin(), warnings.begin(), warnings.end());
+    return copy;
+}
+
 } // namespace
 
 TraceRun Session::run(const TraceJob &job, const std::function<bool(double)> &progress)
@@ -70,9 +82,11 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
     }
     AttentionInput input = inputFor(job, config);
     TraceRun run;
+    std::vector<std::string> warnings;
     if (loaded) {
         WeightsPolicy::check(*loaded, config, job.weightsPath);
         run.parameters = std::move(loaded->weights);
+        warnings = std::move(loaded->warnings);
     } else {
         run.parameters = AttentionWeights::initialize(config, int(input.kvInputWidth()));
     }
@@ -85,12 +99,12 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
     if (job.ranking.kind == RankingRequest::Kind::Patching)
         throw InputError("Patching maps need a model that predicts tokens: open a GPT-2, Llama, "
                          "BERT or toy model (the built-in layer predicts nothing).");
-    if (job.ranking.kind == RankingRequest::Kind::None) {
+    if (job.ranking.kind == RankingRequest::Kind::None)
         run.trace = std::make_shared<const Trace>(
             computeTrace(config, std::move(input), run.parameters, options));
-        return run;
-    }
-    rankLayer(job, config, input, options, progress, run);
+    else
+        rankLayer(job, config, input, options, progress, run);
+    run.trace = withWarnings(std::move(run.trace), warnings);
     return run;
 }
 
@@ -144,7 +158,7 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     modelRun->readingNote = fromText ? model.readingNote(job.texts.front()) : std::string();
     m_lastRun = modelRun;
     TraceRun run;
-    run.trace = modelRun->layerTrace;
+    run.trace = withWarnings(modelRun->layerTrace, model.warnings());
     run.parameters = modelRun->layerParameters;
     run.model = std::move(modelRun);
     if (ranked)

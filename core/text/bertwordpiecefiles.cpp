@@ -1,6 +1,7 @@
 // BertWordPieceFiles: vocab.txt lines as ids, then BertConverter's components.
 #include "text/bertwordpiecefiles.h"
 
+#include "io/wholefile.h"
 #include "text/pipeline/bertnormalizer.h"
 #include "text/pipeline/charactersplitpretokenizer.h"
 #include "text/pipeline/pretokenizersequence.h"
@@ -21,13 +22,8 @@ using Behavior = SplitDelimiter::Behavior;
 
 std::string readFile(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path +
-                         ": a BERT folder without tokenizer.json keeps its vocabulary there.");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
+    return WholeFile::readText(path,
+                               "a BERT folder without tokenizer.json keeps its vocabulary there.");
 }
 
 /// The text of a special token the tokenizer cannot do without.

@@ -1,6 +1,7 @@
 // BpeTokenizer: reads GPT-2's files, checks them, and configures the tokenizer pipeline.
 #include "text/bpetokenizer.h"
 
+#include "io/wholefile.h"
 #include "text/pipeline/bpemodelfiles.h"
 #include "text/pipeline/byteleveldecoder.h"
 #include "text/tokenizer.h"
@@ -18,13 +19,8 @@ static_assert(BpeTokenizer::kMaxId == BpeModelFiles::kMaxId, "one limit for voca
 
 std::string readFile(const std::string &path, const char *what)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path + ": a GPT-2 folder needs " + what +
-                         " beside config.json.");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
+    return WholeFile::readText(path, std::string("a GPT-2 folder needs ") + what +
+                                         " beside config.json.");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // RobertaBpeFiles: GPT-2's byte-level BPE files with RoBERTa's special tokens and template.
 #include "text/robertabpefiles.h"
 
+#include "io/wholefile.h"
 #include "text/pipeline/bpemodelfiles.h"
 #include "text/pipeline/byteleveldecoder.h"
 #include "text/pipeline/bytelevelpretokenizer.h"
@@ -16,15 +17,8 @@ namespace {
 
 std::string readFile(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path +
-                         ": a RoBERTa folder without tokenizer.json "
-                         "keeps its tokenizer in vocab.json and "
-                         "merges.txt.");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
+    return WholeFile::readText(path, "a RoBERTa folder without tokenizer.json keeps its tokenizer "
+                                     "in vocab.json and merges.txt.");
 }
 
 AddedToken special(const char *content, bool lstrip = false)

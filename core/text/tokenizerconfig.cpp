@@ -1,6 +1,7 @@
 // TokenizerConfig: parses tokenizer_config.json, checks the keys HeadLens reads, and names ids.
 #include "text/tokenizerconfig.h"
 
+#include "io/wholefile.h"
 #include "text/json/jsonnode.h"
 #include "text/pipeline/tokenizermodel.h"
 #include "util/inputerror.h"
@@ -42,14 +43,9 @@ TokenizerConfig TokenizerConfig::read(const std::string &path)
 {
     if (!std::filesystem::exists(path))
         return {};
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path +
-                         "; check its permissions, or remove it to use "
-                         "the tokenizer's defaults.");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return fromText(text.str(), path);
+    return fromText(WholeFile::readText(path, "check its permissions, or remove it to use the "
+                                              "tokenizer's defaults."),
+                    path);
 }
 
 TokenizerConfig TokenizerConfig::fromText(const std::string &json, const std::string &name)

@@ -1,6 +1,7 @@
 // TokenizerJson: parses the file, reads each component, and checks the ids they agree on.
 #include "text/tokenizerjson.h"
 
+#include "io/wholefile.h"
 #include "text/json/decoderjson.h"
 #include "text/json/jsonnode.h"
 #include "text/json/modeljson.h"
@@ -86,13 +87,9 @@ void checkAddedIds(const TokenizerPipeline &pipeline, const JsonNode &root)
 
 TokenizerPipeline TokenizerJson::load(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw InputError("Cannot read " + path +
-                         ": a Hugging Face model folder keeps its tokenizer in tokenizer.json.");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return fromText(text.str(), path);
+    return fromText(WholeFile::readText(
+                        path, "a Hugging Face model folder keeps its tokenizer in tokenizer.json."),
+                    path);
 }
 
 TokenizerPipeline TokenizerJson::fromText(const std::string &json, const std::string &name)

@@ -1,9 +1,8 @@
-// waitUntilSettled, settledWindow: how the window tests start a window and wait for its work.
+// The window tests' set-up and waits: settings of their own, an offscreen window, "settled".
 #pragma once
 
 #include "mainwindow.h"
 #include "runner/tracerunner.h"
-
 #include "workspace/workspace.h"
 
 #include <QApplication>
@@ -25,24 +24,42 @@ inline bool waitUntilSettled(const MainWindow &window)
     return settled;
 }
 
-/// Points QSettings at `folder` (INI files), so that a window test never reads or changes the
-/// settings of the person running it (recent files, geometry, theme). Call in initTestCase.
+/// Waits (up to 20 s) until the window's worker is idle, with or without a trace (after a
+/// refused file the old one stays, or there is none), then lets the queued signals through.
+inline bool waitUntilIdle(const MainWindow &window)
+{
+    QApplication::processEvents(); // the submit an edit queued
+    const bool idle = QTest::qWaitFor([&] { return !window.runner()->isBusy(); }, 20000);
+    QApplication::processEvents();
+    return idle;
+}
+
+/// Points QSettings at `folder` (INI files in a QTemporaryDir of the test), so that a window
+/// test never reads or changes the settings of the person running it (recent files, geometry,
+/// theme) or another test's. Call in initTestCase.
 inline void keepSettingsIn(const QString &folder)
 {
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, folder);
     QSettings::setDefaultFormat(QSettings::IniFormat);
 }
 
-/// A MainWindow as the window tests start one: `size`, shown off screen (complaints go to the
-/// status bar, not to dialogs), `text` (or the lesson's sentence when empty) computed and
-/// settled. Null when the first trace never came: use as QVERIFY(window = settledWindow(...)).
-inline std::unique_ptr<MainWindow> settledWindow(const QString &text = {},
-                                                 QSize size = QSize(1300, 850))
+/// A MainWindow shown at `size` but on no screen: it lays out and draws, and FileCommands shows
+/// no message box that would wait for a click (the message goes to the status bar only).
+inline std::unique_ptr<MainWindow> offscreenWindow(QSize size = QSize(1280, 720))
 {
     auto window = std::make_unique<MainWindow>();
     window->resize(size);
     window->setAttribute(Qt::WA_DontShowOnScreen);
     window->show();
+    return window;
+}
+
+/// An offscreenWindow as most window tests start one, with `text` (or the lesson's sentence
+/// when empty) computed and settled. Null when the first trace never came.
+inline std::unique_ptr<MainWindow> settledWindow(const QString &text = {},
+                                                 QSize size = QSize(1300, 850))
+{
+    auto window = offscreenWindow(size);
     if (!text.isEmpty())
         window->workspace()->setText(text);
     window->recompute();

@@ -6,8 +6,12 @@
 #include "io/weightsfile.h"
 #include "util/inputerror.h"
 
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <limits>
 
 using namespace headlens;
 using headlens::test::errorOf;
@@ -62,6 +66,7 @@ private slots:
     void refusesBadStateDicts_data();
     void refusesBadStateDicts();
     void loadErrorNamesTheFile();
+    void nonFiniteEntriesAreNamedWithTheirCounts();
 };
 
 void TestWeightsFile::readsPyTorchStateDicts_data()
@@ -236,6 +241,36 @@ void TestWeightsFile::loadErrorNamesTheFile()
     const QString path = kGolden + "no_such_weights.npz";
     const QString message = errorOf([&] { WeightsFile::load(path.toStdString()); });
     QVERIFY2(message.startsWith("Cannot open " + path + " as .npz"), qPrintable(message));
+}
+
+// A PyTorch layer's weights with two NaN in W_O and one infinity in the bias still load (the
+// views show where the damage lands), with one warning per damaged entry, naming it.
+void TestWeightsFile::nonFiniteEntriesAreNamedWithTheirCounts()
+{
+    Entries entries = NpzArchive::read((kGolden + "self_bias.npz").toStdString());
+    Tensor &out = const_cast<Tensor &>(entry(entries, "out_proj.weight"));
+    out.data()[0] = std::numeric_limits<float>::quiet_NaN();
+    out.data()[5] = std::numeric_limits<float>::quiet_NaN();
+    const_cast<Tensor &>(entry(entries, "in_proj_bias")).data()[2] =
+        -std::numeric_limits<float>::infinity();
+    const LoadedWeights loaded = WeightsFile::fromEntries(entries, "layer.npz");
+    QCOMPARE(loaded.dModel, 8);
+    QVERIFY(std::isnan(loaded.weights.wO(0, 0)));
+    QCOMPARE(loaded.warnings.size(), size_t(2));
+    QStringList warnings;
+    for (const std::string &w : loaded.warnings)
+        warnings << QString::fromStdString(w);
+    warnings.sort();
+    // out_proj.weight is (8, 8); in_proj_bias (24,).
+    QVERIFY2(warnings[0].startsWith("layer.npz: 'in_proj_bias' holds 1 infinite value among its "
+                                    "24;"),
+             qPrintable(warnings[0]));
+    QVERIFY2(warnings[1].startsWith("layer.npz: 'out_proj.weight' holds 2 NaN values among its "
+                                    "64;"),
+             qPrintable(warnings[1]));
+    QVERIFY(WeightsFile::fromEntries(NpzArchive::read((kGolden + "self_bias.npz").toStdString()),
+                                     "layer.npz")
+                .warnings.empty());
 }
 
 QTEST_APPLESS_MAIN(TestWeightsFile)

@@ -3,6 +3,7 @@
 
 #include "io/wholefile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,6 +21,8 @@ private slots:
     void readsTheBytesUpToTheCap();
     void refusals_data();
     void refusals();
+    void textRefusals_data();
+    void textRefusals();
     void sizeText_data();
     void sizeText();
 };
@@ -76,6 +79,41 @@ void TestWholeFile::refusals()
     const QString message =
         errorOf([&] { WholeFile::read(path.toStdString(), 1024, "a test file"); });
     QVERIFY2(message.startsWith(says.arg(path)), qPrintable(message));
+}
+
+// readText: the files of a model folder. A FIFO in config.json's place used to block the reader
+// (and the window's worker) until some program wrote to it; now it is refused at once.
+void TestWholeFile::textRefusals_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("kind"); // 0 missing, 1 folder, 2 FIFO, 3 dangling symbolic link
+    QTest::addColumn<QString>("says");
+    QTest::newRow("missing") << "config.json" << 0
+                             << "Cannot read %1 (No such file or directory): put it back.";
+    QTest::newRow("a folder") << "config.json" << 1
+                              << "Cannot read %1 (it is a folder): put it back.";
+    QTest::newRow("a FIFO") << "config.json" << 2
+                            << "Cannot read %1 (it is not a regular file): put it back.";
+    QTest::newRow("a dangling link")
+        << "config.json" << 3 << "Cannot read %1 (No such file or directory): put it back.";
+}
+
+void TestWholeFile::textRefusals()
+{
+    QFETCH(QString, name);
+    QFETCH(int, kind);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    if (kind == 1)
+        QVERIFY(QDir(dir.path()).mkdir(name));
+    if (kind == 2)
+        QCOMPARE(::mkfifo(path.toLocal8Bit().constData(), 0600), 0);
+    if (kind == 3)
+        QVERIFY(QFile::link(dir.filePath("gone.json"), path));
+    const QString message =
+        errorOf([&] { WholeFile::readText(path.toStdString(), "put it back."); });
+    QCOMPARE(message, says.arg(path));
 }
 
 void TestWholeFile::sizeText_data()

@@ -77,6 +77,20 @@ private slots:
             << QByteArray(R"({"format_version": 2, "ablations": [{"layer": 0, "head": 1,
                              "kind": "half"}]})")
             << QStringList{"\"kind\" has the unknown value \"half\""};
+        // A wrong type used to be read as the default without a word.
+        QTest::newRow("heads as a word")
+            << QByteArray(R"({"format_version": 2, "settings": {"heads": "eight"}})")
+            << QStringList{"setting \"heads\" holds \"eight\", not a whole number",
+                           "remove it to use the default"};
+        QTest::newRow("heads past int")
+            << QByteArray(R"({"format_version": 2, "settings": {"heads": 4e12}})")
+            << QStringList{"setting \"heads\" holds 4000000000000, not a whole number"};
+        QTest::newRow("half a head")
+            << QByteArray(R"({"format_version": 2, "settings": {"d_model": 7.5}})")
+            << QStringList{"setting \"d_model\" holds 7.5, not a whole number"};
+        QTest::newRow("causal as text")
+            << QByteArray(R"({"format_version": 2, "settings": {"causal": "yes"}})")
+            << QStringList{"setting \"causal\" holds \"yes\", not true or false"};
         QTest::newRow("ablation without head")
             << QByteArray(R"({"format_version": 2, "ablations": [{"layer": 0}]})")
             << QStringList{"no \"layer\" or \"head\"", "remove it from \"ablations\""};

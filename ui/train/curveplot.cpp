@@ -96,8 +96,11 @@ void CurvePlot::setLegendColumns(int columns)
 void CurvePlot::fitLegend()
 {
     int widest = 0;
+    // itemCount() counts the grid's cells: a last row only partly filled (3 entries in rows of
+    // 2) holds empty cells, whose item() is null.
     for (int i = 0; i < legend->itemCount(); ++i)
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+        if (QCPAbstractLegendItem *item = legend->item(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
     const int room = axisRect()->width() > 0 ? axisRect()->width() : width() - 60;
     const int fit = widest > 0 ? std::max(1, room / (widest + legend->columnSpacing())) : 1;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);

@@ -264,7 +264,7 @@ void HeadsGridView::refill()
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
-        plot->setDimmed(TraceReader::headChange(*m_trace, m_batch, head));
+        plot->setDimmed(TraceReader::veilLabel(*m_trace, m_batch, head));
         plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }

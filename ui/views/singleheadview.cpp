@@ -87,7 +87,7 @@ void SingleHeadView::refill()
     m_plot->setLabels(TraceReader::queryLabels(*m_trace, m_batch),
                       TraceReader::keyLabels(*m_trace, m_batch));
     m_plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, m_head));
-    m_plot->setDimmed(TraceReader::headChange(*m_trace, m_batch, m_head));
+    m_plot->setDimmed(TraceReader::veilLabel(*m_trace, m_batch, m_head));
     if (isCurrent(m_shown))
         m_shown.draw(m_shown.heads.front(), m_plot, m_style.colorScale);
     else

@@ -110,6 +110,33 @@ QString TraceReader::headChange(const Trace &trace, int b, int head)
                               !trace.interventions.meanSource.isEmpty());
 }
 
+int64_t TraceReader::notANumberCount(const Trace &trace, int b, int head)
+{
+    const int n = int(trace.input.queryLengthOf(b));
+    const int nKv = int(trace.input.keyLengthOf(b));
+    const ConstRowMatrixMap all = trace.tensor(keys::attentionWeights).matrix({b, head});
+    int64_t count = 0;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < nKv; ++j) {
+            if (!std::isfinite(all(i, j)) && !isMasked(trace, b, i, j))
+                ++count;
+        }
+    }
+    return count;
+}
+
+QString TraceReader::veilLabel(const Trace &trace, int b, int head)
+{
+    const QString change = headChange(trace, b, head);
+    if (!change.isEmpty())
+        return change;
+    const int64_t bad = notANumberCount(trace, b, head);
+    if (bad == 0)
+        return {};
+    const int64_t cells = trace.input.queryLengthOf(b) * trace.input.keyLengthOf(b);
+    return QObject::tr("not a number: %1 of %2 weights").arg(bad).arg(cells);
+}
+
 QString TraceReader::headTitleToolTip(const Trace &trace, int b, int head)
 {
     const size_t index = size_t(b) * size_t(trace.heads()) + size_t(head);
@@ -139,6 +166,9 @@ QString TraceReader::describeCell(const Trace &trace, int b, int head, int query
         return text + QString(" · masked (%1)")
                           .arg(maskSentence(trace.config, maskReason(trace, b, query, key)));
     const float weight = trace.tensor(keys::attentionWeights).at({b, head, query, key});
+    if (!std::isfinite(weight))
+        return text + QObject::tr(" · weight not a number (the weights hold NaN or infinite "
+                                  "values; the status bar names them)");
     text += QString(" · weight %1").arg(double(weight), 0, 'f', 3);
     if (trace.hasTensor(keys::scores)) {
         const float score = trace.tensor(keys::scores).at({b, head, query, key});

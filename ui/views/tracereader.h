@@ -26,6 +26,13 @@ public:
     /// H the mean entropy of its rows (0 to ln n_kv), dist the mean attended distance.
     /// What the pass's interventions did to the head ("ablated (zero)"); empty when nothing.
     static QString headChange(const Trace &trace, int b, int head);
+    /// How many of head `head`'s unmasked weights of sequence `b` are NaN or infinite (weights
+    /// files that hold such values make them; Trace::warnings names the file's tensor).
+    static int64_t notANumberCount(const Trace &trace, int b, int head);
+    /// The words on a head's veil (HeatmapPlot::setDimmed): its intervention, else "not a number:
+    /// N of M weights" when notANumberCount() is not 0, so such a head is not mistaken for a
+    /// masked one; empty when nothing is to be said.
+    static QString veilLabel(const Trace &trace, int b, int head);
     static QString headTitleToolTip(const Trace &trace, int b, int head);
     /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87`; a masked cell says which masks
     /// hide it (causal, padding, sliding window).

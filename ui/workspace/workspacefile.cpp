@@ -9,6 +9,9 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <cmath>
+#include <limits>
+
 namespace headlens {
 
 namespace {
@@ -54,21 +57,67 @@ Enum enumField(const QJsonObject &json, const char *key, Enum fallback,
                      "\" has the unknown value \"" + quotedText(text.toStdString()) + "\".");
 }
 
+[[noreturn]] void refuseField(const char *key, const QJsonValue &value, const char *wanted)
+{
+    const QString shown =
+        value.isString()
+            ? "\"" + value.toString() + "\""
+            : QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+    throw InputError("The workspace's setting \"" + std::string(key) + "\" holds " +
+                     quotedText(shown.toStdString()) + ", not " + wanted +
+                     ". Fix it in the file, or remove it to use the default.");
+}
+
+// A setting that is present must have its type: QJsonValue::toInt() would silently give the
+// default for "eight" or 4e12, and the window would show settings the file does not hold.
+int intField(const QJsonObject &json, const char *key, int fallback)
+{
+    if (!json.contains(key))
+        return fallback;
+    const QJsonValue value = json.value(key);
+    const double number = value.toDouble(0.5);
+    if (!value.isDouble() || number != std::floor(number) ||
+        number < double(std::numeric_limits<int>::min()) ||
+        number > double(std::numeric_limits<int>::max()))
+        refuseField(key, value, "a whole number");
+    return int(number);
+}
+
+float numberField(const QJsonObject &json, const char *key, float fallback)
+{
+    if (!json.contains(key))
+        return fallback;
+    const QJsonValue value = json.value(key);
+    const double number = value.toDouble();
+    if (!value.isDouble() || !std::isfinite(float(number)))
+        refuseField(key, value, "a number");
+    return float(number);
+}
+
+bool boolField(const QJsonObject &json, const char *key, bool fallback)
+{
+    if (!json.contains(key))
+        return fallback;
+    if (!json.value(key).isBool())
+        refuseField(key, json.value(key), "true or false");
+    return json.value(key).toBool();
+}
+
 AttentionConfig configFromJson(const QJsonObject &j)
 {
     AttentionConfig c;
-    c.dModel = j.value("d_model").toInt(c.dModel);
-    c.heads = j.value("heads").toInt(c.heads);
-    c.dIn = j.value("d_in").toInt(c.dIn);
-    c.tied = j.value("tied").toBool(c.tied);
-    c.dK = j.value("d_k").toInt(c.dK);
-    c.dV = j.value("d_v").toInt(c.dV);
+    c.dModel = intField(j, "d_model", c.dModel);
+    c.heads = intField(j, "heads", c.heads);
+    c.dIn = intField(j, "d_in", c.dIn);
+    c.tied = boolField(j, "tied", c.tied);
+    c.dK = intField(j, "d_k", c.dK);
+    c.dV = intField(j, "d_v", c.dV);
     c.scale = enumField(j, "scale", c.scale, &scaleModeFromString);
-    c.temperature = float(j.value("temperature").toDouble(c.temperature));
-    c.causal = j.value("causal").toBool(c.causal);
-    c.bias = j.value("bias").toBool(c.bias);
-    c.dropout = float(j.value("dropout").toDouble(c.dropout));
-    c.training = j.value("training").toBool(c.training);
+    c.temperature = numberField(j, "temperature", c.temperature);
+    c.causal = boolField(j, "causal", c.causal);
+    c.bias = boolField(j, "bias", c.bias);
+    c.dropout = numberField(j, "dropout", c.dropout);
+    c.training = boolField(j, "training", c.training);
     bool ok = true;
     if (j.contains("seed"))
         c.seed = j.value("seed").toVariant().toString().toULongLong(&ok);
@@ -77,12 +126,12 @@ AttentionConfig configFromJson(const QJsonObject &j)
     c.positional = enumField(j, "positional", c.positional, &positionalFromString);
     c.tokenizer = enumField(j, "tokenizer", c.tokenizer, &tokenizerFromString);
     // Absent from version 1 files: multi-head attention without positions inside it.
-    c.kvHeads = j.value("kv_heads").toInt(c.kvHeads);
+    c.kvHeads = intField(j, "kv_heads", c.kvHeads);
     c.attentionPositions =
         enumField(j, "attention_positions", c.attentionPositions, &attentionPositionsFromString);
-    c.ropeTheta = float(j.value("rope_theta").toDouble(c.ropeTheta));
-    c.ropePositionOffset = j.value("rope_position_offset").toInt(c.ropePositionOffset);
-    c.window = j.value("window").toInt(c.window);
+    c.ropeTheta = numberField(j, "rope_theta", c.ropeTheta);
+    c.ropePositionOffset = intField(j, "rope_position_offset", c.ropePositionOffset);
+    c.window = intField(j, "window", c.window);
     return c;
 }
 
