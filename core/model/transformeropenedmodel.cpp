@@ -37,17 +37,44 @@ std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
     return m_model.encode(text);
 }
 
-std::shared_ptr<ModelRun>
-TransformerOpenedModel::run(const ModelInput &input, int layer,
-                            const HeadInterventions &interventions,
-                            const std::function<bool(double)> &progress) const
+TransformerRunOptions
+TransformerOpenedModel::optionsFor(int layer, const HeadInterventions &interventions,
+                                   const std::function<bool(double)> &progress) const
 {
     TransformerRunOptions options;
     options.interventions = interventions;
     options.viewedLayer = layer;
     options.topK = kTopK;
     options.progress = progress;
-    auto pass = std::make_shared<const TransformerRun>(m_model.run(input, options));
+    options.keepKeyValues = m_model.attentionConfig().causal;
+    return options;
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::run(const ModelInput &input, int layer,
+                            const HeadInterventions &interventions,
+                            const std::function<bool(double)> &progress) const
+{
+    return modelRunOf(std::make_shared<const TransformerRun>(
+                          m_model.run(input, optionsFor(layer, interventions, progress))),
+                      layer);
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::extend(const ModelRun &previous, const ModelInput &input, int layer,
+                               const HeadInterventions &interventions,
+                               const std::function<bool(double)> &progress) const
+{
+    if (!previous.pass)
+        return run(input, layer, interventions, progress);
+    return modelRunOf(std::make_shared<const TransformerRun>(m_model.extend(
+                          *previous.pass, input, optionsFor(layer, interventions, progress))),
+                      layer);
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, int layer) const
+{
     auto run = std::make_shared<ModelRun>();
     run->name = name();
     run->layers = pass->layers();
@@ -58,7 +85,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     run->segments = pass->segments;
     run->attention = pass->attention; // handles on the same storage
     run->layerInputs = pass->layerInputs;
-    run->interventions = interventions;
+    run->interventions = pass->interventions;
     run->causal = m_model.attentionConfig().causal;
     run->stats = pass->headStats;
     run->topNext = pass->topNext;
@@ -74,6 +101,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     const ModelSpec &spec = m_model.spec();
     run->settingsSummary =
         summary(m_model.attentionConfig(), run->layers, spec.vocabSize, spec.contextLength);
+    run->pass = std::move(pass);
     return run;
 }
 
@@ -88,6 +116,14 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
         m_model.traceLayer(previous.layerInputs, previous.tokens, layer,
                            previous.interventions.empty() ? nullptr : &previous.interventions));
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+    if (previous.pass) {
+        // The pass stays for extend(), without its traced layer: that trace (a quarter of a
+        // GiB at 1,024 tokens) would otherwise live as long as this run.
+        auto lean = std::make_shared<TransformerRun>(*previous.pass);
+        lean->layerTrace = Trace();
+        lean->viewedLayer = -1;
+        run->pass = std::move(lean);
+    }
     return run;
 }
 

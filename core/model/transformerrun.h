@@ -36,6 +36,9 @@ struct TransformerRunOptions
     /// Keep the residual stream entering every layer in TransformerRun::residualStream (what a
     /// pass starting at a layer reads: head importance, patching).
     bool keepResidualStream = false;
+    /// Keep every layer's keys and values in TransformerRun::keys and ::values (what
+    /// TransformerModel::extend reads to run only the tokens appended to a text).
+    bool keepKeyValues = false;
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.
@@ -56,6 +59,13 @@ struct TransformerRun
     /// (L, n, d_model) the residual stream entering each layer; empty unless
     /// options.keepResidualStream.
     Tensor residualStream;
+    /// (L, n, h_kv*d_k) and (L, n, h_kv*d_v): the keys and values every layer's heads read
+    /// (after q/k norms and RoPE); empty unless options.keepKeyValues.
+    Tensor keys;
+    Tensor values;
+    /// The leading tokens whose rows were taken from an earlier run instead of computed
+    /// (TransformerModel::extend); 0 for a whole pass.
+    int64_t reusedTokens = 0;
     HeadInterventions interventions; ///< what this pass changed (options.interventions)
     int viewedLayer = -1;            ///< the layer `layerTrace` shows, -1 when none
     /// Every step of the viewed layer's attention (b = 1): its input x is the norm of the

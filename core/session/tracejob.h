@@ -32,6 +32,11 @@ struct TraceJob
     /// (layer 0). Heads 0-based here (the CLI and the window number them from 1).
     HeadInterventions interventions;
     RankingRequest ranking; ///< a ranking of the heads after the run (models only)
+    /// Whether the session keeps this model run for the next job to start from: another
+    /// layer of the same text, or a text that starts with the same tokens (typed on). The
+    /// session keeps one run; the Compare tab's text B and an ablation's unchanged twin leave
+    /// the typed text's run in place.
+    bool keepForNext = true;
 };
 
 } // namespace headlens
