@@ -83,6 +83,13 @@ TransformerRun TransformerModel::extend(const TransformerRun &previous, const Mo
     copyLeadingRows(previous.values, run.values, reused);
     copyLeadingRows(previous.headOutputs, run.headOutputs, reused);
     copyLeadingRows(previous.residualStream, run.residualStream, reused);
+    // The statistics go on from the kept rows' sums when they are all or all but the last of
+    // the previous rows; otherwise addHeadStats sums every row again.
+    const int64_t previousLength = int64_t(previous.tokenIds.size());
+    if (reused == previousLength)
+        run.statSums = previous.statSums;
+    else if (reused == previousLength - 1)
+        run.statSums = previous.statSumsBeforeLast;
     RowMatrix x = embed(input, reused); // the new tokens' rows of the residual stream
     runLayers(x, options, run);
     finishRun(x, options, run);

@@ -6,6 +6,8 @@
 #include "model/maskfill.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
+#include "stats/headstatsaccumulator.h"
+#include "stats/tokenroles.h"
 #include "tensor/tensor.h"
 
 #include <functional>
@@ -50,6 +52,15 @@ struct TransformerRun
     std::vector<int> segments;        ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
     Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
+    /// L * h: the sums behind headStats over every row, and over all rows but the last, from
+    /// which extend() goes on with the new rows only when it keeps every row of this run (a
+    /// token typed on) or all but the last (a letter typed on that changed the last BPE token).
+    struct StatSums
+    {
+        HeadStatsAccumulator::Sums stats;
+        TokenRoles::ShareSums shares;
+    };
+    std::vector<StatSums> statSums, statSumsBeforeLast;
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
     /// that another layer can be traced without running the model again (traceLayer).
     Tensor layerInputs;

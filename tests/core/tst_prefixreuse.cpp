@@ -15,7 +15,7 @@ namespace {
 
 const std::string kLlamaData = HEADLENS_TEST_DATA "/llama/";
 const std::string kBertData = HEADLENS_TEST_DATA "/bert/";
-const std::string kText = "The quick brown fox jumps over the lazy dog by the river bank";
+const std::string kText = "The quick brown fox, jumps over the lazy dog. By the river bank";
 
 /// kText's first 20 tokens: within the tiny GPT-2's context of 32 with five more.
 std::vector<int> textIds(const TransformerModel &model)
@@ -85,6 +85,9 @@ void compareRuns(const TransformerRun &actual, const TransformerRun &expected)
                         1e-5, 1e-5);
         HL_COMPARE_NEAR(actual.headStats[i].meanDistance, expected.headStats[i].meanDistance, 1e-5,
                         1e-5);
+        HL_COMPARE_NEAR(actual.headStats[i].punctuationShare,
+                        expected.headStats[i].punctuationShare, 1e-5, 1e-5);
+        HL_COMPARE_NEAR(actual.headStats[i].maxWeight, expected.headStats[i].maxWeight, 1e-5, 1e-5);
     }
     QCOMPARE(actual.topNext.at(0).tokenId, expected.topNext.at(0).tokenId);
 }
