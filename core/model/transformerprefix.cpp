@@ -52,10 +52,14 @@ void copyLeadingRows(const Tensor &from, Tensor &to, int64_t rows)
 int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const ModelInput &input,
                                          const TransformerRunOptions &options) const
 {
-    const bool kept = !previous.keys.isEmpty() &&
+    const AttentionConfig config = attentionConfig();
+    // The keys of this model's layers (a run of another model has other sizes), and what the
+    // new run is asked to keep.
+    const bool kept = !previous.keys.isEmpty() && previous.layers() == m_spec.layers &&
+                      previous.keys.shape().size(2) == config.kvHeadCount() * config.headDimK() &&
                       (!options.keepHeadOutputs || !previous.headOutputs.isEmpty()) &&
                       (!options.keepResidualStream || !previous.residualStream.isEmpty());
-    if (!attentionConfig().causal || !kept || !options.keepKeyValues ||
+    if (!config.causal || !kept || !options.keepKeyValues || input.tokenIds.empty() ||
         options.logitsForEveryPosition || !rowByRow(options.interventions) ||
         options.interventions.items != previous.interventions.items ||
         !previous.interventions.patchSource.isEmpty())
