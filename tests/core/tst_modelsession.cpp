@@ -22,12 +22,13 @@ TraceJob modelJob(const std::string &text, int layer)
     return job;
 }
 
-/// The traced layer's tensors of `a` and `b` agree (the same layer of the same text).
-void compareTraces(const Trace &a, const Trace &b)
+/// The traced layer's tensors of `a` and `b` agree (the same layer of the same text), within
+/// `abs` besides 1e-5 relative.
+void compareTraces(const Trace &a, const Trace &b, double abs = 1e-6)
 {
     for (const TraceKey &key :
          {keys::x, keys::q, keys::scores, keys::softmax, keys::context, keys::output})
-        HL_COMPARE_TENSORS_NEAR(a.tensor(key), b.tensor(key), 1e-5, 1e-6);
+        HL_COMPARE_TENSORS_NEAR(a.tensor(key), b.tensor(key), 1e-5, abs);
     QCOMPARE(a.input.tokens, b.input.tokens);
 }
 
@@ -99,7 +100,9 @@ void TestModelSession::typingOnReusesThePrefix()
     Session fresh;
     const TraceRun expected = fresh.run(modelJob("Hello world, how are you", 1));
     QCOMPARE(expected.model->pass->reusedTokens, int64_t(0));
-    compareTraces(*second.trace, *expected.trace);
+    // Within 1e-5: the new rows' products pack other operands than a pass over every row (2e-6
+    // apart seen in the sanitizer build, which is not compiled for this processor).
+    compareTraces(*second.trace, *expected.trace, 1e-5);
     HL_COMPARE_TENSORS_NEAR(second.model->attention, expected.model->attention, 1e-5, 1e-5);
     QCOMPARE(second.model->topNext.at(0).tokenId, expected.model->topNext.at(0).tokenId);
     HL_COMPARE_NEAR(second.model->topNext.at(0).probability,
