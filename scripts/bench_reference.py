@@ -159,9 +159,10 @@ def read_headlens(path):
     """HeadLens core_forward medians keyed by (n, d_model, h, threads)."""
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
-    if report.get("format_version") != 1:
+    # Version 2 added suites; core_forward's keys are those of version 1.
+    if report.get("format_version") not in (1, 2):
         print(f"warning: {path} has format_version {report.get('format_version')}, "
-              "this script reads version 1", file=sys.stderr)
+              "this script reads versions 1 and 2", file=sys.stderr)
     return {(r["n"], r["d_model"], r["h"], r["threads"]): r["median_ms"]
             for r in report.get("results", []) if r.get("suite") == "core_forward"}
 

@@ -126,6 +126,11 @@ Suites:
                  BF16): opening it, a pass over 64 and 1024 tokens with every head recorded,
                  and showing another layer of the same text (rows model_forward_open, _run,
                  _layer)
+  typing_latency a character typed at the end of a 1000-token text in a random GPT-2 small
+                 checkpoint (the run starts from the previous one's keys and values) against
+                 a full recompute (the first character changed), through the Session the
+                 window's runner uses and (with the GUI) through the whole window to the heads
+                 grid repainted; ratio = keystroke median / full recompute median
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
                  n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
                  max_stall_ms = longest gap of a 5 ms UI timer
@@ -136,7 +141,7 @@ Suites:
 
 Options:
   --quick                 fewer shapes, ~0.1 s and at least 3 runs per case (smoke test)
-  --json PATH             also write the results as JSON (format_version 1, see benchreport.h)
+  --json PATH             also write the results as JSON (format_version 2, see benchreport.h)
   --suite NAME            run only this suite (repeatable)
   --threads LIST          thread counts, default 1,2
   --busy N                N other programs spin on the cores while the suites run (a busy

@@ -150,7 +150,7 @@ std::string BenchReport::toJson() const
         results.push_back(std::move(row));
     }
     const MachineInfo &mi = m_machine;
-    const Json document = {{"format_version", 1},
+    const Json document = {{"format_version", 2},
                            {"tool", "headlens-bench"},
                            {"date", m_date},
                            {"machine",

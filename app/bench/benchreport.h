@@ -11,9 +11,11 @@
 
 namespace headlens {
 
-/// JSON format, version 1 (scripts/bench_reference.py reads it; bump format_version when a key
-/// changes meaning or disappears, adding keys keeps the version):
-///   {"format_version": 1, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
+/// JSON format, version 2 (scripts/bench_reference.py reads it; bump format_version when a key
+/// changes meaning or disappears, adding keys keeps the version; version 2 added the
+/// typing_latency suite, whose "ratio" is a ratio of two of its rows, not a time, and whose
+/// "window" parameter says which path was timed; the keys of version 1 mean what they meant):
+///   {"format_version": 2, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
 ///    "machine": {"cpu", "logical_cores", "compiler", "build_type", "flags", "native",
 ///                "assertions", "simd", "eigen", "openmp"},
 ///    "settings": {"quick", "target_seconds", "min_repetitions", "max_repetitions",
@@ -27,7 +29,13 @@ namespace headlens {
 ///      grid_latency: "n", "d_model", "h", "pinned_head" (1: head 1 also shown large beside
 ///      the grid, 0: not), timed, "max_stall_ms"; window_latency: "n", "d_model", "h",
 ///      timed, "max_stall_ms"; startup: "offscreen", timed,
-///      "in_process_ms"; export_png / export_pdf: "n", "d_model", "h", timed, "file_bytes")]}
+///      "in_process_ms"; export_png / export_pdf: "n", "d_model", "h", timed, "file_bytes";
+///      typing_latency: "model" (1: GPT-2 small's shapes), "n", "threads", "window" (1: the
+///      whole window, typed into its workspace and timed to the heads grid repainted; 0: the
+///      Session the window's runner uses), "keystroke" (1: a character typed at the end, run
+///      from the previous run's rows; 0: the first character changed, every token computed),
+///      timed, "reused_tokens" (the last run's), "ratio" (the row's median over the same
+///      path's keystroke 0 row; 1 for that row))]}
 /// A metric that could not be computed is null.
 class BenchReport
 {

@@ -49,6 +49,7 @@ public:
     /// when the runner reports a failure.
     Interaction change(const WorkspaceState &state);
     HeadsGridView *grid() const { return m_grid; }
+    TraceRunner *runner() const { return m_runner; }
 
     /// The lesson's defaults with d_model, h and a text of about n word tokens.
     static WorkspaceState stateFor(int n, int dModel, int heads, int seed);

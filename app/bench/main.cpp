@@ -6,6 +6,7 @@
 #include "importancesuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
+#include "typingsuite.h"
 
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -33,6 +34,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<MemorySuite>());
     suites.push_back(std::make_unique<ModelSuite>());
     suites.push_back(std::make_unique<ImportanceSuite>());
+    suites.push_back(std::make_unique<TypingSuite>());
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));

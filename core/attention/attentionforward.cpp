@@ -283,6 +283,10 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
         rope->rotateProjection(qkv.q);
         rope->rotateProjection(qkv.k);
     }
+    if (keep.keys)
+        std::memcpy(keep.keys, qkv.k.data(), sizeof(float) * size_t(qkv.k.numel()));
+    if (keep.values)
+        std::memcpy(keep.values, qkv.v.data(), sizeof(float) * size_t(qkv.v.numel()));
     reportProgress(options, 0.2);
     const Tensor mask = buildMask(config, input, d);
     const int64_t group = d.h / d.hKv;

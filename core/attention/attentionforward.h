@@ -31,6 +31,12 @@ struct AttentionRecord
     /// When set: b*h*n*d_v floats that receive every head's z_h (the trace's "context",
     /// (b, h, n, d_v), after any intervention), what a later pass patches from.
     float *context = nullptr;
+    /// When set: b*n_kv*h_kv*d_k and b*n_kv*h_kv*d_v floats that receive the keys and values
+    /// the heads read, (b, n_kv, h_kv*d_k) after q/k norms and RoPE and (b, n_kv, h_kv*d_v):
+    /// what a causal model keeps so that tokens appended later need only their own rows
+    /// (computeAppendedRows).
+    float *keys = nullptr;
+    float *values = nullptr;
 };
 
 struct TraceOptions

@@ -133,8 +133,8 @@ Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, con
     for (int64_t b = 0; b < d.b; ++b)
         for (int64_t i = 0; i < d.n; ++i)
             for (int64_t j = 0; j < d.nKv; ++j) {
-                const int bits =
-                    maskReasonOf(config, i, j, padding && padding[b * d.nKv + j] != 0.0f);
+                const int bits = maskReasonOf(config, d.queryOffset + i, j,
+                                              padding && padding[b * d.nKv + j] != 0.0f);
                 const int64_t cell = (b * d.n + i) * d.nKv + j;
                 mask.data()[cell] = bits != MaskVisible ? 1.0f : 0.0f;
                 if (reasons)

@@ -18,6 +18,10 @@ struct ForwardDims
 {
     int64_t b, n, nKv, h, dK, dV, dIn, dKvIn, dModel;
     int64_t hKv; ///< K/V heads: h for multi-head attention, 1 for multi-query
+    /// The position of query row 0 among the keys: 0, except when only the rows of tokens
+    /// appended after `queryOffset` earlier ones are computed (computeAppendedRows), whose
+    /// causal mask, window and ALiBi bias then count positions from there.
+    int64_t queryOffset = 0;
 
     /// The name of the K/V head axis: "h" when every query head has its own K and V (so the
     /// shapes read as before grouped-query attention existed), "h_kv" otherwise.
@@ -57,7 +61,8 @@ Tensor repeatKvHeads(const Tensor &kvHeads, Shape shape);
 std::optional<RotaryEmbedding> rotaryFor(const AttentionConfig &config, int64_t positions);
 
 /// (b, n, n_kv): 1 where query i may not look at key j: causal (j > i), padding (the key is
-/// padding), sliding window (AttentionConfig::window). With `reasons`, also fills that
+/// padding), sliding window (AttentionConfig::window); query i is at position
+/// d.queryOffset + i. With `reasons`, also fills that
 /// (b, n, n_kv) tensor with each cell's MaskReason bits (maskreason.h).
 Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, const ForwardDims &d,
                  Tensor *reasons = nullptr);

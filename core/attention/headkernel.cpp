@@ -68,7 +68,8 @@ int64_t rowBlock(const ForwardDims &d)
 }
 
 /// The scores of one block: raw products times the scale, plus ALiBi's bias of head `head`
-/// for query rows from `first` (added after the scaling, as Press et al. and BLOOM do).
+/// for query rows from `first` (added after the scaling, as Press et al. and BLOOM do), at
+/// positions from d.queryOffset + first.
 void shiftScores(const HeadPass &p, ScoreBlocks &s, int64_t head, int64_t first)
 {
     if (p.scaled)
@@ -80,7 +81,7 @@ void shiftScores(const HeadPass &p, ScoreBlocks &s, int64_t head, int64_t first)
     const double slope = p.alibiSlopes[size_t(head)];
     for (Eigen::Index r = 0; r < s.scores.rows(); ++r)
         for (Eigen::Index j = 0; j < s.scores.cols(); ++j)
-            s.scores(r, j) += alibiBias(slope, first + r, j);
+            s.scores(r, j) += alibiBias(slope, p.d.queryOffset + first + r, j);
 }
 
 /// Scores to weighted sums for `rows` queries from `first` of head `head` of sequence `b`:
@@ -100,8 +101,11 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
     if (stats)
         stats->addSoftmaxRows(s.softmax, s.maskedScores, rowMax, logNormalizer, first);
     if (p.dropout) {
+        // Numbered by position in the whole sequence, so appended rows drop what a pass over
+        // every row drops there.
+        const int64_t firstRow = p.d.queryOffset + first, allRows = p.d.queryOffset + p.d.n;
         const uint64_t offset =
-            static_cast<uint64_t>(((b * p.d.h + head) * p.d.n + first) * p.d.nKv);
+            static_cast<uint64_t>(((b * p.d.h + head) * allRows + firstRow) * p.d.nKv);
         for (int64_t e = 0; e < rows * p.d.nKv; ++e)
             s.weights.data()[e] = p.random.uniform(offset + static_cast<uint64_t>(e)) < p.keep
                                       ? s.softmax.data()[e] / p.keep
@@ -179,8 +183,13 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record 
 
 HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads, int64_t groupSize)
 {
-    const int64_t n = t.shape().size(1), width = t.shape().size(2);
-    return {t.data(), n * width, width / heads, width, n, width / heads, groupSize};
+    return interleaved(t.data(), t.shape().size(1), t.shape().size(2), heads, groupSize);
+}
+
+HeadRows HeadRows::interleaved(const float *data, int64_t rows, int64_t width, int64_t heads,
+                               int64_t groupSize)
+{
+    return {data, rows * width, width / heads, width, rows, width / heads, groupSize};
 }
 
 HeadRows HeadRows::contiguous(const Tensor &t, int64_t groupSize)

@@ -26,6 +26,9 @@ struct HeadRows
 
     /// Heads side by side in each row: (b, n, heads*d).
     static HeadRows interleaved(const Tensor &t, int64_t heads, int64_t groupSize = 1);
+    /// The same for one sequence at `data`: (rows, width) floats, width = heads*d.
+    static HeadRows interleaved(const float *data, int64_t rows, int64_t width, int64_t heads,
+                                int64_t groupSize = 1);
     /// Heads one after another: (b, heads, n, d).
     static HeadRows contiguous(const Tensor &t, int64_t groupSize = 1);
 

@@ -18,6 +18,8 @@
 
 namespace headlens {
 
+struct TransformerRun;
+
 /// Made by OpenedModel::run in a worker thread; immutable afterwards and shared by every view.
 /// L = layers, h = heads, n = tokens. Family-neutral: the views and the CLI read only this.
 struct ModelRun
@@ -74,6 +76,10 @@ struct ModelRun
     /// characters"): OpenedModel::readingNote of the text; empty for token ids or a pair.
     std::string readingNote;
     std::string settingsSummary; ///< "d_model 16 · 2 heads · d_k 8 · causal\n2 layers · ..."
+    /// The pass of a checkpoint's model this run reads (its tensors are handles on it), with
+    /// every layer's keys and values for a causal one, so that a text starting with the same
+    /// tokens computes only its new ones (OpenedModel::extend); null for a toy model.
+    std::shared_ptr<const TransformerRun> pass;
 
     /// Head `head` of layer `layer`, (n, n). Precondition: layer < layers, head < heads.
     ConstRowMatrixMap probabilities(int layer, int head) const

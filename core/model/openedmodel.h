@@ -61,6 +61,19 @@ public:
         return run(input, layer, HeadInterventions(), progress);
     }
 
+    /// run() for `input` after `previous`, a run of this model with `interventions` too: a
+    /// causal transformer takes the rows of the tokens both texts start with from `previous`
+    /// and computes only the tokens after them (TransformerModel::extend: typing at the end of
+    /// a long text); the base, and any model when nothing can be reused, runs anew. Throws
+    /// what run() throws.
+    virtual std::shared_ptr<ModelRun> extend(const ModelRun &previous, const ModelInput &input,
+                                             int layer, const HeadInterventions &interventions,
+                                             const std::function<bool(double)> &progress) const
+    {
+        (void)previous;
+        return run(input, layer, interventions, progress);
+    }
+
     /// Each head's importance for `input`: the loss increase when it alone is zero-ablated
     /// (decoders: next-token loss; encoders: the mask tokens'; toy models: the task's). Throws
     /// InputError when the text gives no loss (saying why), Cancelled.

@@ -10,26 +10,13 @@
 #include "stats/tokenroles.h"
 #include "text/tokenizerfolder.h"
 #include "util/inputerror.h"
+#include "util/workteam.h"
 
 #include <filesystem>
 
-#include <cstring>
 #include <sys/stat.h>
 
 namespace headlens {
-
-namespace {
-
-/// One layer's attention input (b = 1) from the (n, d_model) rows at `rows`.
-AttentionInput layerInput(const float *rows, int64_t n, int64_t d)
-{
-    AttentionInput input;
-    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
-    std::memcpy(input.x.data(), rows, sizeof(float) * size_t(n * d));
-    return input;
-}
-
-} // namespace
 
 TransformerModel TransformerModel::open(const std::string &dir)
 {
@@ -130,22 +117,22 @@ void TransformerModel::checkRequest(const ModelInput &input,
                          family + " has layers 0 to " + std::to_string(m_spec.layers - 1) + ".");
 }
 
-RowMatrix TransformerModel::embed(const ModelInput &input) const
+RowMatrix TransformerModel::embed(const ModelInput &input, int64_t first) const
 {
-    const int64_t n = int64_t(input.tokenIds.size()), d = m_spec.dModel;
+    const int64_t n = int64_t(input.tokenIds.size()) - first, d = m_spec.dModel;
     RowMatrix x(n, d);
     for (int64_t i = 0; i < n; ++i)
-        m_weights.embedding.widenRows(input.tokenIds[size_t(i)], 1, x.row(i).data());
+        m_weights.embedding.widenRows(input.tokenIds[size_t(first + i)], 1, x.row(i).data());
     if (m_spec.family->positions == PositionKind::Learned) { // RoPE acts inside attention
         RowMatrix positions(n, d);
-        m_weights.positions.widenRows(m_spec.positionOffset, n, positions.data());
+        m_weights.positions.widenRows(m_spec.positionOffset + first, n, positions.data());
         x += positions;
     }
     if (m_weights.tokenTypes.bytes) { // BERT's segments; RoBERTa reads type 0 everywhere
         RowMatrix type(1, d);
         for (int64_t i = 0; i < n; ++i) {
             m_weights.tokenTypes.widenRows(
-                m_spec.family->segmentTypes ? input.segment(size_t(i)) : 0, 1, type.data());
+                m_spec.family->segmentTypes ? input.segment(size_t(first + i)) : 0, 1, type.data());
             x.row(i) += type.row(0);
         }
     }
@@ -155,10 +142,9 @@ RowMatrix TransformerModel::embed(const ModelInput &input) const
     return x;
 }
 
-TransformerRun TransformerModel::run(const ModelInput &input,
-                                     const TransformerRunOptions &options) const
+TransformerRun TransformerModel::layOut(const ModelInput &input,
+                                        const TransformerRunOptions &options) const
 {
-    checkRequest(input, options);
     const std::vector<int> &ids = input.tokenIds;
     const int64_t n = static_cast<int64_t>(ids.size()), d = m_spec.dModel, h = m_spec.heads,
                   layers = m_spec.layers;
@@ -169,27 +155,58 @@ TransformerRun TransformerModel::run(const ModelInput &input,
         run.segments.push_back(input.segment(i));
     }
     run.viewedLayer = options.viewedLayer;
-    run.attention = Tensor(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
+    run.attention =
+        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
     run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
     run.interventions = options.interventions;
+    const AttentionConfig config = attentionConfig();
+    auto perLayer = [&](const std::string &axis, int64_t width) {
+        return Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {axis, width}});
+    };
     if (options.keepHeadOutputs)
         run.headOutputs = Tensor::uninitialized(
             Shape{{"layer", layers}, {"h", h}, {"n", n}, {"d_v", m_spec.headDim()}});
     if (options.keepResidualStream)
-        run.residualStream =
-            Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
+        run.residualStream = perLayer("d_model", d);
+    if (options.keepKeyValues) {
+        const std::string kv = config.kvHeadCount() == config.heads ? "h" : "h_kv";
+        run.keys = perLayer(kv + "*d_k", config.kvHeadCount() * config.headDimK());
+        run.values = perLayer(kv + "*d_v", config.kvHeadCount() * config.headDimV());
+    }
+    return run;
+}
 
+TransformerRun TransformerModel::run(const ModelInput &input,
+                                     const TransformerRunOptions &options) const
+{
+    checkRequest(input, options);
+    TransformerRun run = layOut(input, options);
     RowMatrix x = embed(input); // (n, d_model) the residual stream
+    runLayers(x, options, run);
+    finishRun(x, options, run);
+    return run;
+}
+
+void TransformerModel::runLayers(RowMatrix &x, const TransformerRunOptions &options,
+                                 TransformerRun &run) const
+{
+    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, layers = m_spec.layers;
+    const int64_t first = run.reusedTokens, rows = n - first; // x holds the rows from `first`
     for (int64_t layer = 0; layer < layers; ++layer) {
         if (options.keepResidualStream)
-            RowMatrixMap(run.residualStream.data() + layer * n * d, n, d) = x;
+            RowMatrixMap(run.residualStream.data() + (layer * n + first) * d, rows, d) = x;
         addBlock(int(layer), x, [&](const RowMatrix &read) {
-            RowMatrixMap(run.layerInputs.data() + layer * n * d, n, d) = read;
+            RowMatrixMap(run.layerInputs.data() + (layer * n + first) * d, rows, d) = read;
             return attentionOutput(int(layer), run);
         });
         if (options.progress && !options.progress(double(layer + 1) / double(layers + 1)))
             throw Cancelled{};
     }
+}
+
+void TransformerModel::finishRun(const RowMatrix &x, const TransformerRunOptions &options,
+                                 TransformerRun &run) const
+{
     addHeadStats(run);
     if (m_spec.family->placement == NormPlacement::Pre)
         addLogits(x, options, run);
@@ -197,7 +214,6 @@ TransformerRun TransformerModel::run(const ModelInput &input,
         addMaskFills(x, options, run);
     if (options.progress)
         options.progress(1.0);
-    return run;
 }
 
 void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &attend) const
@@ -220,63 +236,36 @@ void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &at
     x = norm(x, block.norm2Weight, block.norm2Bias);
 }
 
-RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) const
-{
-    const LayerWeights &block = m_weights.layers[size_t(layer)];
-    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads;
-    const float *read = run.layerInputs.data() + layer * n * d;      // (n, d_model)
-    float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
-    const int64_t dV = m_spec.headDim();
-    float *context =
-        run.headOutputs.isEmpty() ? nullptr : run.headOutputs.data() + layer * h * n * dV;
-    const HeadInterventions *interventions =
-        run.interventions.empty() ? nullptr : &run.interventions;
-    if (layer != run.viewedLayer) {
-        const AttentionRecord keep{Record::AttentionOnly, probabilities, context};
-        TraceOptions options;
-        options.interventions = interventions;
-        options.layer = layer;
-        return computeLayerOutput(attentionConfig(), layerInput(read, n, d), block.attention, keep,
-                                  options)
-            .matrix({0});
-    }
-    run.layerTrace = traceLayer(run.layerInputs, run.tokens, layer, interventions);
-    const Tensor &p = run.layerTrace.tensor(keys::attentionWeights);
-    std::memcpy(probabilities, p.data(), sizeof(float) * size_t(h * n * n));
-    if (context)
-        std::memcpy(context, run.layerTrace.tensor(keys::context).data(),
-                    sizeof(float) * size_t(h * n * dV));
-    return run.layerTrace.tensor(keys::output).matrix({0});
-}
-
 void TransformerModel::addHeadStats(TransformerRun &run) const
 {
     const SpecialTokens &special = m_spec.family->special;
     const int cls = special.cls.empty() ? -1 : m_tokenizer.idOf(special.cls);
     const int sep = special.sep.empty() ? -1 : m_tokenizer.idOf(special.sep);
     const TokenRoles roles = TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
-    const int64_t n = int64_t(run.tokenIds.size());
-    for (int64_t layer = 0; layer < m_spec.layers; ++layer)
-        for (int64_t head = 0; head < m_spec.heads; ++head) {
-            const auto weights = run.attention.matrix({layer, head});
-            HeadStats stats = computeHeadStats(weights, n, n);
-            roles.addShares(weights, n, n, stats);
-            run.headStats.push_back(stats);
-        }
-}
-
-Trace TransformerModel::traceLayer(const Tensor &layerInputs,
-                                   const std::vector<std::string> &tokens, int layer,
-                                   const HeadInterventions *interventions) const
-{
-    const int64_t n = int64_t(tokens.size()), d = m_spec.dModel;
-    AttentionInput input = layerInput(layerInputs.data() + layer * n * d, n, d);
-    input.tokens = {tokens}; // labels for the views of the trace
-    TraceOptions options;
-    options.interventions = interventions;
-    options.layer = layer;
-    return computeTrace(attentionConfig(), std::move(input),
-                        m_weights.layers[size_t(layer)].attention, options);
+    const int64_t n = int64_t(run.tokenIds.size()), heads = m_spec.heads,
+                  count = m_spec.layers * heads;
+    // A run extended from another goes on from its sums (the rows it kept) with the new rows:
+    // the passes over every weight were 40% of a keystroke's time at 1,000 tokens (perf).
+    const bool goOn = run.statSums.size() == size_t(count);
+    const int64_t first = goOn ? run.reusedTokens : 0;
+    run.headStats.resize(size_t(count));
+    run.statSums.resize(size_t(count));
+    run.statSumsBeforeLast.resize(size_t(count));
+    parallelFor(count, [&](int64_t index) { // one head per task
+        const auto weights = run.attention.matrix({index / heads, index % heads});
+        const size_t i = size_t(index);
+        TransformerRun::StatSums start = goOn ? run.statSums[i] : TransformerRun::StatSums();
+        HeadStatsAccumulator sums =
+            goOn ? HeadStatsAccumulator(n, n, start.stats) : HeadStatsAccumulator(n, n);
+        sums.addRows(weights.middleRows(first, n - 1 - first), first); // up to the last row
+        roles.addShareRows(weights, first, n - 1, n, start.shares);
+        run.statSumsBeforeLast[i] = {sums.sums(), start.shares};
+        sums.addRows(weights.bottomRows(1), n - 1);
+        roles.addShareRows(weights, n - 1, n, n, start.shares);
+        run.statSums[i] = {sums.sums(), start.shares};
+        run.headStats[i] = sums.result();
+        roles.setShares(start.shares, n, run.headStats[i]);
+    });
 }
 
 void TransformerModel::addLogits(const RowMatrix &x, const TransformerRunOptions &options,

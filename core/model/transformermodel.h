@@ -69,6 +69,24 @@ public:
     /// for, or options.viewedLayer is not in [-1, layers); Cancelled when options.progress
     /// asks to stop.
     TransformerRun run(const ModelInput &input, const TransformerRunOptions &options = {}) const;
+    /// run(input, options) for a text whose first tokens `previous` (a run of this model with
+    /// options.keepKeyValues) has read already: the rows of the first reusableTokens() tokens
+    /// (keys, values, every layer's input and stream, attention rows, z_h) are copied from
+    /// `previous` and only the tokens after them are computed: their queries against every key
+    /// (causal attention makes the earlier rows blind to what follows), and the traced layer
+    /// traced whole. The same numbers as run() within float rounding; a whole run() when
+    /// nothing can be reused (TransformerRun::reusedTokens says how many were). Throws what
+    /// run() throws.
+    TransformerRun extend(const TransformerRun &previous, const ModelInput &input,
+                          const TransformerRunOptions &options) const;
+    /// How many leading tokens extend() takes from `previous`: those both inputs share (ids
+    /// and segments), all but the last of `input` at most (its logits are computed); 0 when
+    /// nothing may be reused: an encoder (bidirectional: every row reads every token), logits
+    /// for every position, a `previous` without the keys and values or a tensor `options` asks
+    /// to keep (or `options` without keepKeyValues), other interventions than `previous` made,
+    /// or interventions that read the whole text (mean ablation, patching, one position).
+    int64_t reusableTokens(const TransformerRun &previous, const ModelInput &input,
+                           const TransformerRunOptions &options) const;
     /// run() of one text's ids ({1, 2, 3} works too).
     TransformerRun run(const std::vector<int> &tokenIds,
                        const TransformerRunOptions &options = {}) const
@@ -100,8 +118,16 @@ public:
 
 private:
     TransformerModel() = default;
-    /// (n, d_model): token embeddings, + positions, + segments, then the embedding norm.
-    RowMatrix embed(const ModelInput &input) const;
+    /// (n - first, d_model): token embeddings, + positions, + segments, then the embedding
+    /// norm, of the tokens from `first` on.
+    RowMatrix embed(const ModelInput &input, int64_t first = 0) const;
+    /// The run's labels and its tensors sized for `input`, uninitialised but for the attention.
+    TransformerRun layOut(const ModelInput &input, const TransformerRunOptions &options) const;
+    /// Every layer on the stream x of the tokens from run.reusedTokens on, recording into `run`.
+    void runLayers(RowMatrix &x, const TransformerRunOptions &options, TransformerRun &run) const;
+    /// After the last layer: statistics, logits or mask fills, the final progress.
+    void finishRun(const RowMatrix &x, const TransformerRunOptions &options,
+                   TransformerRun &run) const;
     /// What a block's attention adds to the stream, from what it reads (rows, d_model).
     using AttentionStep = std::function<RowMatrix(const RowMatrix &read)>;
     /// One block on the residual stream x (rows, d_model), with its norms where the family
@@ -109,8 +135,12 @@ private:
     void addBlock(int layer, RowMatrix &x, const AttentionStep &attend) const;
     /// The attention of `layer` on its input (stored in run.layerInputs), its probabilities
     /// into run.attention: the full trace when it is run.viewedLayer, Record::AttentionOnly
-    /// otherwise (the same per-head code); z_h into run.headOutputs when kept.
+    /// otherwise (the same per-head code); z_h into run.headOutputs, keys and values into
+    /// run.keys and run.values when kept. Only the rows from run.reusedTokens on are computed
+    /// (and returned) outside the traced layer; the earlier rows must be in `run` already.
     RowMatrix attentionOutput(int layer, TransformerRun &run) const;
+    /// attentionOutput of the traced layer: every row of it traced, copied into `run`.
+    RowMatrix tracedAttentionOutput(int layer, TransformerRun &run) const;
     /// The final norm, logits through the output head, top-k predictions.
     void addLogits(const RowMatrix &x, const TransformerRunOptions &options,
                    TransformerRun &run) const;

@@ -26,9 +26,11 @@ Vector firstLogitsOf(const TransformerRun &pass)
     return logits.row(row).transpose();
 }
 
-/// (L, h, n, d_v) -> (L, h, d_v), summed over n in double.
+/// (L, h, n, d_v) -> (L, h, d_v), summed over n in double; empty for a run that kept no z.
 Tensor sumOverPositions(const Tensor &headOutputs)
 {
+    if (headOutputs.isEmpty())
+        return {};
     const Shape &s = headOutputs.shape();
     const int64_t layers = s.size(0), heads = s.size(1), dV = s.size(3);
     Tensor sums(Shape{{"layer", layers}, {"h", heads}, {"d_v", dV}});
@@ -50,23 +52,49 @@ std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
     return m_model.encode(text);
 }
 
-std::shared_ptr<ModelRun>
-TransformerOpenedModel::run(const ModelInput &input, int layer,
-                            const HeadInterventions &interventions,
-                            const std::function<bool(double)> &progress) const
+TransformerRunOptions
+TransformerOpenedModel::optionsFor(int layer, const HeadInterventions &interventions,
+                                   const std::function<bool(double)> &progress) const
 {
     TransformerRunOptions options;
     options.interventions = interventions;
     options.viewedLayer = layer;
     options.topK = kTopK;
     options.progress = progress;
-    options.keepHeadOutputs = true; // summed below, then let go: a corpus's means need only that
-    TransformerRun whole = m_model.run(input, options);
-    Tensor sums = sumOverPositions(whole.headOutputs);
-    whole.headOutputs = Tensor();
-    auto pass = std::make_shared<const TransformerRun>(std::move(whole));
+    options.keepKeyValues = m_model.attentionConfig().causal;
+    // Summed per head into ModelRun::headOutputSums (a corpus's mean ablation reads them), and
+    // copied by extend like every other row a kept prefix holds.
+    options.keepHeadOutputs = true;
+    return options;
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::run(const ModelInput &input, int layer,
+                            const HeadInterventions &interventions,
+                            const std::function<bool(double)> &progress) const
+{
+    return modelRunOf(std::make_shared<const TransformerRun>(
+                          m_model.run(input, optionsFor(layer, interventions, progress))),
+                      layer);
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::extend(const ModelRun &previous, const ModelInput &input, int layer,
+                               const HeadInterventions &interventions,
+                               const std::function<bool(double)> &progress) const
+{
+    if (!previous.pass)
+        return run(input, layer, interventions, progress);
+    return modelRunOf(std::make_shared<const TransformerRun>(m_model.extend(
+                          *previous.pass, input, optionsFor(layer, interventions, progress))),
+                      layer);
+}
+
+std::shared_ptr<ModelRun>
+TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, int layer) const
+{
     auto run = std::make_shared<ModelRun>();
-    run->headOutputSums = std::move(sums);
+    run->headOutputSums = sumOverPositions(pass->headOutputs);
     run->name = name();
     run->layers = pass->layers();
     run->heads = pass->heads();
@@ -76,7 +104,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     run->segments = pass->segments;
     run->attention = pass->attention; // handles on the same storage
     run->layerInputs = pass->layerInputs;
-    run->interventions = interventions;
+    run->interventions = pass->interventions;
     run->causal = m_model.attentionConfig().causal;
     run->stats = pass->headStats;
     run->topNext = pass->topNext;
@@ -92,6 +120,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
     const ModelSpec &spec = m_model.spec();
     run->settingsSummary =
         summary(m_model.attentionConfig(), run->layers, spec.vocabSize, spec.contextLength);
+    run->pass = std::move(pass);
     return run;
 }
 
@@ -106,6 +135,14 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
         m_model.traceLayer(previous.layerInputs, previous.tokens, layer,
                            previous.interventions.empty() ? nullptr : &previous.interventions));
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+    if (previous.pass) {
+        // The pass stays for extend(), without its traced layer: that trace (a quarter of a
+        // GiB at 1,024 tokens) would otherwise live as long as this run.
+        auto lean = std::make_shared<TransformerRun>(*previous.pass);
+        lean->layerTrace = Trace();
+        lean->viewedLayer = -1;
+        run->pass = std::move(lean);
+    }
     return run;
 }
 

@@ -28,6 +28,10 @@ public:
     std::shared_ptr<ModelRun> run(const ModelInput &input, int layer,
                                   const HeadInterventions &interventions,
                                   const std::function<bool(double)> &progress) const override;
+    /// TransformerModel::extend from previous.pass (a whole run without one).
+    std::shared_ptr<ModelRun> extend(const ModelRun &previous, const ModelInput &input, int layer,
+                                     const HeadInterventions &interventions,
+                                     const std::function<bool(double)> &progress) const override;
     /// Traces `layer` from the input `previous` recorded for it; the other layers are not run.
     std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
                                       const std::function<bool(double)> &progress) const override;
@@ -41,6 +45,13 @@ public:
     std::string tokenLabel(int id) const override;
 
 private:
+    /// What run() and extend() ask of the pass: a causal model keeps its keys and values.
+    TransformerRunOptions optionsFor(int layer, const HeadInterventions &interventions,
+                                     const std::function<bool(double)> &progress) const;
+    /// The family-neutral run reading `pass`'s tensors, tracing `layer`.
+    std::shared_ptr<ModelRun> modelRunOf(std::shared_ptr<const TransformerRun> pass,
+                                         int layer) const;
+
     TransformerModel m_model;
 };
 

@@ -1,13 +1,118 @@
-// TransformerModel's lean pass from a layer on, and its logits: what interventions rerun.
+// TransformerModel's attention of each layer, its lean pass from a layer on, and its logits.
 #include "model/transformermodel.h"
 
+#include "attention/appendedrows.h"
 #include "attention/attentionforward.h"
+#include "attention/stepdescriptions.h"
 #include "model/modelops.h"
 #include "model/weightproducts.h"
 
 #include <cstring>
 
 namespace headlens {
+
+namespace {
+
+/// One layer's attention input (b = 1) from the (n, d_model) rows at `rows`.
+AttentionInput layerInput(const float *rows, int64_t n, int64_t d)
+{
+    AttentionInput input;
+    input.x = Tensor::uninitialized(Shape{{"b", 1}, {"n", n}, {"d_model", d}});
+    std::memcpy(input.x.data(), rows, sizeof(float) * size_t(n * d));
+    return input;
+}
+
+/// A trace's (1, h_kv, n, d) per-head rows into (n, h_kv*d) at `out`: the layout the heads read
+/// from the projection, which TransformerRun::keys and ::values keep.
+void interleaveHeads(const Tensor &heads, float *out)
+{
+    const int64_t hKv = heads.shape().size(1), n = heads.shape().size(2), d = heads.shape().size(3);
+    for (int64_t g = 0; g < hKv; ++g)
+        for (int64_t i = 0; i < n; ++i)
+            std::memcpy(out + (i * hKv + g) * d, heads.data() + (g * n + i) * d,
+                        sizeof(float) * size_t(d));
+}
+
+} // namespace
+
+RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) const
+{
+    if (layer == run.viewedLayer)
+        return tracedAttentionOutput(layer, run);
+    const AttentionConfig config = attentionConfig();
+    const AttentionWeights &weights = m_weights.layers[size_t(layer)].attention;
+    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads,
+                  dV = m_spec.headDim(), first = run.reusedTokens, rows = n - first;
+    const int64_t widthK = config.kvHeadCount() * config.headDimK(),
+                  widthV = config.kvHeadCount() * config.headDimV();
+    const float *read = run.layerInputs.data() + layer * n * d;      // (n, d_model)
+    float *probabilities = run.attention.data() + layer * h * n * n; // (h, n, n)
+    float *context =
+        run.headOutputs.isEmpty() ? nullptr : run.headOutputs.data() + layer * h * n * dV;
+    float *keyRows = run.keys.isEmpty() ? nullptr : run.keys.data() + layer * n * widthK;
+    float *valueRows = run.values.isEmpty() ? nullptr : run.values.data() + layer * n * widthV;
+    TraceOptions options;
+    options.interventions = run.interventions.empty() ? nullptr : &run.interventions;
+    options.layer = layer;
+    if (first == 0)
+        return computeLayerOutput(
+                   config, layerInput(read, n, d), weights,
+                   {Record::AttentionOnly, probabilities, context, keyRows, valueRows}, options)
+            .matrix({0});
+    // The appended tokens' rows, (h, rows, n) and (h, rows, d_v), then into each head's
+    // matrices below the rows kept from the earlier run.
+    Tensor newProbabilities = Tensor::uninitialized(Shape{{"h", h}, {"n", rows}, {"n_kv", n}});
+    Tensor newContext =
+        context ? Tensor::uninitialized(Shape{{"h", h}, {"n", rows}, {"d_v", dV}}) : Tensor();
+    const RowMatrix output =
+        computeAppendedRows(
+            config, layerInput(read + first * d, rows, d), first, keyRows, valueRows, weights,
+            {Record::AttentionOnly, newProbabilities.data(), context ? newContext.data() : nullptr},
+            options)
+            .matrix({0});
+    for (int64_t head = 0; head < h; ++head) {
+        std::memcpy(probabilities + (head * n + first) * n,
+                    newProbabilities.data() + head * rows * n, sizeof(float) * size_t(rows * n));
+        if (context)
+            std::memcpy(context + (head * n + first) * dV, newContext.data() + head * rows * dV,
+                        sizeof(float) * size_t(rows * dV));
+    }
+    return output;
+}
+
+RowMatrix TransformerModel::tracedAttentionOutput(int layer, TransformerRun &run) const
+{
+    const int64_t n = int64_t(run.tokenIds.size()), h = m_spec.heads, dV = m_spec.headDim();
+    run.layerTrace = traceLayer(run.layerInputs, run.tokens, layer,
+                                run.interventions.empty() ? nullptr : &run.interventions);
+    const Trace &trace = run.layerTrace;
+    std::memcpy(run.attention.data() + layer * h * n * n,
+                trace.tensor(keys::attentionWeights).data(), sizeof(float) * size_t(h * n * n));
+    if (!run.headOutputs.isEmpty())
+        std::memcpy(run.headOutputs.data() + layer * h * n * dV, trace.tensor(keys::context).data(),
+                    sizeof(float) * size_t(h * n * dV));
+    if (!run.keys.isEmpty()) {
+        const int64_t widthK = run.keys.shape().size(2), widthV = run.values.shape().size(2);
+        interleaveHeads(trace.tensor(StepDescriptions::scoredKeyHeads(trace.config)),
+                        run.keys.data() + layer * n * widthK);
+        interleaveHeads(trace.tensor(keys::vHeads), run.values.data() + layer * n * widthV);
+    }
+    return trace.tensor(keys::output).matrix({0}).bottomRows(n - run.reusedTokens);
+}
+
+Trace TransformerModel::traceLayer(const Tensor &layerInputs,
+                                   const std::vector<std::string> &tokens, int layer,
+                                   const HeadInterventions *interventions) const
+{
+    const int64_t n = int64_t(tokens.size()), d = m_spec.dModel;
+    AttentionInput input = layerInput(layerInputs.data() + layer * n * d, n, d);
+    input.tokens = {tokens}; // labels for the views of the trace
+    TraceOptions options;
+    options.interventions = interventions;
+    options.layer = layer;
+    return computeTrace(attentionConfig(), std::move(input),
+                        m_weights.layers[size_t(layer)].attention, options);
+}
 
 RowMatrix TransformerModel::continueFrom(int first, RowMatrix x, int64_t count,
                                          const HeadInterventions &interventions,

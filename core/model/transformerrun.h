@@ -6,6 +6,8 @@
 #include "model/maskfill.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
+#include "stats/headstatsaccumulator.h"
+#include "stats/tokenroles.h"
 #include "tensor/tensor.h"
 
 #include <functional>
@@ -36,6 +38,9 @@ struct TransformerRunOptions
     /// Keep the residual stream entering every layer in TransformerRun::residualStream (what a
     /// pass starting at a layer reads: head importance, patching).
     bool keepResidualStream = false;
+    /// Keep every layer's keys and values in TransformerRun::keys and ::values (what
+    /// TransformerModel::extend reads to run only the tokens appended to a text).
+    bool keepKeyValues = false;
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.
@@ -47,6 +52,15 @@ struct TransformerRun
     std::vector<int> segments;        ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
     Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
+    /// L * h: the sums behind headStats over every row, and over all rows but the last, from
+    /// which extend() goes on with the new rows only when it keeps every row of this run (a
+    /// token typed on) or all but the last (a letter typed on that changed the last BPE token).
+    struct StatSums
+    {
+        HeadStatsAccumulator::Sums stats;
+        TokenRoles::ShareSums shares;
+    };
+    std::vector<StatSums> statSums, statSumsBeforeLast;
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
     /// that another layer can be traced without running the model again (traceLayer).
     Tensor layerInputs;
@@ -56,6 +70,13 @@ struct TransformerRun
     /// (L, n, d_model) the residual stream entering each layer; empty unless
     /// options.keepResidualStream.
     Tensor residualStream;
+    /// (L, n, h_kv*d_k) and (L, n, h_kv*d_v): the keys and values every layer's heads read
+    /// (after q/k norms and RoPE); empty unless options.keepKeyValues.
+    Tensor keys;
+    Tensor values;
+    /// The leading tokens whose rows were taken from an earlier run instead of computed
+    /// (TransformerModel::extend); 0 for a whole pass.
+    int64_t reusedTokens = 0;
     HeadInterventions interventions; ///< what this pass changed (options.interventions)
     int viewedLayer = -1;            ///< the layer `layerTrace` shows, -1 when none
     /// Every step of the viewed layer's attention (b = 1): its input x is the norm of the

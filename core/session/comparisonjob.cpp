@@ -32,6 +32,7 @@ TraceJob comparisonJob(const TraceJob &job, const ComparisonRequest &b)
 {
     TraceJob result = job;
     result.ranking = RankingRequest();
+    result.keepForNext = false;
     switch (b.change) {
     case ComparedChange::Text:
         result.texts = {b.text};

@@ -12,7 +12,8 @@ namespace headlens {
 /// interventions but for the one change (headlens-cli --compare-text / --compare-change and the
 /// window's Compare tab). Throws InputError, saying what to choose instead, when the change does
 /// not apply: a setting of the built-in layer asked of a model or of a layer whose weights come
-/// from a file, no ablation to remove, one K/V head already.
+/// from a file, no ablation to remove, one K/V head already. Not kept for the next job
+/// (keepForNext): the session keeps A's run, from which A's text is typed on.
 TraceJob comparisonJob(const TraceJob &job, const ComparisonRequest &b);
 
 /// What B is, for a caption: `text B "…"`, "seed 1 instead of 0", "RoPE on", ...

@@ -140,9 +140,9 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     HeadInterventions interventions = job.interventions;
     if (job.meanSourceModel != source.model)
         interventions.meanSource = Tensor(); // measured on another model
+    const bool sameModel = m_lastRun && m_lastRun->source.model == source.model;
     const bool sameText =
-        m_lastRun && m_lastRun->source.model == source.model &&
-        ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input &&
+        sameModel && ModelInput(m_lastRun->tokenIds, m_lastRun->segments) == input &&
         m_lastRun->interventions.items == interventions.items &&
         m_lastRun->interventions.patchSource.sharesStorageWith(interventions.patchSource) &&
         m_lastRun->interventions.meanSource.sharesStorageWith(interventions.meanSource);
@@ -150,13 +150,17 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     // With a ranking the run is the first tenth of the work, the ranking's passes the rest.
     const std::function<bool(double)> runProgress =
         ranked && progress ? [&progress](double f) { return progress(0.1 * f); } : progress;
+    // Another text of the same model: a causal one computes only the tokens after those the
+    // last run shares with it (OpenedModel::extend decides what may be reused).
     std::shared_ptr<ModelRun> modelRun =
-        sameText ? model.retrace(*m_lastRun, source.layer, runProgress)
-                 : model.run(input, source.layer, interventions, runProgress);
+        sameText    ? model.retrace(*m_lastRun, source.layer, runProgress)
+        : sameModel ? model.extend(*m_lastRun, input, source.layer, interventions, runProgress)
+                    : model.run(input, source.layer, interventions, runProgress);
     modelRun->source = source;
     const bool fromText = job.tokenIds.empty() && !job.texts.empty();
     modelRun->readingNote = fromText ? model.readingNote(job.texts.front()) : std::string();
-    m_lastRun = modelRun;
+    if (job.keepForNext)
+        m_lastRun = modelRun;
     TraceRun run;
     run.trace = withWarnings(modelRun->layerTrace, model.warnings());
     run.parameters = modelRun->layerParameters;

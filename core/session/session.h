@@ -41,8 +41,9 @@ private:
                     const std::function<bool(double)> &progress, TraceRun &run);
 
     ModelCache m_models;
-    /// The last model run, so that another layer of the same text is traced from it
-    /// (OpenedModel::retrace) instead of running the model again.
+    /// The last model run of a job with keepForNext, so that another layer of the same text is
+    /// traced from it (OpenedModel::retrace) instead of running the model again, and a text
+    /// typed on from it runs only its new tokens (OpenedModel::extend). One run: one prefix.
     std::shared_ptr<const ModelRun> m_lastRun;
 };
 

@@ -36,6 +36,11 @@ struct TraceJob
     /// means for any other model, so that a changed model never reads another's.
     std::shared_ptr<const OpenedModel> meanSourceModel;
     RankingRequest ranking; ///< a ranking of the heads after the run (models only)
+    /// Whether the session keeps this model run for the next job to start from: another
+    /// layer of the same text, or a text that starts with the same tokens (typed on). The
+    /// session keeps one run; the Compare tab's text B and an ablation's unchanged twin leave
+    /// the typed text's run in place.
+    bool keepForNext = true;
 };
 
 } // namespace headlens

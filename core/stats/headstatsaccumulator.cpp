@@ -15,6 +15,14 @@ HeadStatsAccumulator::HeadStatsAccumulator(int64_t queries, int64_t keys)
     assert(queries >= 0 && keys >= 0);
 }
 
+HeadStatsAccumulator::HeadStatsAccumulator(int64_t queries, int64_t keys, const Sums &earlier)
+    : HeadStatsAccumulator(queries, keys)
+{
+    m_sums = earlier.sums;
+    m_rows = earlier.rows;
+    m_rowsWithPrevious = earlier.rowsWithPrevious;
+}
+
 void HeadStatsAccumulator::addRows(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow)
 {
     addRowsWith(block, firstRow, [](const auto &w, int64_t) -> double {

@@ -12,8 +12,22 @@ namespace headlens {
 class HeadStatsAccumulator
 {
 public:
+    /// What the rows added so far sum to (the statistics before the division by the rows).
+    struct Sums
+    {
+        HeadStats sums;
+        int64_t rows = 0;
+        int64_t rowsWithPrevious = 0;
+    };
+
     /// Precondition: queries >= 0, keys >= 0.
     HeadStatsAccumulator(int64_t queries, int64_t keys);
+    /// Goes on from `earlier`: the sums of this matrix's first rows when it had fewer keys, as a
+    /// causal text's first tokens have before more are appended (their rows are 0 at the new
+    /// keys, so their sums stand). Precondition: the rows after earlier's are added next.
+    HeadStatsAccumulator(int64_t queries, int64_t keys, const Sums &earlier);
+
+    Sums sums() const { return {m_sums, m_rows, m_rowsWithPrevious}; }
 
     /// Adds rows firstRow .. firstRow + block.rows() - 1 of the weight matrix (every column of
     /// the matrix; columns from `keys` on and rows from `queries` on are ignored). Blocks may

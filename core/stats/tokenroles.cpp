@@ -45,10 +45,17 @@ TokenRoles TokenRoles::of(const std::vector<int> &ids, const std::vector<std::st
 void TokenRoles::addShares(const Eigen::Ref<const RowMatrix> &weights, int64_t queries,
                            int64_t keys, HeadStats &stats) const
 {
+    ShareSums sums;
+    addShareRows(weights, 0, queries, keys, sums);
+    setShares(sums, keys, stats);
+}
+
+void TokenRoles::addShareRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow,
+                              int64_t queries, int64_t keys, ShareSums &sums) const
+{
     if (empty())
         return;
     assert(size() >= size_t(keys) && queries <= weights.rows() && keys <= weights.cols());
-    double *shares[] = {&stats.clsShare, &stats.sepShare, &stats.punctuationShare};
     const Role roles[] = {Cls, Sep, Punctuation};
     // Column 0 sums each row (0: every key masked, the row is left out); column 1 + r sums
     // the row's weight on the keys of role r. One (queries, keys) x (keys, 4) product instead
@@ -56,31 +63,39 @@ void TokenRoles::addShares(const Eigen::Ref<const RowMatrix> &weights, int64_t q
     // milliseconds.
     Eigen::Matrix<float, Eigen::Dynamic, 4> masks =
         Eigen::Matrix<float, Eigen::Dynamic, 4>::Zero(keys, 4);
-    bool present[3] = {false, false, false};
+    bool present = false;
     for (int64_t j = 0; j < keys; ++j) {
         masks(j, 0) = 1.0f;
         for (int r = 0; r < 3; ++r)
             if (has(size_t(j), roles[r])) {
                 masks(j, 1 + r) = 1.0f;
-                present[r] = true;
+                present = true;
             }
     }
-    if (!present[0] && !present[1] && !present[2])
-        return; // every share stays NaN
-    const Eigen::Matrix<float, Eigen::Dynamic, 4> sums =
-        weights.topLeftCorner(queries, keys) * masks;
-    double totals[3] = {0.0, 0.0, 0.0};
-    int64_t rows = 0;
-    for (int64_t i = 0; i < queries; ++i) {
-        if (sums(i, 0) == 0.0f)
+    if (!present || firstRow >= queries)
+        return; // every share stays NaN, or no row to add
+    const Eigen::Matrix<float, Eigen::Dynamic, 4> rowSums =
+        weights.block(firstRow, 0, queries - firstRow, keys) * masks;
+    for (int64_t i = 0; i < rowSums.rows(); ++i) {
+        if (rowSums(i, 0) == 0.0f)
             continue;
-        ++rows;
+        ++sums.rows;
         for (int r = 0; r < 3; ++r)
-            totals[r] += sums(i, 1 + r);
+            sums.totals[r] += rowSums(i, 1 + r);
     }
-    for (int r = 0; r < 3; ++r)
-        if (present[r]) // else NaN: the text has no such token
-            *shares[r] = rows > 0 ? totals[r] / double(rows) : 0.0;
+}
+
+void TokenRoles::setShares(const ShareSums &sums, int64_t keys, HeadStats &stats) const
+{
+    double *shares[] = {&stats.clsShare, &stats.sepShare, &stats.punctuationShare};
+    const Role roles[] = {Cls, Sep, Punctuation};
+    for (int r = 0; r < 3; ++r) {
+        bool present = false; // else NaN: the text has no such token
+        for (int64_t j = 0; j < keys && !present; ++j)
+            present = has(size_t(j), roles[r]);
+        if (present)
+            *shares[r] = sums.rows > 0 ? sums.totals[r] / double(sums.rows) : 0.0;
+    }
 }
 
 } // namespace headlens

@@ -42,6 +42,20 @@ public:
     void addShares(const Eigen::Ref<const RowMatrix> &weights, int64_t queries, int64_t keys,
                    HeadStats &stats) const;
 
+    /// What addShares sums: per role the weight on its keys over the rows counted (rows that
+    /// sum to 0 left out), kept so that the rows of tokens appended to a causal text are added
+    /// to them (a causal row puts no weight on the keys after it).
+    struct ShareSums
+    {
+        double totals[3] = {0.0, 0.0, 0.0}; ///< Cls, Sep, Punctuation
+        int64_t rows = 0;
+    };
+    /// Adds rows firstRow .. queries - 1 of `weights` to `sums` (addShares' first part).
+    void addShareRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow, int64_t queries,
+                      int64_t keys, ShareSums &sums) const;
+    /// The shares of `sums` into `stats`: NaN for a role none of the first `keys` tokens has.
+    void setShares(const ShareSums &sums, int64_t keys, HeadStats &stats) const;
+
 private:
     std::vector<uint8_t> m_flags;
 };

@@ -155,8 +155,9 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
     });
 }
 
-// Runs in the worker. The unchanged job first: the session then keeps the changed run, which
-// the next job (another layer of the same ablated model) retraces.
+// Runs in the worker. The unchanged job first, not kept: the session keeps the changed run,
+// which the next job retraces (another layer of the same ablated model) or extends (the text
+// typed on).
 TraceRun TraceRunner::runWithEffect(const TraceJob &job,
                                     const std::function<bool(double)> &progress,
                                     std::shared_ptr<const AblationEffect> &effect)
@@ -166,6 +167,7 @@ TraceRun TraceRunner::runWithEffect(const TraceJob &job,
     TraceJob unchangedJob = job;
     unchangedJob.interventions = {};
     unchangedJob.ranking = {};
+    unchangedJob.keepForNext = false;
     const TraceRun unchanged = m_session->run(unchangedJob, [&progress](double) {
         return progress(0.0); // asks whether to go on, shows nothing yet
     });
