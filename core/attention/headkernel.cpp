@@ -64,7 +64,9 @@ struct ScoreBlocks
 int64_t rowBlock(const ForwardDims &d)
 {
     const int64_t rows = (int64_t(1) << 17) / std::max<int64_t>(d.nKv, 1);
-    return std::clamp<int64_t>(rows, 64, std::max<int64_t>(d.n, 1));
+    const int64_t all = std::max<int64_t>(d.n, 1);
+    // Fewer than 64 query rows are one block (std::clamp needs its low bound below the high).
+    return std::clamp<int64_t>(rows, std::min<int64_t>(64, all), all);
 }
 
 /// The scores of one block: raw products times the scale, plus ALiBi's bias of head `head`

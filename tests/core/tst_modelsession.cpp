@@ -131,7 +131,8 @@ void TestModelSession::textBLeavesThePrefixInPlace()
     Session session;
     const TraceJob a = modelJob("Hello world, how are", 0);
     const TraceRun first = session.run(a);
-    const TraceRun b = session.run(comparisonJob(a, "Something else entirely"));
+    const TraceRun b =
+        session.run(comparisonJob(a, {ComparedChange::Text, "Something else entirely"}));
     QCOMPARE(b.model->pass->reusedTokens, int64_t(0));
     const TraceRun typed = session.run(modelJob("Hello world, how are you", 0));
     QCOMPARE(typed.model->pass->reusedTokens, int64_t(first.model->tokenIds.size()));
