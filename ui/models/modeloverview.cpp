@@ -9,9 +9,7 @@
 
 #include <algorithm>
 
-#include <QHeaderView>
 #include <QLabel>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -121,8 +119,7 @@ void ModelOverview::fitTable()
     if (sizes.size() != 2 || sizes[0] + sizes[1] <= 0)
         return;
     const int total = sizes[0] + sizes[1];
-    const int need = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth() +
-                     m_table->verticalScrollBar()->sizeHint().width() + 12;
+    const int need = m_table->wholeColumnsWidth() + 12;
     const int room = total - m_splitter->widget(0)->minimumSizeHint().width();
     const int right = std::min(need, room);
     if (right > sizes[1])

@@ -16,6 +16,7 @@
 #include "selection/selection.h"
 #include "train/trainview.h"
 #include "util/inputerror.h"
+#include "workspace/workspace.h"
 
 #include <qcustomplot.h>
 
@@ -67,8 +68,10 @@ void ScreenshotTaker::poll()
         if (m_view == "importance") {
             matter->importance()->computeButton()->click();
         } else {
-            matter->setCurrentWidget(matter->patching());
-            if (matter->patching()->exampleButton()->isEnabled())
+            matter->showPatching();
+            if (!m_patching.cleanText.empty())
+                matter->patching()->fill(m_patching, m_window->workspace()->state().text);
+            else if (matter->patching()->exampleButton()->isEnabled())
                 matter->patching()->exampleButton()->click();
             matter->patching()->computeButton()->click();
         }

@@ -3,6 +3,7 @@
 
 #include "print/handoutwriter.h"
 #include "session/comparisonrequest.h"
+#include "session/rankingrequest.h"
 
 #include <QObject>
 #include <QString>
@@ -38,6 +39,10 @@ public:
     void setCorpus(const QString &path) { m_corpus = path; }
     /// B of the "compare" view (headlens --compare-text TEXT or --compare-change NAME).
     void setComparison(const ComparisonRequest &b) { m_comparison = b; }
+    /// The "patching" view's clean text, answers and direction (headlens --patch-from, --answer,
+    /// --wrong, --patch-direction), patched into the workspace's text; without a clean text it
+    /// uses the indirect-object example, which a small model may read as too many tokens.
+    void setPatching(const RankingRequest &patching) { m_patching = patching; }
 
 private:
     void poll();
@@ -61,6 +66,7 @@ private:
     QString m_corpus;
     bool m_corpusStarted = false;
     ComparisonRequest m_comparison;
+    RankingRequest m_patching;
     bool m_ranked = false; ///< --view importance|patching|compare: asked for
 };
 
