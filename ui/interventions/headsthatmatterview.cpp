@@ -3,7 +3,10 @@
 
 #include "interventions/headimportanceview.h"
 #include "interventions/patchingmapview.h"
+#include "interventions/rankingheatmap.h"
 #include "panels/verticalscrollarea.h"
+
+#include <QScrollBar>
 
 namespace headlens {
 
@@ -25,6 +28,12 @@ HeadsThatMatterView::HeadsThatMatterView(QWidget *parent) : QTabWidget(parent)
 void HeadsThatMatterView::showPatching()
 {
     setCurrentIndex(1);
+}
+
+void HeadsThatMatterView::scrollToPatchingMap()
+{
+    if (auto *scroll = qobject_cast<QScrollArea *>(widget(1)))
+        scroll->verticalScrollBar()->setValue(m_patching->heatmap()->y());
 }
 
 void HeadsThatMatterView::setPlotStyle(const PlotStyle &style)

@@ -36,7 +36,7 @@ int ReflowSplitter::sideBySideWidth() const
 // Stacked, the width is the widest panel's; side by side, the height is the tallest's.
 QSize ReflowSplitter::minimumSizeHint() const
 {
-    QSize size;
+    QSize size(0, 0);
     int shown = 0;
     for (int i = 0; i < count(); ++i) {
         if (widget(i)->isHidden())

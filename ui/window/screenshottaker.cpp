@@ -94,6 +94,9 @@ void ScreenshotTaker::poll()
         startWalk();
         return;
     }
+    if (m_view == "patching") // on a short screen the map and its bars are below the form
+        QTimer::singleShot(100, m_window->headsThatMatter(),
+                           &HeadsThatMatterView::scrollToPatchingMap);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }

@@ -30,8 +30,9 @@ public:
     /// "pipeline-side" (as "pipeline", scrolled to the side tabs), "cost", "train" (waits until
     /// the training started with --train has finished), "train-live" (grabs that training
     /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
-    /// the file of setCorpus through the model and waits for its map) or "compare" (compares
-    /// with the B of setComparison).
+    /// the file of setCorpus through the model and waits for its map), "compare" (compares
+    /// with the B of setComparison), "importance" or "patching" (computes the ranking; the
+    /// patching page is scrolled down to its map and bars).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
