@@ -3,6 +3,7 @@
 
 #include "interventions/headimportanceview.h"
 #include "interventions/patchingmapview.h"
+#include "interventions/positionpatchplot.h"
 #include "interventions/rankingheatmap.h"
 #include "panels/verticalscrollarea.h"
 
@@ -32,8 +33,11 @@ void HeadsThatMatterView::showPatching()
 
 void HeadsThatMatterView::scrollToPatchingMap()
 {
-    if (auto *scroll = qobject_cast<QScrollArea *>(widget(1)))
+    // The map's top first; then as much further as the bars need to show whole.
+    if (auto *scroll = qobject_cast<QScrollArea *>(widget(1))) {
         scroll->verticalScrollBar()->setValue(m_patching->heatmap()->y());
+        scroll->ensureWidgetVisible(m_patching->positions(), 0, 0);
+    }
 }
 
 void HeadsThatMatterView::setPlotStyle(const PlotStyle &style)

@@ -24,7 +24,7 @@ public:
     PatchingMapView *patching() const { return m_patching; }
     /// Brings the patching map's page to the front.
     void showPatching();
-    /// Scrolls the patching page down to its map, with the bars by position under it.
+    /// Scrolls the patching page down to its map and the whole of the bars by position under it.
     void scrollToPatchingMap();
     void setPlotStyle(const PlotStyle &style);
 

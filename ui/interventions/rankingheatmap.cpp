@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QToolTip>
 
+#include <algorithm>
+
 namespace headlens {
 
 namespace {
@@ -33,8 +35,7 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
     m_plot = new HeatmapPlot(this);
     m_plot->setAxisTitles(tr("layer"), tr("head"));
     m_plot->setColumnLabelAngle(0);
-    // Readable at a projector's font even for a model of one or two layers.
-    m_plot->setSmallestSide(kSmallestSide);
+    m_plot->setSmallestSide(kSmallestSide); // setPlotStyle scales it with the font
     m_table = new RankingTable(this);
     auto *busy = new QHBoxLayout;
     busy->addWidget(m_progress, 1);
@@ -101,6 +102,9 @@ void RankingHeatmap::setValues(const RowMatrix &values, const QString &title,
 
 void RankingHeatmap::setPlotStyle(const PlotStyle &style)
 {
+    // Cells large enough to point at from the back of the room, even for a model of one or
+    // two layers, and larger as the labels grow with presentation mode.
+    m_plot->setSmallestSide(int(kSmallestSide * std::max(style.fontScale, 1.0)));
     m_plot->setPlotStyle(style, false);
 }
 
