@@ -48,8 +48,10 @@ for size in 1280x720 1920x1080; do
       --view corpus --text "The tired robot dropped the gear"
     shot "importance-$at" --size "$size" --theme "$theme" --model "$MODEL" --view importance \
       --text "The tired robot dropped the gear"
+    # Two texts of six tokens each for the tiny GPT-2 (the indirect-object example is 41).
     shot "patching-$at" --size "$size" --theme "$theme" --model "$MODEL" --view patching \
-      --text "The tired robot dropped the gear"
+      --text "Hello world, the dog sat" --patch-from "Hello world, the cat sat" \
+      --answer " the" --wrong " on"
     for step in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
       # Forward from step 1, and back from the last step (End, then Left), one step at a time.
       shot "pipeline-$step-$at" --size "$size" --theme "$theme" --view pipeline --step "$step"

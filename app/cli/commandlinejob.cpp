@@ -85,17 +85,8 @@ void CommandLineJob::addInterventions(const CommandLineRequest &request, TraceJo
                          " intervenes on each head of the unablated model; leave --ablate out.");
     if (v.importance)
         job.ranking.kind = RankingRequest::Kind::Importance;
-    if (patching) {
-        job.ranking.kind = RankingRequest::Kind::Patching;
-        job.ranking.cleanText = v.patchFrom;
-        job.ranking.answer = v.answer;
-        job.ranking.wrong = v.wrong;
-        job.ranking.direction = v.patchDirection;
-        if (v.patchPositions.first >= 0) {
-            job.ranking.positionsLayer = v.patchPositions.first;
-            job.ranking.positionsHead = v.patchPositions.second - 1;
-        }
-    }
+    if (patching)
+        job.ranking = v.patching();
 }
 
 void CommandLineJob::checkLayerInput(const CommandLineRequest &request)

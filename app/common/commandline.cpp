@@ -362,6 +362,23 @@ bool isWindowOption(const std::string &option)
 
 } // namespace
 
+RankingRequest InterventionOptions::patching() const
+{
+    RankingRequest request;
+    if (patchFrom.empty())
+        return request;
+    request.kind = RankingRequest::Kind::Patching;
+    request.cleanText = patchFrom;
+    request.answer = answer;
+    request.wrong = wrong;
+    request.direction = patchDirection;
+    if (patchPositions.first >= 0) { // heads from 1 on the command line
+        request.positionsLayer = patchPositions.first;
+        request.positionsHead = patchPositions.second - 1;
+    }
+    return request;
+}
+
 CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                                       bool allowWindowOptions)
 {

@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "model/patchingmap.h"
 #include "session/comparisonrequest.h"
+#include "session/rankingrequest.h"
 
 #include <optional>
 #include <set>
@@ -56,6 +57,10 @@ struct InterventionOptions
     /// --compare-text TEXT or --compare-change seed|kv-heads|rope|causal|no-ablations: B beside
     /// the text and settings (A)
     ComparisonRequest compare;
+
+    /// The patching map these options ask for: Kind::Patching with --patch-from, its answers,
+    /// direction and --patch-positions head (0-based); Kind::None without --patch-from.
+    RankingRequest patching() const;
 };
 
 /// What the command line asked for. Settings given explicitly are remembered so that values

@@ -109,8 +109,10 @@ int main(int argc, char *argv[])
             auto *taker = new headlens::ScreenshotTaker(
                 &window, options->screenshotPath(), QString::fromStdString(options->request().view),
                 options->request().step);
-            taker->setCorpus(QString::fromStdString(options->request().intervene.corpusPath));
-            taker->setComparison(options->request().intervene.compare);
+            const auto &intervene = options->request().intervene;
+            taker->setCorpus(QString::fromStdString(intervene.corpusPath));
+            taker->setComparison(intervene.compare);
+            taker->setPatching(intervene.patching());
         }
     }
     if (probe)

@@ -3,6 +3,7 @@
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/rankingheatmap.h"
+#include "interventions/rankingtable.h"
 #include "mainwindow.h"
 #include "model/transformermodel.h"
 #include "model/transformerranking.h"

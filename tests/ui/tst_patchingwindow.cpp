@@ -66,7 +66,7 @@ private:
     void computePatching(int direction)
     {
         window->showHeadsThatMatter();
-        window->headsThatMatter()->setCurrentWidget(patching());
+        window->headsThatMatter()->showPatching();
         const auto fill = [this](const char *name, const QString &text) {
             auto *box = patching()->findChild<QLineEdit *>(name);
             box->clear();

@@ -221,6 +221,12 @@ void TestPipelineView::kvHeadsHaveTheirOwnPanels()
     view.setStep(stepOf(*trace, "split"), false);
     const SplitConcatPanel *split = view.splitPanel();
     QVERIFY(split->kvBar()->isVisibleTo(split));
+    // The token picker numbers tokens from 1, as One cell and the formulas (t_1 … t_n) do.
+    const auto *token = split->findChild<QComboBox *>("splitToken");
+    QVERIFY(token);
+    QCOMPARE(token->count(), 10);
+    QCOMPARE(token->itemText(0), QString("1 “%1”").arg(QString::fromStdString(
+                                     Tokenizer::displayLabel(trace->input.queryLabel(0, 0)))));
     QCOMPARE(split->bar()->total(), 8 * 64);
     QCOMPARE(split->kvBar()->total(), 2 * 64);
     QVERIFY(split->kvBar()->routeText().startsWith("Click"));

@@ -1,6 +1,17 @@
 // tst_presentationfit: presentation mode on a 1280 x 720 projector: every tab and pipeline step
 // fits, nothing collapses to a sliver and every token label of the heatmaps is drawn.
+#include "compare/compareview.h"
+#include "compare/differenceheatmap.h"
+#include "corpus/corpuspanel.h"
+#include "interventions/headimportanceview.h"
+#include "interventions/headsthatmatterview.h"
+#include "interventions/patchingmapview.h"
+#include "interventions/rankingheatmap.h"
+#include "interventions/rankingtable.h"
 #include "mainwindow.h"
+#include "models/headstatstable.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
@@ -13,13 +24,18 @@
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStyleOptionComboBox>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -102,7 +118,8 @@ QByteArray plotProblems(QWidget *page, bool labels)
     return {};
 }
 
-/// Empty when no scroll area in `window` hides part of its content sideways.
+/// Empty when no scroll area in `window` hides part of its content sideways and no table
+/// (the Corpus tab's, the importance list) scrolls sideways to show its columns.
 QByteArray sidewaysProblems(QWidget *window)
 {
     for (QScrollArea *scroll : window->findChildren<QScrollArea *>()) {
@@ -113,6 +130,12 @@ QByteArray sidewaysProblems(QWidget *window)
             return scroll->widget()->metaObject()->className() + QByteArray(" needs ") +
                    QByteArray::number(need) + " px in a view " +
                    QByteArray::number(scroll->viewport()->width()) + " px wide";
+    }
+    for (QAbstractItemView *table : window->findChildren<QAbstractItemView *>()) {
+        if (table->isVisible() && table->horizontalScrollBar()->maximum() > 0)
+            return table->objectName().toUtf8() + " (" + table->metaObject()->className() +
+                   ") scrolls " + QByteArray::number(table->horizontalScrollBar()->maximum()) +
+                   " px sideways";
     }
     return {};
 }
@@ -397,6 +420,95 @@ private slots:
         QVERIFY2(minimumSize().width() <= before.width() &&
                      minimumSize().height() <= before.height(),
                  "the minimum grew from " + sizeText(before) + " to " + sizeText(minimumSize()));
+    }
+
+    // Compare at 1280 px: A, B and A − B of each head side by side cut A − B off at the right
+    // and, 260 px tall, showed every other token ("The robot the gear it"). Computed, every
+    // plot names every token on both axes and none is cut or scrolled sideways.
+    void compareDrawsEveryTokenLabel()
+    {
+        window->showCompare();
+        settle();
+        CompareView *compare = window->compareView();
+        const QString textB = "The tired robot lifted the heavy gear because it broke";
+        compare->setTextB(textB);
+        compare->findChild<QPushButton *>("compareButton")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(compare->comparison().has_value(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        settle();
+        QVERIFY2(compare->comparison()->comparable(), qPrintable(compare->message()));
+        const QStringList tokensA = window->workspace()->state().text.split(' ');
+        const QStringList tokensB = textB.split(' ');
+        QCOMPARE(compare->rowCount(), window->workspace()->state().config.heads);
+        for (int head = 0; head < compare->rowCount(); ++head) {
+            for (const auto &[plot, tokens] :
+                 {std::pair<HeatmapPlot *, QStringList>{compare->plotA(head), tokensA},
+                  {compare->plotB(head), tokensB},
+                  {compare->plotDifference(head), tokensA}}) {
+                const QByteArray problem = tokenLabelProblems(plot, tokens);
+                QVERIFY2(problem.isEmpty(), problem);
+            }
+        }
+        checkFitsTheProjector("compare");
+        QVERIFY2(plotProblems(compare, true).isEmpty(), plotProblems(compare, true));
+    }
+
+    // With the tiny GPT-2 open: the Corpus tab's table hid the columns after "Entropy" and the
+    // importance list showed "-0.2679…" cut; the patching page was taller than the window.
+    // Each tab fits, its tables show every column without a sideways scroll, values in three
+    // decimals.
+    void modelTabsFitWithTheirTables()
+    {
+        // The tiny GPT-2 reads at most 32 tokens: a short sentence.
+        window->workspace()->setText("The tired robot dropped the gear");
+        QVERIFY(window->files()->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        // Importance, then a patching map of two texts the tiny model reads as 6 tokens.
+        HeadsThatMatterView *matter = window->headsThatMatter();
+        window->showHeadsThatMatter();
+        matter->importance()->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(matter->importance()->importance(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        settle();
+        checkFitsTheProjector("importance");
+        // What the list draws: its delegate's text of the value.
+        RankingTable *list = matter->importance()->heatmap()->table();
+        auto *delegate = qobject_cast<QStyledItemDelegate *>(list->itemDelegate());
+        QVERIFY(delegate);
+        const QString shown =
+            delegate->displayText(list->item(0, 2)->data(Qt::DisplayRole), list->locale());
+        QVERIFY2(QRegularExpression("^-?\\d+\\.\\d{3}$").match(shown).hasMatch(),
+                 qPrintable(shown));
+        matter->showPatching();
+        RankingRequest patching;
+        patching.cleanText = "Hello world, the cat sat";
+        patching.answer = " the";
+        patching.wrong = " on";
+        matter->patching()->fill(patching, "Hello world, the dog sat");
+        matter->patching()->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(matter->patching()->patching(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        settle();
+        checkFitsTheProjector("patching");
+        // The corpus of four lines, then the Corpus and Model tabs.
+        const QString path = m_dir.filePath("corpus.txt");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("The tired robot dropped the heavy gear because it broke\n"
+                   "When Mary and John went to the store, John gave a drink to Mary\n"
+                   "The cat sat on the mat\nA B C D A B C D\n");
+        file.close();
+        CorpusPanel *corpus = window->models()->corpus();
+        corpus->runFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!corpus->isRunning() && corpus->summary(), 30000);
+        window->showCorpusTab();
+        settle();
+        QCOMPARE(corpus->table()->model()->rowCount(), 4);
+        checkFitsTheProjector("corpus");
+        window->showModelTab();
+        settle();
+        checkFitsTheProjector("model");
     }
 
     // The minimum grew at 1600 x 1000 after step 14 with the dock shown, and stayed.

@@ -1,16 +1,18 @@
-// CompareView: text B's box and Compare button over a scrolled grid of three plots per head.
+// CompareView: text B's box and Compare button over a grid of three plots per head, scrolled
+// down and reflowed to the width.
 #include "compare/compareview.h"
 
 #include "compare/differenceheatmap.h"
-#include "plot/heatmapplot.h"
 #include "panels/fulltextcombobox.h"
+#include "panels/verticalscrollarea.h"
+#include "plot/heatmapplot.h"
 #include "views/tracereader.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -19,7 +21,10 @@ namespace headlens {
 
 namespace {
 
-constexpr int kPlotHeight = 260;
+// A plot is never smaller than this either way; with token labels it asks for the room that
+// draws every one (HeatmapPlot::minimumSizeHint). A fixed minimum height of 260 px overrode
+// that hint, so in presentation mode the rows showed every other token.
+constexpr int kSmallestSide = 220;
 
 // The largest weight of A and B: one colour range for both, so equal colours mean equal weights.
 double largestWeight(const HeadComparison &c)
@@ -71,13 +76,15 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     layout->addWidget(m_message);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    // Never sideways: the three plots of a head reflow to fewer columns instead (arrange).
+    auto *scroll = new VerticalScrollArea(this);
     auto *page = new QWidget(scroll);
     m_grid = new QGridLayout(page);
     scroll->setWidget(page);
     layout->addWidget(scroll, 1);
+    m_viewport = scroll->viewport();
+    m_viewport->installEventFilter(this);
+    page->installEventFilter(this);
     const auto ask = [this] { emit compareRequested(request()); };
     connect(m_compare, &QPushButton::clicked, this, ask);
     connect(m_textB, &QLineEdit::returnPressed, this, ask);
@@ -165,6 +172,7 @@ void CompareView::draw(const Trace &a, int batchA, const Trace &b, int batchB)
                                            "where A attends more, blue where B does.")
                                             .arg(m_runs ? m_runs->description : QString())
                                       : c.problem());
+    arrange(true); // the labels set the plots' minimum sizes
 }
 
 void CompareView::makeRows(int heads)
@@ -179,17 +187,78 @@ void CompareView::makeRows(int heads)
     QWidget *page = m_grid->parentWidget();
     while (int(m_rows.size()) < heads) {
         Row row{new HeatmapPlot(page), new HeatmapPlot(page), new DifferenceHeatmap(page)};
-        const int r = int(m_rows.size());
         for (HeatmapPlot *plot : {row.a, row.b, static_cast<HeatmapPlot *>(row.difference)})
-            plot->setMinimumHeight(kPlotHeight);
+            plot->setSmallestSide(kSmallestSide);
         row.a->setPlotStyle(m_style, true);
         row.b->setPlotStyle(m_style, true);
         row.difference->setPlotStyle(m_style, true);
-        m_grid->addWidget(row.a, r, 0);
-        m_grid->addWidget(row.b, r, 1);
-        m_grid->addWidget(row.difference, r, 2);
         m_rows.push_back(row);
     }
+}
+
+std::vector<HeatmapPlot *> CompareView::plotsOf(const Row &row) const
+{
+    std::vector<HeatmapPlot *> plots{row.a, row.b};
+    if (m_comparison && m_comparison->comparable())
+        plots.push_back(row.difference);
+    return plots;
+}
+
+// The widest head's plots at their minimum width, side by side as far as the scroll area's
+// width holds them: three columns, or A and B with A − B below them, or one column.
+int CompareView::columnsThatFit() const
+{
+    const int room =
+        m_viewport->width() - m_grid->contentsMargins().left() - m_grid->contentsMargins().right();
+    const int spacing = m_grid->horizontalSpacing();
+    for (int columns = 3; columns > 1; --columns) {
+        bool fits = true;
+        for (const Row &row : m_rows) {
+            const std::vector<HeatmapPlot *> plots = plotsOf(row);
+            // Column c holds plots c, c + columns, ...: its width is the widest of them.
+            int need = spacing * (columns - 1);
+            for (int c = 0; c < columns; ++c) {
+                int widest = 0;
+                for (size_t i = size_t(c); i < plots.size(); i += size_t(columns))
+                    widest = std::max(widest, plots[i]->minimumSizeHint().width());
+                need += widest;
+            }
+            fits = fits && need <= room;
+        }
+        if (fits)
+            return columns;
+    }
+    return 1;
+}
+
+void CompareView::arrange(bool force)
+{
+    const int columns = columnsThatFit();
+    if (!force && columns == m_columns)
+        return;
+    m_columns = columns;
+    for (const Row &row : m_rows)
+        for (HeatmapPlot *plot : {row.a, row.b, static_cast<HeatmapPlot *>(row.difference)})
+            m_grid->removeWidget(plot);
+    int gridRow = 0;
+    for (const Row &row : m_rows) {
+        const std::vector<HeatmapPlot *> plots = plotsOf(row);
+        for (size_t i = 0; i < plots.size(); ++i)
+            m_grid->addWidget(plots[i], gridRow + int(i) / columns, int(i) % columns);
+        gridRow += (int(plots.size()) + columns - 1) / columns;
+    }
+    for (int c = 0; c < 3; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+// The scroll area's width changed, or the plots' minimum sizes did (a font, new labels):
+// perhaps another column count fits.
+bool CompareView::eventFilter(QObject *watched, QEvent *event)
+{
+    if ((watched == m_viewport && event->type() == QEvent::Resize) ||
+        (watched == m_grid->parentWidget() && event->type() == QEvent::LayoutRequest))
+        arrange(false);
+    return QWidget::eventFilter(watched, event);
 }
 
 void CompareView::showFailed(const QString &message)

@@ -54,6 +54,9 @@ public:
     DifferenceHeatmap *plotDifference(int head) const { return m_rows[size_t(head)].difference; }
     /// The line above the plots: the hint, the problem or the failure.
     QString message() const;
+    /// How many of a head's plots (A, B, A − B) sit side by side: 3 when they fit the width at
+    /// their minimum size, else 2 (A − B below A) or 1 (one above the other).
+    int columns() const { return m_columns; }
 
 signals:
     void compareRequested(const ComparisonRequest &b);
@@ -63,6 +66,7 @@ signals:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Row
@@ -73,12 +77,20 @@ private:
     };
     void makeRows(int heads);
     void draw(const Trace &a, int batchA, const Trace &b, int batchB);
+    /// The plots shown for each head, in order: A, B and, when comparable, A − B.
+    std::vector<HeatmapPlot *> plotsOf(const Row &row) const;
+    int columnsThatFit() const;
+    /// Places the plots `columns()` to a row, each head's plots together; `force`: also when
+    /// the column count did not change (new rows).
+    void arrange(bool force);
 
     QComboBox *m_change = nullptr;
     QLineEdit *m_textB = nullptr;
     QPushButton *m_compare = nullptr;
     QLabel *m_message = nullptr;
     QGridLayout *m_grid = nullptr;
+    QWidget *m_viewport = nullptr; ///< the scroll area's: its width is the room for a row
+    int m_columns = 3;
     std::vector<Row> m_rows;
     std::shared_ptr<const ComparedRuns> m_runs;
     std::optional<HeadComparison> m_comparison;

@@ -6,6 +6,7 @@
 #include "corpus/corpusrunner.h"
 #include "export/figureexporter.h"
 #include "models/headstatstable.h"
+#include "panels/reflowsplitter.h"
 #include "util/inputerror.h"
 
 #include <QFileDialog>
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -57,7 +57,10 @@ CorpusPanel::CorpusPanel(QWidget *parent) : QWidget(parent)
     m_map->setObjectName("corpusMap");
     m_table = new HeadStatsTable(this);
     m_table->setObjectName("corpusTable");
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    // Nine columns did not fit half of 1280 px in presentation mode: the table goes below the
+    // map when they do not fit beside it, every column whole.
+    m_table->setMinimumHoldsColumns(true);
+    auto *splitter = new ReflowSplitter(this);
     splitter->addWidget(m_map);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 1);

@@ -1,8 +1,13 @@
-// HeadsThatMatterView: a document-mode tab widget over the two ranking views.
+// HeadsThatMatterView: a document-mode tab widget over the two ranking views, each scrolled.
 #include "interventions/headsthatmatterview.h"
 
 #include "interventions/headimportanceview.h"
 #include "interventions/patchingmapview.h"
+#include "interventions/positionpatchplot.h"
+#include "interventions/rankingheatmap.h"
+#include "panels/verticalscrollarea.h"
+
+#include <QScrollBar>
 
 namespace headlens {
 
@@ -10,10 +15,29 @@ HeadsThatMatterView::HeadsThatMatterView(QWidget *parent) : QTabWidget(parent)
 {
     setObjectName("headsThatMatter");
     setDocumentMode(true);
-    m_importance = new HeadImportanceView(this);
-    m_patching = new PatchingMapView(this);
-    addTab(m_importance, tr("Importance (ablate each head)"));
-    addTab(m_patching, tr("Patching map (restore each head)"));
+    const auto scrolled = [this](QWidget *page) {
+        auto *scroll = new VerticalScrollArea(this);
+        scroll->setWidget(page);
+        return scroll;
+    };
+    m_importance = new HeadImportanceView;
+    m_patching = new PatchingMapView;
+    addTab(scrolled(m_importance), tr("Importance (ablate each head)"));
+    addTab(scrolled(m_patching), tr("Patching map (restore each head)"));
+}
+
+void HeadsThatMatterView::showPatching()
+{
+    setCurrentIndex(1);
+}
+
+void HeadsThatMatterView::scrollToPatchingMap()
+{
+    // The map's top first; then as much further as the bars need to show whole.
+    if (auto *scroll = qobject_cast<QScrollArea *>(widget(1))) {
+        scroll->verticalScrollBar()->setValue(m_patching->heatmap()->y());
+        scroll->ensureWidgetVisible(m_patching->positions(), 0, 0);
+    }
 }
 
 void HeadsThatMatterView::setPlotStyle(const PlotStyle &style)

@@ -11,8 +11,9 @@ class HeadImportanceView;
 class PatchingMapView;
 
 /// Two modes of one question, which heads the model's answer depends on: ablating each head
-/// (importance) or restoring each from a clean run (patching). Passive; RankingCommands runs
-/// what they ask for.
+/// (importance) or restoring each from a clean run (patching). Each page scrolls down (the
+/// patching form, map and bars are taller than 720 px in presentation mode). Passive;
+/// RankingCommands runs what they ask for.
 class HeadsThatMatterView : public QTabWidget
 {
     Q_OBJECT
@@ -21,6 +22,10 @@ public:
 
     HeadImportanceView *importance() const { return m_importance; }
     PatchingMapView *patching() const { return m_patching; }
+    /// Brings the patching map's page to the front.
+    void showPatching();
+    /// Scrolls the patching page down to its map and the whole of the bars by position under it.
+    void scrollToPatchingMap();
     void setPlotStyle(const PlotStyle &style);
 
 private:

@@ -76,10 +76,21 @@ PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
 
 void PatchingMapView::fillIndirectObjectExample()
 {
-    m_clean->setText("When Mary and John went to the store, John gave a drink to");
-    m_corrupted->setText("When John and Mary went to the store, Mary gave a drink to");
-    m_answer->setText(" Mary");
-    m_wrong->setText(" John");
+    RankingRequest example;
+    example.cleanText = "When Mary and John went to the store, John gave a drink to";
+    example.answer = " Mary";
+    example.wrong = " John";
+    example.direction = PatchDirection(m_direction->currentData().toInt());
+    fill(example, "When John and Mary went to the store, Mary gave a drink to");
+}
+
+void PatchingMapView::fill(const RankingRequest &request, const QString &corrupted)
+{
+    m_clean->setText(QString::fromStdString(request.cleanText));
+    m_corrupted->setText(corrupted);
+    m_answer->setText(QString::fromStdString(request.answer));
+    m_wrong->setText(QString::fromStdString(request.wrong));
+    m_direction->setCurrentIndex(m_direction->findData(int(request.direction)));
 }
 
 void PatchingMapView::setExampleAvailable(bool available)

@@ -35,6 +35,9 @@ public:
     void setExampleAvailable(bool available);
     /// Fills the boxes with that example.
     void fillIndirectObjectExample();
+    /// Fills the boxes with `request`'s clean text, answers and direction, and `corrupted`
+    /// (headlens --patch-from, --answer, --wrong, --patch-direction and --text).
+    void fill(const RankingRequest &request, const QString &corrupted);
     /// The boxes as a request: the clean text, the answers (the corrupted text is corrupted()).
     RankingRequest request() const;
     QString corrupted() const;

@@ -8,6 +8,12 @@
 
 namespace headlens {
 
+namespace {
+
+constexpr int kMinimumHeight = 170; ///< at the design font
+
+} // namespace
+
 PositionPatchPlot::PositionPatchPlot(QWidget *parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
@@ -19,7 +25,7 @@ PositionPatchPlot::PositionPatchPlot(QWidget *parent) : QCustomPlot(parent)
     m_bars->setBrush(QColor("#4e79a7"));
     yAxis->setLabel(tr("share"));
     xAxis->setTickLabelRotation(60);
-    setMinimumSize(160, 170);
+    setMinimumSize(160, kMinimumHeight);
     setMouseTracking(true);
 }
 
@@ -76,6 +82,9 @@ void PositionPatchPlot::mouseMoveEvent(QMouseEvent *event)
 
 void PositionPatchPlot::setPlotStyle(const PlotStyle &style)
 {
+    // The title, the turned token labels and the share's ticks grow with the font: at 170 px
+    // in presentation mode the ticks 1, 0.5, 0, -0.5, -1 were drawn over one another.
+    setMinimumHeight(int(kMinimumHeight * std::max(style.fontScale, 1.0)));
     AxesStyle::apply(*this, style, 8.0);
     AxesStyle::applyTitle(*m_title, style);
     replot(QCustomPlot::rpQueuedReplot);

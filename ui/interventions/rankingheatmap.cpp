@@ -1,18 +1,25 @@
-// RankingHeatmap: one HeatmapPlot and a sortable QTableWidget of the same (L, h) values.
+// RankingHeatmap: one HeatmapPlot and a sortable RankingTable of the same (L, h) values.
 #include "interventions/rankingheatmap.h"
 
+#include "interventions/rankingtable.h"
+#include "panels/reflowsplitter.h"
 #include "plot/heatmapplot.h"
 
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSplitter>
-#include <QTableWidget>
 #include <QToolTip>
 
+#include <algorithm>
+
 namespace headlens {
+
+namespace {
+
+constexpr int kSmallestSide = 200;
+
+} // namespace
 
 RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
 {
@@ -28,16 +35,12 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
     m_plot = new HeatmapPlot(this);
     m_plot->setAxisTitles(tr("layer"), tr("head"));
     m_plot->setColumnLabelAngle(0);
-    m_table = new QTableWidget(0, 3, this);
-    m_table->setHorizontalHeaderLabels({tr("Layer"), tr("Head"), QString()});
-    m_table->verticalHeader()->hide();
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_plot->setSmallestSide(kSmallestSide); // setPlotStyle scales it with the font
+    m_table = new RankingTable(this);
     auto *busy = new QHBoxLayout;
     busy->addWidget(m_progress, 1);
     busy->addWidget(m_cancel);
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    auto *splitter = new ReflowSplitter(this);
     splitter->addWidget(m_plot);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
@@ -69,8 +72,8 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
             emit headActivated(m_hovered.y(), m_hovered.x());
     });
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
-        emit headActivated(m_table->item(row, 0)->data(Qt::DisplayRole).toInt(),
-                           m_table->item(row, 1)->data(Qt::DisplayRole).toInt() - 1);
+        const auto [layer, head] = m_table->headAt(row);
+        emit headActivated(layer, head);
     });
 }
 
@@ -94,31 +97,14 @@ void RankingHeatmap::setValues(const RowMatrix &values, const QString &title,
     m_plot->setColorRange(lower, upper);
     m_plot->setColorScaleLabel(valueName);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    fillTable(valueName);
-}
-
-void RankingHeatmap::fillTable(const QString &valueName)
-{
-    m_table->setSortingEnabled(false);
-    m_table->setRowCount(int(m_values.size()));
-    m_table->setHorizontalHeaderItem(2, new QTableWidgetItem(valueName));
-    int row = 0;
-    for (int l = 0; l < m_values.rows(); ++l)
-        for (int h = 0; h < m_values.cols(); ++h, ++row) {
-            // Numbers as numbers, so that sorting by a column orders them by value.
-            const QVariant cells[] = {l, h + 1, double(m_values(l, h))};
-            for (int c = 0; c < 3; ++c) {
-                auto *item = new QTableWidgetItem;
-                item->setData(Qt::DisplayRole, cells[c]);
-                m_table->setItem(row, c, item);
-            }
-        }
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(2, Qt::DescendingOrder);
+    m_table->setValues(values, valueName);
 }
 
 void RankingHeatmap::setPlotStyle(const PlotStyle &style)
 {
+    // Cells large enough to point at from the back of the room, even for a model of one or
+    // two layers, and larger as the labels grow with presentation mode.
+    m_plot->setSmallestSide(int(kSmallestSide * std::max(style.fontScale, 1.0)));
     m_plot->setPlotStyle(style, false);
 }
 

@@ -9,11 +9,11 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QTableWidget;
 
 namespace headlens {
 
 class HeatmapPlot;
+class RankingTable;
 
 /// The part the importance and patching views share. Passive: setValues() draws a finished
 /// ranking; while one is computed (setRunning) a progress bar and Cancel show, and a ranking
@@ -37,7 +37,7 @@ public:
     bool isRunning() const { return m_running; }
     const RowMatrix &values() const { return m_values; }
     HeatmapPlot *plot() const { return m_plot; }
-    QTableWidget *table() const { return m_table; }
+    RankingTable *table() const { return m_table; }
     QPushButton *cancelButton() const { return m_cancel; }
 
 signals:
@@ -46,8 +46,6 @@ signals:
     void headActivated(int layer, int head);
 
 private:
-    void fillTable(const QString &valueName);
-
     RowMatrix m_values;
     bool m_running = false;
     QPoint m_hovered{-1, -1};
@@ -56,7 +54,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
     HeatmapPlot *m_plot = nullptr;
-    QTableWidget *m_table = nullptr;
+    RankingTable *m_table = nullptr;
     QWidget *m_results = nullptr; ///< the plot and the table, hidden before the first ranking
 };
 

@@ -6,6 +6,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QStyleOptionHeader>
 
 #include <algorithm>
@@ -65,6 +66,7 @@ void HeadStatsTable::showUsedColumns()
 void HeadStatsTable::fitColumns()
 {
     QHeaderView *header = horizontalHeader();
+    m_columnsWidth = 0;
     for (int column = 0; column < model()->columnCount(); ++column) {
         if (isColumnHidden(column))
             continue;
@@ -79,7 +81,26 @@ void HeadStatsTable::fitColumns()
                               ->sizeFromContents(QStyle::CT_HeaderSection, &option, {}, header)
                               .width();
         setColumnWidth(column, std::max(title, sizeHintForColumn(column)));
+        m_columnsWidth += std::max(title, sizeHintForColumn(column));
     }
+    updateGeometry();
+}
+
+int HeadStatsTable::wholeColumnsWidth() const
+{
+    return m_columnsWidth + 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+}
+
+void HeadStatsTable::setMinimumHoldsColumns(bool whole)
+{
+    m_minimumHoldsColumns = whole;
+    updateGeometry();
+}
+
+QSize HeadStatsTable::minimumSizeHint() const
+{
+    const QSize hint = QTableView::minimumSizeHint();
+    return m_minimumHoldsColumns ? QSize(wholeColumnsWidth(), hint.height()) : hint;
 }
 
 void HeadStatsTable::changeEvent(QEvent *event)

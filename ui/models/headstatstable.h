@@ -26,6 +26,14 @@ public:
                   std::vector<double> induction);
     /// (layer, head) shown in row `row` as sorted now.
     std::pair<int, int> headAt(int row) const;
+    /// The width that shows every shown column whole (as fitColumns sizes them) and the
+    /// vertical scroll bar.
+    int wholeColumnsWidth() const;
+    /// With `whole`, the minimum width is wholeColumnsWidth(): a ReflowSplitter then moves the
+    /// table below its neighbour rather than hide columns sideways (the Corpus tab). Without
+    /// (the default) the minimum is QTableView's and the table scrolls when it must.
+    void setMinimumHoldsColumns(bool whole);
+    QSize minimumSizeHint() const override;
 
 signals:
     void headActivated(int layer, int head);
@@ -39,6 +47,8 @@ private:
 
     HeadStatsModel *m_model = nullptr;
     HeadStatsSortProxy *m_proxy = nullptr;
+    int m_columnsWidth = 0; ///< the shown columns' widths as fitColumns set them
+    bool m_minimumHoldsColumns = false;
 };
 
 } // namespace headlens

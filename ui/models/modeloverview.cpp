@@ -1,20 +1,16 @@
 // ModelOverview: grid on the left; statistics (table, per-layer plot) over the predictions on
-// the right.
+// the right, or below the grid when the table's columns do not fit beside it.
 #include "models/modeloverview.h"
 
 #include "models/headstatstable.h"
 #include "models/layersharesplot.h"
 #include "models/modelgridview.h"
 #include "models/predictionsbox.h"
+#include "panels/reflowsplitter.h"
 
-#include <algorithm>
-
-#include <QHeaderView>
 #include <QLabel>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -40,6 +36,10 @@ ModelOverview::ModelOverview(QWidget *parent) : QWidget(parent)
     m_grid = new ModelGridView(this);
     m_table = new HeadStatsTable(this);
     m_table->setObjectName("headStatsTable");
+    // The statistics got two fifths of the width and scrolled sideways at 1280 px in
+    // presentation mode ("Prev." cut): beside the grid they are as wide as their columns, and
+    // when the grid's minimum leaves too little, they go below it.
+    m_table->setMinimumHoldsColumns(true);
     m_layerShares = new LayerSharesPlot(this);
     m_layerShares->setObjectName("layerSharesPlot");
     m_predictions = new PredictionsBox(this);
@@ -59,8 +59,7 @@ ModelOverview::ModelOverview(QWidget *parent) : QWidget(parent)
     right->addWidget(m_predictions);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter = splitter;
+    auto *splitter = new ReflowSplitter(this);
     splitter->addWidget(titled(m_title, m_grid, splitter));
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 3);
@@ -87,7 +86,6 @@ void ModelOverview::setRun(std::shared_ptr<const ModelRun> run)
     m_table->setRun(run);
     m_predictions->setRun(*run);
     m_layerShares->setRun(*run);
-    QTimer::singleShot(0, this, &ModelOverview::fitTable);
     const int plotTab = m_statsTabs->indexOf(m_layerShares);
     if (LayerSharesPlot::hasSpecialTokens(*run)) {
         if (plotTab < 0)
@@ -103,30 +101,6 @@ void ModelOverview::setPlotStyle(const PlotStyle &style)
     m_grid->setPlotStyle(style);
     m_predictions->setPlotStyle(style);
     m_layerShares->setPlotStyle(style);
-    QTimer::singleShot(0, this, &ModelOverview::fitTable);
-}
-
-void ModelOverview::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    QTimer::singleShot(0, this, &ModelOverview::fitTable);
-}
-
-// The statistics got two fifths of the width and scrolled sideways at 1280 px in presentation
-// mode ("Prev." cut) while the grid had room to spare: the divider moves left until the table's
-// columns fit, as far as the grid's minimum allows. Only ever wider, so a dragged divider stays.
-void ModelOverview::fitTable()
-{
-    const QList<int> sizes = m_splitter->sizes();
-    if (sizes.size() != 2 || sizes[0] + sizes[1] <= 0)
-        return;
-    const int total = sizes[0] + sizes[1];
-    const int need = m_table->horizontalHeader()->length() + 2 * m_table->frameWidth() +
-                     m_table->verticalScrollBar()->sizeHint().width() + 12;
-    const int room = total - m_splitter->widget(0)->minimumSizeHint().width();
-    const int right = std::min(need, room);
-    if (right > sizes[1])
-        m_splitter->setSizes({total - right, right});
 }
 
 void ModelOverview::setCurrent(int layer, int head)

@@ -9,7 +9,6 @@
 #include <memory>
 
 class QLabel;
-class QSplitter;
 class QTabWidget;
 
 namespace headlens {
@@ -43,19 +42,13 @@ public:
 signals:
     void headChosen(int layer, int head);
 
-protected:
-    void resizeEvent(QResizeEvent *event) override;
-
 private:
-    void fitTable();
-
     ModelGridView *m_grid = nullptr;
     HeadStatsTable *m_table = nullptr;
     QTabWidget *m_statsTabs = nullptr;
     LayerSharesPlot *m_layerShares = nullptr;
     PredictionsBox *m_predictions = nullptr;
     QLabel *m_title = nullptr;
-    QSplitter *m_splitter = nullptr; ///< the grid beside the statistics
 };
 
 } // namespace headlens

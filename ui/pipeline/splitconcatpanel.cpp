@@ -28,6 +28,7 @@ SplitConcatPanel::SplitConcatPanel(QWidget *parent) : QWidget(parent)
     auto *top = new QHBoxLayout(m_tokenRow);
     top->setContentsMargins(0, 0, 0, 0);
     m_token = new FullTextComboBox(24, m_tokenRow);
+    m_token->setObjectName("splitToken");
     top->addWidget(new QLabel(tr("Token:"), m_tokenRow));
     top->addWidget(m_token);
     top->addStretch(1);
@@ -75,7 +76,8 @@ void SplitConcatPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
     m_token->clear();
     for (int64_t i = 0; i < m_trace->queryLength(); ++i) {
         const std::string label = m_trace->input.queryLabel(batch, i);
-        m_token->addItem(QString("%1 “%2”").arg(i).arg(
+        // Tokens count from 1 as everywhere a person reads them (t_1 … t_n, One cell).
+        m_token->addItem(QString("%1 “%2”").arg(i + 1).arg(
             label.empty() ? tr("(pad)") : QString::fromStdString(Tokenizer::displayLabel(label))));
     }
     m_token->setCurrentIndex(std::clamp(previous, 0, m_token->count() - 1));

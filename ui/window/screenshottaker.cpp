@@ -16,6 +16,7 @@
 #include "selection/selection.h"
 #include "train/trainview.h"
 #include "util/inputerror.h"
+#include "workspace/workspace.h"
 
 #include <qcustomplot.h>
 
@@ -67,8 +68,10 @@ void ScreenshotTaker::poll()
         if (m_view == "importance") {
             matter->importance()->computeButton()->click();
         } else {
-            matter->setCurrentWidget(matter->patching());
-            if (matter->patching()->exampleButton()->isEnabled())
+            matter->showPatching();
+            if (!m_patching.cleanText.empty())
+                matter->patching()->fill(m_patching, m_window->workspace()->state().text);
+            else if (matter->patching()->exampleButton()->isEnabled())
                 matter->patching()->exampleButton()->click();
             matter->patching()->computeButton()->click();
         }
@@ -91,6 +94,9 @@ void ScreenshotTaker::poll()
         startWalk();
         return;
     }
+    if (m_view == "patching") // on a short screen the map and its bars are below the form
+        QTimer::singleShot(100, m_window->headsThatMatter(),
+                           &HeadsThatMatterView::scrollToPatchingMap);
     // Let the views lay out and replot with the new trace before grabbing.
     QTimer::singleShot(150, this, &ScreenshotTaker::take);
 }

@@ -3,6 +3,7 @@
 
 #include "print/handoutwriter.h"
 #include "session/comparisonrequest.h"
+#include "session/rankingrequest.h"
 
 #include <QObject>
 #include <QString>
@@ -29,8 +30,9 @@ public:
     /// "pipeline-side" (as "pipeline", scrolled to the side tabs), "cost", "train" (waits until
     /// the training started with --train has finished), "train-live" (grabs that training
     /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
-    /// the file of setCorpus through the model and waits for its map) or "compare" (compares
-    /// with the B of setComparison).
+    /// the file of setCorpus through the model and waits for its map), "compare" (compares
+    /// with the B of setComparison), "importance" or "patching" (computes the ranking; the
+    /// patching page is scrolled down to its map and bars).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
@@ -38,6 +40,10 @@ public:
     void setCorpus(const QString &path) { m_corpus = path; }
     /// B of the "compare" view (headlens --compare-text TEXT or --compare-change NAME).
     void setComparison(const ComparisonRequest &b) { m_comparison = b; }
+    /// The "patching" view's clean text, answers and direction (headlens --patch-from, --answer,
+    /// --wrong, --patch-direction), patched into the workspace's text; without a clean text it
+    /// uses the indirect-object example, which a small model may read as too many tokens.
+    void setPatching(const RankingRequest &patching) { m_patching = patching; }
 
 private:
     void poll();
@@ -61,6 +67,7 @@ private:
     QString m_corpus;
     bool m_corpusStarted = false;
     ComparisonRequest m_comparison;
+    RankingRequest m_patching;
     bool m_ranked = false; ///< --view importance|patching|compare: asked for
 };
 
