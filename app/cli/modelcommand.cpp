@@ -155,6 +155,8 @@ void ModelCommand::printAblation(Session &session, const TraceJob &job, const Mo
     TraceJob clean = job;
     clean.interventions = {};
     const TraceRun unablated = session.run(clean);
+    if (unablated.model->topNext.empty())
+        return; // NaN logits (the weights hold NaN): no top token to follow
     const TokenPrediction &before = unablated.model->topNext.front();
     double after = 0.0;
     for (const TokenPrediction &p : run.topNext)

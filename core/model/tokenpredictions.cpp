@@ -11,7 +11,11 @@ namespace headlens {
 std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logits, int count,
                                             const std::function<std::string(int)> &label)
 {
-    assert(logits.size() > 0 && !logits.hasNaN());
+    assert(logits.size() > 0);
+    // Weights holding NaN give NaN logits (the window reports which tensor): no order, no
+    // probabilities to read, so no predictions rather than a garbage list.
+    if (logits.hasNaN())
+        return {};
     const Eigen::Index vocab = logits.size();
     const double top = logits.maxCoeff();
     double sum = 0.0;

@@ -21,8 +21,8 @@ struct TokenPrediction
 /// The `count` most probable tokens of softmax(logits), most probable first (equal logits: the
 /// smaller id first), each with its probability exp(l_i - max) / sum_j exp(l_j - max), summed
 /// in double (a vocabulary has tens of thousands of terms), and label(id) as its label.
-/// Fewer when the vocabulary is smaller; none when count <= 0.
-/// Precondition: logits is not empty and holds no NaN.
+/// Fewer when the vocabulary is smaller; none when count <= 0 or when a logit is NaN (weights
+/// holding NaN: nothing can be ranked). Precondition: logits is not empty.
 std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logits, int count,
                                             const std::function<std::string(int)> &label);
 

@@ -93,6 +93,10 @@ TransformerRanking::Targets TransformerRanking::targetsOf(const ModelInput &inpu
     if (!clean.noMaskHead.empty())
         throw InputError(clean.noMaskHead);
     for (const MaskFill &fill : clean.maskFills) {
+        if (fill.top.empty())
+            throw InputError("The logits at a mask are not numbers (the weights hold NaN or "
+                             "infinite values): there is no filler to score. Open a checkpoint "
+                             "whose weights are numbers.");
         t.rows.push_back(fill.position);
         t.tokens.push_back(fill.top.front().tokenId);
     }

@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 using namespace headlens;
-using headlens::test::offscreenWindow;
 using headlens::test::keepSettingsIn;
+using headlens::test::offscreenWindow;
 using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
 
@@ -253,10 +253,18 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
                                 fresh.tensor(keys::attentionWeights), 0.0, 0.0);
         HL_COMPARE_TENSORS_NEAR(shown->tensor(keys::output), fresh.tensor(keys::output), 0.0, 0.0);
     }
-    QVERIFY2(m_figures.residentAtEnd - m_figures.residentAfterWarmUp < 50.0,
-             qPrintable(QString("resident memory grew from %1 MB to %2 MB")
-                            .arg(m_figures.residentAfterWarmUp)
-                            .arg(m_figures.residentAtEnd)));
+    const QString growth = QString("resident memory grew from %1 MB to %2 MB")
+                               .arg(m_figures.residentAfterWarmUp)
+                               .arg(m_figures.residentAtEnd);
+#if defined(__SANITIZE_ADDRESS__)
+    // Under AddressSanitizer the resident size is mostly its quarantine of freed blocks (256 MB
+    // by default) and its shadow memory, not the window's: here LeakSanitizer checks at exit
+    // that nothing leaked, and the release build of the same test (make test runs both) holds
+    // the 50 MB bound.
+    qInfo("%s (AddressSanitizer: the bound is the release build's)", qPrintable(growth));
+#else
+    QVERIFY2(m_figures.residentAtEnd - m_figures.residentAfterWarmUp < 50.0, qPrintable(growth));
+#endif
 }
 
 // Start, pause, reset and settings edits in a loop while the Train tab trains. Whatever the
