@@ -8,6 +8,8 @@
 #include "model/transformermodel.h"
 #include "util/inputerror.h"
 
+#include "rowdivergence.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -42,23 +44,7 @@ private:
     std::vector<std::string> m_texts{"The cat sat on the mat.", "A dog", "Hello, world! Hello."};
 };
 
-namespace {
-
-/// JS(p, q) in float64, from KL: 1/2 sum p ln(p/m) + 1/2 sum q ln(q/m).
-double divergence(const ConstRowMatrixMap &a, const ConstRowMatrixMap &b, Eigen::Index row)
-{
-    double sum = 0.0;
-    for (Eigen::Index j = 0; j < a.cols(); ++j) {
-        const double p = a(row, j), q = b(row, j), m = 0.5 * (p + q);
-        if (p > 0)
-            sum += 0.5 * p * std::log(p / m);
-        if (q > 0)
-            sum += 0.5 * q * std::log(q / m);
-    }
-    return sum;
-}
-
-} // namespace
+using headlens::test::rowJensenShannon;
 
 std::string TestCorpusRun::write(const std::string &name, const std::string &contents) const
 {
@@ -123,8 +109,8 @@ void TestCorpusRun::distancesAreTheMeanDivergencePerQuery()
         for (int a = 0; a < 4; ++a)
             for (int b = 0; b < 4; ++b)
                 for (Eigen::Index i = 0; i < Eigen::Index(run->tokenIds.size()); ++i)
-                    sums(a, b) += divergence(run->probabilities(a / 2, a % 2),
-                                             run->probabilities(b / 2, b % 2), i);
+                    sums(a, b) += rowJensenShannon(run->probabilities(a / 2, a % 2),
+                                                   run->probabilities(b / 2, b % 2), i);
     }
     for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b)

@@ -42,8 +42,8 @@
 #include <unistd.h>
 
 using namespace headlens;
-using headlens::test::offscreenWindow;
 using headlens::test::keepSettingsIn;
+using headlens::test::offscreenWindow;
 using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
 

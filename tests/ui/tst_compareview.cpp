@@ -13,6 +13,7 @@
 
 #include "approx.h"
 #include "drawnheatmap.h"
+#include "rowdivergence.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -31,20 +32,6 @@ namespace {
 
 const QString kTextA = "The tired robot dropped the heavy gear";
 const QString kTextB = "The tired robot lifted the heavy gear"; // one word changed, 7 words
-
-// Jensen-Shannon divergence of two rows in nats, written out here in double.
-double jensenShannon(const ConstRowMatrixMap &p, const ConstRowMatrixMap &q, Eigen::Index row)
-{
-    double sum = 0.0;
-    for (Eigen::Index j = 0; j < p.cols(); ++j) {
-        const double a = p(row, j), b = q(row, j), m = 0.5 * (a + b);
-        if (a > 0.0)
-            sum += 0.5 * a * std::log(a / m);
-        if (b > 0.0)
-            sum += 0.5 * b * std::log(b / m);
-    }
-    return sum;
-}
 
 } // namespace
 
@@ -110,7 +97,7 @@ private:
             QCOMPARE(drawn.cols(), pa.cols());
             double headLargest = 0.0, divergence = 0.0;
             for (Eigen::Index i = 0; i < pa.rows(); ++i) {
-                divergence += jensenShannon(pa, pb, i) / double(pa.rows());
+                divergence += test::rowJensenShannon(pa, pb, i) / double(pa.rows());
                 for (Eigen::Index j = 0; j < pa.cols(); ++j) {
                     const double expected = double(pa(i, j)) - double(pb(i, j));
                     headLargest = std::max(headLargest, std::abs(expected));
