@@ -16,6 +16,7 @@
 
 #include <QKeyEvent>
 #include <QLabel>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTabBar>
@@ -60,6 +61,7 @@ PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
     m_rope = new RopePanel(m_side);
     m_side->addTab(m_rope, tr("RoPE"));
     m_side->setTabVisible(m_side->indexOf(m_rope), false);
+    watchSideTabPages();
     split->addWidget(m_gallery);
     split->addWidget(m_side);
     split->setStretchFactor(0, 3);
@@ -262,6 +264,44 @@ void PipelineView::fitSideTabs()
         height = std::max(height, ContentHeight::of(page, width) + chrome + 2);
     }
     m_side->setMinimumHeight(height);
+}
+
+// A page's content can change its height after the step that showed it: the W_O tab's bars
+// and colour bar take their size when the analysis arrives, which on a loaded machine came
+// after the step's fit, and W_O then scrolled inside the page. A page (or the content of its
+// scroll area) that lays itself out again or changes width is fitted again.
+void PipelineView::watchSideTabPages()
+{
+    for (int i = 0; i < m_side->count(); ++i) {
+        QWidget *page = m_side->widget(i);
+        page->installEventFilter(this);
+        const auto *scroll =
+            page->findChild<const QScrollArea *>(QString(), Qt::FindDirectChildrenOnly);
+        if (scroll && scroll->widget())
+            scroll->widget()->installEventFilter(this);
+    }
+}
+
+bool PipelineView::eventFilter(QObject *watched, QEvent *event)
+{
+    const bool relaid = event->type() == QEvent::LayoutRequest || event->type() == QEvent::Resize;
+    const QWidget *page = m_side->currentWidget();
+    const auto *widget = qobject_cast<const QWidget *>(watched);
+    if (relaid && page && widget && (widget == page || page->isAncestorOf(widget)))
+        scheduleSideTabFit();
+    return QWidget::eventFilter(watched, event);
+}
+
+// Coalesced: a page's layout sends several requests in a row, one fit after them is enough.
+void PipelineView::scheduleSideTabFit()
+{
+    if (m_sideTabFitPending)
+        return;
+    m_sideTabFitPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_sideTabFitPending = false;
+        fitSideTabs();
+    });
 }
 
 void PipelineView::scrollToSideTabs()

@@ -80,6 +80,7 @@ public:
 protected:
     void keyPressEvent(QKeyEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void applyTrace();
@@ -88,6 +89,8 @@ private:
     void fitPanels();
     void reflow();
     void fitSideTabs();
+    void watchSideTabPages();
+    void scheduleSideTabFit();
     void fitHeader();
     void showStep(bool animate);
     void showSidePanel(const TraceStep &step, bool animate);
@@ -102,6 +105,7 @@ private:
     int m_batch = 0;
     int m_step = 0;
     bool m_cellPicked = false;
+    bool m_sideTabFitPending = false; ///< a fit of the side tabs is queued
     PlotStyle m_style;
     StepperBar *m_stepper = nullptr;
     QLabel *m_title = nullptr;
