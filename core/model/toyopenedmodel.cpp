@@ -95,11 +95,20 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->topNext =
         topPredictions(run->firstLogits, kTopK, [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
-    // The held-out set of the settings it was trained with: a few hundred short sequences.
-    run->taskAccuracy = Trainer(model).evaluate(changes).accuracy;
+    run->taskAccuracy = changes ? Trainer(model).evaluate(changes).accuracy : unablatedAccuracy();
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);
     return run;
+}
+
+// The held-out set of the settings it was trained with: a few hundred short sequences, a
+// pass over each. It does not depend on the text, so every run without ablations (each
+// keystroke) shares one evaluation; an ablated run evaluates its own.
+double ToyOpenedModel::unablatedAccuracy() const
+{
+    std::call_once(m_unablatedOnce,
+                   [this] { m_unablatedAccuracy = Trainer(*m_model).evaluate().accuracy; });
+    return m_unablatedAccuracy;
 }
 
 HeadImportance ToyOpenedModel::importance(const ModelInput &input,

@@ -4,6 +4,8 @@
 #include "model/openedmodel.h"
 #include "train/trainedmodel.h"
 
+#include <mutex>
+
 namespace headlens {
 
 /// Shares the TrainedModel (the Train view may hold the same one). Its runs compute every
@@ -38,8 +40,13 @@ public:
     std::string tokenLabel(int id) const override { return m_model->task().label(id); }
 
 private:
+    /// The task accuracy on the held-out set without interventions, evaluated once.
+    double unablatedAccuracy() const;
+
     std::shared_ptr<const TrainedModel> m_model;
     std::string m_path;
+    mutable std::once_flag m_unablatedOnce;
+    mutable double m_unablatedAccuracy = 0.0;
 };
 
 } // namespace headlens

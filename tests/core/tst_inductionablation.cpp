@@ -1,7 +1,9 @@
 // Tests Olsson et al. 2022's result on a 2-layer attention-only model trained here: induction
 // needs the previous-token head.
 #include "attention/headinterventions.h"
+#include "model/toyopenedmodel.h"
 #include "model/toyranking.h"
+#include "session/ablationeffect.h"
 #include "train/trainer.h"
 
 #include <QTest>
@@ -19,6 +21,7 @@ private slots:
     void initTestCase();
     void previousTokenHeadIsNeeded();
     void importanceRanksTheCircuitFirst();
+    void ablationBarShowsTheAccuracyDrop();
 
 private:
     int headWith(int layer, double HeadScores::*score) const;
@@ -97,6 +100,25 @@ void TestInductionAblation::importanceRanksTheCircuitFirst()
           sum(1, 0), sum(1, 1));
     QVERIFY(std::count(top.begin(), top.end(), previous) == 1);
     QVERIFY(std::count(top.begin(), top.end(), c.heads + induction) == 1);
+}
+
+// The ablation bar of a toy model shows the task accuracy before and after: the held-out
+// accuracy of the model as trained, and the collapse without the previous-token head.
+void TestInductionAblation::ablationBarShowsTheAccuracyDrop()
+{
+    const ToyOpenedModel model(std::make_shared<const TrainedModel>(m_trainer->trainedModel()), "");
+    const ModelInput input(model.encode("abcdefabcdef"));
+    const int previous = headWith(0, &HeadScores::previousToken);
+    TraceRun unchanged, ablated;
+    unchanged.model = model.run(input, 0, nullptr);
+    ablated.model = model.run(input, 0, HeadInterventions::ablating(0, previous), nullptr);
+    // A second run without ablations (the next keystroke) reads the same accuracy.
+    QCOMPARE(model.run(model.encode("abcab"), 0, nullptr)->taskAccuracy,
+             unchanged.model->taskAccuracy);
+    const AblationEffect effect = AblationEffect::between(unchanged, ablated);
+    QCOMPARE(effect.accuracyBefore, m_clean.accuracy);
+    QVERIFY2(effect.accuracyBefore >= 0.97, qPrintable(QString::number(effect.accuracyBefore)));
+    QVERIFY2(effect.accuracyAfter < 0.5, qPrintable(QString::number(effect.accuracyAfter)));
 }
 
 QTEST_APPLESS_MAIN(TestInductionAblation)
