@@ -18,7 +18,13 @@ using namespace headlens;
 
 namespace {
 
-constexpr int kKills = 20;
+/// `make test` kills the child 20 times; `make soak` as often as HEADLENS_KILLS says.
+int killCount()
+{
+    const int asked = qEnvironmentVariableIntValue("HEADLENS_KILLS");
+    return asked > 0 ? asked : 20;
+}
+
 const QStringList kFinalNames = {"heads.png", "lesson.headlens", "toy.npz", "trace.json"};
 
 /// The generation each file holds (see tests/ui/helpers/savelooper.cpp); throws InputError
@@ -67,7 +73,8 @@ void TestKilledSaves::everyKillLeavesWholeFiles()
     const QDir folder(dir.path());
     const CounterRandom random(17, 0);
     Generations last;
-    for (int kill = 0; kill < kKills; ++kill) {
+    const int kills = killCount();
+    for (int kill = 0; kill < kills; ++kill) {
         QProcess child;
         child.start(HEADLENS_SAVELOOPER_PATH, {dir.path(), QString::number(last.workspace + 1)});
         QVERIFY(child.waitForStarted());
@@ -118,8 +125,8 @@ void TestKilledSaves::everyKillLeavesWholeFiles()
                                                                return name.startsWith(final + ".");
                                                            }),
                  qPrintable("unexpected file " + name));
-    qInfo("%d kills, last generation %lld, %lld temporary files left beside the final names",
-          kKills, last.workspace, static_cast<long long>(all.size() - kFinalNames.size()));
+    qInfo("%d kills, last generation %lld, %lld temporary files left beside the final names", kills,
+          last.workspace, static_cast<long long>(all.size() - kFinalNames.size()));
 }
 
 QTEST_GUILESS_MAIN(TestKilledSaves)
