@@ -22,6 +22,10 @@ class OpenedModel
 public:
     virtual ~OpenedModel() = default;
 
+    /// How many next tokens a run ranks (ModelRun::topNext): the Model tab lists ten,
+    /// headlens-cli prints the first five.
+    static constexpr int kTopPredictions = 10;
+
     /// The family as people call it, for messages: "GPT-2", "toy model".
     virtual std::string family() const = 0;
     /// The family and the file or folder: "GPT-2 tiny", "toy model toy.npz".

@@ -15,12 +15,6 @@
 
 namespace headlens {
 
-namespace {
-
-constexpr int kTopK = 10;
-
-} // namespace
-
 std::string ToyOpenedModel::name() const
 {
     return m_path.empty() ? "toy model (trained in this session)"
@@ -92,8 +86,8 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->causal = model.layerConfig(layer).causal;
     const ToyTask task = model.task();
     run->firstLogits = acts.logits.row(acts.logits.rows() - 1).transpose();
-    run->topNext =
-        topPredictions(run->firstLogits, kTopK, [&task](int id) { return task.label(id); });
+    run->topNext = topPredictions(run->firstLogits, kTopPredictions,
+                                  [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
     run->taskAccuracy = changes ? Trainer(model).evaluate(changes).accuracy : unablatedAccuracy();
     run->settingsSummary =

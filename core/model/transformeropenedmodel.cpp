@@ -8,7 +8,6 @@
 namespace headlens {
 
 namespace {
-constexpr int kTopK = 10; // the Model tab lists ten; headlens-cli prints the first five
 
 // A decoder's last row; an encoder's first mask's, whose logits are (n, vocab) or one row per
 // mask.
@@ -59,7 +58,7 @@ TransformerOpenedModel::optionsFor(int layer, const HeadInterventions &intervent
     TransformerRunOptions options;
     options.interventions = interventions;
     options.viewedLayer = layer;
-    options.topK = kTopK;
+    options.topK = kTopPredictions;
     options.progress = progress;
     options.keepKeyValues = m_model.attentionConfig().causal;
     // Summed per head into ModelRun::headOutputSums (a corpus's mean ablation reads them), and

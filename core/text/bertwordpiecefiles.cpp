@@ -20,7 +20,7 @@ namespace {
 using CharacterClass = CharacterSplitPreTokenizer::CharacterClass;
 using Behavior = SplitDelimiter::Behavior;
 
-std::string readFile(const std::string &path)
+std::string readBertFile(const std::string &path)
 {
     return WholeFile::readText(path,
                                "a BERT folder without tokenizer.json keeps its vocabulary there.");
@@ -80,7 +80,7 @@ WordPieceModel::Vocabulary BertWordPieceFiles::readVocab(const std::string &text
 TokenizerPipeline BertWordPieceFiles::load(const std::string &vocabPath,
                                            const TokenizerConfig &config)
 {
-    return fromText(readFile(vocabPath), vocabPath, config);
+    return fromText(readBertFile(vocabPath), vocabPath, config);
 }
 
 TokenizerPipeline BertWordPieceFiles::fromText(const std::string &vocabText,

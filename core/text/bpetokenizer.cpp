@@ -17,7 +17,7 @@ namespace {
 
 static_assert(BpeTokenizer::kMaxId == BpeModelFiles::kMaxId, "one limit for vocab.json ids");
 
-std::string readFile(const std::string &path, const char *what)
+std::string readGpt2File(const std::string &path, const char *what)
 {
     return WholeFile::readText(path, std::string("a GPT-2 folder needs ") + what +
                                          " beside config.json.");
@@ -27,7 +27,7 @@ std::string readFile(const std::string &path, const char *what)
 
 BpeTokenizer BpeTokenizer::load(const std::string &vocabPath, const std::string &mergesPath)
 {
-    return fromText(readFile(vocabPath, "vocab.json"), readFile(mergesPath, "merges.txt"),
+    return fromText(readGpt2File(vocabPath, "vocab.json"), readGpt2File(mergesPath, "merges.txt"),
                     vocabPath, mergesPath);
 }
 

@@ -10,8 +10,6 @@ namespace headlens {
 
 namespace {
 
-constexpr float kSqrt3 = 1.7320508075688772f;
-
 /// The stream of the random table. The name holds spaces and several characters, so no token
 /// (TokenEmbedding hashes token strings the same way) can share this stream.
 constexpr const char *kRandomStreamName = "random positional table";
@@ -39,8 +37,8 @@ RowMatrix random(int n, int width, uint64_t seed)
     RowMatrix table(n, width);
     for (int pos = 0; pos < n; ++pos)
         for (int column = 0; column < width; ++column)
-            table(pos, column) = generator.symmetric(
-                static_cast<uint64_t>(pos) * static_cast<uint64_t>(width) + column, kSqrt3);
+            table(pos, column) = generator.unitVariance(
+                static_cast<uint64_t>(pos) * static_cast<uint64_t>(width) + column);
     return table;
 }
 

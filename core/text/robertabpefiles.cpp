@@ -15,7 +15,7 @@ namespace headlens {
 
 namespace {
 
-std::string readFile(const std::string &path)
+std::string readRobertaFile(const std::string &path)
 {
     return WholeFile::readText(path, "a RoBERTa folder without tokenizer.json keeps its tokenizer "
                                      "in vocab.json and merges.txt.");
@@ -33,7 +33,8 @@ AddedToken special(const char *content, bool lstrip = false)
 TokenizerPipeline RobertaBpeFiles::load(const std::string &vocabPath, const std::string &mergesPath,
                                         const TokenizerConfig &config)
 {
-    return fromText(readFile(vocabPath), readFile(mergesPath), vocabPath, mergesPath, config);
+    return fromText(readRobertaFile(vocabPath), readRobertaFile(mergesPath), vocabPath, mergesPath,
+                    config);
 }
 
 TokenizerPipeline RobertaBpeFiles::fromText(const std::string &vocabJson,

@@ -49,6 +49,10 @@ public:
         return (2.0f * uniform(index) - 1.0f) * bound;
     }
 
+    /// Uniform in [-sqrt 3, sqrt 3): mean 0 and variance 1, the scale of a freshly initialised
+    /// embedding.
+    float unitVariance(uint64_t index) const { return symmetric(index, 1.7320508075688772f); }
+
 private:
     uint64_t m_key;
 };

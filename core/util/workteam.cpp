@@ -63,8 +63,10 @@ private:
     int m_previous;
 };
 
+} // namespace
+
 /// One call of run(): the iterations, who is working on them, and the first error.
-struct Job
+struct WorkTeam::Job
 {
     Job(const std::function<void(int64_t)> &body, int64_t count, int threads)
         : body(body), count(count), chunk(std::max<int64_t>(1, count / (8 * threads))),
@@ -112,8 +114,6 @@ struct Job
     std::mutex errorMutex;
     std::exception_ptr error;
 };
-
-} // namespace
 
 struct WorkTeam::State
 {

@@ -42,6 +42,7 @@ public:
     void run(int64_t count, int threads, const std::function<void(int64_t)> &body);
 
 private:
+    struct Job; ///< one call of run()
     struct State;
     std::unique_ptr<State> m_state;
 };

@@ -18,11 +18,6 @@ namespace headlens {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("SheetBuilder", text);
-}
-
 /// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
 std::pair<double, double> finiteRangeOf(const RowMatrix &m)
 {

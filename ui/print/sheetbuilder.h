@@ -5,6 +5,8 @@
 #include "model/modelrun.h"
 #include "print/heatmapsheet.h"
 
+#include <QCoreApplication>
+
 #include <memory>
 #include <optional>
 
@@ -14,6 +16,8 @@ namespace headlens {
 /// as the window's views do (ColorRange), head titles carry the heads' colours.
 class SheetBuilder
 {
+    Q_DECLARE_TR_FUNCTIONS(SheetBuilder)
+
 public:
     /// At most this many cells per side on paper: finer than a printed token label anyway.
     static constexpr int kPrintCells = 128;

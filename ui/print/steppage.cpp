@@ -16,20 +16,7 @@ namespace headlens {
 
 namespace {
 
-constexpr double kGap = 8.0;
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("StepPage", text);
-}
-
-QFont fontOf(double points, bool bold = false)
-{
-    QFont font;
-    font.setPointSizeF(points);
-    font.setBold(bold);
-    return font;
-}
+constexpr double kStepGap = 8.0;
 
 QString code(const std::string &text)
 {
@@ -68,12 +55,12 @@ double StepPage::paintHeader(QCPPainter &painter, const QRectF &rect) const
     const Trace &trace = *m_source.trace;
     const TraceStep &step = trace.steps.at(size_t(m_step));
     double y = rect.top();
-    const TextBlock heading("<b>" + TextBlock::plain(title()) + "</b>", fontOf(16 * m_scale),
-                            rect.width());
+    const TextBlock heading("<b>" + TextBlock::plain(title()) + "</b>",
+                            TextBlock::font(16 * m_scale), rect.width());
     heading.paint(painter, QPointF(rect.left(), y));
     y += heading.height() + 2.0;
-    const TextBlock shapes(TextBlock::plain(StepText::shapes(trace, step)), fontOf(9.5 * m_scale),
-                           rect.width());
+    const TextBlock shapes(TextBlock::plain(StepText::shapes(trace, step)),
+                           TextBlock::font(9.5 * m_scale), rect.width());
     shapes.paint(painter, QPointF(rect.left(), y));
     y += shapes.height() + 2.0;
     ShapeDiagram diagram;
@@ -82,23 +69,23 @@ double StepPage::paintHeader(QCPPainter &painter, const QRectF &rect) const
     diagram.resize(int(rect.width()), diagram.sizeHint().height());
     diagram.render(&painter, QPointF(rect.left(), y).toPoint(), QRegion(), QWidget::RenderFlags());
     y += diagram.height() + 2.0;
-    y += paintCode(painter, QRectF(rect.left(), y, rect.width(), 0)) + kGap / 2;
+    y += paintCode(painter, QRectF(rect.left(), y, rect.width(), 0)) + kStepGap / 2;
     const TextBlock sentence(TextBlock::plain(QString::fromStdString(step.explanation)),
-                             fontOf(10.5 * m_scale), rect.width());
+                             TextBlock::font(10.5 * m_scale), rect.width());
     sentence.paint(painter, QPointF(rect.left(), y));
-    return y + sentence.height() + kGap;
+    return y + sentence.height() + kStepGap;
 }
 
 // The formula and the PyTorch line side by side; returns their height.
 double StepPage::paintCode(QCPPainter &painter, const QRectF &rect) const
 {
     const TraceStep &step = m_source.trace->steps.at(size_t(m_step));
-    const double half = (rect.width() - kGap) / 2.0;
-    const QFont font = fontOf(9.5 * m_scale);
+    const double half = (rect.width() - kStepGap) / 2.0;
+    const QFont font = TextBlock::font(9.5 * m_scale);
     const TextBlock formula(tr("<b>Formula</b>&nbsp;&nbsp;") + code(step.formula), font, half);
     const TextBlock pytorch(tr("<b>PyTorch</b>&nbsp;&nbsp;") + code(step.pytorch), font, half);
     formula.paint(painter, rect.topLeft());
-    pytorch.paint(painter, rect.topLeft() + QPointF(half + kGap, 0));
+    pytorch.paint(painter, rect.topLeft() + QPointF(half + kStepGap, 0));
     return std::max(formula.height(), pytorch.height());
 }
 
@@ -155,7 +142,7 @@ void StepPage::paintBody(QCPPainter &painter, const QRectF &rect)
         for (const bool side : {wide, false}) {
             wide = side;
             const double width = wide ? rect.width() * 0.4 : rect.width();
-            headingHeight = TextBlock(bold, fontOf(10 * m_scale), width).height();
+            headingHeight = TextBlock(bold, TextBlock::font(10 * m_scale), width).height();
             const double room = (wide ? rect.height() : rect.height() * 0.5) - headingHeight;
             picture = m_picture->sizeIn(step, QSizeF(width, room));
             if (picture.height() <= room)
@@ -165,13 +152,13 @@ void StepPage::paintBody(QCPPainter &painter, const QRectF &rect)
             QRectF(wide ? rect.right() - picture.width() : rect.left(), rect.top(), picture.width(),
                    std::min(headingHeight + 4.0 + picture.height(), rect.height()));
         if (wide)
-            sheetArea.setRight(pictureArea.left() - 2 * kGap);
+            sheetArea.setRight(pictureArea.left() - 2 * kStepGap);
         else
-            sheetArea.setBottom(rect.bottom() - pictureArea.height() - 2 * kGap);
+            sheetArea.setBottom(rect.bottom() - pictureArea.height() - 2 * kStepGap);
     }
     double bottom = sheetArea.top();
     if (const auto key = SheetBuilder::stepTensor(trace, step)) {
-        const TextBlock caption(tensorCaption(), fontOf(9 * m_scale), sheetArea.width());
+        const TextBlock caption(tensorCaption(), TextBlock::font(9 * m_scale), sheetArea.width());
         caption.paint(painter, sheetArea.topLeft());
         sheetArea.setTop(sheetArea.top() + caption.height() + 4.0);
         HeatmapSheet sheet(SheetBuilder::tensor(trace, m_source.batch, *key, m_source.style),
@@ -182,8 +169,8 @@ void StepPage::paintBody(QCPPainter &painter, const QRectF &rect)
     if (heading.isEmpty())
         return;
     if (!wide)
-        pictureArea.moveTop(bottom + 2 * kGap);
-    TextBlock(bold, fontOf(10 * m_scale), pictureArea.width())
+        pictureArea.moveTop(bottom + 2 * kStepGap);
+    TextBlock(bold, TextBlock::font(10 * m_scale), pictureArea.width())
         .paint(painter, pictureArea.topLeft());
     pictureArea.setBottom(std::min(pictureArea.bottom(), rect.bottom()));
     m_picture->paint(painter, step, pictureArea.adjusted(0, headingHeight + 4.0, 0, 0));

@@ -3,6 +3,7 @@
 
 #include "print/printsource.h"
 
+#include <QCoreApplication>
 #include <QRectF>
 
 #include <memory>
@@ -19,6 +20,8 @@ class StepPicture;
 /// heatmaps; wide ones put it beside them. Needs a QApplication.
 class StepPage
 {
+    Q_DECLARE_TR_FUNCTIONS(StepPage)
+
 public:
     /// `step` 0-based; `scale` multiplies every font (1: the handout's sizes).
     StepPage(PrintSource source, int step, double scale = 1.0);

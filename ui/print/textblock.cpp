@@ -18,6 +18,14 @@ QString TextBlock::plain(const QString &text)
     return text.toHtmlEscaped();
 }
 
+QFont TextBlock::font(double points, bool bold)
+{
+    QFont font;
+    font.setPointSizeF(points);
+    font.setBold(bold);
+    return font;
+}
+
 double TextBlock::height() const
 {
     return m_document.size().height();

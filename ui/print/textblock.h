@@ -17,6 +17,8 @@ public:
     TextBlock(const QString &html, const QFont &font, double width);
     /// Plain text, escaped.
     static QString plain(const QString &text);
+    /// The application's font at `points` (a print size, not the screen's zoom).
+    static QFont font(double points, bool bold = false);
 
     double height() const;
     /// The width the text would take unwrapped (its widest table or word).

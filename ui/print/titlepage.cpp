@@ -15,20 +15,7 @@ namespace headlens {
 
 namespace {
 
-constexpr double kGap = 10.0;
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TitlePage", text);
-}
-
-QFont fontOf(double points, bool bold = false)
-{
-    QFont font;
-    font.setPointSizeF(points);
-    font.setBold(bold);
-    return font;
-}
+constexpr double kPageGap = 10.0;
 
 QString sentenceOf(const std::vector<std::string> &tokens)
 {
@@ -88,28 +75,28 @@ QString TitlePage::footerLine() const
 
 void TitlePage::paint(QCPPainter &painter, const QRectF &body, int firstStepPage) const
 {
-    double y = body.top() + kGap * 2;
-    const TextBlock title(tr("<b>Multi-head attention, step by step</b>"), fontOf(24),
+    double y = body.top() + kPageGap * 2;
+    const TextBlock title(tr("<b>Multi-head attention, step by step</b>"), TextBlock::font(24),
                           body.width());
     title.paint(painter, QPointF(body.left(), y));
-    y += title.height() + kGap;
+    y += title.height() + kPageGap;
     const QString printed = tr("Printed on %1 with HeadLens %2")
                                 .arg(QLocale(QLocale::English).toString(m_date, "d MMMM yyyy"),
                                      QCoreApplication::applicationVersion().isEmpty()
                                          ? QString(HEADLENS_VERSION)
                                          : QCoreApplication::applicationVersion());
-    const TextBlock date(TextBlock::plain(printed), fontOf(9.5), body.width());
+    const TextBlock date(TextBlock::plain(printed), TextBlock::font(9.5), body.width());
     date.paint(painter, QPointF(body.left(), y));
-    y += date.height() + kGap * 1.5;
+    y += date.height() + kPageGap * 1.5;
     const TextBlock settings(TextBlock::plain(settingsLines().join('\n')).replace('\n', "<br>"),
-                             fontOf(12), body.width());
+                             TextBlock::font(12), body.width());
     settings.paint(painter, QPointF(body.left(), y));
-    y += settings.height() + kGap * 1.5;
-    y += paintColours(painter, QRectF(body.left(), y, body.width(), 0)) + kGap * 1.5;
-    y += paintContents(painter, QRectF(body.left(), y, body.width(), 0), firstStepPage) + kGap;
+    y += settings.height() + kPageGap * 1.5;
+    y += paintColours(painter, QRectF(body.left(), y, body.width(), 0)) + kPageGap * 1.5;
+    y += paintContents(painter, QRectF(body.left(), y, body.width(), 0), firstStepPage) + kPageGap;
     const TextBlock glance(tr("<b>Every head at a glance</b> (attention weights, one heatmap "
                               "per head; the step pages explain how they are made)"),
-                           fontOf(10), body.width());
+                           TextBlock::font(10), body.width());
     glance.paint(painter, QPointF(body.left(), y));
     y += glance.height() + 4.0;
     HeatmapSheet sheet(SheetBuilder::heads(m_source.trace, m_source.batch, m_source.style),
@@ -122,10 +109,10 @@ void TitlePage::paint(QCPPainter &painter, const QRectF &body, int firstStepPage
 // A swatch and "head i" in the head's colour, as many in a row as fit; returns the height.
 double TitlePage::paintColours(QCPPainter &painter, const QRectF &rect) const
 {
-    const TextBlock heading(tr("<b>Head colours</b> (the same in every picture)"), fontOf(10),
-                            rect.width());
+    const TextBlock heading(tr("<b>Head colours</b> (the same in every picture)"),
+                            TextBlock::font(10), rect.width());
     heading.paint(painter, rect.topLeft());
-    const QFont font = fontOf(10, true);
+    const QFont font = TextBlock::font(10, true);
     const QFontMetricsF metrics(font);
     const double swatch = metrics.height() * 0.9;
     const double cell = swatch + 5.0 + metrics.horizontalAdvance("head 88") + 8.0;
@@ -152,7 +139,7 @@ double TitlePage::paintColours(QCPPainter &painter, const QRectF &rect) const
 // The steps and their pages in two columns; returns the height.
 double TitlePage::paintContents(QCPPainter &painter, const QRectF &rect, int firstStepPage) const
 {
-    const TextBlock heading(tr("<b>The steps</b>"), fontOf(10), rect.width());
+    const TextBlock heading(tr("<b>The steps</b>"), TextBlock::font(10), rect.width());
     heading.paint(painter, rect.topLeft());
     const auto &steps = m_source.trace->steps;
     const int half = int(steps.size() + 1) / 2;
@@ -163,11 +150,12 @@ double TitlePage::paintContents(QCPPainter &painter, const QRectF &rect, int fir
                 .arg(i + 1)
                 .arg(TextBlock::plain(QString::fromStdString(steps[size_t(i)].title)))
                 .arg(firstStepPage + i);
-    const double width = (rect.width() - kGap) / 2;
+    const double width = (rect.width() - kPageGap) / 2;
     const double top = rect.top() + heading.height() + 4.0;
-    const TextBlock left(columns[0], fontOf(9.5), width), right(columns[1], fontOf(9.5), width);
+    const TextBlock left(columns[0], TextBlock::font(9.5), width),
+        right(columns[1], TextBlock::font(9.5), width);
     left.paint(painter, QPointF(rect.left(), top));
-    right.paint(painter, QPointF(rect.left() + width + kGap, top));
+    right.paint(painter, QPointF(rect.left() + width + kPageGap, top));
     return heading.height() + 4.0 + std::max(left.height(), right.height());
 }
 

@@ -3,6 +3,7 @@
 
 #include "print/printsource.h"
 
+#include <QCoreApplication>
 #include <QDate>
 #include <QRectF>
 #include <QStringList>
@@ -15,6 +16,8 @@ namespace headlens {
 /// is used to its foot.
 class TitlePage
 {
+    Q_DECLARE_TR_FUNCTIONS(TitlePage)
+
 public:
     explicit TitlePage(PrintSource source, QDate date = QDate::currentDate());
 

@@ -15,7 +15,7 @@ namespace headlens {
 
 namespace {
 
-constexpr int kMargin = 8;
+constexpr int kLinesMargin = 8;
 constexpr int kGap = 6;           ///< between a label and its line's end
 constexpr int kMinimumSpan = 160; ///< the lines' width, at least
 
@@ -113,7 +113,7 @@ int AttentionLines::rowHeight() const
     const int rows = int(std::max(m_queries.size(), m_keys.size()));
     if (rows == 0)
         return least;
-    const int room = (height() - 2 * kMargin - least) / rows;
+    const int room = (height() - 2 * kLinesMargin - least) / rows;
     return std::clamp(room, least, 3 * least);
 }
 
@@ -131,17 +131,18 @@ int AttentionLines::labelWidth(const QStringList &labels) const
 
 int AttentionLines::top() const
 {
-    return kMargin + minimumRowHeight(); // the column headings
+    return kLinesMargin + minimumRowHeight(); // the column headings
 }
 
 QPointF AttentionLines::queryAnchor(int query) const
 {
-    return {double(kMargin + labelWidth(m_queries) + kGap), top() + (query + 0.5) * rowHeight()};
+    return {double(kLinesMargin + labelWidth(m_queries) + kGap),
+            top() + (query + 0.5) * rowHeight()};
 }
 
 QPointF AttentionLines::keyAnchor(int key) const
 {
-    return {double(width() - kMargin - labelWidth(m_keys) - kGap),
+    return {double(width() - kLinesMargin - labelWidth(m_keys) - kGap),
             top() + (key + 0.5) * rowHeight()};
 }
 
@@ -160,8 +161,8 @@ std::pair<AttentionLines::Side, int> AttentionLines::tokenAt(const QPointF &poin
 QSize AttentionLines::minimumSizeHint() const
 {
     const int rows = int(std::max(m_queries.size(), m_keys.size()));
-    return {2 * kMargin + labelWidth(m_queries) + labelWidth(m_keys) + 2 * kGap + kMinimumSpan,
-            top() + rows * minimumRowHeight() + kMargin};
+    return {2 * kLinesMargin + labelWidth(m_queries) + labelWidth(m_keys) + 2 * kGap + kMinimumSpan,
+            top() + rows * minimumRowHeight() + kLinesMargin};
 }
 
 QSize AttentionLines::sizeHint() const
@@ -191,9 +192,9 @@ void AttentionLines::paintEvent(QPaintEvent *)
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(text);
-    painter.drawText(QRect(kMargin, kMargin, width() / 2, heading),
+    painter.drawText(QRect(kLinesMargin, kLinesMargin, width() / 2, heading),
                      Qt::AlignLeft | Qt::AlignVCenter, tr("query"));
-    painter.drawText(QRect(width() / 2, kMargin, width() / 2 - kMargin, heading),
+    painter.drawText(QRect(width() / 2, kLinesMargin, width() / 2 - kLinesMargin, heading),
                      Qt::AlignRight | Qt::AlignVCenter, tr("key"));
     auto drawColumn = [&](const QStringList &labels, Side side, int x, int w, Qt::Alignment align) {
         for (int row = 0; row < labels.size(); ++row) {
@@ -205,8 +206,8 @@ void AttentionLines::paintEvent(QPaintEvent *)
                              labels[row]);
         }
     };
-    drawColumn(m_queries, Side::Query, kMargin, labelWidth(m_queries), Qt::AlignRight);
-    drawColumn(m_keys, Side::Key, width() - kMargin - labelWidth(m_keys), labelWidth(m_keys),
+    drawColumn(m_queries, Side::Query, kLinesMargin, labelWidth(m_queries), Qt::AlignRight);
+    drawColumn(m_keys, Side::Key, width() - kLinesMargin - labelWidth(m_keys), labelWidth(m_keys),
                Qt::AlignLeft);
 }
 

@@ -14,10 +14,10 @@ namespace headlens {
 
 namespace {
 
-constexpr const char *kHandled =
+constexpr const char *kHandledDecoders =
     "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, WordPiece, Sequence";
 
-std::shared_ptr<const Decoder> readSequence(const JsonNode &node)
+std::shared_ptr<const Decoder> readDecoderSequence(const JsonNode &node)
 {
     std::vector<std::shared_ptr<const Decoder>> steps;
     for (const JsonNode &step : node.array("decoders")) {
@@ -56,8 +56,8 @@ std::shared_ptr<const Decoder> DecoderJson::read(const JsonNode &node)
         return std::make_shared<const WordPieceDecoder>(node.string("prefix", std::string("##")),
                                                         node.boolean("cleanup", true));
     if (type == "Sequence")
-        return readSequence(node);
-    node.refuseType("decoder", kHandled);
+        return readDecoderSequence(node);
+    node.refuseType("decoder", kHandledDecoders);
 }
 
 } // namespace headlens

@@ -14,8 +14,8 @@ namespace headlens {
 
 namespace {
 
-constexpr const char *kHandled = "Sequence, NFC, NFD, NFKC, NFKD, Lowercase, Strip, "
-                                 "StripAccents, Prepend, Replace, BertNormalizer";
+constexpr const char *kHandledNormalizers = "Sequence, NFC, NFD, NFKC, NFKD, Lowercase, Strip, "
+                                            "StripAccents, Prepend, Replace, BertNormalizer";
 
 std::shared_ptr<const Normalizer> readBert(const JsonNode &node)
 {
@@ -27,7 +27,7 @@ std::shared_ptr<const Normalizer> readBert(const JsonNode &node)
     return std::make_shared<const BertNormalizer>(options);
 }
 
-std::shared_ptr<const Normalizer> readSequence(const JsonNode &node)
+std::shared_ptr<const Normalizer> readNormalizerSequence(const JsonNode &node)
 {
     std::vector<std::shared_ptr<const Normalizer>> steps;
     for (const JsonNode &step : node.array("normalizers")) {
@@ -46,7 +46,7 @@ std::shared_ptr<const Normalizer> NormalizerJson::read(const JsonNode &node)
         return nullptr;
     const std::string type = node.type();
     if (type == "Sequence")
-        return readSequence(node);
+        return readNormalizerSequence(node);
     if (type == "NFC" || type == "NFD" || type == "NFKC" || type == "NFKD") {
         const UnicodeText::Form form = type == "NFC"    ? UnicodeText::Form::NFC
                                        : type == "NFD"  ? UnicodeText::Form::NFD
@@ -68,7 +68,7 @@ std::shared_ptr<const Normalizer> NormalizerJson::read(const JsonNode &node)
                                                          node.string("content", std::nullopt));
     if (type == "BertNormalizer")
         return readBert(node);
-    node.refuseType("normalizer", kHandled);
+    node.refuseType("normalizer", kHandledNormalizers);
 }
 
 bool NormalizerJson::mayDropLeadingText(const JsonNode &node)

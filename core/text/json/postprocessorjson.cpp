@@ -11,7 +11,7 @@ namespace {
 using Piece = TemplateProcessing::Piece;
 using Template = TemplateProcessing::Template;
 
-constexpr const char *kHandled =
+constexpr const char *kHandledPostProcessors =
     "TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence";
 
 std::vector<int> specialTokenIds(const JsonNode &specials, const std::string &name)
@@ -110,7 +110,7 @@ std::shared_ptr<const PostProcessor> PostProcessorJson::read(const JsonNode &nod
         }
         return adding;
     }
-    node.refuseType("post-processor", kHandled);
+    node.refuseType("post-processor", kHandledPostProcessors);
 }
 
 } // namespace headlens

@@ -15,10 +15,11 @@ namespace {
 using Behavior = SplitDelimiter::Behavior;
 using CharacterClass = CharacterSplitPreTokenizer::CharacterClass;
 
-constexpr const char *kHandled = "Sequence, ByteLevel, Split, Metaspace, Digits, Whitespace, "
-                                 "WhitespaceSplit, Punctuation, BertPreTokenizer";
+constexpr const char *kHandledPreTokenizers =
+    "Sequence, ByteLevel, Split, Metaspace, Digits, Whitespace, "
+    "WhitespaceSplit, Punctuation, BertPreTokenizer";
 
-std::shared_ptr<const PreTokenizer> readSequence(const JsonNode &node)
+std::shared_ptr<const PreTokenizer> readPreTokenizerSequence(const JsonNode &node)
 {
     std::vector<std::shared_ptr<const PreTokenizer>> steps;
     for (const JsonNode &step : node.array("pretokenizers")) {
@@ -60,7 +61,7 @@ std::shared_ptr<const PreTokenizer> PreTokenizerJson::read(const JsonNode &node)
         return nullptr;
     const std::string type = node.type();
     if (type == "Sequence")
-        return readSequence(node);
+        return readPreTokenizerSequence(node);
     if (type == "ByteLevel") // trim_offsets moves offsets only
         return std::make_shared<const ByteLevelPreTokenizer>(node.boolean("add_prefix_space", true),
                                                              node.boolean("use_regex", true));
@@ -85,7 +86,7 @@ std::shared_ptr<const PreTokenizer> PreTokenizerJson::read(const JsonNode &node)
             std::vector<std::shared_ptr<const PreTokenizer>>{
                 splitAt(CharacterClass::Whitespace, Behavior::Removed),
                 splitAt(CharacterClass::Punctuation, Behavior::Isolated)});
-    node.refuseType("pre-tokenizer", kHandled);
+    node.refuseType("pre-tokenizer", kHandledPreTokenizers);
 }
 
 bool PreTokenizerJson::prependsFirstOnly(const JsonNode &node)
