@@ -116,6 +116,7 @@ private:
     void hideDockOnTrainTab();
     void connectPipeline();
     void showTrace(std::shared_ptr<const Trace> trace);
+    void showWarnings(const std::vector<std::string> &warnings);
     void redraw();
     void updateTitle();
     void showAbout();

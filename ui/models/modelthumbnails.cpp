@@ -11,15 +11,32 @@
 
 namespace headlens {
 
+namespace {
+
+/// The weights that are not numbers among those a query sees (on and below the diagonal when
+/// `causal`: above it the run holds 0 for the masked keys).
+int64_t notANumberIn(const ConstRowMatrixMap &weights, bool causal)
+{
+    int64_t count = 0;
+    for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+        const Eigen::Index seen = causal ? std::min(i + 1, weights.cols()) : weights.cols();
+        count += (!weights.row(i).head(seen).array().isFinite()).count();
+    }
+    return count;
+}
+
+} // namespace
+
 ModelThumbnails ModelThumbnails::make(std::shared_ptr<const ModelRun> run, int maxCells)
 {
     ModelThumbnails t;
     t.maxCells = maxCells;
     for (int l = 0; l < run->layers; ++l)
         for (int h = 0; h < run->heads; ++h) {
-            t.pooled.push_back(MaxPool::pool(run->probabilities(l, h), maxCells, run->causal));
-            t.largest = std::max(
-                t.largest, ColorRange::largestInformative(run->probabilities(l, h), run->causal));
+            const ConstRowMatrixMap weights = run->probabilities(l, h);
+            t.pooled.push_back(MaxPool::pool(weights, maxCells, run->causal));
+            t.largest = std::max(t.largest, ColorRange::largestInformative(weights, run->causal));
+            t.notANumber.push_back(notANumberIn(weights, run->causal));
         }
     t.run = std::move(run);
     return t;
