@@ -4,9 +4,6 @@
 #include "plot/colorrange.h"
 #include "plot/maxpool.h"
 
-#include <QPromise>
-#include <QThreadPool>
-
 #include <algorithm>
 
 namespace headlens {
@@ -42,29 +39,19 @@ ModelThumbnails ModelThumbnails::make(std::shared_ptr<const ModelRun> run, int m
     return t;
 }
 
-ModelThumbnailMaker::ModelThumbnailMaker(QObject *parent) : QObject(parent)
-{
-    m_watcher = new QFutureWatcher<ModelThumbnails>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_watcher->future().resultCount() > 0)
-            emit ready(m_watcher->result());
-    });
-}
+ModelThumbnailMaker::ModelThumbnailMaker(QObject *parent)
+    : QObject(parent),
+      m_pool(this, [this](const ModelThumbnails &thumbnails) { emit ready(thumbnails); })
+{}
 
 void ModelThumbnailMaker::request(std::shared_ptr<const ModelRun> run, int maxCells)
 {
     if (run->attention.numel() <= kInlineCells) {
-        m_watcher->setFuture(QFuture<ModelThumbnails>()); // an older request running is dropped
+        m_pool.drop(); // an older request running is dropped
         emit ready(ModelThumbnails::make(std::move(run), maxCells));
         return;
     }
-    auto promise = std::make_shared<QPromise<ModelThumbnails>>();
-    m_watcher->setFuture(promise->future());
-    QThreadPool::globalInstance()->start([promise, run = std::move(run), maxCells] {
-        promise->start();
-        promise->addResult(ModelThumbnails::make(run, maxCells));
-        promise->finish();
-    });
+    m_pool.start([run = std::move(run), maxCells] { return ModelThumbnails::make(run, maxCells); });
 }
 
 } // namespace headlens

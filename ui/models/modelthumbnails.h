@@ -3,7 +3,8 @@
 
 #include "model/modelrun.h"
 
-#include <QFutureWatcher>
+#include "runner/newestinpool.h"
+
 #include <QObject>
 
 #include <memory>
@@ -45,7 +46,7 @@ signals:
     void ready(const headlens::ModelThumbnails &thumbnails);
 
 private:
-    QFutureWatcher<ModelThumbnails> *m_watcher = nullptr;
+    NewestInPool<ModelThumbnails> m_pool;
 };
 
 } // namespace headlens

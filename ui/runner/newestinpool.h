@@ -6,6 +6,8 @@
 #include <QPromise>
 #include <QThreadPool>
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -19,7 +21,8 @@ template <typename Result> class NewestInPool
 {
 public:
     NewestInPool(QObject *owner, std::function<void(const Result &)> deliver)
-        : m_watcher(new QFutureWatcher<Result>(owner))
+        : m_watcher(new QFutureWatcher<Result>(owner)),
+          m_newest(std::make_shared<std::atomic<uint64_t>>(0))
     {
         QObject::connect(m_watcher, &QFutureWatcherBase::finished, owner,
                          [watcher = m_watcher, deliver = std::move(deliver)] {
@@ -28,23 +31,32 @@ public:
                          });
     }
 
-    /// Starts `make` in the pool; it must only read what it captured by value.
+    /// Starts `make` in the pool; it must only read what it captured by value. A job that a
+    /// newer one replaced before a pool thread took it up is skipped: while typing, most are.
     void start(std::function<Result()> make)
     {
         auto promise = std::make_shared<QPromise<Result>>();
         m_watcher->setFuture(promise->future());
-        QThreadPool::globalInstance()->start([promise, make = std::move(make)] {
-            promise->start();
-            promise->addResult(make());
-            promise->finish();
-        });
+        const uint64_t job = ++*m_newest;
+        QThreadPool::globalInstance()->start(
+            [promise, make = std::move(make), job, newest = m_newest] {
+                promise->start();
+                if (job == newest->load())
+                    promise->addResult(make());
+                promise->finish();
+            });
     }
 
     /// The job running now (if any) is forgotten: its result will not be delivered.
-    void drop() { m_watcher->setFuture(QFuture<Result>()); }
+    void drop()
+    {
+        ++*m_newest;
+        m_watcher->setFuture(QFuture<Result>());
+    }
 
 private:
-    QFutureWatcher<Result> *m_watcher; ///< owned by the owner
+    QFutureWatcher<Result> *m_watcher;               ///< owned by the owner
+    std::shared_ptr<std::atomic<uint64_t>> m_newest; ///< the number of the newest job
 };
 
 } // namespace headlens
