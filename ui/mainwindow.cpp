@@ -54,6 +54,13 @@
 
 namespace headlens {
 
+namespace {
+
+/// The status bar's own margins and the gaps between its widgets, in pixels, about.
+constexpr int kStatusMargins = 40;
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle("HeadLens");
@@ -301,6 +308,7 @@ void MainWindow::buildStatusBar()
 {
     m_hover = new QLabel(this);
     m_info = new QLabel(this);
+    m_info->setObjectName("traceSummary");
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
     m_progress->setMaximumWidth(160);
@@ -444,9 +452,26 @@ void MainWindow::showTrace(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
     m_controls->clearProblem();
-    if (!m_trace->warnings.empty())
-        statusBar()->showMessage(QString::fromStdString(m_trace->warnings.front()), 8000);
-    redraw();
+    redraw(); // the summary first: the warning takes the room beside it
+    showWarnings(m_trace->warnings);
+}
+
+// Every sentence in full goes to the banner, which wraps; the status bar keeps the first one
+// as far as it fits beside the b/n/h summary (at 1280 px the summary cut it after the tensor's
+// name). Such a sentence starts with the file, the tensor and the counts: its end gives way.
+void MainWindow::showWarnings(const std::vector<std::string> &warnings)
+{
+    if (warnings.empty())
+        return;
+    QStringList sentences;
+    for (const std::string &warning : warnings)
+        sentences << QString::fromStdString(warning);
+    m_controls->showMessage(sentences.join("\n"));
+    const int summary =
+        m_info->sizeHint().width() + (m_progress->isVisible() ? m_progress->sizeHint().width() : 0);
+    const int room = std::max(statusBar()->width() - summary - kStatusMargins, 120);
+    statusBar()->showMessage(
+        statusBar()->fontMetrics().elidedText(sentences.front(), Qt::ElideRight, room), 8000);
 }
 
 void MainWindow::redraw()

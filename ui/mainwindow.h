@@ -62,6 +62,7 @@ public:
     HeadsThatMatterView *headsThatMatter() const { return m_matter; }
     void showHeadsThatMatter();
     PipelineView *pipeline() const { return m_pipeline; }
+    LinesView *linesView() const { return m_lines; }
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
     /// MHA, GQA and MQA compared (the "Cost" tab).
@@ -115,6 +116,7 @@ private:
     void hideDockOnTrainTab();
     void connectPipeline();
     void showTrace(std::shared_ptr<const Trace> trace);
+    void showWarnings(const std::vector<std::string> &warnings);
     void redraw();
     void updateTitle();
     void showAbout();

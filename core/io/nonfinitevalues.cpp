@@ -62,7 +62,8 @@ NonFiniteValues NonFiniteValues::ofStored(const unsigned char *bytes, StoredFloa
 }
 
 std::optional<std::string> NonFiniteValues::warning(const std::string &source,
-                                                    const std::string &tensor) const
+                                                    const std::string &tensor,
+                                                    const std::string &advice) const
 {
     if (!any())
         return std::nullopt;
@@ -74,8 +75,8 @@ std::optional<std::string> NonFiniteValues::warning(const std::string &source,
     const int64_t bad = nans + infinities;
     return source + ": '" + quotedText(tensor) + "' holds " + what +
            (bad == 1 ? " value" : " values") + " among its " + std::to_string(total) +
-           "; attention computed from it is not a number, and the views mark those cells. "
-           "Save the weights again from a model without them (torch.isfinite(t).all()).";
+           "; attention computed from it is not a number, and the views mark those cells. " +
+           advice;
 }
 
 } // namespace headlens

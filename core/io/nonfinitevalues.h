@@ -26,10 +26,15 @@ struct NonFiniteValues
     static NonFiniteValues ofStored(const unsigned char *bytes, StoredFloat format, int64_t count);
 
     bool any() const { return nans + infinities > 0; }
+    /// What to do about weights from elsewhere: save them again without the values.
+    static constexpr const char *kSaveAgain =
+        "Save the weights again from a model without them (torch.isfinite(t).all()).";
+
     /// "<source>: 'out_proj.weight' holds 3 NaN and 1 infinite value among its 1024 values; the
-    /// heads computed from it are marked as not numbers. ..." with what to do; nothing when
-    /// every value is finite.
-    std::optional<std::string> warning(const std::string &source, const std::string &tensor) const;
+    /// heads computed from it are marked as not numbers. ..." then `advice`, what to do;
+    /// nothing when every value is finite.
+    std::optional<std::string> warning(const std::string &source, const std::string &tensor,
+                                       const std::string &advice = kSaveAgain) const;
 };
 
 } // namespace headlens

@@ -2,6 +2,7 @@
 #include "model/toyopenedmodel.h"
 
 #include "attention/attentionforward.h"
+#include "io/nonfinitevalues.h"
 #include "model/tokenpredictions.h"
 #include "model/toyranking.h"
 #include "train/toymodel.h"
@@ -14,6 +15,20 @@
 #include <numeric>
 
 namespace headlens {
+
+ToyOpenedModel::ToyOpenedModel(std::shared_ptr<const TrainedModel> model, std::string path)
+    : m_model(std::move(model)), m_path(std::move(path))
+{
+    ToyParameters parameters = m_model->parameters; // views() hands out writable pointers
+    const std::string source = m_path.empty() ? name() : m_path;
+    for (const ParameterViewT<float> &view : parameters.views(m_model->settings.model.layerNorm)) {
+        const NonFiniteValues found = NonFiniteValues::of(view.data, view.size());
+        if (auto warning = found.warning(source, view.name,
+                                         "Train the model again with a lower learning rate "
+                                         "(Train tab)."))
+            m_warnings.push_back(*warning);
+    }
+}
 
 std::string ToyOpenedModel::name() const
 {

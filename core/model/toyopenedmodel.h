@@ -13,10 +13,9 @@ namespace headlens {
 class ToyOpenedModel : public OpenedModel
 {
 public:
-    /// `path`: the file it was read from, empty for a model trained in this session.
-    ToyOpenedModel(std::shared_ptr<const TrainedModel> model, std::string path)
-        : m_model(std::move(model)), m_path(std::move(path))
-    {}
+    /// `path`: the file it was read from, empty for a model trained in this session. Counts the
+    /// NaN and infinite values of every parameter (a run whose learning rate was too high).
+    ToyOpenedModel(std::shared_ptr<const TrainedModel> model, std::string path);
 
     std::string family() const override { return "toy model"; }
     std::string name() const override;
@@ -38,6 +37,8 @@ public:
                          const PatchingQuestion &question,
                          const std::function<bool(double)> &progress) const override;
     std::string tokenLabel(int id) const override { return m_model->task().label(id); }
+    /// One sentence per parameter that holds NaN or infinite values (NonFiniteValues).
+    std::vector<std::string> warnings() const override { return m_warnings; }
 
 private:
     /// The task accuracy on the held-out set without interventions, evaluated once.
@@ -45,6 +46,7 @@ private:
 
     std::shared_ptr<const TrainedModel> m_model;
     std::string m_path;
+    std::vector<std::string> m_warnings;
     mutable std::once_flag m_unablatedOnce;
     mutable double m_unablatedAccuracy = 0.0;
 };

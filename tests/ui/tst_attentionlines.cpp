@@ -36,6 +36,7 @@ private slots:
     void hoveringATokenKeepsItsLines();
     void linesJoinTheLabelsRows();
     void theLineIsDrawnInItsHeadsColour();
+    void manyLinesArePaintedOnceThePoolDrewThem();
     void longTextsScrollInsteadOfSqueezing();
     void theWindowsTabFollowsThePinnedHead();
 
@@ -162,6 +163,30 @@ void TestAttentionLines::theLineIsDrawnInItsHeadsColour()
                                       std::abs(drawn.blue() - blended(head.blue())));
         }
     QCOMPARE_LE(best, 40.0);
+}
+
+// 40 causal tokens give one head 820 lines, too many to draw on the UI thread: the picture
+// comes from the thread pool, and then the first query's line (its one key, weight 1) is drawn
+// in the head's colour, opaque.
+void TestAttentionLines::manyLinesArePaintedOnceThePoolDrewThem()
+{
+    const auto trace = traceOf(2, 40, true);
+    AttentionLines lines;
+    lines.setTrace(trace, 0);
+    lines.setHeads({1});
+    lines.resize(600, lines.minimumSizeHint().height());
+    QCOMPARE_GT(lines.visibleLines().size(), AttentionLines::kInlineLines);
+    lines.requestPicture();
+    QVERIFY(!lines.pictureReady()); // it arrives through the event loop
+    QTRY_VERIFY(lines.pictureReady());
+    const QImage image = lines.grab().toImage();
+    // Query 1's line is level with its row; every other line leaves from a row below it.
+    const QPointF middle = (lines.queryAnchor(0) + lines.keyAnchor(0)) / 2.0;
+    const QColor head = HeadColors::color(1, false);
+    const QColor drawn = image.pixelColor(middle.toPoint());
+    QCOMPARE_LE(std::abs(drawn.red() - head.red()) + std::abs(drawn.green() - head.green()) +
+                    std::abs(drawn.blue() - head.blue()),
+                12);
 }
 
 void TestAttentionLines::longTextsScrollInsteadOfSqueezing()

@@ -3,6 +3,9 @@
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
 #include "mainwindow.h"
+#include "models/modelgridview.h"
+#include "models/modeloverview.h"
+#include "models/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
@@ -22,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMimeData>
 #include <QRandomGenerator>
 #include <QSettings>
@@ -398,6 +402,12 @@ void TestBadFilesWindow::makeToyModels()
         if (name == "headlens_toy_settings")
             tensor.data()[5] = 1e8f; // a vocabulary of 10^8 tokens
     NpzArchive::write(at("toy_huge.npz").toStdString(), entries, false);
+    // Layer 0's W_Q[0][0], head 0's first query dimension: a training run that overflowed.
+    entries = NpzArchive::read(good.toStdString());
+    for (auto &[name, tensor] : entries)
+        if (name == "layers.0.attn.in_proj_weight")
+            tensor.data()[0] = kNan;
+    NpzArchive::write(at("toy_nan.npz").toStdString(), entries, false);
     QVERIFY(QFile::remove(good));
 }
 
@@ -623,11 +633,17 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked_data()
                                   << "'h.0.attn.c_attn.weight' holds 3 NaN and 1 infinite values "
                                      "among its 768"
                                   << true;
+    // The toy model's in-projection is (3 d_model, d_model) = (48, 16).
+    QTest::newRow("toy model") << Way::Toy << "toy_nan.npz"
+                               << "toy_nan.npz: 'layers.0.attn.in_proj_weight' holds 1 NaN value "
+                                  "among its 768"
+                               << true;
 }
 
-// Damaged weights still open (the window can show where the damage lands): the status bar names
-// the tensor and the count, and head 0, whose queries are all NaN, is veiled as "not a number"
-// while head 1 is drawn as usual.
+// Damaged weights still open (the window can show where the damage lands): the banner names
+// the tensor and the count, the status bar says as much of it as fits beside the summary, and
+// head 0, whose queries are all NaN, is veiled as "not a number" (in the Heads view and on the
+// Model tab) and its statistics are dashes, while head 1 is drawn as usual.
 void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
 {
     QFETCH(Way, way);
@@ -638,10 +654,21 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     QVERIFY(QTest::qWaitFor(
         [&] {
             return !window->runner()->isBusy() && window->trace() &&
-                   window->statusBar()->currentMessage().contains(says);
+                   window->controls()->banner()->message().contains(says);
         },
         20000));
     QApplication::processEvents();
+    // The status bar: the start of the same sentence, up to the tensor's name at least.
+    const QString line = window->statusBar()->currentMessage();
+    QString start = line;
+    if (start.endsWith(QChar(0x2026))) // "…": the rest is in the banner
+        start.chop(1);
+    QVERIFY2(!start.isEmpty() && window->controls()->banner()->message().contains(start),
+             qPrintable(line));
+    QVERIFY2(line.contains(says.section('\'', 1, 1)), qPrintable(line));
+    const auto *summary = window->statusBar()->findChild<QLabel *>("traceSummary");
+    QVERIFY(summary);
+    QCOMPARE_LE(window->statusBar()->fontMetrics().horizontalAdvance(line), summary->x());
     const Trace &trace = *window->trace();
     const int64_t n = trace.input.queryLengthOf(0);
     QVERIFY(n > 2);
@@ -652,6 +679,18 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     QVERIFY(!window->grid()->plot(1)->isDimmed());
     const float weight = trace.tensor(keys::attentionWeights).at({0, 1, n - 1, 0});
     QVERIFY(std::isfinite(weight));
+    QVERIFY2(head0->title().endsWith("H — · dist —"), qPrintable(head0->title()));
+    QVERIFY2(head0->titleToolTip().contains("not numbers"), qPrintable(head0->titleToolTip()));
+    QVERIFY2(!window->grid()->plot(1)->title().contains("—"),
+             qPrintable(window->grid()->plot(1)->title()));
+    if (way == Way::Weights)
+        return; // the built-in layer has no Model tab
+    const ModelGridView *thumbnails = window->models()->overview()->grid();
+    QTRY_VERIFY(thumbnails->plotCount() > 1 && thumbnails->plot(0, 0)->isDimmed());
+    QCOMPARE(thumbnails->plot(0, 0)->dimLabel(), QString("not a number"));
+    QVERIFY(thumbnails->plot(0, 0)->toolTip().contains(
+        QString("not a number: %1 of %2 weights").arg(visible).arg(n * n)));
+    QVERIFY(!thumbnails->plot(0, 1)->isDimmed());
 }
 
 QTEST_MAIN(TestBadFilesWindow)

@@ -5,6 +5,7 @@
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
+#include "views/tracereader.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -174,17 +175,25 @@ void ModelGridView::draw()
             // The tile is too small for the whole label: the tooltip has it.
             const QString change = AblationSet::label(run.interventions.changeOf(l, h),
                                                       !run.interventions.meanSource.isEmpty());
-            plot->setDimmed(change.isEmpty() ? QString() : tr("ablated"));
+            const int64_t bad = m_thumbnails.notANumber[size_t(l * m_heads + h)];
+            plot->setDimmed(!change.isEmpty() ? tr("ablated")
+                            : bad > 0         ? tr("not a number")
+                                              : QString());
+            const QString notANumber =
+                bad > 0 ? tr("\nnot a number: %1 of %2 weights (the weights opened hold NaN or "
+                             "infinite values; the Controls' banner names them)")
+                              .arg(bad)
+                              .arg(probabilities.size())
+                        : QString();
             plot->setToolTip(tr("layer %1 · head %2%7\nentropy %3 · distance %4\nprevious token "
-                                "%5 · first token %6\nclick to open it in the Heads view")
+                                "%5 · first token %6%8\nclick to open it in the Heads view")
                                  .arg(l)
                                  .arg(change.isEmpty() ? QString::number(h + 1)
                                                        : QString("%1 · %2").arg(h + 1).arg(change))
-                                 .arg(s.entropy, 0, 'f', 2)
-                                 .arg(s.meanDistance, 0, 'f', 2)
-                                 .arg(s.previousToken, 0, 'f', 2)
-                                 .arg(s.firstToken, 0, 'f', 2)
-                                 .arg(kv));
+                                 .arg(TraceReader::statistic(s.entropy, 2),
+                                      TraceReader::statistic(s.meanDistance, 2),
+                                      TraceReader::statistic(s.previousToken, 2),
+                                      TraceReader::statistic(s.firstToken, 2), kv, notANumber));
         }
     }
     markCurrent(); // titles, and the replot of every plot

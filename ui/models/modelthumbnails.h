@@ -3,7 +3,8 @@
 
 #include "model/modelrun.h"
 
-#include <QFutureWatcher>
+#include "runner/newestinpool.h"
+
 #include <QObject>
 
 #include <memory>
@@ -18,6 +19,9 @@ struct ModelThumbnails
     int maxCells = 0;                    ///< at most this many cells per side
     std::vector<RowMatrix> pooled;       ///< MaxPool::pool of each head, masked cells NaN
     double largest = 0.0;                ///< the largest informative weight of every head
+    /// Per head, its NaN or infinite weights among the visible ones (weights files that hold
+    /// such values make them): the thumbnail is covered "not a number" as in the Heads view.
+    std::vector<int64_t> notANumber;
 
     static ModelThumbnails make(std::shared_ptr<const ModelRun> run, int maxCells);
 };
@@ -42,7 +46,7 @@ signals:
     void ready(const headlens::ModelThumbnails &thumbnails);
 
 private:
-    QFutureWatcher<ModelThumbnails> *m_watcher = nullptr;
+    NewestInPool<ModelThumbnails> m_pool;
 };
 
 } // namespace headlens

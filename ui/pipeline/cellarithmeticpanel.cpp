@@ -43,9 +43,15 @@ void CellArithmeticPanel::setDark(bool dark)
     render();
 }
 
+// Behind another side tab nobody reads the panel: laying its HTML out (twice, to choose the
+// tables' arrangement) took 40 ms of every Pipeline update at d_k = 64, most of the stall when
+// the tab opened. It is rendered when its tab comes to the front.
 void CellArithmeticPanel::render()
 {
     if (!m_trace)
+        return;
+    m_renderPending = isHidden();
+    if (m_renderPending)
         return;
     const CellArithmeticHtml text(*m_trace, m_batch, m_arithmetic, m_dark);
     const QString hint = tr("<p>Click any cell of a score or weight heatmap (here or in the Heads "
@@ -77,11 +83,19 @@ bool CellArithmeticPanel::needsStacking(const QString &sideBySide) const
 void CellArithmeticPanel::resizeEvent(QResizeEvent *event)
 {
     QTextBrowser::resizeEvent(event);
-    if (!m_trace)
+    if (!m_trace || isHidden())
         return;
     const CellArithmeticHtml text(*m_trace, m_batch, m_arithmetic, m_dark);
     if (needsStacking(text.html(CellArithmeticHtml::Everything, 10.0 * m_scale)) != m_stacked)
         render();
+}
+
+// ShowToParent comes when the tab widget shows the page, even in a window not on screen yet.
+bool CellArithmeticPanel::event(QEvent *event)
+{
+    if (event->type() == QEvent::ShowToParent && m_renderPending)
+        render();
+    return QTextBrowser::event(event);
 }
 
 } // namespace headlens

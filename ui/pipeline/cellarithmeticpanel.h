@@ -32,6 +32,7 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
     void render();
@@ -43,7 +44,8 @@ private:
     int m_head = 0, m_query = 0, m_key = 0;
     double m_scale = 1.0;
     bool m_dark = false;
-    bool m_stacked = false; ///< the tables one above the other: side by side is too wide
+    bool m_stacked = false;       ///< the tables one above the other: side by side is too wide
+    bool m_renderPending = false; ///< hidden behind another side tab: rendered when shown
     CellArithmetic m_arithmetic;
 };
 

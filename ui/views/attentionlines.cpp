@@ -1,13 +1,11 @@
 // AttentionLines: a QPainter picture; lines first, then the labels over their ends.
 #include "views/attentionlines.h"
 
-#include "plot/headcolors.h"
 #include "plot/stylefont.h"
 #include "views/tracereader.h"
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <cmath>
 
@@ -21,7 +19,11 @@ constexpr int kMinimumSpan = 160; ///< the lines' width, at least
 
 } // namespace
 
-AttentionLines::AttentionLines(QWidget *parent) : QWidget(parent)
+AttentionLines::AttentionLines(QWidget *parent)
+    : QWidget(parent), m_maker(this, [this](const LinesPicture &picture) {
+          m_picture = picture;
+          update();
+      })
 {
     setObjectName("attentionLines");
     setMouseTracking(true);
@@ -43,6 +45,7 @@ void AttentionLines::setTrace(std::shared_ptr<const Trace> trace, int batchIndex
     }
     if (m_focusToken >= int((m_focusSide == Side::Key ? m_keys : m_queries).size()))
         m_focusSide = Side::None, m_focusToken = -1;
+    measureLabels();
     updateGeometry();
     update();
 }
@@ -56,7 +59,7 @@ void AttentionLines::setHeads(std::vector<int> heads)
 void AttentionLines::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
-    setFont(StyleFont::scaled(font(), style, 9.0));
+    setFont(StyleFont::scaled(font(), style, 9.0)); // measured again in changeEvent
     updateGeometry();
     update();
 }
@@ -129,6 +132,12 @@ int AttentionLines::labelWidth(const QStringList &labels) const
     return width;
 }
 
+void AttentionLines::measureLabels()
+{
+    m_queryWidth = labelWidth(m_queries);
+    m_keyWidth = labelWidth(m_keys);
+}
+
 int AttentionLines::top() const
 {
     return kLinesMargin + minimumRowHeight(); // the column headings
@@ -136,14 +145,12 @@ int AttentionLines::top() const
 
 QPointF AttentionLines::queryAnchor(int query) const
 {
-    return {double(kLinesMargin + labelWidth(m_queries) + kGap),
-            top() + (query + 0.5) * rowHeight()};
+    return {double(kLinesMargin + m_queryWidth + kGap), top() + (query + 0.5) * rowHeight()};
 }
 
 QPointF AttentionLines::keyAnchor(int key) const
 {
-    return {double(width() - kLinesMargin - labelWidth(m_keys) - kGap),
-            top() + (key + 0.5) * rowHeight()};
+    return {double(width() - kLinesMargin - m_keyWidth - kGap), top() + (key + 0.5) * rowHeight()};
 }
 
 std::pair<AttentionLines::Side, int> AttentionLines::tokenAt(const QPointF &point) const
@@ -161,7 +168,7 @@ std::pair<AttentionLines::Side, int> AttentionLines::tokenAt(const QPointF &poin
 QSize AttentionLines::minimumSizeHint() const
 {
     const int rows = int(std::max(m_queries.size(), m_keys.size()));
-    return {2 * kLinesMargin + labelWidth(m_queries) + labelWidth(m_keys) + 2 * kGap + kMinimumSpan,
+    return {2 * kLinesMargin + m_queryWidth + m_keyWidth + 2 * kGap + kMinimumSpan,
             top() + rows * minimumRowHeight() + kLinesMargin};
 }
 
@@ -175,15 +182,12 @@ void AttentionLines::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     painter.fillRect(rect(), m_style.background());
-    painter.setRenderHint(QPainter::Antialiasing);
     if (!m_trace)
         return;
-    for (const Line &line : visibleLines()) {
-        QColor color = HeadColors::color(line.head, m_style.dark);
-        color.setAlphaF(float(std::clamp(line.weight, 0.0, 1.0)));
-        painter.setPen(QPen(color, 0.5 + 3.0 * line.weight, Qt::SolidLine, Qt::RoundCap));
-        painter.drawLine(queryAnchor(line.query), keyAnchor(line.key));
-    }
+    if (m_focusSide == Side::None)
+        drawEveryLine(painter);
+    else // one token's lines: a few dozen
+        LinesPicture::draw(painter, visibleLines(), layout(), m_style.dark);
     const QColor text = m_style.foreground();
     const QColor quiet = m_style.dark ? QColor("#8a8f98") : QColor("#9a9a9a");
     const int h = rowHeight();
@@ -206,9 +210,49 @@ void AttentionLines::paintEvent(QPaintEvent *)
                              labels[row]);
         }
     };
-    drawColumn(m_queries, Side::Query, kLinesMargin, labelWidth(m_queries), Qt::AlignRight);
-    drawColumn(m_keys, Side::Key, width() - kLinesMargin - labelWidth(m_keys), labelWidth(m_keys),
-               Qt::AlignLeft);
+    drawColumn(m_queries, Side::Query, kLinesMargin, m_queryWidth, Qt::AlignRight);
+    drawColumn(m_keys, Side::Key, width() - kLinesMargin - m_keyWidth, m_keyWidth, Qt::AlignLeft);
+}
+
+LinesLayout AttentionLines::layout() const
+{
+    return {queryAnchor(0).x(), keyAnchor(0).x(), double(top()), double(rowHeight())};
+}
+
+LinesPictureRequest AttentionLines::pictureRequest() const
+{
+    return {m_trace, m_batch, m_heads, layout(), size(), devicePixelRatioF(), m_style.dark};
+}
+
+bool AttentionLines::pictureReady() const
+{
+    return !m_trace || m_focusSide != Side::None || m_picture.request.sameAs(pictureRequest());
+}
+
+void AttentionLines::requestPicture()
+{
+    const LinesPictureRequest wanted = pictureRequest();
+    if (pictureReady() || m_asked.sameAs(wanted))
+        return;
+    m_asked = wanted;
+    std::vector<Line> lines = visibleLines(); // every line: no token is hovered
+    if (lines.size() <= kInlineLines) {
+        m_maker.drop();
+        m_picture = LinesPicture::make(wanted, lines);
+        return;
+    }
+    m_maker.start([wanted, lines = std::move(lines)] { return LinesPicture::make(wanted, lines); });
+}
+
+// The picture for this trace, size and style; until it comes, the last one if its lines end
+// where these labels are (the same text length and size), else the labels alone.
+void AttentionLines::drawEveryLine(QPainter &painter)
+{
+    requestPicture();
+    const LinesPictureRequest wanted = pictureRequest();
+    if (!m_picture.image.isNull() && m_picture.request.size == wanted.size &&
+        m_picture.request.layout == wanted.layout)
+        painter.drawImage(QPointF(0, 0), m_picture.image);
 }
 
 void AttentionLines::mouseMoveEvent(QMouseEvent *event)
@@ -226,6 +270,13 @@ void AttentionLines::leaveEvent(QEvent *)
         return;
     setFocus(Side::None, -1);
     emit focusChanged(Side::None, -1);
+}
+
+void AttentionLines::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange)
+        measureLabels();
+    QWidget::changeEvent(event);
 }
 
 } // namespace headlens

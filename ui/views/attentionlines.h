@@ -4,6 +4,8 @@
 
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
+#include "runner/newestinpool.h"
+#include "views/linespicture.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -17,7 +19,9 @@ namespace headlens {
 /// heads overlaid or only those chosen. Hovering a token keeps only its lines (a query's on the
 /// left, a key's on the right). At least as tall as its tokens need (a row per token at the
 /// current font): in a scroll area a long text scrolls instead of squeezing its labels, and a
-/// short one spreads its rows over the room there is.
+/// short one spreads its rows over the room there is. Every line at once is a picture made in
+/// Qt's thread pool when it has more than kInlineLines (the last one staying until it comes);
+/// a hovered token's few lines are drawn at once.
 class AttentionLines : public QWidget
 {
     Q_OBJECT
@@ -25,14 +29,10 @@ public:
     /// Weights below this are not drawn: at 1/n_kv each, a uniform row of 200 keys would
     /// otherwise grey the whole picture.
     static constexpr double kThreshold = 0.02;
+    /// Pictures of at most this many lines are drawn on the UI thread: about 15 ms.
+    static constexpr size_t kInlineLines = 256;
 
-    struct Line
-    {
-        int head = 0;
-        int query = 0;
-        int key = 0;
-        double weight = 0.0;
-    };
+    using Line = AttentionLine;
 
     explicit AttentionLines(QWidget *parent = nullptr);
 
@@ -59,6 +59,13 @@ public:
     const QStringList &queryLabels() const { return m_queries; }
     const QStringList &keyLabels() const { return m_keys; }
 
+    /// The picture of every line shows what the view holds now (or no picture is needed: no
+    /// trace, a hovered token); false while the pool makes it.
+    bool pictureReady() const;
+    /// Asks for the picture of every line if it is not ready and not asked for: the view asks
+    /// when it paints, a screenshot taken before that asks here.
+    void requestPicture();
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -70,23 +77,35 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     int minimumRowHeight() const;
     int rowHeight() const;
     int labelWidth(const QStringList &labels) const;
+    /// Measures both columns' labels again (a new text or font): every anchor needs their
+    /// widths, and measuring them per line was most of a paint (text shaping per label).
+    void measureLabels();
     int top() const;
     std::vector<int> drawnHeads() const;
+    LinesLayout layout() const;
+    LinesPictureRequest pictureRequest() const;
+    void drawEveryLine(QPainter &painter);
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;
     std::vector<RowMatrix> m_weights; ///< per head, (n, n_kv), NaN where masked
     QStringList m_queries;
     QStringList m_keys;
+    int m_queryWidth = 0; ///< labelWidth(m_queries) at the current font
+    int m_keyWidth = 0;   ///< labelWidth(m_keys)
     std::vector<int> m_heads;
     Side m_focusSide = Side::None;
     int m_focusToken = -1;
     PlotStyle m_style;
+    LinesPicture m_picture;      ///< the newest picture that came
+    LinesPictureRequest m_asked; ///< the newest picture asked for
+    NewestInPool<LinesPicture> m_maker;
 };
 
 } // namespace headlens

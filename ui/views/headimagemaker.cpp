@@ -6,9 +6,6 @@
 #include "plot/maxpool.h"
 #include "views/tracereader.h"
 
-#include <QPromise>
-#include <QThreadPool>
-
 namespace headlens {
 
 HeadImages HeadImages::make(std::shared_ptr<const Trace> trace, int batch,
@@ -44,14 +41,9 @@ void HeadImages::draw(const HeadImage &image, HeatmapPlot *plot, ColorScaleMode 
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-HeadImageMaker::HeadImageMaker(QObject *parent) : QObject(parent)
-{
-    m_watcher = new QFutureWatcher<HeadImages>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_watcher->future().resultCount() > 0)
-            emit ready(m_watcher->result());
-    });
-}
+HeadImageMaker::HeadImageMaker(QObject *parent)
+    : QObject(parent), m_pool(this, [this](const HeadImages &images) { emit ready(images); })
+{}
 
 void HeadImageMaker::request(std::shared_ptr<const Trace> trace, int batch, std::vector<int> heads,
                              int maxCells)
@@ -59,18 +51,13 @@ void HeadImageMaker::request(std::shared_ptr<const Trace> trace, int batch, std:
     const int64_t cells =
         int64_t(heads.size()) * trace->input.queryLengthOf(batch) * trace->input.keyLengthOf(batch);
     if (cells <= kInlineCells) {
-        m_watcher->setFuture(QFuture<HeadImages>()); // an older request running now is dropped
+        m_pool.drop(); // an older request running now is dropped
         emit ready(HeadImages::make(std::move(trace), batch, heads, maxCells));
         return;
     }
-    auto promise = std::make_shared<QPromise<HeadImages>>();
-    m_watcher->setFuture(promise->future());
-    QThreadPool::globalInstance()->start(
-        [promise, trace = std::move(trace), batch, heads = std::move(heads), maxCells] {
-            promise->start();
-            promise->addResult(HeadImages::make(trace, batch, heads, maxCells));
-            promise->finish();
-        });
+    m_pool.start([trace = std::move(trace), batch, heads = std::move(heads), maxCells] {
+        return HeadImages::make(trace, batch, heads, maxCells);
+    });
 }
 
 } // namespace headlens

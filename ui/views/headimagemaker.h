@@ -4,7 +4,8 @@
 #include "attention/trace.h"
 #include "plot/plotstyle.h"
 
-#include <QFutureWatcher>
+#include "runner/newestinpool.h"
+
 #include <QObject>
 
 #include <memory>
@@ -67,7 +68,7 @@ signals:
     void ready(const headlens::HeadImages &images);
 
 private:
-    QFutureWatcher<HeadImages> *m_watcher = nullptr;
+    NewestInPool<HeadImages> m_pool;
 };
 
 } // namespace headlens

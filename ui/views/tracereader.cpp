@@ -99,9 +99,13 @@ QString TraceReader::headTitle(const Trace &trace, int b, int head)
     const HeadStats &stats = trace.stats(b, head);
     const QString change = headChange(trace, b, head);
     return QString("%1 · H %2 · dist %3")
-        .arg(change.isEmpty() ? headName(trace, head) : headName(trace, head) + " · " + change)
-        .arg(stats.entropy, 0, 'f', 2)
-        .arg(stats.meanDistance, 0, 'f', 1);
+        .arg(change.isEmpty() ? headName(trace, head) : headName(trace, head) + " · " + change,
+             statistic(stats.entropy, 2), statistic(stats.meanDistance, 1));
+}
+
+QString TraceReader::statistic(double value, int decimals)
+{
+    return std::isfinite(value) ? QString::number(value, 'f', decimals) : QString("—");
 }
 
 QString TraceReader::headChange(const Trace &trace, int b, int head)
@@ -144,6 +148,12 @@ QString TraceReader::headTitleToolTip(const Trace &trace, int b, int head)
         return {};
     const HeadStats &stats = trace.stats(b, head);
     const int64_t keys = trace.input.keyLengthOf(b);
+    if (!std::isfinite(stats.entropy) || !std::isfinite(stats.meanDistance))
+        return QObject::tr("%1\n"
+                           "H (entropy) and dist (mean attention distance) are not numbers: the "
+                           "head's weights are not, because the weights opened hold NaN or "
+                           "infinite values (the status bar and the Controls' banner name them).")
+            .arg(headTitle(trace, b, head));
     return QObject::tr("%1\n"
                        "H %2: the entropy of the head's attention, in nats, averaged over its "
                        "queries: 0 when each query looks at one key, %3 (ln %4) when it spreads "

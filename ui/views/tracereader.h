@@ -20,8 +20,12 @@ public:
     static QStringList keyLabels(const Trace &trace, int b);
     /// "head 5", or "head 5 · K/V 2" when query heads share K/V heads (both counted from 1).
     static QString headName(const Trace &trace, int head);
-    /// "head 3 · H 1.23 · dist 2.4": the name with the head's statistics.
+    /// "head 3 · H 1.23 · dist 2.4": the name with the head's statistics ("H — · dist —" for a
+    /// head whose weights are not numbers).
     static QString headTitle(const Trace &trace, int b, int head);
+    /// A statistic as titles and tooltips show it: `decimals` after the point, or "—" when it is
+    /// NaN or infinite (weights that hold such values), instead of "nan".
+    static QString statistic(double value, int decimals);
     /// What the title's abbreviations mean, with this head's numbers and sequence b's keys:
     /// H the mean entropy of its rows (0 to ln n_kv), dist the mean attended distance.
     /// What the pass's interventions did to the head ("ablated (zero)"); empty when nothing.

@@ -16,6 +16,8 @@
 #include "selection/selection.h"
 #include "train/trainview.h"
 #include "util/inputerror.h"
+#include "views/attentionlines.h"
+#include "views/linesview.h"
 #include "workspace/workspace.h"
 
 #include <qcustomplot.h>
@@ -148,6 +150,14 @@ void ScreenshotTaker::take()
     }
     // The RoPE panel's shift check starts once the panel shows: the picture waits for it.
     if (m_window->shiftRunner()->isBusy() && m_waited < 120000) {
+        m_waited += 50;
+        QTimer::singleShot(50, this, &ScreenshotTaker::take);
+        return;
+    }
+    // So does the Lines tab's picture of every line, made in the thread pool.
+    AttentionLines *lines = m_window->linesView()->lines();
+    if (lines->isVisible() && !lines->pictureReady() && m_waited < 120000) {
+        lines->requestPicture();
         m_waited += 50;
         QTimer::singleShot(50, this, &ScreenshotTaker::take);
         return;

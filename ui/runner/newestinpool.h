@@ -1,0 +1,62 @@
+// NewestInPool: jobs run in Qt's thread pool; only the newest one's result comes back.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPromise>
+#include <QThreadPool>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace headlens {
+
+/// What the views that draw large pictures share (heads' images, the Model tab's thumbnails,
+/// the Lines view): the UI thread asks, a pool thread makes, and `deliver` gets the result on
+/// `owner`'s thread. A job started or dropped after another makes the other's result go unseen,
+/// so an older picture never replaces a newer one.
+template <typename Result> class NewestInPool
+{
+public:
+    NewestInPool(QObject *owner, std::function<void(const Result &)> deliver)
+        : m_watcher(new QFutureWatcher<Result>(owner)),
+          m_newest(std::make_shared<std::atomic<uint64_t>>(0))
+    {
+        QObject::connect(m_watcher, &QFutureWatcherBase::finished, owner,
+                         [watcher = m_watcher, deliver = std::move(deliver)] {
+                             if (watcher->future().resultCount() > 0)
+                                 deliver(watcher->result());
+                         });
+    }
+
+    /// Starts `make` in the pool; it must only read what it captured by value. A job that a
+    /// newer one replaced before a pool thread took it up is skipped: while typing, most are.
+    void start(std::function<Result()> make)
+    {
+        auto promise = std::make_shared<QPromise<Result>>();
+        m_watcher->setFuture(promise->future());
+        const uint64_t job = ++*m_newest;
+        QThreadPool::globalInstance()->start(
+            [promise, make = std::move(make), job, newest = m_newest] {
+                promise->start();
+                if (job == newest->load())
+                    promise->addResult(make());
+                promise->finish();
+            });
+    }
+
+    /// The job running now (if any) is forgotten: its result will not be delivered.
+    void drop()
+    {
+        ++*m_newest;
+        m_watcher->setFuture(QFuture<Result>());
+    }
+
+private:
+    QFutureWatcher<Result> *m_watcher;               ///< owned by the owner
+    std::shared_ptr<std::atomic<uint64_t>> m_newest; ///< the number of the newest job
+};
+
+} // namespace headlens
