@@ -12,11 +12,6 @@ namespace headlens {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("CellArithmeticHtml", text);
-}
-
 QString num(double v, int digits = 4)
 {
     if (std::isinf(v))

@@ -3,6 +3,7 @@
 
 #include "attention/cellarithmetic.h"
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace headlens {
@@ -10,6 +11,8 @@ namespace headlens {
 /// The numbers come from explainCell; the HTML keeps them as text (selectable, printable).
 class CellArithmeticHtml
 {
+    Q_DECLARE_TR_FUNCTIONS(CellArithmeticHtml)
+
 public:
     /// What to show; a printed step shows the lines that lead to it.
     enum Part

@@ -42,8 +42,8 @@ SheetContent weightsSheet(const HeadImages &images, const Trace &trace, int b,
              ColorRange::of(style.colorScale, images.largestWeight(), image.range)});
     sheet.rowLabels = TraceReader::queryLabels(trace, b);
     sheet.colLabels = TraceReader::keyLabels(trace, b);
-    sheet.rowTitle = tr("query token");
-    sheet.colTitle = tr("key token");
+    sheet.rowTitle = SheetBuilder::tr("query token");
+    sheet.colTitle = SheetBuilder::tr("key token");
     sheet.legendTitle = ColorRange::legendTitle(style.colorScale);
     sheet.legendRange = ColorRange::of(style.colorScale, images.largestWeight(), {});
     sheet.sharedLegend = style.colorScale != ColorScaleMode::PerHead;
