@@ -95,15 +95,16 @@ GemmDispatch::GemmDispatch(const Inputs &inputs)
     std::ostringstream reason;
     reason.precision(3);
     reason << "calibrated:";
-    double eigenMs = 0.0, bestMs = 0.0;
+    // In kAll's order, each backend must beat the one kept so far by the margin: OpenBLAS and
+    // BLIS are often within noise of each other, and a coin toss between them would change
+    // roundings from one start of the program to the next.
+    double bestMs = 0.0;
     for (GemmBackend backend : kAll) {
         if (!inputs.available(backend))
             continue;
         const double ms = inputs.calibrationMs(backend);
         reason << " " << toString(backend) << " " << ms << " ms";
-        if (backend == GemmBackend::Eigen) {
-            eigenMs = bestMs = ms;
-        } else if (ms * kRequiredSpeedup <= eigenMs && ms < bestMs) {
+        if (backend == GemmBackend::Eigen || ms * kRequiredSpeedup <= bestMs) {
             m_chosen = backend;
             bestMs = ms;
         }

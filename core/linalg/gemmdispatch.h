@@ -13,7 +13,8 @@ namespace headlens {
 /// Chooses Eigen, OpenBLAS or BLIS for the products of the core's loops (projections, the model
 /// pass's linear layers): HEADLENS_GEMM=eigen|openblas|blis forces one; otherwise a calibration
 /// of a few milliseconds at first use times each available backend on one thread on a product
-/// of the shape the core multiplies most, and keeps the fastest if it beats Eigen by a margin.
+/// of the shape the core multiplies most, and keeps the fastest if it beats Eigen by a margin
+/// (kRequiredSpeedup).
 /// The choice holds for the process, because a machine's fastest kernel does not change while it
 /// runs and results should not change between two passes over the same text.
 ///
@@ -46,8 +47,8 @@ public:
     /// or a warning that a forced backend is unknown or missing (then Eigen is used).
     const std::string &reason() const { return m_reason; }
 
-    /// Eigen wins unless a BLAS is at least this much faster: the margin keeps calibration noise
-    /// from switching kernels (and thus roundings) between runs on an idle machine.
+    /// Eigen wins unless a BLAS is at least this much faster (and OpenBLAS unless BLIS is): the
+    /// margin keeps calibration noise from switching kernels, and thus roundings, between runs.
     static constexpr double kRequiredSpeedup = 1.10;
 
 private:
