@@ -9,14 +9,6 @@ namespace headlens {
 
 namespace {
 
-const BlasLibrary *libraryOf(GemmBackend backend)
-{
-    if (backend == GemmBackend::Eigen)
-        return nullptr;
-    return &BlasLibrary::get(backend == GemmBackend::OpenBlas ? BlasLibrary::Kind::OpenBlas
-                                                              : BlasLibrary::Kind::Blis);
-}
-
 double gflops(const GemmCase &gemm, const Timing &timing)
 {
     return 2.0 * double(gemm.m) * double(gemm.n) * double(gemm.k) / (timing.medianMs * 1e-3) * 1e-9;
@@ -41,17 +33,17 @@ Timing GemmReference::time(const GemmCase &gemm, int threads, const BenchClock &
     RowMatrix c(gemm.m, gemm.n);
     if (gemm.columnSplit)
         return clock.measure([&] { assignColumnSplitProduct(gemm.backend, c, a, b, gemm.op); });
-    const BlasLibrary *blas = libraryOf(gemm.backend);
-    if (!blas) // Eigen's own product, threaded by OpenMP's count (ThreadScope)
+    if (gemm.backend == GemmBackend::Eigen) // its own product, threaded by OpenMP's count
         return clock.measure([&] {
             if (transposed)
                 c.noalias() = a * b.transpose();
             else
                 c.noalias() = a * b;
         });
-    blas->setThreads(threads);
+    const BlasLibrary &blas = BlasLibrary::of(gemm.backend);
+    blas.setThreads(threads);
     const Timing timing = clock.measure([&] { assignProduct(gemm.backend, c, a, b, gemm.op); });
-    blas->setThreads(1); // the core's setting (GemmDispatch): one thread per call
+    blas.setThreads(1); // the core's setting (GemmDispatch): one thread per call
     return timing;
 }
 

@@ -8,19 +8,6 @@
 
 namespace headlens {
 
-namespace {
-
-bool available(GemmBackend backend)
-{
-    if (backend == GemmBackend::Eigen)
-        return true;
-    return BlasLibrary::get(backend == GemmBackend::OpenBlas ? BlasLibrary::Kind::OpenBlas
-                                                             : BlasLibrary::Kind::Blis)
-        .available();
-}
-
-} // namespace
-
 std::vector<GemmCase> GemmSuite::shapes(bool quick)
 {
     auto linear = [](int64_t n, int64_t dIn, int64_t dOut) {
@@ -56,7 +43,7 @@ std::vector<Measurement> GemmSuite::run(const BenchOptions &options, std::ostrea
         for (GemmCase gemm : shapes(options.quick)) {
             for (GemmBackend backend :
                  {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis}) {
-                if (!available(backend))
+                if (!BlasLibrary::installed(backend))
                     continue;
                 gemm.backend = backend;
                 // On one thread the split only cuts the product in two: the same work.

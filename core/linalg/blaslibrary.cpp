@@ -41,6 +41,17 @@ const BlasLibrary &BlasLibrary::get(Kind kind)
     return blis;
 }
 
+const BlasLibrary &BlasLibrary::of(GemmBackend backend)
+{
+    assert(backend != GemmBackend::Eigen);
+    return get(backend == GemmBackend::OpenBlas ? Kind::OpenBlas : Kind::Blis);
+}
+
+bool BlasLibrary::installed(GemmBackend backend)
+{
+    return backend == GemmBackend::Eigen || of(backend).available();
+}
+
 BlasLibrary::BlasLibrary(Kind kind)
 {
     const char *label = kind == Kind::OpenBlas ? "openblas" : "blis";

@@ -1,6 +1,8 @@
 // BlasLibrary: a BLAS (OpenBLAS or BLIS) found and loaded at run time, for its float GEMM.
 #pragma once
 
+#include "linalg/gemmbackend.h"
+
 #include <cstdint>
 #include <string>
 
@@ -23,6 +25,10 @@ public:
     /// The process's copy of `kind`, opened on first use (thread-safe); never null. Whether it was
     /// found is available(); the library is never closed.
     static const BlasLibrary &get(Kind kind);
+    /// The library behind a BLAS backend. Precondition: backend is not GemmBackend::Eigen.
+    static const BlasLibrary &of(GemmBackend backend);
+    /// Whether `backend` can run here: Eigen always, a BLAS when its library loaded.
+    static bool installed(GemmBackend backend);
 
     bool available() const { return m_sgemm != nullptr; }
     /// "openblas 0.3.21 (SkylakeX kernel)", "blis 0.9.0", or why the library is missing.

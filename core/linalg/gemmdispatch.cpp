@@ -20,17 +20,11 @@ namespace {
 
 constexpr GemmBackend kAll[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis};
 
-const BlasLibrary &libraryOf(GemmBackend backend)
-{
-    return BlasLibrary::get(backend == GemmBackend::OpenBlas ? BlasLibrary::Kind::OpenBlas
-                                                             : BlasLibrary::Kind::Blis);
-}
-
 bool loadable(GemmBackend backend)
 {
     if (backend == GemmBackend::Eigen)
         return true;
-    const BlasLibrary &library = libraryOf(backend);
+    const BlasLibrary &library = BlasLibrary::of(backend);
     library.setThreads(1); // see the class comment: one thread per call, inside the core's shares
     return library.available();
 }

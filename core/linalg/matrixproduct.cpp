@@ -25,8 +25,7 @@ void assignProduct(GemmBackend backend, RowMatrixRef out, const ConstRowMatrixRe
         out.setZero(); // an empty sum, without relying on each BLAS's handling of k = 0
         return;
     }
-    const BlasLibrary &blas = BlasLibrary::get(
-        backend == GemmBackend::OpenBlas ? BlasLibrary::Kind::OpenBlas : BlasLibrary::Kind::Blis);
+    const BlasLibrary &blas = BlasLibrary::of(backend);
     assert(blas.available());
     // BLAS wants every leading dimension at least the row's length, even for a single row.
     auto stride = [](const auto &m) { return std::max<Eigen::Index>(m.outerStride(), m.cols()); };
