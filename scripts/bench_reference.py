@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""NumPy and PyTorch timings of the shapes headlens-bench's core_forward suite measures.
+"""NumPy and PyTorch timings of the shapes headlens-bench's core_forward and model_forward
+suites measure.
 
 For each (n, d_model, h) and thread count, the median wall time (and min/max) of
   numpy: a straightforward multi-head attention in float32 that keeps every head's weights
@@ -7,7 +8,11 @@ For each (n, d_model, h) and thread count, the median wall time (and min/max) of
   torch: torch.nn.MultiheadAttention(d_model, h, batch_first=True) in eval mode, called with
          need_weights=True, average_attn_weights=False under torch.no_grad(),
 with b = 1, self-attention, random input, repeated like headlens-bench does (one untimed run,
-then until ~0.75 s and at least 5 runs; --quick: ~0.1 s and at least 3).
+then until ~0.75 s and at least 5 runs; --quick: ~0.1 s and at least 3). For model_forward's
+cases (GPT-2 small F32 at 64 and 1024 tokens, Qwen2.5-0.5B's shapes BF16 at 128 and 512) a
+decoder forward written with torch ops from Hugging Face's formulas (no transformers package
+needed), random weights, every layer's per-head attention weights kept (output_attentions)
+and the last position's logits; a BF16 model is timed in bfloat16 and widened to float32.
 
 Each thread count runs in its own child process with OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
 MKL_NUM_THREADS set before numpy is imported (BLAS reads them only once, at load) and with
@@ -100,6 +105,139 @@ def time_torch(torch, shape, quick):
     return measure(once, quick)
 
 
+# The model_forward shapes of app/bench/modelsuite.cpp (ModelSuite::models): GPT-2 small in F32
+# at 64 and 1024 tokens, Qwen2.5-0.5B's shapes in BF16 at 128 and 512 (quick: smaller models).
+GPT2_SMALL = {"family": "gpt2", "layers": 12, "heads": 12, "kv_heads": 12, "d_model": 768,
+              "mlp": 3072, "context": 1024, "vocab": 50257, "model": 1, "stored_bytes": 4}
+QWEN25_SMALL = {"family": "qwen2", "layers": 24, "heads": 14, "kv_heads": 2, "d_model": 896,
+                "mlp": 4864, "context": 32768, "vocab": 151936, "model": 2, "stored_bytes": 2}
+MODEL_CASES = [(GPT2_SMALL, (64, 1024)), (QWEN25_SMALL, (128, 512))]
+QUICK_MODEL_CASES = [(dict(GPT2_SMALL, layers=4, d_model=256, heads=4, kv_heads=4, mlp=1024),
+                      (64,)),
+                     (dict(QWEN25_SMALL, layers=4, vocab=32000), (128,))]
+
+
+class ModelForward:
+    """A decoder's forward pass written with torch ops from Hugging Face's formulas (GPT2Model /
+    Qwen2Model in eager attention, config defaults), random N(0, 0.02) weights of the real shapes
+    in `dtype`. Like headlens-bench's model_forward run it keeps every layer's per-head attention
+    weights (output_attentions=True) and computes the logits of the last position only."""
+
+    def __init__(self, torch, spec, dtype):
+        self.torch, self.spec, self.dtype = torch, spec, dtype
+        d, f, v = spec["d_model"], spec["mlp"], spec["vocab"]
+        self.d_k = d // spec["heads"]
+        kv = spec["kv_heads"] * self.d_k
+        torch.manual_seed(0)
+
+        def w(*shape):
+            return (torch.randn(*shape) * 0.02).to(dtype)
+
+        self.embed = w(v, d)  # tied output head in both families
+        if spec["family"] == "gpt2":
+            self.positions = w(spec["context"], d)
+            self.layers = [{"ln1": (torch.ones(d, dtype=dtype), torch.zeros(d, dtype=dtype)),
+                            "c_attn": (w(d, 3 * d), w(3 * d)), "c_proj": (w(d, d), w(d)),
+                            "ln2": (torch.ones(d, dtype=dtype), torch.zeros(d, dtype=dtype)),
+                            "c_fc": (w(d, f), w(f)), "mlp_proj": (w(f, d), w(d))}
+                           for _ in range(spec["layers"])]
+            self.final = (torch.ones(d, dtype=dtype), torch.zeros(d, dtype=dtype))
+        else:
+            self.layers = [{"norm1": torch.ones(d, dtype=dtype),
+                            "q": (w(d, d), w(d)), "k": (w(kv, d), w(kv)), "v": (w(kv, d), w(kv)),
+                            "o": w(d, d), "norm2": torch.ones(d, dtype=dtype),
+                            "gate": w(f, d), "up": w(f, d), "down": w(d, f)}
+                           for _ in range(spec["layers"])]
+            self.final = torch.ones(d, dtype=dtype)
+
+    def attend(self, q, k, v):
+        """softmax(Q K^T / sqrt(d_k) + causal mask) V per head; returns context and weights."""
+        torch = self.torch
+        n = q.shape[-2]
+        scores = (q @ k.transpose(-1, -2)) / (self.d_k ** 0.5)
+        causal = torch.ones(n, n, dtype=torch.bool).triu(1)
+        scores = scores.masked_fill(causal, float("-inf"))
+        # Qwen2's eager attention takes the softmax in float32, then casts back (as HF does).
+        weights = torch.softmax(scores, dim=-1, dtype=torch.float32).to(q.dtype)
+        return weights @ v, weights
+
+    def gpt2(self, ids):
+        torch, F, h = self.torch, self.torch.nn.functional, self.spec["heads"]
+        n, d = ids.shape[0], self.spec["d_model"]
+        x = self.embed[ids] + self.positions[:n]
+        kept = []
+        for L in self.layers:
+            a = F.layer_norm(x, (d,), *L["ln1"], eps=1e-5)
+            q, k, v = torch.addmm(L["c_attn"][1], a, L["c_attn"][0]).split(d, dim=1)
+            heads = [t.view(n, h, self.d_k).transpose(0, 1) for t in (q, k, v)]
+            context, weights = self.attend(*heads)
+            kept.append(weights)
+            x = x + torch.addmm(L["c_proj"][1], context.transpose(0, 1).reshape(n, d),
+                                L["c_proj"][0])
+            m = F.layer_norm(x, (d,), *L["ln2"], eps=1e-5)
+            m = F.gelu(torch.addmm(L["c_fc"][1], m, L["c_fc"][0]), approximate="tanh")
+            x = x + torch.addmm(L["mlp_proj"][1], m, L["mlp_proj"][0])
+        x = F.layer_norm(x, (d,), *self.final, eps=1e-5)
+        return x[-1:] @ self.embed.T, kept
+
+    def rms(self, x, weight):
+        variance = x.float().pow(2).mean(-1, keepdim=True)
+        return weight * (x.float() * self.torch.rsqrt(variance + 1e-6)).to(x.dtype)
+
+    def rotate(self, t, cos, sin):
+        half = t.shape[-1] // 2
+        rotated = self.torch.cat((-t[..., half:], t[..., :half]), dim=-1)
+        return t * cos + rotated * sin
+
+    def qwen2(self, ids):
+        torch, F = self.torch, self.torch.nn.functional
+        h, g, n, dk = self.spec["heads"], self.spec["kv_heads"], ids.shape[0], self.d_k
+        x = self.embed[ids]
+        inv = 1.0 / (1e6 ** (torch.arange(0, dk, 2, dtype=torch.float32) / dk))
+        angles = torch.outer(torch.arange(n, dtype=torch.float32), inv)
+        angles = torch.cat((angles, angles), dim=-1)
+        cos, sin = angles.cos().to(self.dtype), angles.sin().to(self.dtype)
+        kept = []
+        for L in self.layers:
+            a = self.rms(x, L["norm1"])
+            q = F.linear(a, *L["q"]).view(n, h, dk).transpose(0, 1)
+            k = F.linear(a, *L["k"]).view(n, g, dk).transpose(0, 1)
+            v = F.linear(a, *L["v"]).view(n, g, dk).transpose(0, 1)
+            q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
+            k = k.repeat_interleave(h // g, dim=0)  # repeat_kv
+            v = v.repeat_interleave(h // g, dim=0)
+            context, weights = self.attend(q, k, v)
+            kept.append(weights)
+            x = x + F.linear(context.transpose(0, 1).reshape(n, h * dk), L["o"])
+            m = self.rms(x, L["norm2"])
+            x = x + F.linear(F.silu(F.linear(m, L["gate"])) * F.linear(m, L["up"]), L["down"])
+        x = self.rms(x, self.final)
+        return x[-1:] @ self.embed.T, kept
+
+    def __call__(self, ids):
+        with self.torch.no_grad():
+            return self.gpt2(ids) if self.spec["family"] == "gpt2" else self.qwen2(ids)
+
+
+def time_models(torch, threads, quick):
+    """model_forward rows: each model in its stored dtype (GPT-2 F32, Qwen BF16) and, for a BF16
+    model, also widened to float32 as HeadLens computes it (CPU BF16 products may be slower)."""
+    rows = []
+    for spec, lengths in (QUICK_MODEL_CASES if quick else MODEL_CASES):
+        dtypes = [torch.float32] if spec["stored_bytes"] == 4 else [torch.bfloat16, torch.float32]
+        for dtype in dtypes:
+            model = ModelForward(torch, spec, dtype)
+            for n in lengths:
+                print(f"reference model={spec['model']} {spec['family']} {dtype} n={n} "
+                      f"threads={threads}", file=sys.stderr, flush=True)
+                ids = torch.arange(n) * 37 % 256  # the bench's token ids (tokenIds)
+                rows.append({"model": spec["model"], "stored_bytes": spec["stored_bytes"],
+                             "n": n, "threads": threads, "dtype": str(dtype).split(".")[-1],
+                             "torch": measure(lambda: model(ids), quick)})
+            del model
+    return rows
+
+
 def blas_kernels():
     """threadpoolctl's view of the BLAS in use ("openblas 0.3.21 Cooperlake"), if installed."""
     try:
@@ -121,26 +259,29 @@ def loaded_blas():
     return sorted(paths)
 
 
-def worker(threads, quick):
+def worker(threads, quick, suites):
     """Runs in the child process: times every shape, prints one JSON document on stdout."""
     import numpy as np
     import torch
     torch.set_num_threads(threads)
     rows = []
-    for shape in (QUICK_SHAPES if quick else SHAPES):
+    for shape in (QUICK_SHAPES if quick and "core" in suites else
+                  SHAPES if "core" in suites else []):
         print(f"reference n={shape[0]} d_model={shape[1]} h={shape[2]} threads={threads}",
               file=sys.stderr, flush=True)
         rows.append({"n": shape[0], "d_model": shape[1], "h": shape[2], "threads": threads,
                      "numpy": time_numpy(np, shape, quick),
                      "torch": time_torch(torch, shape, quick)})
+    model_rows = time_models(torch, threads, quick) if "models" in suites else []
     print(json.dumps({"numpy_version": np.__version__, "torch_version": torch.__version__,
-                      "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows}))
+                      "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows,
+                      "model_rows": model_rows}))
 
 
 OPENBLAS_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
 
-def run_worker(threads, quick, keep_openblas_env):
+def run_worker(threads, quick, keep_openblas_env, suites):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
                MKL_NUM_THREADS=str(threads))
     # Some machines set OPENBLAS_CORETYPE (and OPENBLAS_L2_SIZE) so that old OpenBLAS builds do
@@ -149,22 +290,28 @@ def run_worker(threads, quick, keep_openblas_env):
     if not keep_openblas_env:
         for name in OPENBLAS_SETTINGS:
             env.pop(name, None)
-    command = [sys.executable, os.path.abspath(__file__), "--worker", str(threads)]
+    command = [sys.executable, os.path.abspath(__file__), "--worker", str(threads),
+               "--suites", ",".join(suites)]
     output = subprocess.run(command + (["--quick"] if quick else []), env=env, check=True,
                             stdout=subprocess.PIPE, text=True).stdout
     return json.loads(output)
 
 
 def read_headlens(path):
-    """HeadLens core_forward medians keyed by (n, d_model, h, threads)."""
+    """HeadLens medians: core_forward keyed by (n, d_model, h, threads), model_forward_run by
+    (model, stored_bytes, n, threads)."""
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
-    # Version 2 added suites; core_forward's keys are those of version 1.
-    if report.get("format_version") not in (1, 2):
+    # Versions 2 and 3 added suites; core_forward's and model_forward's keys are as before.
+    if report.get("format_version") not in (1, 2, 3):
         print(f"warning: {path} has format_version {report.get('format_version')}, "
-              "this script reads versions 1 and 2", file=sys.stderr)
-    return {(r["n"], r["d_model"], r["h"], r["threads"]): r["median_ms"]
-            for r in report.get("results", []) if r.get("suite") == "core_forward"}
+              "this script reads versions 1 to 3", file=sys.stderr)
+    results = report.get("results", [])
+    core = {(r["n"], r["d_model"], r["h"], r["threads"]): r["median_ms"]
+            for r in results if r.get("suite") == "core_forward"}
+    models = {(r["model"], r["stored_bytes"], r["n"], r["threads"]): r["median_ms"]
+              for r in results if r.get("suite") == "model_forward_run"}
+    return {"core": core, "models": models, "machine": report.get("machine", {})}
 
 
 def fmt(value, digits=3):
@@ -182,9 +329,30 @@ def print_table(rows, headlens):
                 fmt(np_t["median_ms"]), f"{fmt(np_t['min_ms'])}..{fmt(np_t['max_ms'])}",
                 fmt(th_t["median_ms"]), f"{fmt(th_t['min_ms'])}..{fmt(th_t['max_ms'])}"]
         if headlens is not None:
-            hl = headlens.get((r["n"], r["d_model"], r["h"], r["threads"]))
+            hl = headlens["core"].get((r["n"], r["d_model"], r["h"], r["threads"]))
             line += [fmt(hl), fmt(hl and hl / np_t["median_ms"], 2),
                      fmt(hl and hl / th_t["median_ms"], 2)]
+        table.append(line)
+    widths = [max(len(row[c]) for row in table) for c in range(len(header))]
+    for row in table:
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
+
+
+def print_model_table(rows, headlens):
+    """One line per model, length and threads: PyTorch's forward per dtype and HeadLens's."""
+    names = {1: "GPT-2 small", 2: "Qwen2.5-0.5B"}
+    header = ["model", "stored", "n", "threads", "torch dtype", "torch ms", "(min..max)"]
+    if headlens is not None:
+        header += ["headlens ms", "HL/torch"]
+    table = [header]
+    for r in rows:
+        t = r["torch"]
+        line = [names.get(r["model"], str(r["model"])), "BF16" if r["stored_bytes"] == 2 else
+                "F32", str(r["n"]), str(r["threads"]), r["dtype"], fmt(t["median_ms"], 1),
+                f"{fmt(t['min_ms'], 1)}..{fmt(t['max_ms'], 1)}"]
+        if headlens is not None:
+            hl = headlens["models"].get((r["model"], r["stored_bytes"], r["n"], r["threads"]))
+            line += [fmt(hl, 1), fmt(hl and hl / t["median_ms"], 2)]
         table.append(line)
     widths = [max(len(row[c]) for row in table) for c in range(len(header))]
     for row in table:
@@ -200,10 +368,16 @@ def main():
                         help="where this machine sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: run "
                              "with them as set (keep), with OpenBLAS choosing its own kernel "
                              "(unset), or one table for each (both, the default)")
+    parser.add_argument("--suites", default="core,models",
+                        help="core (core_forward's shapes), models (model_forward's), or both "
+                             "(default core,models)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    suites = args.suites.split(",")
+    if any(suite not in ("core", "models") for suite in suites):
+        parser.error(f"--suites takes core, models or core,models, not {args.suites}")
     if args.worker:
-        worker(args.worker, args.quick)
+        worker(args.worker, args.quick, suites)
         return 0
     missing = [m for m in ("numpy", "torch") if importlib.util.find_spec(m) is None]
     if missing:
@@ -211,6 +385,9 @@ def main():
               "compare (Debian: apt install python3-numpy python3-torch).")
         return 0
     headlens = read_headlens(args.headlens) if args.headlens else None
+    if headlens is not None and headlens["machine"].get("gemm"):
+        print(f"HeadLens products: {headlens['machine']['gemm']}; OPENBLAS_CORETYPE for HeadLens: "
+              f"'{headlens['machine'].get('openblas_coretype', '')}'")
     configured = {name: os.environ[name] for name in OPENBLAS_SETTINGS if name in os.environ}
     if not configured:
         variants = [(True, "")]
@@ -221,10 +398,11 @@ def main():
         wanted = {"both": (True, False), "keep": (True,), "unset": (False,)}[args.openblas_env]
         variants = [v for v in variants if v[0] in wanted]
     for keep, title in variants:
-        rows, versions = [], None
+        rows, model_rows, versions = [], [], None
         for threads in (int(t) for t in args.threads.split(",")):
-            result = run_worker(threads, args.quick, keep)
+            result = run_worker(threads, args.quick, keep, suites)
             rows += result["rows"]
+            model_rows += result["model_rows"]
             versions = result
         if title:
             print(f"\n{title}")
@@ -234,7 +412,12 @@ def main():
         if any("/blas/libblas" in path for path in versions["blas"]):
             print("note: that is the reference (netlib) BLAS: single-threaded and unoptimised, so "
                   "these figures understate NumPy and PyTorch (install libopenblas0 for a fair run)")
-        print_table(rows, headlens)
+        if rows:
+            print_table(rows, headlens)
+        if model_rows:
+            print("\nWhole models (model_forward: every head's weights kept, last position's "
+                  "logits)")
+            print_model_table(model_rows, headlens)
     return 0
 
 

@@ -17,9 +17,12 @@ install_tokenizer_references() {
   node "$ROOT/scripts/make_tokenizer_goldens.mjs" --install
 }
 
+# libopenblas0-pthread and libblis4-openmp are loaded at run time (dlopen, core/linalg), not
+# linked: the build needs neither, and without them the products run on Eigen alone.
 PACKAGES="build-essential cmake pkg-config git lld \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
   libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
+  libopenblas0-pthread libblis4-openmp \
   fonts-dejavu-core"
 
 missing=""

@@ -116,10 +116,14 @@ percentile, min, max, interquartile range) over repeated runs, repeated until ~0
 least 5 runs per case.
 
 Suites:
+  gemm           float products on Eigen, OpenBLAS and BLIS (those installed): 2048^3, the
+                 attention projections (n x 768 by 768 x 2304, n = 64..1024), Qwen2.5-0.5B's
+                 MLP (896 <-> 4864); with each library's own threads and split by columns
+                 over the core's threads; HEADLENS_GEMM=eigen|openblas|blis forces the core's
   core_forward   computeTrace with every intermediate kept, n x d_model x h from 16x512x8 to
                  2048x1024x16, per thread count; GFLOP/s from Trace::totalFlops() and the
-                 fraction of a 2048^3 float GEMM's GFLOP/s (Eigen, same threads, same run),
-                 which is also reported as gemm_reference
+                 fraction of a 2048^3 float GEMM's GFLOP/s (the core's product backend, same
+                 threads, same run), which is also reported as gemm_reference
   core_memory    peak resident memory (VmHWM) of one forward pass at n=2048, d_model=1024,
                  h=16, each in a fresh process, against Trace::bytes()
   model_forward  a random GPT-2 small checkpoint (written to a temporary folder, F32 and
@@ -141,7 +145,7 @@ Suites:
 
 Options:
   --quick                 fewer shapes, ~0.1 s and at least 3 runs per case (smoke test)
-  --json PATH             also write the results as JSON (format_version 2, see benchreport.h)
+  --json PATH             also write the results as JSON (format_version 3, see benchreport.h)
   --suite NAME            run only this suite (repeatable)
   --threads LIST          thread counts, default 1,2
   --busy N                N other programs spin on the cores while the suites run (a busy

@@ -84,7 +84,9 @@ void BenchReport::printTable(std::ostream &out) const
 {
     out << m_machine.cpu << ", " << m_machine.logicalCores << " logical cores, "
         << m_machine.compiler << ", " << m_machine.buildType << (m_machine.native ? " native" : "")
-        << ", SIMD " << m_machine.simd;
+        << ", SIMD " << m_machine.simd << "\nproducts: " << m_machine.gemm
+        << "; OpenBLAS: " << m_machine.openblas << "; BLIS: " << m_machine.blis
+        << "; OPENBLAS_CORETYPE=" << m_machine.openblasCoretype;
     if (m_busyPrograms > 0)
         out << "; " << m_busyPrograms << " busy program" << (m_busyPrograms == 1 ? "" : "s")
             << " beside the benchmarks";
@@ -150,7 +152,7 @@ std::string BenchReport::toJson() const
         results.push_back(std::move(row));
     }
     const MachineInfo &mi = m_machine;
-    const Json document = {{"format_version", 2},
+    const Json document = {{"format_version", 3},
                            {"tool", "headlens-bench"},
                            {"date", m_date},
                            {"machine",
@@ -163,7 +165,11 @@ std::string BenchReport::toJson() const
                              {"assertions", mi.assertions},
                              {"simd", mi.simd},
                              {"eigen", mi.eigen},
-                             {"openmp", mi.openmp}}},
+                             {"openmp", mi.openmp},
+                             {"gemm", mi.gemm},
+                             {"openblas", mi.openblas},
+                             {"blis", mi.blis},
+                             {"openblas_coretype", mi.openblasCoretype}}},
                            {"settings",
                             {{"quick", m_quick},
                              {"target_seconds", m_policy.targetSeconds},

@@ -11,20 +11,28 @@
 
 namespace headlens {
 
-/// JSON format, version 2 (scripts/bench_reference.py reads it; bump format_version when a key
+/// JSON format, version 3 (scripts/bench_reference.py reads it; bump format_version when a key
 /// changes meaning or disappears, adding keys keeps the version; version 2 added the
 /// typing_latency suite, whose "ratio" is a ratio of two of its rows, not a time, and whose
-/// "window" parameter says which path was timed; the keys of version 1 mean what they meant):
-///   {"format_version": 2, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
+/// "window" parameter says which path was timed; version 3 added the gemm suite and the
+/// product backends: gemm_reference is measured with the backend the core uses, named by its
+/// new "backend" parameter, where it was always Eigen before; the keys of version 1 mean what
+/// they meant otherwise):
+///   {"format_version": 3, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
 ///    "machine": {"cpu", "logical_cores", "compiler", "build_type", "flags", "native",
-///                "assertions", "simd", "eigen", "openmp"},
+///                "assertions", "simd", "eigen", "openmp", "gemm" (the core's product backend
+///                and why), "openblas", "blis" (what was found), "openblas_coretype" (the
+///                environment's OPENBLAS_CORETYPE, "" if unset)},
 ///    "settings": {"quick", "target_seconds", "min_repetitions", "max_repetitions",
 ///                 "busy_programs"},
 ///    "results": [one object per Measurement, keys in this order:
 ///      "suite", then its parameters (core_forward/core_memory: "n", "d_model", "h",
-///      "threads"; gemm_reference: "size", "threads"), then for timed suites "median_ms",
+///      "threads"; gemm_reference: "size", "threads", "backend" (0 Eigen, 1 OpenBLAS, 2 BLIS);
+///      gemm: "m", "n", "k", "transposed" (1: B stored (n, k)), "backend", "column_split" (1:
+///      column blocks over the core's parallelFor with one-thread calls, 0: the backend's own
+///      threads), "threads"), then for timed suites "median_ms",
 ///      "min_ms", "max_ms", "q1_ms", "q3_ms", "repetitions", "p90_ms", "mean_ms", then its metrics
-///      (core_forward: "gflops", "gemm_fraction"; gemm_reference: "gflops"; core_memory:
+///      (core_forward: "gflops", "gemm_fraction"; gemm_reference and gemm: "gflops"; core_memory:
 ///      "trace_bytes", "estimate_bytes", "baseline_bytes", "peak_bytes", "growth_over_trace";
 ///      grid_latency: "n", "d_model", "h", "pinned_head" (1: head 1 also shown large beside
 ///      the grid, 0: not), timed, "max_stall_ms"; window_latency: "n", "d_model", "h",

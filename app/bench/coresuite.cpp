@@ -5,6 +5,7 @@
 #include "threadscope.h"
 
 #include "attention/attentionforward.h"
+#include "linalg/gemmdispatch.h"
 
 namespace headlens {
 
@@ -24,7 +25,10 @@ std::vector<Measurement> CoreSuite::run(const BenchOptions &options, std::ostrea
         const ThreadScope scope(threads);
         log << "gemm_reference size=" << gemmSize(options.quick) << " threads=" << threads
             << std::endl;
-        const Measurement gemm = GemmReference::measure(gemmSize(options.quick), threads, clock);
+        // The backend the core's products use (GemmDispatch), with its own threads: the fastest
+        // product this machine offers the core.
+        const Measurement gemm = GemmReference::measure(
+            gemmSize(options.quick), GemmDispatch::shared().chosen(), threads, clock);
         rows.push_back(gemm);
         const double gemmGflops = gemm.metrics.front().second;
         for (const CoreShape &shape : shapes(options.quick)) {

@@ -1,8 +1,12 @@
 // MachineInfo: /proc/cpuinfo, the compiler's macros and the build settings CMake passed in.
 #include "machineinfo.h"
 
+#include "linalg/blaslibrary.h"
+#include "linalg/gemmdispatch.h"
+
 #include <Eigen/Core>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <thread>
@@ -69,6 +73,12 @@ MachineInfo MachineInfo::probe()
 #ifdef _OPENMP
     m.openmp = _OPENMP;
 #endif
+    const GemmDispatch &dispatch = GemmDispatch::shared();
+    m.gemm = toString(dispatch.chosen()) + " (" + dispatch.reason() + ")";
+    m.openblas = BlasLibrary::get(BlasLibrary::Kind::OpenBlas).description();
+    m.blis = BlasLibrary::get(BlasLibrary::Kind::Blis).description();
+    if (const char *coretype = std::getenv("OPENBLAS_CORETYPE"))
+        m.openblasCoretype = coretype;
     return m;
 }
 

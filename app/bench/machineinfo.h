@@ -19,6 +19,12 @@ struct MachineInfo
     std::string simd;        ///< Eigen::SimdInstructionSetsInUse(), e.g. "AVX512, FMA, AVX2, ..."
     std::string eigen;       ///< "3.4.0"
     int openmp = 0;          ///< _OPENMP, e.g. 201511
+    std::string gemm;        ///< the core's product backend and why (GemmDispatch::reason())
+    std::string openblas;    ///< BlasLibrary's description: version and kernel, or "not found"
+    std::string blis;        ///< the same for BLIS
+    /// OPENBLAS_CORETYPE as this process saw it (empty: unset); it picks OpenBLAS's kernel, and
+    /// some machines set it because older OpenBLAS builds miscompute on their processors.
+    std::string openblasCoretype;
 
     static MachineInfo probe();
     /// "2026-01-31T09:48:02Z": now, UTC.

@@ -3,6 +3,7 @@
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
+#include "gemmsuite.h"
 #include "importancesuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
@@ -30,6 +31,7 @@ using namespace headlens;
 std::vector<std::unique_ptr<Suite>> allSuites()
 {
     std::vector<std::unique_ptr<Suite>> suites;
+    suites.push_back(std::make_unique<GemmSuite>());
     suites.push_back(std::make_unique<CoreSuite>());
     suites.push_back(std::make_unique<MemorySuite>());
     suites.push_back(std::make_unique<ModelSuite>());

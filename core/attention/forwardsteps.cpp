@@ -19,7 +19,7 @@ Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape sha
     Tensor y = Tensor::uninitialized(std::move(shape));
     RowMatrixMap out(y.data(), rows, w.rows());
     const ConstRowMatrixMap in(x.data(), rows, x.shape().size(2));
-    assignColumnSplitProduct(out, in, w.transpose());
+    assignColumnSplitProduct(out, in, w, Operand::Transposed);
     out.rowwise() += bias.transpose();
     return y;
 }

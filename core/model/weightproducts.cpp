@@ -32,14 +32,15 @@ void multiplyWidened(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, 
     std::vector<float> buffer(size_t(chunk * depth));
     for (int64_t first = begin; first < end; first += chunk) {
         const int64_t count = std::min(chunk, end - first);
+        const GemmBackend backend = GemmDispatch::shared().backendFor(x.rows(), count, depth);
         if (layout == WeightLayout::Conv1D) {
             w.widenColumns(first, count, buffer.data()); // (d_in, count)
-            y.middleCols(first, count).noalias() =
-                x * ConstRowMatrixMap(buffer.data(), depth, count);
+            assignProduct(backend, y.middleCols(first, count), x,
+                          ConstRowMatrixMap(buffer.data(), depth, count), Operand::AsIs);
         } else {
             w.widenRows(first, count, buffer.data()); // (count, d_in)
-            y.middleCols(first, count).noalias() =
-                x * ConstRowMatrixMap(buffer.data(), count, depth).transpose();
+            assignProduct(backend, y.middleCols(first, count), x,
+                          ConstRowMatrixMap(buffer.data(), count, depth), Operand::Transposed);
         }
     }
 }
@@ -52,9 +53,9 @@ RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, We
     RowMatrix y(x.rows(), outputs);
     if (const std::optional<ConstRowMatrixMap> stored = w.inPlace()) {
         if (layout == WeightLayout::Conv1D)
-            assignColumnSplitProduct(y, x, *stored);
+            assignColumnSplitProduct(y, x, *stored, Operand::AsIs);
         else
-            assignColumnSplitProduct(y, x, stored->transpose());
+            assignColumnSplitProduct(y, x, *stored, Operand::Transposed);
         return y;
     }
     // The same split of y's columns over the threads as assignColumnSplitProduct.

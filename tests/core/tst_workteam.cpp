@@ -197,7 +197,7 @@ void TestWorkTeam::theColumnSplitProductEqualsThePlainProduct()
     for (int threads : {1, 2}) {
         omp_set_num_threads(threads);
         RowMatrix split(37, 130);
-        assignColumnSplitProduct(split, a, b);
+        assignColumnSplitProduct(split, a, b, Operand::AsIs);
         const RowMatrix plain = a * b;
         QVERIFY((split - plain).cwiseAbs().maxCoeff() <= 1e-5f);
     }

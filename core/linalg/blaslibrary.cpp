@@ -1,0 +1,110 @@
+// BlasLibrary: dlopen of Debian's OpenBLAS or BLIS and the few symbols HeadLens calls.
+#include "linalg/blaslibrary.h"
+
+#include <cassert>
+#include <dlfcn.h>
+
+namespace headlens {
+
+namespace {
+
+// CBLAS's enumerations (cblas.h), declared here so that no BLAS header is needed to build.
+constexpr int kRowMajor = 101;
+constexpr int kNoTrans = 111;
+constexpr int kTrans = 112;
+
+/// dlopen of the first name that loads, or null. Debian installs each BLAS under its soname in
+/// the library path (an alternative pointing at the pthread, OpenMP or serial build).
+void *openFirst(std::initializer_list<const char *> names)
+{
+    for (const char *name : names)
+        if (void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL))
+            return handle;
+    return nullptr;
+}
+
+template <typename F> F symbol(void *handle, const char *name)
+{
+    return reinterpret_cast<F>(dlsym(handle, name));
+}
+
+} // namespace
+
+const BlasLibrary &BlasLibrary::get(Kind kind)
+{
+    // Function-local statics: opened once per process, on first use, safely from any thread.
+    if (kind == Kind::OpenBlas) {
+        static const BlasLibrary openBlas(Kind::OpenBlas);
+        return openBlas;
+    }
+    static const BlasLibrary blis(Kind::Blis);
+    return blis;
+}
+
+const BlasLibrary &BlasLibrary::of(GemmBackend backend)
+{
+    assert(backend != GemmBackend::Eigen);
+    return get(backend == GemmBackend::OpenBlas ? Kind::OpenBlas : Kind::Blis);
+}
+
+bool BlasLibrary::installed(GemmBackend backend)
+{
+    return backend == GemmBackend::Eigen || of(backend).available();
+}
+
+BlasLibrary::BlasLibrary(Kind kind)
+{
+    const char *label = kind == Kind::OpenBlas ? "openblas" : "blis";
+    void *handle = kind == Kind::OpenBlas ? openFirst({"libopenblas.so.0", "libopenblas.so"})
+                                          : openFirst({"libblis.so.4", "libblis.so"});
+    if (!handle) {
+        m_description = std::string(label) + " not found (" +
+                        (kind == Kind::OpenBlas ? "apt-get install libopenblas0-pthread"
+                                                : "apt-get install libblis4-openmp") +
+                        ")";
+        return;
+    }
+    m_description = label;
+    if (kind == Kind::OpenBlas) {
+        m_setThreads = symbol<SetThreads>(handle, "openblas_set_num_threads");
+        using Text = char *(*)();
+        if (auto config = symbol<Text>(handle, "openblas_get_config"))
+            m_description = config();
+        if (auto core = symbol<Text>(handle, "openblas_get_corename"))
+            m_description += std::string(" (") + core() + " kernel)";
+    } else {
+        // BLIS's CBLAS takes the integer size it was built with; HeadLens passes 32-bit ints.
+        using IntSize = int64_t (*)();
+        const auto blasInt = symbol<IntSize>(handle, "bli_info_get_blas_int_type_size");
+        if (!blasInt || blasInt() != 32) {
+            m_description = "blis with 64-bit BLAS integers (not supported)";
+            return;
+        }
+        m_setThreads64 = symbol<SetThreads64>(handle, "bli_thread_set_num_threads");
+        using Text = const char *(*)();
+        if (auto version = symbol<Text>(handle, "bli_info_get_version_str"))
+            m_description += std::string(" ") + version();
+    }
+    m_sgemm = symbol<Sgemm>(handle, "cblas_sgemm");
+    if (!m_sgemm)
+        m_description += " without cblas_sgemm";
+}
+
+void BlasLibrary::setThreads(int threads) const
+{
+    if (m_setThreads)
+        m_setThreads(threads);
+    if (m_setThreads64)
+        m_setThreads64(threads);
+}
+
+void BlasLibrary::multiply(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+                           const float *b, int64_t ldb, bool transposeB, float *c,
+                           int64_t ldc) const
+{
+    assert(available());
+    m_sgemm(kRowMajor, kNoTrans, transposeB ? kTrans : kNoTrans, int(m), int(n), int(k), 1.0f, a,
+            int(lda), b, int(ldb), 0.0f, c, int(ldc));
+}
+
+} // namespace headlens
