@@ -4,6 +4,7 @@
 #include "plot/axesstyle.h"
 #include "plot/colormaps.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -28,7 +29,8 @@ CorpusMapPlot::CorpusMapPlot(QWidget *parent) : QCustomPlot(parent)
     yAxis->setLabel(tr("map y"));
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Below the map: the dots fill it to every edge, and in a corner the legend sat on one.
+    AxesStyle::placeLegendBelow(*this);
     setMinimumSize(160, 160);
     setMouseTracking(true);
 }
@@ -88,6 +90,7 @@ void CorpusMapPlot::rebuild()
         graph->setData(x, y);
     }
     legend->setVisible(layers <= 12); // 24 or 48 layers: the colour bar of viridis says enough
+    AxesStyle::wrapLegend(*legend, layers, width() - 20);
     rescaleAxes();
     // A margin so that the outermost dots and their labels are not cut at the frame.
     for (QCPAxis *axis : {xAxis, yAxis}) {
@@ -96,6 +99,12 @@ void CorpusMapPlot::rebuild()
         axis->setRange(range.lower - pad, range.upper + pad);
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CorpusMapPlot::resizeEvent(QResizeEvent *event)
+{
+    AxesStyle::wrapLegend(*legend, std::max(m_summary.layers, 1), width() - 20);
+    QCustomPlot::resizeEvent(event);
 }
 
 std::pair<int, int> CorpusMapPlot::headAt(const QPointF &pixel) const
