@@ -67,8 +67,11 @@ void CorpusMapPlot::rebuild()
         const QColor color = QColor::fromRgb(gradient.color(t, QCPRange(0.0, 1.0)));
         QCPGraph *graph = addGraph();
         graph->setLineStyle(QCPGraph::lsNone);
+        // On the dark background viridis' first layers (dark purple) vanished: a light rim
+        // around the layer's colour (a disc fills with its pen, so a circle with a brush).
+        const QColor rim = m_dark ? QColor("#d0d0d0") : color.darker(115);
         graph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(115), color, 9));
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(rim, 1.5), QBrush(color), 9));
         graph->setName(tr("layer %1").arg(layer));
         QVector<double> x, y;
         for (int head = 0; head < m_summary.heads; ++head) {
