@@ -1,4 +1,4 @@
-// KvCachePlot: a point per power of two and one at n; y in the unit of the largest value.
+// KvCachePlot: three points a line (0, n and 4n); y in the unit of the largest value.
 #include "cost/kvcacheplot.h"
 
 #include "plot/axesstyle.h"
