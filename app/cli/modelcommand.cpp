@@ -135,7 +135,8 @@ void ModelCommand::printSummary(const ModelRun &run, double ms, bool fillMask) c
         printPredictions(run.topNext);
     } else if (fillMask) {
         for (const MaskFill &fill : run.maskFills) {
-            m_out << run.maskToken << " at position " << fill.position << " (0-based):\n";
+            // Counted from 1 as the window's "t7 [MASK]" and the formulas' t_1 … t_n.
+            m_out << run.maskToken << " at token " << fill.position + 1 << ":\n";
             printPredictions(fill.top);
         }
     } else {

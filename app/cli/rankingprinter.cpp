@@ -39,16 +39,16 @@ void RankingPrinter::print(const PatchingMap &map, const OpenedModel &model,
                           "clean run")
           << "\n"
           << "  answer [" << model.tokenLabel(map.answer) << "] (id " << map.answer << "), wrong ["
-          << model.tokenLabel(map.wrong) << "] (id " << map.wrong << "), read at position "
-          << map.position << " [" << run.tokens.at(size_t(map.position)) << "]" << std::fixed
+          << model.tokenLabel(map.wrong) << "] (id " << map.wrong << "), read at token "
+          << map.position + 1 << " [" << run.tokens.at(size_t(map.position)) << "]" << std::fixed
           << std::setprecision(4) << "; clean " << map.cleanMetric << ", corrupted "
           << map.corruptMetric << std::defaultfloat << "\n";
     printTable(map.restored);
     m_out << "By position, head " << map.positionsLayer << "." << map.positionsHead + 1
-          << " patched at one position at a time:\n"
+          << " patched at one position at a time (tokens from 1):\n"
           << std::fixed << std::setprecision(4);
     for (size_t p = 0; p < map.byPosition.size(); ++p)
-        m_out << "  " << std::setw(3) << p << " [" << map.positionTokens.at(p) << "] "
+        m_out << "  " << std::setw(3) << p + 1 << " [" << map.positionTokens.at(p) << "] "
               << map.byPosition[p] << "\n";
     m_out << std::defaultfloat;
 }

@@ -46,7 +46,8 @@ void warnAboutEmptyRows(Trace &trace, const Tensor &mask, const ForwardDims &d)
             if (m.row(i).minCoeff() == 0.0f)
                 continue;
             trace.warnings.push_back(
-                "Sequence " + std::to_string(b) + ", query " + std::to_string(i) + " (" +
+                // Lines and tokens counted from 1, as the window's "Show line" and t_1 … t_n.
+                "Line " + std::to_string(b + 1) + ", query token " + std::to_string(i + 1) + " (" +
                 quoted(trace.input.queryLabel(b, i)) +
                 "): every key is masked, so its attention weights are set to 0 instead of NaN.");
         }

@@ -4,6 +4,7 @@
 #include "io/npyfile.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -86,6 +87,11 @@ void TestInterventionCli::patchingTableAndFiles()
     QCOMPARE(lines.size(), 7); // the header and six tokens
     QVERIFY2(lines[0].startsWith("position,token,layer "), qPrintable(lines[0]));
     QVERIFY2(lines[2].startsWith("1,\"␣world\","), qPrintable(lines[2]));
+    // The CSV's rows count from 0 as arrays do; what is printed counts tokens from 1, as the
+    // window does: the difference is read at the last of six tokens, ␣world is token 2.
+    QVERIFY2(r.out.contains("read at token 6 [␣sat]"), qPrintable(r.out));
+    QVERIFY2(QRegularExpression(R"(\n\s+2 \[␣world\] )").match(r.out).hasMatch(),
+             qPrintable(r.out));
 }
 
 // --patch-direction break and --patch-positions: the reverse map of the swapped texts is the

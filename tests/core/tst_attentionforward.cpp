@@ -280,7 +280,9 @@ void TestAttentionForward::fullyMaskedRowIsZeroWithWarning()
     for (int64_t i = 0; i < trace.tensor(keys::output).numel(); ++i)
         QVERIFY(std::isfinite(trace.tensor(keys::output).data()[i]));
     QCOMPARE(trace.warnings.size(), size_t(1));
-    QVERIFY2(trace.warnings[0].find("query 0") != std::string::npos, trace.warnings[0].c_str());
+    // Named as people count (the window's "Show line 1", tokens t_1 … t_n): row 0 of line 0.
+    QVERIFY2(trace.warnings[0].find("Line 1, query token 1 ") != std::string::npos,
+             trace.warnings[0].c_str());
     QVERIFY(trace.warnings[0].find("every key is masked") != std::string::npos);
 }
 

@@ -152,6 +152,19 @@ private slots:
         checkDifferences(editedA, kTextB);
     }
 
+    // A text B set from outside (the command line, a workspace) reads from its start: the box
+    // showed only the tail of a text longer than it ("…heavy gear because it broke").
+    void textBShowsItsStart()
+    {
+        window->showCompare();
+        const QString text = QString(kTextB).repeated(4);
+        view()->setTextB(text);
+        auto *box = view()->findChild<QLineEdit *>("compareText");
+        QVERIFY(box);
+        QCOMPARE(box->text(), text);
+        QCOMPARE(box->cursorPosition(), 0);
+    }
+
     // Other token counts: A and B drawn, no difference, and the reason given.
     void differentLengthsSayWhy()
     {

@@ -1,4 +1,4 @@
-// Tests of CurvePlot: the legend's entries flow into the columns that fit.
+// Tests of CurvePlot: the legend's entries flow into the columns that fit, below the curves.
 #include "train/curveplot.h"
 
 #include <QTest>
@@ -31,6 +31,31 @@ private slots:
         for (int i = 0; i < plot.legend->itemCount(); ++i)
             entries += plot.legend->item(i) != nullptr;
         QCOMPARE(entries, 1);
+    }
+
+    // Below the axes the legend covers no curve: its entries lie outside the axes' rectangle,
+    // and the plot asks for their height on top of its own minimum instead of taking it from
+    // the curves (four rows of heads once left 30 px of curves at 1280 x 720).
+    void aLegendBelowLeavesTheCurvesTheirRoom()
+    {
+        CurvePlot plot("Induction score per head");
+        plot.setLegendBelow();
+        for (const char *name : {"L0 H1", "L0 H2", "L0 H3", "L0 H4"})
+            plot.addSeries(name, Qt::red);
+        plot.setLegendColumns(1); // four rows
+        const int legendHeight = plot.legend->minimumOuterSizeHint().height();
+        QVERIFY(legendHeight > 0);
+        QCOMPARE(plot.minimumHeight(), CurvePlot::kMinimumHeight + legendHeight);
+        plot.resize(300, plot.minimumHeight());
+        plot.addPoint(0, 0.0, 0.5);
+        plot.addPoint(0, 10.0, 0.9);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const QRect axes = plot.axisRect()->rect();
+        QVERIFY2(axes.height() >= 50, qPrintable(QString::number(axes.height())));
+        for (int i = 0; i < plot.legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem *item = plot.legend->item(i))
+                QVERIFY2(!item->outerRect().intersects(axes),
+                         qPrintable(QString("entry %1 lies on the curves").arg(i)));
     }
 };
 

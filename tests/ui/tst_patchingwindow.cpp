@@ -125,9 +125,13 @@ private slots:
             QVERIFY2(positions->title().contains(
                          direction == PatchDirection::CleanIntoCorrupt ? "restored" : "removed"),
                      qPrintable(positions->title()));
-            // The bars are labelled with the tokens of the run patched into.
-            QVERIFY2(positions->hoverText(1).contains("[␣world]"),
+            // The bars are labelled with the tokens of the run patched into, and tokens count
+            // from 1 as the formulas' t_1 … t_n: the second bar is token 2, and the difference
+            // is read at the last of the six tokens "Hello ␣world , ␣the ␣dog ␣sat".
+            QVERIFY2(positions->hoverText(1).startsWith("token 2 “␣world” · "),
                      qPrintable(positions->hoverText(1)));
+            const QString title = patching()->heatmap()->title();
+            QVERIFY2(title.endsWith("(at token 6 “␣sat”)"), qPrintable(title));
         }
     }
 

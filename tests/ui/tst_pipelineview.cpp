@@ -343,6 +343,20 @@ void TestPipelineView::ropePanelReadsTheTracesNumbers()
     const QString text = view.ropePanel()->numbersText();
     QVERIFY2(text.contains(QString("numbers %1 and %2").arg(a).arg(b)), qPrintable(text));
     QVERIFY2(text.contains(QString("m = %1").arg(offset + query)), qPrintable(text));
+    // Tokens count from 1 (t_1 … t_n) in the pickers and the text; the angle's m from 0.
+    const QString queryLabel =
+        QString::fromStdString(Tokenizer::displayLabel(trace->input.queryLabel(0, query)));
+    const QString keyLabel =
+        QString::fromStdString(Tokenizer::displayLabel(trace->input.keyLabel(0, key)));
+    const auto *queryPicker = view.ropePanel()->findChild<QComboBox *>("ropeQuery");
+    const auto *keyPicker = view.ropePanel()->findChild<QComboBox *>("ropeKey");
+    QCOMPARE(queryPicker->currentText(), QString("%1 “%2”").arg(query + 1).arg(queryLabel));
+    QCOMPARE(keyPicker->currentText(), QString("%1 “%2”").arg(key + 1).arg(keyLabel));
+    QVERIFY2(text.contains(QString("of token %1 “%2” at m = %3")
+                               .arg(query + 1)
+                               .arg(queryLabel)
+                               .arg(offset + query)),
+             qPrintable(text));
     QVERIFY2(text.contains(
                  QString("(%1, %2)").arg(p.qAfter.x(), 0, 'f', 3).arg(p.qAfter.y(), 0, 'f', 3)),
              qPrintable(text));

@@ -199,6 +199,28 @@ QByteArray sizeText(const QSize &s)
     return QByteArray::number(s.width()) + " x " + QByteArray::number(s.height());
 }
 
+/// Empty when the gallery's sentence (the label beside its tensor list) is no taller than its
+/// text wrapped at its width, as QFontMetrics wraps it, or than the list beside it; else what
+/// is wrong.
+QByteArray meaningProblem(const QWidget *gallery)
+{
+    const auto labels = gallery->findChildren<QLabel *>(QString(), Qt::FindDirectChildrenOnly);
+    const auto lists = gallery->findChildren<QComboBox *>(QString(), Qt::FindDirectChildrenOnly);
+    if (labels.size() != 1 || lists.size() != 1)
+        return "expected one sentence and one list above the heatmaps";
+    const QLabel *label = labels.front();
+    const QRect room = label->contentsRect();
+    const int text = label->fontMetrics()
+                         .boundingRect(QRect(0, 0, room.width(), 100000),
+                                       Qt::TextWordWrap | int(label->alignment()), label->text())
+                         .height();
+    const int tallest = std::max(text + label->height() - room.height(), lists.front()->height());
+    if (label->height() <= tallest + 2)
+        return {};
+    return "the sentence is " + QByteArray::number(label->height()) + " px tall for " +
+           QByteArray::number(text) + " px of text";
+}
+
 } // namespace
 
 class TestPresentationFit : public QObject
@@ -412,6 +434,11 @@ private slots:
             // The fit follows the new page's layout, a few events later on a busy machine.
             QTRY_VERIFY2_WITH_TIMEOUT(sideTabScrolls(pipeline).isEmpty(),
                                       where + ": " + sideTabScrolls(pipeline), 5000);
+            // The sentence above the heatmaps is as tall as its own wrapped lines: a longer
+            // step's three lines stayed when stepping back, and the heatmaps sat 25 px lower
+            // than stepping forward to the same step.
+            QTRY_VERIFY2_WITH_TIMEOUT(meaningProblem(pipeline->gallery()).isEmpty(),
+                                      where + ": " + meaningProblem(pipeline->gallery()), 5000);
             if (galleryAtFirst.isEmpty())
                 galleryAtFirst = pipeline->gallery()->size();
             QVERIFY2(pipeline->gallery()->width() == galleryAtFirst.width(),

@@ -106,6 +106,9 @@ QString CompareView::textB() const
 void CompareView::setTextB(const QString &text)
 {
     m_textB->setText(text);
+    // setText() leaves the cursor at the end, so a text longer than the box showed its tail
+    // ("…because it broke"): the start says which text B is.
+    m_textB->setCursorPosition(0);
 }
 
 ComparisonRequest CompareView::request() const

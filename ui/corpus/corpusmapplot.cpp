@@ -4,6 +4,7 @@
 #include "plot/axesstyle.h"
 #include "plot/colormaps.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -28,7 +29,8 @@ CorpusMapPlot::CorpusMapPlot(QWidget *parent) : QCustomPlot(parent)
     yAxis->setLabel(tr("map y"));
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Below the map: the dots fill it to every edge, and in a corner the legend sat on one.
+    AxesStyle::placeLegendBelow(*this);
     setMinimumSize(160, 160);
     setMouseTracking(true);
 }
@@ -65,8 +67,11 @@ void CorpusMapPlot::rebuild()
         const QColor color = QColor::fromRgb(gradient.color(t, QCPRange(0.0, 1.0)));
         QCPGraph *graph = addGraph();
         graph->setLineStyle(QCPGraph::lsNone);
+        // On the dark background viridis' first layers (dark purple) vanished: a light rim
+        // around the layer's colour (a disc fills with its pen, so a circle with a brush).
+        const QColor rim = m_dark ? QColor("#d0d0d0") : color.darker(115);
         graph->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(115), color, 9));
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(rim, 1.5), QBrush(color), 9));
         graph->setName(tr("layer %1").arg(layer));
         QVector<double> x, y;
         for (int head = 0; head < m_summary.heads; ++head) {
@@ -88,6 +93,7 @@ void CorpusMapPlot::rebuild()
         graph->setData(x, y);
     }
     legend->setVisible(layers <= 12); // 24 or 48 layers: the colour bar of viridis says enough
+    AxesStyle::wrapLegend(*legend, layers, width() - 20);
     rescaleAxes();
     // A margin so that the outermost dots and their labels are not cut at the frame.
     for (QCPAxis *axis : {xAxis, yAxis}) {
@@ -96,6 +102,12 @@ void CorpusMapPlot::rebuild()
         axis->setRange(range.lower - pad, range.upper + pad);
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CorpusMapPlot::resizeEvent(QResizeEvent *event)
+{
+    AxesStyle::wrapLegend(*legend, std::max(m_summary.layers, 1), width() - 20);
+    QCustomPlot::resizeEvent(event);
 }
 
 std::pair<int, int> CorpusMapPlot::headAt(const QPointF &pixel) const

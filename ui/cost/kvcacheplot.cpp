@@ -1,4 +1,4 @@
-// KvCachePlot: a point per power of two and one at n; y in the unit of the largest value.
+// KvCachePlot: three points a line (0, n and 4n); y in the unit of the largest value.
 #include "cost/kvcacheplot.h"
 
 #include "plot/axesstyle.h"
@@ -40,10 +40,7 @@ KvCachePlot::KvCachePlot(QWidget *parent) : QCustomPlot(parent)
     legend->setVisible(true);
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(2, 0, legend);
-    plotLayout()->setRowStretchFactor(2, 0.001);
-    legend->setMargins(QMargins(4, 0, 4, 4));
+    AxesStyle::placeLegendBelow(*this);
     setMinimumSize(260, 260);
 }
 
@@ -58,7 +55,9 @@ double KvCachePlot::valueAt(int index, int64_t tokens) const
 void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
 {
     m_costs = costs;
-    const int64_t last = std::max<int64_t>(8192, tokens * 4);
+    // Four times n, as the class says: at least 8192 put the lesson's n = 10 on the y axis,
+    // its label against the tick labels. Straight lines read the same at any scale.
+    const int64_t last = std::max<int64_t>(8, tokens * 4);
     const double largest = costs.multiHead.kvCacheBytesAt(last);
     int unit = 0;
     for (m_unit = 1.0; largest / m_unit >= 1024.0 && unit < 5; ++unit)
@@ -94,17 +93,12 @@ void KvCachePlot::resizeEvent(QResizeEvent *event)
     QCustomPlot::resizeEvent(event);
 }
 
-// Side by side when the three entries fit the width, otherwise one above the other; and the
+// Side by side as many as fit the width, the rest below; and the
 // x axis's "1000 2000 ... 8000" ran together on a narrow chart, so ticks go by its width too.
 void KvCachePlot::fitTitleAndLegend()
 {
     m_title->setText(TitleFit::fitted(m_titleText, m_title->font(), width()));
-    int entries = 0;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        entries += legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing();
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(entries > 0 && entries > width() - 20 ? 1 : 3);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    AxesStyle::wrapLegend(*legend, 3, width() - 20);
     const int labelWidth = QFontMetrics(xAxis->tickLabelFont()).horizontalAdvance("00000") + 16;
     xAxis->ticker()->setTickCount(std::clamp(width() / std::max(labelWidth, 1) - 1, 2, 6));
 }

@@ -3,6 +3,7 @@
 
 #include "interventions/positionpatchplot.h"
 #include "interventions/rankingheatmap.h"
+#include "views/tokennumber.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -121,6 +122,12 @@ void PatchingMapView::setPatching(std::shared_ptr<const PatchingMap> patching)
     if (!m_patching)
         return;
     const bool restoring = m_patching->direction == PatchDirection::CleanIntoCorrupt;
+    // The place whose logits the difference reads, named as the bars below name it.
+    const size_t at = size_t(m_patching->position);
+    const QString readAt = TokenNumber::named(
+        m_patching->position, at < m_patching->positionTokens.size()
+                                  ? QString::fromStdString(m_patching->positionTokens[at])
+                                  : QString());
     m_heatmap->setValues(m_patching->restored,
                          (restoring ? tr("Share of the clean logit difference restored by "
                                          "patching each head's clean output into the corrupted "
@@ -128,10 +135,10 @@ void PatchingMapView::setPatching(std::shared_ptr<const PatchingMap> patching)
                                     : tr("Share of the clean logit difference removed by "
                                          "patching each head's corrupted output into the clean "
                                          "run")) +
-                             tr(" — clean %1, corrupted %2 (at token %3)")
+                             tr(" — clean %1, corrupted %2 (at %3)")
                                  .arg(m_patching->cleanMetric, 0, 'f', 3)
                                  .arg(m_patching->corruptMetric, 0, 'f', 3)
-                                 .arg(m_patching->position),
+                                 .arg(readAt),
                          restoring ? tr("restored") : tr("removed"));
     m_positions->setPatching(*m_patching);
     m_positions->show();

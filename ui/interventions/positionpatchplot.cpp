@@ -2,6 +2,7 @@
 #include "interventions/positionpatchplot.h"
 
 #include "plot/axesstyle.h"
+#include "views/tokennumber.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +40,7 @@ void PositionPatchPlot::setPatching(const PatchingMap &map)
     for (size_t p = 0; p < m_values.size(); ++p) {
         const QString token = p < map.positionTokens.size()
                                   ? QString::fromStdString(map.positionTokens[p])
-                                  : QString::number(p);
+                                  : QString::number(p + 1);
         m_tokens.push_back(token);
         ticks->addTick(double(p), token);
         x << double(p);
@@ -65,9 +66,8 @@ QString PositionPatchPlot::hoverText(int p) const
 {
     if (p < 0 || p >= int(m_values.size()))
         return {};
-    return tr("token %1 [%2] · %3")
-        .arg(p)
-        .arg(m_tokens[size_t(p)])
+    return tr("%1 · %2")
+        .arg(TokenNumber::named(p, m_tokens[size_t(p)]))
         .arg(m_values[size_t(p)], 0, 'f', 3);
 }
 

@@ -24,7 +24,8 @@ public:
     /// What the bars draw, one per position (empty before the first map).
     const std::vector<double> &values() const { return m_values; }
     QString title() const { return m_title->text(); }
-    /// What hovering position `p` shows ("token 3 [␣Mary] · 0.412"); empty off the range.
+    /// What hovering position `p` (from 0) shows, counted from 1 ("token 3 “␣Mary” · 0.412" for
+    /// p = 2); empty off the range.
     QString hoverText(int p) const;
     QSize sizeHint() const override { return {480, 200}; }
 

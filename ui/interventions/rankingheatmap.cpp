@@ -100,6 +100,11 @@ void RankingHeatmap::setValues(const RowMatrix &values, const QString &title,
     m_table->setValues(values, valueName);
 }
 
+QString RankingHeatmap::title() const
+{
+    return m_title->text();
+}
+
 void RankingHeatmap::setPlotStyle(const PlotStyle &style)
 {
     // Cells large enough to point at from the back of the room, even for a model of one or

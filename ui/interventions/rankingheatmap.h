@@ -34,6 +34,8 @@ public:
     void showFailed(const QString &message);
     /// The line under the title: what is computing, was cancelled or went wrong.
     QString status() const;
+    /// The line above the map: what the values are ("… (at token 6 “␣sat”)").
+    QString title() const;
     bool isRunning() const { return m_running; }
     const RowMatrix &values() const { return m_values; }
     HeatmapPlot *plot() const { return m_plot; }

@@ -7,6 +7,7 @@
 #include "pipeline/ropearrows.h"
 #include "plot/headcolors.h"
 #include "text/tokenizer.h"
+#include "views/tokennumber.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -73,10 +74,14 @@ QLayout *RopePanel::buildPickers(QWidget *content)
                           "θ^(-2j/d_k) radians per position"));
     m_query = new FullTextComboBox(24, content);
     m_query->setObjectName("ropeQuery");
-    m_query->setToolTip(tr("The query's token: its position m sets q's angle"));
+    // Tokens count from 1 as everywhere (t_1 … t_n); the angle's position m counts from 0 as
+    // the model's position ids do, so token 1 is not turned.
+    m_query->setToolTip(tr("The query's token (counted from 1): its position m, counted from 0, "
+                           "sets q's angle"));
     m_key = new FullTextComboBox(24, content);
     m_key->setObjectName("ropeKey");
-    m_key->setToolTip(tr("The key's token: its position n sets k's angle"));
+    m_key->setToolTip(tr("The key's token (counted from 1): its position n, counted from 0, "
+                         "sets k's angle"));
     auto *pickers = new QGridLayout;
     pickers->addWidget(new QLabel(tr("head"), content), 0, 0);
     pickers->addWidget(m_head, 0, 1);
@@ -125,8 +130,7 @@ void RopePanel::fillTokens(QComboBox *box, bool keys)
     for (int64_t i = 0; i < count; ++i) {
         const std::string label =
             keys ? m_trace->input.keyLabel(m_batch, i) : m_trace->input.queryLabel(m_batch, i);
-        box->addItem(
-            QString("%1 “%2”").arg(i).arg(QString::fromStdString(Tokenizer::displayLabel(label))));
+        box->addItem(TokenNumber::entry(i, QString::fromStdString(Tokenizer::displayLabel(label))));
     }
     box->setCurrentIndex(std::clamp(previous, 0, std::max(box->count() - 1, 0)));
 }
@@ -195,7 +199,7 @@ QString RopePanel::describe(const RopePair &p, int pair, int64_t first, int64_t 
     };
     return tr("<b>Pair j = %1</b>: numbers %2 and %3 of the head's %4 (%5). It turns by "
               "θ<sub>j</sub> = %6<sup>−2·%1/%4</sup> = %7 rad per position.<br><span "
-              "style='color:%8'><b>q</b></span> “%9” at m = %10: %11 turned by m θ<sub>j</sub> = "
+              "style='color:%8'><b>q</b></span> of %9 at m = %10: %11 turned by m θ<sub>j</sub> = "
               "%12 → %13<br>")
                .arg(pair)
                .arg(first)
@@ -205,13 +209,15 @@ QString RopePanel::describe(const RopePair &p, int pair, int64_t first, int64_t 
                                 : tr("split-half pairs j, j+d_k/2"))
                .arg(double(c.ropeTheta), 0, 'g', 6)
                .arg(frequency, 0, 'g', 4)
-               .arg(p.qColor.name(), label(m_trace->input.queryLabel(m_batch, i)))
+               .arg(p.qColor.name(),
+                    TokenNumber::named(i, label(m_trace->input.queryLabel(m_batch, i))))
                .arg(m)
                .arg(vec(p.qBefore), radians(p.qAngle), vec(p.qAfter)) +
-           tr("<span style='color:%1'><b>%2</b></span> “%3” at n = %4: %5 turned by n "
+           tr("<span style='color:%1'><b>%2</b></span> of %3 at n = %4: %5 turned by n "
               "θ<sub>j</sub> = %6 → %7<br>Its share of q · k: %8 before, %9 after; the angle "
               "between q and k grew by (m − n) θ<sub>j</sub> = %10.")
-               .arg(p.kColor.name(), kName, label(m_trace->input.keyLabel(m_batch, j)))
+               .arg(p.kColor.name(), kName,
+                    TokenNumber::named(j, label(m_trace->input.keyLabel(m_batch, j))))
                .arg(n)
                .arg(vec(p.kBefore), radians(p.kAngle), vec(p.kAfter))
                .arg(dot(p.qBefore, p.kBefore), 0, 'f', 4)

@@ -3,6 +3,7 @@
 
 #include "attention/elementroute.h"
 #include "plot/headcolors.h"
+#include "views/tokennumber.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -222,11 +223,12 @@ void SplitBarWidget::drawRowLabels(QPainter &p, const Geometry &g) const
                          : m_projection == Projection::Value ? "v"
                                                              : "q";
     p.drawText(QRectF(g.left, 0, width() - 16, g.top - 2), Qt::AlignLeft | Qt::AlignBottom,
-               tr("%1[%2, %3, :] — token “%4”: %5 numbers = %6 %7 × %8")
+               // The index is PyTorch's, from 0; the token is named as people count it.
+               tr("%1[%2, %3, :] — %4: %5 numbers = %6 %7 × %8")
                    .arg(name)
                    .arg(m_batch)
                    .arg(m_token)
-                   .arg(token)
+                   .arg(TokenNumber::named(m_token, token))
                    .arg(heads() * m_width)
                    .arg(heads())
                    .arg(isKv() ? tr("K/V heads") : tr("heads"))

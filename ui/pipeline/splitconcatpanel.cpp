@@ -5,6 +5,7 @@
 #include "panels/verticalscrollarea.h"
 #include "pipeline/kvgroupdiagram.h"
 #include "text/tokenizer.h"
+#include "views/tokennumber.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -77,7 +78,8 @@ void SplitConcatPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
     for (int64_t i = 0; i < m_trace->queryLength(); ++i) {
         const std::string label = m_trace->input.queryLabel(batch, i);
         // Tokens count from 1 as everywhere a person reads them (t_1 … t_n, One cell).
-        m_token->addItem(QString("%1 “%2”").arg(i + 1).arg(
+        m_token->addItem(TokenNumber::entry(
+            i,
             label.empty() ? tr("(pad)") : QString::fromStdString(Tokenizer::displayLabel(label))));
     }
     m_token->setCurrentIndex(std::clamp(previous, 0, m_token->count() - 1));

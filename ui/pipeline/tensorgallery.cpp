@@ -85,6 +85,9 @@ TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
     m_meaning->setWordWrap(true);
     top->addWidget(m_choice);
     top->addWidget(m_meaning, 1);
+    // Its width can change after its text (the list beside it takes the width of the step's
+    // tensor names): fitted again then, so its height is always its text's at its width.
+    m_meaning->installEventFilter(this);
     m_host = new QWidget(this);
     m_grid = new QGridLayout(m_host);
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -221,6 +224,13 @@ QStringList TensorGallery::labelsFor(const std::string &axis, int count) const
     return labels;
 }
 
+bool TensorGallery::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_meaning && event->type() == QEvent::Resize)
+        fitMeaning(); // the same width gives the same height: no loop
+    return QWidget::eventFilter(watched, event);
+}
+
 void TensorGallery::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
@@ -256,6 +266,10 @@ int TensorGallery::columnsFor(int count) const
 void TensorGallery::fitMeaning()
 {
     const int width = m_meaning->width() > 0 ? m_meaning->width() : this->width() / 2;
+    // QLabel's heightForWidth() is never below its minimum height: without the reset a longer
+    // sentence's three lines (step 14's) stayed for every step after, two lines of text
+    // centred in them, and stepping back drew the heatmaps 25 px lower than stepping forward.
+    m_meaning->setMinimumHeight(0);
     m_meaning->setMinimumHeight(m_meaning->heightForWidth(width));
 }
 

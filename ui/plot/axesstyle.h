@@ -19,6 +19,12 @@ public:
     /// Shows `text` as the tooltip at the mouse, or hides the tooltip when `text` is empty: what
     /// hovering a chart's point or bar says.
     static void showHover(QWidget *plot, const QMouseEvent &event, const QString &text);
+    /// Moves `plot`'s legend out of the axes into a row of its own below them: inside, in any
+    /// corner, it covered curves, a marker or a point at 1280 x 720 in presentation mode.
+    static void placeLegendBelow(QCustomPlot &plot);
+    /// Lays the legend's entries out `columns` to a row, fewer when that many entries side by
+    /// side would be wider than `room` pixels (at least one a row).
+    static void wrapLegend(QCPLegend &legend, int columns, int room);
 };
 
 } // namespace headlens

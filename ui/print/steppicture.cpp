@@ -102,7 +102,7 @@ QString StepPicture::tokensHtml(const QSizeF &room) const
         const int rows = (n + groups - 1) / groups;
         QString html = "<table cellspacing=0 cellpadding=3 border=1><tr>";
         for (int g = 0; g < groups && g * rows < n; ++g)
-            html += "<th>position</th><th>token</th><th>id</th>";
+            html += "<th>t</th><th>token</th><th>id</th>";
         html += "</tr>";
         for (int r = 0; r < rows; ++r) {
             html += "<tr>";
@@ -112,7 +112,7 @@ QString StepPicture::tokensHtml(const QSizeF &room) const
                     html += "<td></td><td></td><td></td>";
                     continue;
                 }
-                html += cell.arg(i) +
+                html += cell.arg(i + 1) + // t_1 … t_n, as the formulas beside it count
                         cell.arg(TextBlock::plain(QString::fromStdString(
                             Tokenizer::displayLabel(trace.input.queryLabel(b, i))))) +
                         cell.arg(double(ids.at({b, i})));

@@ -1,8 +1,10 @@
-// CurvePlot: thin lines, a legend in the corner, the x axis always spanning the steps done.
+// CurvePlot: thin lines, a legend below the axes, the x axis always spanning the steps done.
 #include "train/curveplot.h"
 
 #include "plot/axesstyle.h"
 #include "plot/titlefit.h"
+
+#include <algorithm>
 
 namespace headlens {
 
@@ -19,8 +21,7 @@ CurvePlot::CurvePlot(const QString &title, QWidget *parent) : QCustomPlot(parent
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
     legend->setRowSpacing(-3);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    setMinimumSize(150, 130);
+    setMinimumSize(kMinimumWidth, kMinimumHeight);
     m_replot.setSingleShot(true);
     m_replot.setInterval(kReplotMs);
     connect(&m_replot, &QTimer::timeout, this, [this] {
@@ -80,11 +81,6 @@ void CurvePlot::setPercentAxis(bool percent)
     yAxis->setTicker(ticker);
 }
 
-void CurvePlot::setLegendCorner(Qt::Alignment corner)
-{
-    axisRect()->insetLayout()->setInsetAlignment(0, corner);
-}
-
 void CurvePlot::setLegendColumns(int columns)
 {
     m_legendColumns = std::max(columns, 1);
@@ -95,17 +91,20 @@ void CurvePlot::setLegendColumns(int columns)
 // the entries take as many columns as the cells' width holds.
 void CurvePlot::fitLegend()
 {
-    int widest = 0;
-    // itemCount() counts the grid's cells: a last row only partly filled (3 entries in rows of
-    // 2) holds empty cells, whose item() is null.
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (QCPAbstractLegendItem *item = legend->item(i))
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
     const int room = axisRect()->width() > 0 ? axisRect()->width() : width() - 60;
-    const int fit = widest > 0 ? std::max(1, room / (widest + legend->columnSpacing())) : 1;
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(std::min(m_legendColumns, fit));
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-flows the entries
+    AxesStyle::wrapLegend(*legend, m_legendColumns, room);
+    // Below the axes the legend's rows come on top of the curves' room, not out of it: four
+    // rows of heads left 30 px of curves at 1280 x 720 in presentation mode.
+    if (m_legendBelow)
+        setMinimumHeight(int(kMinimumHeight * std::max(1.0, m_style.fontScale)) +
+                         legend->minimumOuterSizeHint().height());
+}
+
+void CurvePlot::setLegendBelow()
+{
+    AxesStyle::placeLegendBelow(*this);
+    m_legendBelow = true;
+    fitLegend();
 }
 
 void CurvePlot::addPoint(int series, double step, double value)
@@ -132,13 +131,9 @@ void CurvePlot::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
     AxesStyle::apply(*this, style, 7.5);
-    // In the corner the legend sat on the curves ("held-out" crossed by its own line at
-    // 1280 x 720): a veil of the background keeps its words readable over them.
-    QColor veil = style.background();
-    veil.setAlpha(210);
-    legend->setBrush(veil);
     AxesStyle::applyTitle(*m_title, style);
     fitTitle();
+    fitLegend(); // the entries' size follows the font
     scheduleReplot();
 }
 

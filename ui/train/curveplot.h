@@ -16,6 +16,8 @@ class CurvePlot : public QCustomPlot
     Q_OBJECT
 public:
     static constexpr int kReplotMs = 100;
+    static constexpr int kMinimumWidth = 150;
+    static constexpr int kMinimumHeight = 130; ///< the axes and title, without a legend below
 
     explicit CurvePlot(const QString &title, QWidget *parent = nullptr);
 
@@ -26,8 +28,8 @@ public:
     /// A fixed y range (accuracy, scores: 0..1); without one the axis follows the data (loss).
     void setFixedYRange(double lower, double upper);
     void setPercentAxis(bool percent);
-    /// Where the legend sits inside the plot: the corner the curves leave empty.
-    void setLegendCorner(Qt::Alignment corner);
+    /// The legend in a row of its own below the axes, for curves that fill every corner.
+    void setLegendBelow();
     /// Legend entries side by side, `columns` per row (a row per layer of heads).
     void setLegendColumns(int columns);
     void setTitle(const QString &title);
@@ -52,6 +54,7 @@ private:
     QCPTextElement *m_title = nullptr;
     QString m_titleText;     ///< as set; shown on two lines when one is wider than the plot
     int m_legendColumns = 1; ///< as set; fewer when the entries would not fit the width
+    bool m_legendBelow = false;
     QTimer m_replot;
     PlotStyle m_style;
     bool m_fixedY = false;

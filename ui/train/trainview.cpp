@@ -123,16 +123,21 @@ QWidget *TrainView::buildCharts()
     m_accuracy->setPercentAxis(true);
     m_scores = new CurvePlot(QString(), charts);
     m_scores->setFixedYRange(0.0, 1.0);
-    m_accuracy->setLegendCorner(Qt::AlignBottom | Qt::AlignRight); // curves rise to the top
-    m_scores->setLegendCorner(Qt::AlignRight | Qt::AlignVCenter);  // scores end high or low
+    // Below the axes: no corner stays free of curves for a whole run (the flat loss of the
+    // first steps ran under the legend at the top, scores end high or low).
+    for (CurvePlot *plot : {m_loss, m_accuracy, m_scores})
+        plot->setLegendBelow();
     for (CurvePlot *plot : {m_loss, m_accuracy}) {
         plot->addSeries(tr("training"), kTrainColor, Qt::SolidLine, 1.2);
         plot->addSeries(tr("held-out"), kHeldOutColor, Qt::SolidLine, 2.0);
+        plot->setLegendColumns(2);
     }
     auto *curves = new QWidget(charts);
-    curves->setMinimumHeight(210);
     auto *row = new QHBoxLayout(curves);
     row->setContentsMargins(0, 0, 0, 0);
+    // At least 210 px, and taller when a chart needs it (the scores' legend below its axes):
+    // a minimum set on the widget would override its charts' own.
+    row->addStrut(210);
     for (CurvePlot *plot : {m_loss, m_accuracy, m_scores})
         row->addWidget(plot, 1);
     m_heatmaps = new SnapshotGrid(charts);
