@@ -39,7 +39,7 @@ SOAK_CHANGES ?= 5000
 KILLS ?= 1000
 soak: build
 	QT_QPA_PLATFORM=offscreen HEADLENS_SOAK_CHANGES=$(SOAK_CHANGES) ./build/release/tests/tst_soak
-	HEADLENS_KILLS=$(KILLS) ./build/release/tests/tst_killedsaves
+	QT_QPA_PLATFORM=offscreen HEADLENS_KILLS=$(KILLS) ./build/release/tests/tst_killedsaves
 
 bench: build
 	cmake --build --preset release --target headlens-bench -j $(JOBS)
