@@ -406,8 +406,7 @@ void PipelineView::showSidePanel(const TraceStep &step, bool animate)
         m_side->setCurrentWidget(m_cell);
         break;
     }
-    fitSideTabs();
-    QTimer::singleShot(0, this, &PipelineView::fitSideTabs); // once the page has its width
+    fitSideTabs(); // and again when the page in front gets its width (eventFilter)
 }
 
 void PipelineView::pickCell(int head, int query, int key)
