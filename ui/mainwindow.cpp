@@ -282,6 +282,8 @@ void MainWindow::hideDockOnTrainTab()
             recompute();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this, dock] {
+        // The b/n/h summary describes the traced layer, not the toy model the tab trains.
+        m_info->setVisible(m_tabs->currentWidget() != m_trainPage);
         if (m_tabs->currentWidget() == m_trainPage && !dock->isHidden()) {
             m_dockHiddenForTrain = true;
             dock->hide();

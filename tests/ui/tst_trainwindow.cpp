@@ -1,4 +1,5 @@
-// tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock, "Open in Heads view".
+// tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock and summary, "Open in
+// Heads view".
 #include "mainwindow.h"
 #include "runner/tracerunner.h"
 #include "train/trainview.h"
@@ -6,6 +7,7 @@
 #include "windowsettled.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
@@ -22,6 +24,7 @@ private:
 
     QTabWidget *tabs() { return window->findChild<QTabWidget *>("viewTabs"); }
     QDockWidget *dock() { return window->findChild<QDockWidget *>("controlsDock"); }
+    QLabel *summary() { return window->findChild<QLabel *>("traceSummary"); }
 
 private slots:
     void init()
@@ -40,8 +43,12 @@ private slots:
         QTest::keyClick(window.get(), Qt::Key_3, Qt::ControlModifier);
         QVERIFY(tabs()->currentWidget()->isAncestorOf(window->trainView()));
         QVERIFY(!dock()->isVisible()); // the Train view has its own settings column
+        // Nor does the status bar describe the built-in layer's 8 heads beside a toy model's.
+        QVERIFY(!summary()->isVisible());
         QTest::keyClick(window.get(), Qt::Key_1, Qt::ControlModifier);
         QVERIFY(dock()->isVisible());
+        QVERIFY(summary()->isVisible());
+        QVERIFY(summary()->text().contains("h=8"));
     }
 
     void openInHeadsViewShowsTheTrainedModel()

@@ -270,7 +270,7 @@ void TensorGallery::fitMeaning()
     // sentence's three lines (step 14's) stayed for every step after, two lines of text
     // centred in them, and stepping back drew the heatmaps 25 px lower than stepping forward.
     m_meaning->setMinimumHeight(0);
-    m_meaning->setMinimumHeight(m_meaning->heightForWidth(width));
+    m_meaning->setMinimumHeight(std::max(0, m_meaning->heightForWidth(width))); // -1: no text
 }
 
 void TensorGallery::refill()
