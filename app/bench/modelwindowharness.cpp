@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "paintwatch.h"
 #include "runner/tracerunner.h"
+#include "runner/viewworkpool.h"
 #include "stallwatch.h"
 
 #include <QEventLoop>
@@ -43,7 +44,8 @@ Interaction ModelWindowHarness::apply(const std::function<void()> &change)
         const double now = clock.elapsedMs();
         const bool quiet = now - paints.lastPaintEndMs() >= kQuietMs && now >= kQuietMs;
         if ((quiet && !m_window->runner()->isBusy() &&
-             QThreadPool::globalInstance()->activeThreadCount() == 0) ||
+             QThreadPool::globalInstance()->activeThreadCount() == 0 &&
+             ViewWorkPool::instance()->activeThreadCount() == 0) ||
             now > 180000.0)
             loop.quit();
     });
