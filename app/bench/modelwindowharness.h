@@ -17,7 +17,7 @@ class MainWindow;
 
 /// The MainWindow, offscreen at 1400 x 900, as a person uses it with a model: `apply` makes a
 /// change (a text, a layer, an ablation, a tab) and waits until the window is settled: the
-/// runner idle, Qt's thread pools idle (its own and ViewWorkPool) (the thumbnails and pictures made
+/// runner idle, Qt's global thread pool and ViewWorkPool idle (the thumbnails and pictures made
 /// there delivered) and nothing in the view tabs painted for kQuietMs. Needs a QApplication.
 class ModelWindowHarness
 {
