@@ -140,12 +140,18 @@ Suites:
                  max_stall_ms = longest gap of a 5 ms UI timer
   window_latency (with the GUI) the same change in the whole window on its Heads tab, where
                  every view a new trace reaches does its work, at n=32, 512, 2048
+  model_window   (with the GUI) a random GPT-2 small checkpoint and a 1024-token text in the
+                 whole window: a new text (on the Heads, Model, Pipeline, Lines tabs), another
+                 traced layer, one head ablated, each tab switched to; timed to the tab shown
+                 settled and repainted, with max_stall_ms; model_window_memory: peak resident
+                 memory against the budget of issue 16 (weights' file + trace + every head's
+                 weights + 300 MiB)
   startup        (with the GUI) start of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 
 Options:
   --quick                 fewer shapes, ~0.1 s and at least 3 runs per case (smoke test)
-  --json PATH             also write the results as JSON (format_version 3, see benchreport.h)
+  --json PATH             also write the results as JSON (format_version 4, see benchreport.h)
   --suite NAME            run only this suite (repeatable)
   --threads LIST          thread counts, default 1,2
   --busy N                N other programs spin on the cores while the suites run (a busy

@@ -152,7 +152,7 @@ std::string BenchReport::toJson() const
         results.push_back(std::move(row));
     }
     const MachineInfo &mi = m_machine;
-    const Json document = {{"format_version", 3},
+    const Json document = {{"format_version", 4},
                            {"tool", "headlens-bench"},
                            {"date", m_date},
                            {"machine",

@@ -11,14 +11,15 @@
 
 namespace headlens {
 
-/// JSON format, version 3 (scripts/bench_reference.py reads it; bump format_version when a key
-/// changes meaning or disappears, adding keys keeps the version; version 2 added the
+/// JSON format, version 4 (scripts/bench_reference.py reads it; bump format_version when a key
+/// changes meaning or disappears, or a suite's rows have parameters that are codes rather than
+/// sizes, as version 4's model_window; adding plain keys keeps the version; version 2 added the
 /// typing_latency suite, whose "ratio" is a ratio of two of its rows, not a time, and whose
 /// "window" parameter says which path was timed; version 3 added the gemm suite and the
 /// product backends: gemm_reference is measured with the backend the core uses, named by its
-/// new "backend" parameter, where it was always Eigen before; the keys of version 1 mean what
-/// they meant otherwise):
-///   {"format_version": 3, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
+/// new "backend" parameter, where it was always Eigen before; version 4 added the model_window
+/// and model_window_memory suites; the keys of version 1 mean what they meant otherwise):
+///   {"format_version": 4, "tool": "headlens-bench", "date": "2026-01-31T09:48:02Z" (UTC),
 ///    "machine": {"cpu", "logical_cores", "compiler", "build_type", "flags", "native",
 ///                "assertions", "simd", "eigen", "openmp", "gemm" (the core's product backend
 ///                and why), "openblas", "blis" (what was found), "openblas_coretype" (the
@@ -43,7 +44,15 @@ namespace headlens {
 ///      Session the window's runner uses), "keystroke" (1: a character typed at the end, run
 ///      from the previous run's rows; 0: the first character changed, every token computed),
 ///      timed, "reused_tokens" (the last run's), "ratio" (the row's median over the same
-///      path's keystroke 0 row; 1 for that row))]}
+///      path's keystroke 0 row; 1 for that row); model_window: "n", "threads", "change" (0 the
+///      model and text opened, 1 a new text with its first token changed, 2 the traced layer
+///      switched, 3 one head ablated, 4 the tab switched to), "tab" (shown while changing or
+///      switched to: 0 Heads, 1 Model, 2 Pipeline, 3 Lines), timed from the change to the last
+///      paint of the tab's views once the window settled, "max_stall_ms" (the longest over the
+///      repetitions, from the change to settled); model_window_memory: "n", "threads",
+///      "peak_bytes" (VmHWM over the window's life), "budget_bytes" (the sum of the next three
+///      + 300 MiB), "file_bytes" (model.safetensors, mapped), "trace_bytes" (Trace::bytes() of
+///      the traced layer), "heads_bytes" (L·h·n²·4))]}
 /// A metric that could not be computed is null.
 class BenchReport
 {

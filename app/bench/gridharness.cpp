@@ -5,16 +5,17 @@
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
+#include "stallwatch.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "workspace/workspace.h"
 
-#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QHBoxLayout>
 #include <QTimer>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -83,15 +84,7 @@ WorkspaceState GridHarness::stateFor(int n, int dModel, int heads, int seed)
 Interaction GridHarness::change(const WorkspaceState &state)
 {
     Interaction result;
-    QElapsedTimer clock;
-    double lastTick = 0.0;
-    QTimer ticker;
-    ticker.setInterval(5);
-    connect(&ticker, &QTimer::timeout, this, [&] {
-        const double now = clock.nsecsElapsed() * 1e-6;
-        result.stallMs = std::max(result.stallMs, now - lastTick);
-        lastTick = now;
-    });
+    std::optional<StallWatch> clock;
 
     // Waits in a real event loop, as the window does: polling processEvents() kept one of the
     // two cores busy and slowed the worker's parallel loops down by up to 4x.
@@ -122,7 +115,7 @@ Interaction GridHarness::change(const WorkspaceState &state)
                             return;
                         done[i] = true;
                         if (allDrawn())
-                            result.latencyMs = clock.nsecsElapsed() * 1e-6;
+                            result.latencyMs = clock->elapsedMs();
                         quitWhenFinished();
                     }));
         }));
@@ -136,16 +129,13 @@ Interaction GridHarness::change(const WorkspaceState &state)
         loop.quit();
     });
 
-    clock.start();
-    ticker.start();
+    clock.emplace();
     if (m_mainWindow)
         m_mainWindow->workspace()->setState(state); // as the controls do
     else
         m_runner->submit(state);
     loop.exec();
-    // The gap still open when the grid finished counts too: a change shorter than one tick of
-    // the timer would otherwise report no stall at all.
-    result.stallMs = std::max(result.stallMs, clock.nsecsElapsed() * 1e-6 - lastTick);
+    result.stallMs = clock->longestMs();
     for (const auto &link : links)
         disconnect(link);
     if (failed || timedOut)

@@ -15,6 +15,7 @@
 #ifdef HEADLENS_BENCH_GUI
 #include "exportsuite.h"
 #include "gridlatencysuite.h"
+#include "modelwindowsuite.h"
 #include "startupsuite.h"
 
 #include <QApplication>
@@ -40,6 +41,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));
+    suites.push_back(std::make_unique<ModelWindowSuite>());
     suites.push_back(std::make_unique<StartupSuite>());
     suites.push_back(std::make_unique<ExportSuite>());
 #endif

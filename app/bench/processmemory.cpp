@@ -22,4 +22,12 @@ std::optional<int64_t> processStatusBytes(const std::string &field)
     return std::nullopt;
 }
 
+bool resetPeakResident()
+{
+    std::ofstream refs("/proc/self/clear_refs");
+    refs << "5";
+    refs.flush();
+    return bool(refs);
+}
+
 } // namespace headlens

@@ -207,4 +207,12 @@ int64_t RandomCheckpoint::write(const std::string &dirName, const CheckpointShap
     return 8 + int64_t(text.size()) + offset;
 }
 
+std::string RandomCheckpoint::text(int n)
+{
+    std::string text;
+    for (int i = 0; i < n; ++i)
+        text += (i % 6 == 5) ? ' ' : char('a' + (i * 7) % 26);
+    return text;
+}
+
 } // namespace headlens

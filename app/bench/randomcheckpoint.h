@@ -30,6 +30,8 @@ public:
     /// Writes into `dir` (created). Returns the bytes of model.safetensors. Throws
     /// std::runtime_error when a file cannot be written.
     static int64_t write(const std::string &dir, const CheckpointShape &shape);
+    /// n characters of words: n tokens for the checkpoint's byte-level tokenizer.
+    static std::string text(int n);
 };
 
 } // namespace headlens

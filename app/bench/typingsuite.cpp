@@ -19,19 +19,6 @@
 
 namespace headlens {
 
-namespace {
-
-/// n characters of words: n tokens for the byte-level tokenizer.
-std::string textOf(int n)
-{
-    std::string text;
-    for (int i = 0; i < n; ++i)
-        text += (i % 6 == 5) ? ' ' : char('a' + (i * 7) % 26);
-    return text;
-}
-
-} // namespace
-
 std::vector<Measurement> TypingSuite::run(const BenchOptions &options, std::ostream &log)
 {
     m_policy = options.repetitionPolicy();
@@ -83,7 +70,7 @@ std::vector<Measurement> TypingSuite::measurePath(bool window, int n, int thread
                                                   std::ostream &log) const
 {
     const BenchClock clock(m_policy);
-    const std::string base = textOf(n);
+    const std::string base = RandomCheckpoint::text(n);
     auto row = [&](bool keystroke, const Timing &timing, int64_t reused) {
         Measurement m;
         m.suite = name();

@@ -1,5 +1,6 @@
 // Tests of releasedOffThread: the last release of a large result frees it on a pool thread.
 #include "runner/releasedoffthread.h"
+#include "runner/viewworkpool.h"
 
 #include <QTest>
 #include <QThread>
@@ -38,7 +39,7 @@ void TestReleasedOffThread::largeObjectIsFreedOnAPoolThread()
     auto handle =
         releasedOffThread(std::make_shared<const Witness>(&destroyedOn), int64_t(1) << 30);
     handle.reset();
-    QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
+    QVERIFY(ViewWorkPool::instance()->waitForDone(5000));
     QVERIFY(destroyedOn.load() != nullptr);
     QVERIFY(destroyedOn.load() != QThread::currentThread());
 }
@@ -58,10 +59,10 @@ void TestReleasedOffThread::otherHandlesKeepItAlive()
         releasedOffThread(std::make_shared<const Witness>(&destroyedOn), int64_t(1) << 30);
     auto copy = handle;
     handle.reset();
-    QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
+    QVERIFY(ViewWorkPool::instance()->waitForDone(5000));
     QCOMPARE(destroyedOn.load(), static_cast<QThread *>(nullptr));
     copy.reset();
-    QVERIFY(QThreadPool::globalInstance()->waitForDone(5000));
+    QVERIFY(ViewWorkPool::instance()->waitForDone(5000));
     QVERIFY(destroyedOn.load() != QThread::currentThread());
 }
 

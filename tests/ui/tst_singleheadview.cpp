@@ -2,6 +2,7 @@
 // off the UI thread with its strongest weights and exact hover coordinates kept.
 #include "attention/attentionforward.h"
 #include "plot/heatmapplot.h"
+#include "runner/viewworkpool.h"
 #include "selection/selection.h"
 #include "text/inputbuilder.h"
 #include "views/singleheadview.h"
@@ -129,7 +130,7 @@ private slots:
         // The older image may still be pooling. HeadImageMaker pools in Qt's global pool and
         // hands a result over through events posted when the pooling ends, so once the pool is
         // empty and the posted events are handled, a late older image would be on screen.
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(20000));
+        QVERIFY(ViewWorkPool::instance()->waitForDone(20000));
         QCoreApplication::sendPostedEvents();
         QCOMPARE(view.drawnTrace(), newer);
         QCOMPARE(view.plot()->rowCount(), newerWords);

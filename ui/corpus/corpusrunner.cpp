@@ -1,5 +1,6 @@
 // CorpusRunner: the worker calls back through queued invocations guarded by the ticket.
 #include "corpus/corpusrunner.h"
+#include "runner/viewworkpool.h"
 
 #include "attention/attentionforward.h"
 #include "corpus/corpusrun.h"
@@ -45,7 +46,7 @@ void CorpusRunner::start(std::shared_ptr<const OpenedModel> model, const QString
             Qt::QueuedConnection);
     };
     const std::string file = path.toStdString();
-    QThreadPool::globalInstance()->start([model = std::move(model), file, ticket, report] {
+    ViewWorkPool::instance()->start([model = std::move(model), file, ticket, report] {
         int lastPercent = -1;
         auto progress = [&](double fraction) {
             const int percent = int(fraction * 100.0);

@@ -1,4 +1,4 @@
-// CorpusRunner: runCorpus in Qt's thread pool, with progress, Cancel and one run at a time.
+// CorpusRunner: runCorpus in ViewWorkPool, with progress, Cancel and one run at a time.
 #pragma once
 
 #include "corpus/corpussummary.h"

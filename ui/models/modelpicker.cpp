@@ -1,5 +1,6 @@
 // ModelPicker: a table of the cache's models filled from a pool thread, greyed where unsupported.
 #include "models/modelpicker.h"
+#include "runner/viewworkpool.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -72,7 +73,7 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
             [this] { fill(m_watcher->result()); });
     auto promise = std::make_shared<QPromise<std::vector<CatalogEntry>>>();
     m_watcher->setFuture(promise->future());
-    QThreadPool::globalInstance()->start([promise, cache = cache.toStdString()] {
+    ViewWorkPool::instance()->start([promise, cache = cache.toStdString()] {
         promise->start();
         promise->addResult(ModelCatalog::list(cache));
         promise->finish();

@@ -14,7 +14,7 @@ class QTableWidget;
 
 namespace headlens {
 
-/// Lists the Hugging Face cache (ModelCatalog, read on Qt's thread pool so that a large cache
+/// Lists the Hugging Face cache (ModelCatalog, read on ViewWorkPool so that a large cache
 /// does not freeze the window) with each model's architecture, parameters, dtype and size on
 /// disk; one that HeadLens cannot open is shown greyed with the reason. Nothing is downloaded.
 class ModelPicker : public QDialog

@@ -29,7 +29,7 @@ struct ModelThumbnails
 /// Pooling every head walks every weight of the run: 144 matrices of 1024 x 1024 for GPT-2
 /// small at 1,024 tokens, 600 MB, which froze the window when it was done in the Model tab's
 /// refill. Small runs are pooled at once (the tests and the lesson's sentences see them before
-/// request() returns); large ones in Qt's thread pool, `ready` bringing them back on the
+/// request() returns); large ones in ViewWorkPool, `ready` bringing them back on the
 /// owner's thread. Only the newest request is delivered.
 class ModelThumbnailMaker : public QObject
 {

@@ -1,5 +1,7 @@
-// NewestInPool: jobs run in Qt's thread pool; only the newest one's result comes back.
+// NewestInPool: jobs run in ViewWorkPool; only the newest one's result comes back.
 #pragma once
+
+#include "runner/viewworkpool.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -38,13 +40,12 @@ public:
         auto promise = std::make_shared<QPromise<Result>>();
         m_watcher->setFuture(promise->future());
         const uint64_t job = ++*m_newest;
-        QThreadPool::globalInstance()->start(
-            [promise, make = std::move(make), job, newest = m_newest] {
-                promise->start();
-                if (job == newest->load())
-                    promise->addResult(make());
-                promise->finish();
-            });
+        ViewWorkPool::instance()->start([promise, make = std::move(make), job, newest = m_newest] {
+            promise->start();
+            if (job == newest->load())
+                promise->addResult(make());
+            promise->finish();
+        });
     }
 
     /// The job running now (if any) is forgotten: its result will not be delivered.

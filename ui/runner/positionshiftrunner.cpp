@@ -1,5 +1,6 @@
 // PositionShiftRunner: one promise at a time; a newer request cancels it and starts when it ends.
 #include "runner/positionshiftrunner.h"
+#include "runner/viewworkpool.h"
 
 #include "util/inputerror.h"
 
@@ -79,7 +80,7 @@ void PositionShiftRunner::start()
     const quint64 mine = ++*m_generation;
     auto promise = std::make_shared<QPromise<PositionShiftResult>>();
     m_watcher->setFuture(promise->future());
-    QThreadPool::globalInstance()->start(
+    ViewWorkPool::instance()->start(
         [promise, analysis = m_analysis, shift = m_shift, generation = m_generation, mine] {
             promise->start();
             promise->addResult(runCheck(analysis, shift, generation, mine));

@@ -1,4 +1,4 @@
-// PositionShiftRunner: RoPE's shift check (a second forward pass) in Qt's thread pool.
+// PositionShiftRunner: RoPE's shift check (a second forward pass) in ViewWorkPool.
 #pragma once
 
 #include "attention/positionshift.h"

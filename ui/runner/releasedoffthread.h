@@ -1,6 +1,8 @@
 // releasedOffThread: a large result whose last handle the UI thread drops is freed elsewhere.
 #pragma once
 
+#include "runner/viewworkpool.h"
+
 #include <QThreadPool>
 
 #include <memory>
@@ -19,8 +21,8 @@ std::shared_ptr<const T> releasedOffThread(std::shared_ptr<const T> object, int6
         return object;
     const T *raw = object.get();
     return std::shared_ptr<const T>(raw, [owner = std::move(object)](const T *) mutable {
-        // During exit the global pool may be gone: then the object is freed right here.
-        if (QThreadPool *pool = QThreadPool::globalInstance())
+        // During exit the pool may be gone: then the object is freed right here.
+        if (QThreadPool *pool = ViewWorkPool::instance())
             pool->start([owner = std::move(owner)]() mutable { owner.reset(); });
     });
 }

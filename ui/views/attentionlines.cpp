@@ -34,12 +34,9 @@ void AttentionLines::setTrace(std::shared_ptr<const Trace> trace, int batchIndex
 {
     m_trace = std::move(trace);
     m_batch = batchIndex;
-    m_weights.clear();
     m_queries.clear();
     m_keys.clear();
     if (m_trace) {
-        for (int head = 0; head < m_trace->heads(); ++head)
-            m_weights.push_back(TraceReader::weights(*m_trace, batchIndex, head));
         m_queries = TraceReader::queryLabels(*m_trace, batchIndex);
         m_keys = TraceReader::keyLabels(*m_trace, batchIndex);
     }
@@ -73,30 +70,42 @@ void AttentionLines::setFocus(Side side, int token)
 
 std::vector<int> AttentionLines::drawnHeads() const
 {
+    const int count = m_trace ? m_trace->heads() : 0;
     std::vector<int> heads;
     for (int head : m_heads)
-        if (head >= 0 && head < int(m_weights.size()))
+        if (head >= 0 && head < count)
             heads.push_back(head);
     if (m_heads.empty())
-        for (int head = 0; head < int(m_weights.size()); ++head)
+        for (int head = 0; head < count; ++head)
             heads.push_back(head);
     return heads;
 }
 
 std::vector<AttentionLines::Line> AttentionLines::visibleLines() const
 {
+    if (!m_trace)
+        return {};
+    return linesOf(*m_trace, m_batch, drawnHeads(), m_focusSide, m_focusToken);
+}
+
+std::vector<AttentionLines::Line> AttentionLines::linesOf(const Trace &trace, int b,
+                                                          const std::vector<int> &heads, Side side,
+                                                          int token)
+{
+    const Eigen::Index n = trace.input.queryLengthOf(b), nKv = trace.input.keyLengthOf(b);
     std::vector<Line> lines;
-    for (int head : drawnHeads()) {
-        const RowMatrix &w = m_weights[size_t(head)];
-        for (int i = 0; i < int(w.rows()); ++i) {
-            if (m_focusSide == Side::Query && i != m_focusToken)
+    for (int head : heads) {
+        const ConstRowMatrixMap w = trace.tensor(keys::attentionWeights).matrix({b, head});
+        for (Eigen::Index i = 0; i < n; ++i) {
+            if (side == Side::Query && i != token)
                 continue;
-            for (int j = 0; j < int(w.cols()); ++j) {
-                if (m_focusSide == Side::Key && j != m_focusToken)
+            for (Eigen::Index j = 0; j < nKv; ++j) {
+                if (side == Side::Key && j != token)
                     continue;
-                const double weight = w(i, j); // NaN (masked) fails the test
-                if (weight >= kThreshold)
-                    lines.push_back({head, i, j, weight});
+                const double weight = w(i, j); // NaN fails the test
+                // A masked key draws no line, whatever the weight the trace holds there.
+                if (weight >= kThreshold && !TraceReader::isMasked(trace, b, int(i), int(j)))
+                    lines.push_back({head, int(i), int(j), weight});
             }
         }
     }
@@ -235,7 +244,18 @@ void AttentionLines::requestPicture()
     if (pictureReady() || m_asked.sameAs(wanted))
         return;
     m_asked = wanted;
-    std::vector<Line> lines = visibleLines(); // every line: no token is hovered
+    // Every line (no token is hovered), collected in the pool too when there are many: at
+    // 1,024 tokens that walk over every head's weights took 60 ms.
+    const std::vector<int> heads = drawnHeads();
+    const int64_t cells = int64_t(heads.size()) * m_trace->input.queryLengthOf(m_batch) *
+                          m_trace->input.keyLengthOf(m_batch);
+    if (cells > kInlineCells) {
+        m_maker.start([wanted, trace = m_trace, b = m_batch, heads] {
+            return LinesPicture::make(wanted, linesOf(*trace, b, heads, Side::None, -1));
+        });
+        return;
+    }
+    std::vector<Line> lines = visibleLines();
     if (lines.size() <= kInlineLines) {
         m_maker.drop();
         m_picture = LinesPicture::make(wanted, lines);

@@ -20,7 +20,7 @@ namespace headlens {
 /// left, a key's on the right). At least as tall as its tokens need (a row per token at the
 /// current font): in a scroll area a long text scrolls instead of squeezing its labels, and a
 /// short one spreads its rows over the room there is. Every line at once is a picture made in
-/// Qt's thread pool when it has more than kInlineLines (the last one staying until it comes);
+/// ViewWorkPool when it has more than kInlineLines (the last one staying until it comes);
 /// a hovered token's few lines are drawn at once.
 class AttentionLines : public QWidget
 {
@@ -31,6 +31,9 @@ public:
     static constexpr double kThreshold = 0.02;
     /// Pictures of at most this many lines are drawn on the UI thread: about 15 ms.
     static constexpr size_t kInlineLines = 256;
+    /// Weights looked at on the UI thread to find the lines, in all heads drawn (well under a
+    /// millisecond); beyond them the lines are found in the pool too.
+    static constexpr int64_t kInlineCells = int64_t(1) << 16;
 
     using Line = AttentionLine;
 
@@ -88,13 +91,18 @@ private:
     void measureLabels();
     int top() const;
     std::vector<int> drawnHeads() const;
+    /// The lines of `heads` of sequence `b` of `trace` at or above kThreshold, in drawing
+    /// order, only those of `token` on `side` unless Side::None. Reads the trace where it is:
+    /// a copy of every head's weights (48 MB at 1,024 tokens) took 90 ms of the UI thread on
+    /// each new trace, even with the Lines tab hidden.
+    static std::vector<Line> linesOf(const Trace &trace, int b, const std::vector<int> &heads,
+                                     Side side, int token);
     LinesLayout layout() const;
     LinesPictureRequest pictureRequest() const;
     void drawEveryLine(QPainter &painter);
 
     std::shared_ptr<const Trace> m_trace;
     int m_batch = 0;
-    std::vector<RowMatrix> m_weights; ///< per head, (n, n_kv), NaN where masked
     QStringList m_queries;
     QStringList m_keys;
     int m_queryWidth = 0; ///< labelWidth(m_queries) at the current font

@@ -49,7 +49,7 @@ struct HeadImages
 };
 
 /// Cutting out and pooling an n x n_kv matrix walks 16 MiB per head at n=2048, so a view asks
-/// for its images here: small requests are made at once, large ones in Qt's thread pool, and
+/// for its images here: small requests are made at once, large ones in ViewWorkPool, and
 /// `ready` brings them back on the owner's thread. Only the newest request is delivered.
 class HeadImageMaker : public QObject
 {

@@ -26,7 +26,7 @@ class StaleMark;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
 /// more). Plots are reused; only a different head count adds or removes some. The thumbnails of
-/// long texts are made in Qt's thread pool (HeadImageMaker) and drawn when ready. When query
+/// long texts are made in ViewWorkPool (HeadImageMaker) and drawn when ready. When query
 /// heads share K/V heads (h_kv < h) each group sits in its own KvGroupFrame. No heatmap is
 /// squeezed below the size that draws every token label: the grid takes fewer columns and,
 /// when the rows do not fit, scrolls down.

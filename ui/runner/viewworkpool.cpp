@@ -1,0 +1,37 @@
+// ViewWorkPool: one QThreadPool for the process, made at first use, drained with the application.
+#include "runner/viewworkpool.h"
+
+#include <QCoreApplication>
+#include <QThreadPool>
+
+namespace headlens {
+
+namespace {
+
+void waitForViewJobs();
+
+struct Pool
+{
+    // Drained where Qt drains its global pool, while the application (its fonts, its
+    // platform) still exists: a picture still being made when a test's QApplication went
+    // away, and then the pool at static exit, crashed one run in a dozen.
+    Pool() { qAddPostRoutine(waitForViewJobs); }
+    QThreadPool threads;
+};
+
+Q_GLOBAL_STATIC(Pool, viewWorkPool)
+
+void waitForViewJobs()
+{
+    if (!viewWorkPool.isDestroyed())
+        viewWorkPool->threads.waitForDone();
+}
+
+} // namespace
+
+QThreadPool *ViewWorkPool::instance()
+{
+    return viewWorkPool.isDestroyed() ? nullptr : &viewWorkPool->threads;
+}
+
+} // namespace headlens
