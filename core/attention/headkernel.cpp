@@ -263,10 +263,9 @@ void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeig
                        bool accumulate)
 {
     const int64_t dV = z.cols();
-    // Chosen for the whole (n, d_model) product, not for out's block of columns: the trace's
-    // contributions and addHeadOutputs' column blocks must round alike (the record levels give
-    // the trace's output bit for bit).
-    const GemmBackend backend = productBackend(z.rows(), w.wO.rows(), dV);
+    // Both callers multiply in the same blocks of columns (outputBlock), so the trace and
+    // addHeadOutputs choose alike here; at n < 32 a block stays on Eigen (the small-product rule).
+    const GemmBackend backend = productBackend(z.rows(), out.cols(), dV);
     const auto wO =
         w.wO.middleCols(head * dV, dV).middleRows(firstColumn, out.cols()); // (cols, d_v)
     if (accumulate)
