@@ -2,6 +2,8 @@
 #include "attention/headkernel.h"
 
 #include "attention/alibi.h"
+#include "linalg/gemmdispatch.h"
+#include "linalg/matrixproduct.h"
 #include "stats/headstatsaccumulator.h"
 #include "util/counterrandom.h"
 #include "util/workteam.h"
@@ -11,8 +13,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
-
-#include <omp.h>
+#include <utility>
 
 namespace headlens {
 
@@ -69,6 +70,33 @@ int64_t rowBlock(const ForwardDims &d)
     return std::clamp<int64_t>(rows, std::min<int64_t>(64, all), all);
 }
 
+/// The backend of one (m, k) x (k, n) per-head product: GemmDispatch's choice, and Eigen for the
+/// products too small for a BLAS call to pay.
+GemmBackend productBackend(int64_t m, int64_t n, int64_t k)
+{
+    return GemmDispatch::shared().backendFor(m, n, k);
+}
+
+/// W_O's output columns in blocks whose width depends on d_model alone (about 128 columns):
+/// addHeadOutputs' threads take them, and the trace makes each head's contribution in the same
+/// blocks. Why fixed: a BLAS kernel may round a column differently in products of different
+/// widths (OpenBLAS's Haswell kernel does for 192 of 768 columns), and every record level and
+/// thread count must give the trace's output bit for bit.
+constexpr int64_t kOutputBlockColumns = 128;
+
+int64_t outputBlockCount(int64_t dModel)
+{
+    return std::max<int64_t>(1, dModel / kOutputBlockColumns);
+}
+
+/// The first column and the width of block `part` of outputBlockCount(dModel).
+std::pair<int64_t, int64_t> outputBlock(int64_t dModel, int64_t part)
+{
+    const int64_t parts = outputBlockCount(dModel);
+    const int64_t begin = dModel * part / parts;
+    return {begin, dModel * (part + 1) / parts - begin};
+}
+
 /// The scores of one block: raw products times the scale, plus ALiBi's bias of head `head`
 /// for query rows from `first` (added after the scaling, as Press et al. and BLOOM do), at
 /// positions from d.queryOffset + first.
@@ -92,8 +120,9 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
                 int64_t first, int64_t rows, HeadStatsAccumulator *stats)
 {
     const float negInf = -std::numeric_limits<float>::infinity();
-    s.raw.noalias() =
-        p.in.q.matrix(b, head).middleRows(first, rows) * p.in.k.matrix(b, head).transpose();
+    const HeadRows::Matrix k = p.in.k.matrix(b, head), v = p.in.v.matrix(b, head);
+    assignProduct(productBackend(rows, k.rows(), k.cols()), s.raw,
+                  p.in.q.matrix(b, head).middleRows(first, rows), k, Operand::Transposed);
     shiftScores(p, s, head, first);
     if (p.masked)
         s.maskedScores = (p.in.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
@@ -113,7 +142,7 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
                                       ? s.softmax.data()[e] / p.keep
                                       : 0.0f;
     }
-    context.noalias() = s.weights * p.in.v.matrix(b, head);
+    assignProduct(productBackend(rows, v.cols(), v.rows()), context, s.weights, v, Operand::AsIs);
 }
 
 /// Record::Everything: every step into the trace's own tensors, and the head's statistics.
@@ -234,28 +263,30 @@ void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeig
                        bool accumulate)
 {
     const int64_t dV = z.cols();
-    const auto wO = w.wO.middleCols(head * dV, dV).middleRows(firstColumn, out.cols()).transpose();
+    // Both callers multiply in the same blocks of columns (outputBlock), so the trace and
+    // addHeadOutputs choose alike here; at n < 32 a block stays on Eigen (the small-product rule).
+    const GemmBackend backend = productBackend(z.rows(), out.cols(), dV);
+    const auto wO =
+        w.wO.middleCols(head * dV, dV).middleRows(firstColumn, out.cols()); // (cols, d_v)
     if (accumulate)
-        out.noalias() += z * wO;
+        addProduct(backend, out, z, wO, Operand::Transposed);
     else
-        out.noalias() = z * wO;
+        assignProduct(backend, out, z, wO, Operand::Transposed);
 }
 
 Tensor addHeadOutputs(const Tensor &context, const AttentionWeights &w, const Vector &bias,
                       const ForwardDims &d)
 {
     Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
-    // Blocks of at least 64 columns keep Eigen's kernels at full width, two per thread balance
-    // the load (as assignColumnSplitProduct); every thread walks the heads in order.
-    const int64_t parts =
-        std::min<int64_t>(std::max<int64_t>(1, d.dModel / 64), 2 * omp_get_max_threads());
+    // The threads take blocks of output columns (outputBlock); each walks the heads in order.
+    const int64_t parts = outputBlockCount(d.dModel);
     parallelFor(d.b * parts, [&](int64_t bp) {
-        const int64_t b = bp / parts, part = bp % parts;
-        const int64_t begin = d.dModel * part / parts, end = d.dModel * (part + 1) / parts;
-        auto out = output.matrix({b}).middleCols(begin, end - begin); // (n, end - begin)
-        out.rowwise() = bias.segment(begin, end - begin).transpose();
+        const int64_t b = bp / parts;
+        const auto [first, count] = outputBlock(d.dModel, bp % parts);
+        auto out = output.matrix({b}).middleCols(first, count); // (n, count)
+        out.rowwise() = bias.segment(first, count).transpose();
         for (int64_t head = 0; head < d.h; ++head)
-            projectHeadOutput(context.matrix({b, head}), w, head, out, begin, true);
+            projectHeadOutput(context.matrix({b, head}), w, head, out, first, true);
     });
     return output;
 }
@@ -297,8 +328,12 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
             options.interventions->apply<float>(
                 options.layer, b, int(head), t.context.matrix({b, head}), input.queryLengthOf(b));
         if (keep.record == Record::Everything)
-            projectHeadOutput(t.context.matrix({b, head}), w, head,
-                              t.contributions.matrix({b, head}));
+            for (int64_t part = 0; part < outputBlockCount(d.dModel); ++part) {
+                const auto [first, count] = outputBlock(d.dModel, part);
+                projectHeadOutput(t.context.matrix({b, head}), w, head,
+                                  t.contributions.matrix({b, head}).middleCols(first, count),
+                                  first);
+            }
         const int64_t finished = ++done;
         if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
             cancelled = true;

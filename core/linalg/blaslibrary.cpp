@@ -99,12 +99,12 @@ void BlasLibrary::setThreads(int threads) const
 }
 
 void BlasLibrary::multiply(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                           const float *b, int64_t ldb, bool transposeB, float *c,
-                           int64_t ldc) const
+                           const float *b, int64_t ldb, bool transposeB, float *c, int64_t ldc,
+                           bool accumulate) const
 {
     assert(available());
     m_sgemm(kRowMajor, kNoTrans, transposeB ? kTrans : kNoTrans, int(m), int(n), int(k), 1.0f, a,
-            int(lda), b, int(ldb), 0.0f, c, int(ldc));
+            int(lda), b, int(ldb), accumulate ? 1.0f : 0.0f, c, int(ldc));
 }
 
 } // namespace headlens

@@ -38,11 +38,12 @@ public:
     /// it from every thread at once.
     void setThreads(int threads) const;
 
-    /// C = A op(B) for row-major float matrices: A (m, k) with row stride lda, op(B) (k, n) where
-    /// B is stored (k, n) with stride ldb, or (n, k) when transposeB; C (m, n) with stride ldc.
+    /// C = A op(B) for row-major float matrices, or C += A op(B) when `accumulate` (beta = 1):
+    /// A (m, k) with row stride lda, op(B) (k, n) where B is stored (k, n) with stride ldb, or
+    /// (n, k) when transposeB; C (m, n) with stride ldc.
     /// Precondition: available(); strides at least the rows' lengths.
     void multiply(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b,
-                  int64_t ldb, bool transposeB, float *c, int64_t ldc) const;
+                  int64_t ldb, bool transposeB, float *c, int64_t ldc, bool accumulate) const;
 
 private:
     explicit BlasLibrary(Kind kind);

@@ -11,12 +11,12 @@
 namespace headlens {
 
 /// Chooses Eigen, OpenBLAS or BLIS for the products of the core's loops (projections, the model
-/// pass's linear layers): HEADLENS_GEMM=eigen|openblas|blis forces one; otherwise a calibration
-/// of a few milliseconds at first use times each available backend on one thread on a product
-/// of the shape the core multiplies most, and keeps the fastest if it beats Eigen by a margin
-/// (kRequiredSpeedup).
-/// The choice holds for the process, because a machine's fastest kernel does not change while it
-/// runs and results should not change between two passes over the same text.
+/// pass's linear layers, the per-head products): HEADLENS_GEMM=eigen|openblas|blis forces one;
+/// otherwise a calibration of a few milliseconds at first use times each available backend on one
+/// thread on a product of the shape the core multiplies most, and keeps the fastest if it beats
+/// Eigen by a margin (kRequiredSpeedup). The choice holds for the process, because a machine's
+/// fastest kernel does not change while it runs and results should not change between two passes
+/// over the same text.
 ///
 /// Every backend is called single-threaded from inside the core's parallelFor shares: a BLAS's
 /// own thread pool is set to one thread (openblas_set_num_threads, bli_thread_set_num_threads),

@@ -1,4 +1,4 @@
-// matrixproduct: out = a b or a b^T on row-major float blocks, by Eigen or a loaded BLAS.
+// matrixproduct: out = a op(b) or out += a op(b) on row-major float blocks, by Eigen or a BLAS.
 #pragma once
 
 #include "linalg/gemmbackend.h"
@@ -27,5 +27,13 @@ enum class Operand
 /// the backend is available (BlasLibrary::available()); out does not alias a or b.
 void assignProduct(GemmBackend backend, RowMatrixRef out, const ConstRowMatrixRef &a,
                    const ConstRowMatrixRef &b, Operand op);
+
+/// out += a op(b) (a BLAS's sgemm with beta = 1), with the same shapes, threads and
+/// preconditions as assignProduct; with GemmBackend::Eigen it is `out.noalias() += a * b`. An
+/// empty depth leaves out as it was. Why not a product into scratch and a sum: the attention
+/// output adds each head's z_h W_O_h into one (n, d_model) block, and a separate sum would read
+/// and write that block once more per head.
+void addProduct(GemmBackend backend, RowMatrixRef out, const ConstRowMatrixRef &a,
+                const ConstRowMatrixRef &b, Operand op);
 
 } // namespace headlens

@@ -1,4 +1,4 @@
-// Tests of assignProduct and assignColumnSplitProduct: each backend against a float64 reference.
+// Tests of assignProduct, addProduct and assignColumnSplitProduct: each backend against float64.
 #include "approx.h"
 
 #include "linalg/blaslibrary.h"
@@ -67,6 +67,10 @@ private slots:
     void columnSplitMatchesReference();
     void emptyDepthGivesZeros_data();
     void emptyDepthGivesZeros();
+    void addedProductMatchesReference_data();
+    void addedProductMatchesReference();
+    void emptyDepthAddsNothing_data();
+    void emptyDepthAddsNothing();
 };
 
 namespace {
@@ -123,9 +127,11 @@ void TestMatrixProduct::stridedBlocks_data()
 {
     QTest::addColumn<GemmBackend>("backend");
     QTest::addColumn<Operand>("op");
+    QTest::addColumn<bool>("accumulate");
     addBackendRows([](const char *name, GemmBackend backend) {
-        QTest::addRow("%s as stored", name) << backend << Operand::AsIs;
-        QTest::addRow("%s transposed", name) << backend << Operand::Transposed;
+        QTest::addRow("%s as stored", name) << backend << Operand::AsIs << false;
+        QTest::addRow("%s transposed", name) << backend << Operand::Transposed << false;
+        QTest::addRow("%s transposed, added", name) << backend << Operand::Transposed << true;
     });
 }
 
@@ -135,6 +141,7 @@ void TestMatrixProduct::stridedBlocks()
 {
     QFETCH(GemmBackend, backend);
     QFETCH(Operand, op);
+    QFETCH(bool, accumulate);
     if (!BlasLibrary::installed(backend))
         QSKIP("this BLAS is not installed (scripts/install-deps.sh installs it)");
     const RowMatrix bigA = values(20, 30, 3, true), bigB = values(40, 50, 4, true);
@@ -143,10 +150,15 @@ void TestMatrixProduct::stridedBlocks()
                                                   : RowMatrix(bigB.block(1, 5, 11, 13));
     RowMatrix out = RowMatrix::Constant(15, 25, -7.0f);
     const RowMatrix before = out;
-    assignProduct(backend, out.block(4, 6, 9, 13), bigA.block(2, 3, 9, 11),
-                  op == Operand::Transposed ? bigB.block(1, 5, 13, 11) : bigB.block(1, 5, 11, 13),
-                  op);
-    const QByteArray problem = mismatch(out.block(4, 6, 9, 13), reference(a, b, op), true);
+    const auto bBlock =
+        op == Operand::Transposed ? bigB.block(1, 5, 13, 11) : bigB.block(1, 5, 11, 13);
+    if (accumulate)
+        addProduct(backend, out.block(4, 6, 9, 13), bigA.block(2, 3, 9, 11), bBlock, op);
+    else
+        assignProduct(backend, out.block(4, 6, 9, 13), bigA.block(2, 3, 9, 11), bBlock, op);
+    const Eigen::MatrixXd expected =
+        reference(a, b, op).array() + (accumulate ? -7.0 : 0.0); // out held -7 before
+    const QByteArray problem = mismatch(out.block(4, 6, 9, 13), expected, true);
     QVERIFY2(problem.isEmpty(), problem.constData());
     RowMatrix outside = out;
     outside.block(4, 6, 9, 13) = before.block(4, 6, 9, 13);
@@ -196,6 +208,64 @@ void TestMatrixProduct::emptyDepthGivesZeros()
     RowMatrix out = RowMatrix::Constant(3, 4, 5.0f);
     assignProduct(backend, out, RowMatrix(3, 0), RowMatrix(0, 4), Operand::AsIs);
     QCOMPARE(out, RowMatrix::Zero(3, 4).eval());
+}
+
+void TestMatrixProduct::addedProductMatchesReference_data()
+{
+    QTest::addColumn<GemmBackend>("backend");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<Operand>("op");
+    QTest::addColumn<bool>("exact");
+    addBackendRows([](const char *name, GemmBackend backend) {
+        auto row = [&](const char *shape, int m, int n, int k, Operand op, bool exact) {
+            QTest::addRow("%s %s", name, shape) << backend << m << n << k << op << exact;
+        };
+        row("1x1 by 1x1", 1, 1, 1, Operand::AsIs, true);
+        row("3x5 by 5x7", 3, 7, 5, Operand::AsIs, true);
+        row("3x5 by (7x5)^T", 3, 7, 5, Operand::Transposed, true);
+        // A head's z_h (n, d_v) by its block of W_O, (d_model, d_v) stored: z_h W_O_h^T.
+        row("130x64 by (96x64)^T, one head's output", 130, 96, 64, Operand::Transposed, true);
+        row("67x130 by 130x93, random", 67, 93, 130, Operand::AsIs, false);
+    });
+}
+
+/// out += a op(b): what out held plus the product, so whole numbers give exact sums.
+void TestMatrixProduct::addedProductMatchesReference()
+{
+    QFETCH(GemmBackend, backend);
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(Operand, op);
+    QFETCH(bool, exact);
+    if (!BlasLibrary::installed(backend))
+        QSKIP("this BLAS is not installed (scripts/install-deps.sh installs it)");
+    const RowMatrix a = values(m, k, 1, exact);
+    const RowMatrix b = op == Operand::Transposed ? values(n, k, 2, exact) : values(k, n, 2, exact);
+    const RowMatrix before = values(m, n, 7, exact);
+    RowMatrix c = before;
+    addProduct(backend, c, a, b, op);
+    const Eigen::MatrixXd expected = before.cast<double>() + reference(a, b, op);
+    const QByteArray problem = mismatch(c, expected, exact);
+    QVERIFY2(problem.isEmpty(), problem.constData());
+}
+
+void TestMatrixProduct::emptyDepthAddsNothing_data()
+{
+    emptyDepthGivesZeros_data();
+}
+
+/// Adding a sum of nothing leaves out as it was.
+void TestMatrixProduct::emptyDepthAddsNothing()
+{
+    QFETCH(GemmBackend, backend);
+    if (!BlasLibrary::installed(backend))
+        QSKIP("this BLAS is not installed (scripts/install-deps.sh installs it)");
+    RowMatrix out = RowMatrix::Constant(3, 4, 5.0f);
+    addProduct(backend, out, RowMatrix(3, 0), RowMatrix(0, 4), Operand::AsIs);
+    QCOMPARE(out, RowMatrix::Constant(3, 4, 5.0f).eval());
 }
 
 QTEST_APPLESS_MAIN(TestMatrixProduct)
