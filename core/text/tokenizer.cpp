@@ -151,22 +151,45 @@ std::string labelOf(const std::string &character, int group)
     return kReplacement;       // C1 controls have no picture
 }
 
-} // namespace
-
-std::string Tokenizer::toValidUtf8(const std::string &bytes)
+/// `bytes` with each maximal ill-formed subpart (see sequenceAt) replaced by `shown(subpart)`.
+template <typename Shown> std::string replacingIllFormed(const std::string &bytes, Shown shown)
 {
     std::string repaired;
     repaired.reserve(bytes.size());
     size_t i = 0;
     while (i < bytes.size()) {
         const int length = sequenceAt(bytes, i);
+        const size_t size = static_cast<size_t>(length > 0 ? length : -length);
         if (length > 0)
-            repaired.append(bytes, i, static_cast<size_t>(length));
+            repaired.append(bytes, i, size);
         else
-            repaired += kReplacement;
-        i += static_cast<size_t>(length > 0 ? length : -length);
+            repaired += shown(bytes.substr(i, size));
+        i += size;
     }
     return repaired;
+}
+
+/// Each byte of `subpart` as "⟨e2⟩", in lower-case hex. No space inside: a label shown again
+/// through displayLabel (the Heads view labels the Model tab's labels) stays the same.
+std::string bytesShown(const std::string &subpart)
+{
+    static const char *const hex = "0123456789abcdef";
+    std::string shown;
+    for (const char c : subpart) {
+        const auto byte = static_cast<unsigned char>(c);
+        shown += "\xE2\x9F\xA8"; // ⟨
+        shown += hex[byte >> 4];
+        shown += hex[byte & 0xF];
+        shown += "\xE2\x9F\xA9"; // ⟩
+    }
+    return shown;
+}
+
+} // namespace
+
+std::string Tokenizer::toValidUtf8(const std::string &bytes)
+{
+    return replacingIllFormed(bytes, [](const std::string &) { return std::string(kReplacement); });
 }
 
 std::vector<std::string> Tokenizer::tokenize(const std::string &utf8, TokenizerKind kind)
@@ -197,7 +220,7 @@ std::vector<std::string> Tokenizer::splitLines(const std::string &text)
 
 std::string Tokenizer::displayLabel(const std::string &token)
 {
-    const std::string text = toValidUtf8(token);
+    const std::string text = replacingIllFormed(token, bytesShown);
     const Code code = compile(R"((\r\n|\v)|(\t)|(\p{Zs})|(\p{Cc}))");
     std::string label;
     size_t copied = 0;

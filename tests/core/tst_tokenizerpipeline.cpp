@@ -97,7 +97,9 @@ void TestTokenizerPipeline::labels_data()
     QTest::addColumn<QString>("label");
     QTest::newRow("space as ␣") << 0 << "␣world";
     QTest::newRow("newline") << 1 << "⏎";
-    QTest::newRow("half a character") << 2 << "\xEF\xBF\xBD"; // U+FFFD, never broken bytes
+    QTest::newRow("a character's first byte") << 2 << "⟨f0⟩";        // in hex, never broken bytes
+    QTest::newRow("two of the three bytes of ’") << 5 << "⟨e2⟩⟨80⟩"; // e2 80 99
+    QTest::newRow("its last byte, then a letter") << 6 << "⟨99⟩s";
     QTest::newRow("a whole é") << 3 << "é";
     QTest::newRow("added token as it is") << 4 << "<|endoftext|>";
     QTest::newRow("unknown id") << 9 << "[id 9]";
@@ -110,7 +112,8 @@ void TestTokenizerPipeline::labels()
     TokenizerPipeline::Parts parts;
     parts.addedTokens = AddedTokens({{"<|endoftext|>", 4, true}});
     parts.model = std::make_shared<const BpeModel>(
-        BpeModel::Vocabulary{{"Ġworld", 0}, {"Ċ", 1}, {"ð", 2}, {"Ã©", 3}}, BpeModel::MergeList{});
+        BpeModel::Vocabulary{{"Ġworld", 0}, {"Ċ", 1}, {"ð", 2}, {"Ã©", 3}, {"âĢ", 5}, {"Ļs", 6}},
+        BpeModel::MergeList{});
     parts.decoder = std::make_shared<const ByteLevelDecoder>();
     QCOMPARE(QString::fromStdString(TokenizerPipeline(std::move(parts)).displayLabel(id)), label);
 }

@@ -37,6 +37,7 @@ private slots:
     void linesJoinTheLabelsRows();
     void theLineIsDrawnInItsHeadsColour();
     void manyLinesArePaintedOnceThePoolDrewThem();
+    void aResizedViewKeepsItsLinesUntilTheNewPictureComes();
     void longTextsScrollInsteadOfSqueezing();
     void theWindowsTabFollowsThePinnedHead();
 
@@ -60,6 +61,16 @@ int expectedLines(const Trace &trace, int onlyHead = -1, int onlyQuery = -1, int
                     w(i, j) >= AttentionLines::kThreshold)
                     ++count;
     }
+    return count;
+}
+
+/// Pixels between the two columns of line ends that are not the background (white): the lines.
+int linePixels(const QImage &image, const AttentionLines &lines)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = int(lines.queryAnchor(0).x()) + 2; x < int(lines.keyAnchor(0).x()) - 2; ++x)
+            count += image.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
     return count;
 }
 
@@ -187,6 +198,43 @@ void TestAttentionLines::manyLinesArePaintedOnceThePoolDrewThem()
     QCOMPARE_LE(std::abs(drawn.red() - head.red()) + std::abs(drawn.green() - head.green()) +
                     std::abs(drawn.blue() - head.blue()),
                 12);
+}
+
+// While the view is resized its lines stay (the last picture, stretched onto the new rows)
+// until the pool's picture of the new size comes: they used to vanish, blinking through a
+// resize. The stretched lines end at the new labels: query 1's line to key 1 is where the new
+// anchors put it, in the head's colour.
+void TestAttentionLines::aResizedViewKeepsItsLinesUntilTheNewPictureComes()
+{
+    const auto trace = traceOf(2, 40, true);
+    AttentionLines lines;
+    lines.setTrace(trace, 0);
+    lines.setHeads({1});
+    lines.resize(600, lines.minimumSizeHint().height());
+    lines.requestPicture();
+    QTRY_VERIFY(lines.pictureReady());
+
+    lines.resize(900, lines.minimumSizeHint().height() + 200);
+    QVERIFY(!lines.pictureReady());
+    const QImage stretched = lines.grab().toImage(); // asks for the new picture, not yet come
+    QVERIFY(!lines.pictureReady());
+    const QPointF middle = (lines.queryAnchor(0) + lines.keyAnchor(0)) / 2.0;
+    const QColor head = HeadColors::color(1, false);
+    int best = 1000; // the stretched line is smoothed: the best pixel across its width
+    for (int dy = -1; dy <= 1; ++dy) {
+        const QColor drawn = stretched.pixelColor(middle.toPoint() + QPoint(0, dy));
+        best = std::min(best, std::abs(drawn.red() - head.red()) +
+                                  std::abs(drawn.green() - head.green()) +
+                                  std::abs(drawn.blue() - head.blue()));
+    }
+    QCOMPARE_LE(best, 24);
+
+    QTRY_VERIFY(lines.pictureReady());
+    const int fresh = linePixels(lines.grab().toImage(), lines);
+    QCOMPARE_GT(fresh, 0);
+    // The stretched picture covers about as much as the new one: its lines, not a corner.
+    QCOMPARE_GT(linePixels(stretched, lines), fresh * 7 / 10);
+    QCOMPARE_LT(linePixels(stretched, lines), fresh * 13 / 10);
 }
 
 void TestAttentionLines::longTextsScrollInsteadOfSqueezing()

@@ -1,8 +1,9 @@
 // ProblemBanner: a warm, readable box; hidden while everything is fine.
 #include "panels/problembanner.h"
 
+#include "panels/wholewordslabel.h"
+
 #include <QGridLayout>
-#include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -14,8 +15,7 @@ ProblemBanner::ProblemBanner(QWidget *parent) : QFrame(parent)
     setStyleSheet("#problemBanner { background: #fff3cd; border: 1px solid #e0a800;"
                   " border-radius: 6px; } #problemBanner QLabel { color: #5a4300; }");
     auto *layout = new QVBoxLayout(this);
-    m_text = new QLabel(this);
-    m_text->setWordWrap(true);
+    m_text = new WholeWordsLabel(this); // a tensor's name or a path is not cut mid-word
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_buttons = new QGridLayout; // two fixes per row: the dock stays narrow
     layout->addWidget(m_text);
@@ -39,20 +39,20 @@ void ProblemBanner::showProblem(const ConfigProblem &problem)
 void ProblemBanner::showMessage(const QString &message)
 {
     clearButtons();
-    m_text->setText(QString("⚠ ") + message);
+    m_text->setMessage(QString("⚠ ") + message);
     show();
 }
 
 void ProblemBanner::clear()
 {
     clearButtons();
-    m_text->clear();
+    m_text->setMessage({});
     hide();
 }
 
 QString ProblemBanner::message() const
 {
-    return isVisible() || !m_text->text().isEmpty() ? m_text->text() : QString();
+    return m_text->message();
 }
 
 QList<QWidget *> ProblemBanner::fixButtons() const

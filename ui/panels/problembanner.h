@@ -7,9 +7,10 @@
 #include <QFrame>
 
 class QGridLayout;
-class QLabel;
 
 namespace headlens {
+
+class WholeWordsLabel;
 
 class ProblemBanner : public QFrame
 {
@@ -32,7 +33,7 @@ signals:
 private:
     void clearButtons();
 
-    QLabel *m_text = nullptr;
+    WholeWordsLabel *m_text = nullptr;
     QGridLayout *m_buttons = nullptr;
 };
 

@@ -5,6 +5,8 @@ namespace headlens {
 
 ColorLegend::ColorLegend(QWidget *parent) : QCustomPlot(parent)
 {
+    // Beside the heads grid's plots: painted with them in one pass (see HeatmapPlot).
+    setPlottingHint(QCP::phImmediateRefresh, false);
     plotLayout()->clear();
     m_scale = new QCPColorScale(this);
     plotLayout()->addElement(0, 0, m_scale);

@@ -264,15 +264,25 @@ void AttentionLines::requestPicture()
     m_maker.start([wanted, lines = std::move(lines)] { return LinesPicture::make(wanted, lines); });
 }
 
-// The picture for this trace, size and style; until it comes, the last one if its lines end
-// where these labels are (the same text length and size), else the labels alone.
+// The picture for this trace, size and style. Until it comes, the last one: stretched onto
+// these rows while the view is resized (the same trace), or as it is if its lines end where
+// these labels are (the same text length and size); else the labels alone. Dropping the lines
+// until the pool's picture came made them blink away on every step of a resize.
 void AttentionLines::drawEveryLine(QPainter &painter)
 {
     requestPicture();
+    if (m_picture.image.isNull())
+        return;
     const LinesPictureRequest wanted = pictureRequest();
-    if (!m_picture.image.isNull() && m_picture.request.size == wanted.size &&
-        m_picture.request.layout == wanted.layout)
-        painter.drawImage(QPointF(0, 0), m_picture.image);
+    const LinesPictureRequest &shown = m_picture.request;
+    const bool sameRows = shown.trace == m_trace && shown.batch == m_batch;
+    if (!sameRows && (shown.size != wanted.size || !(shown.layout == wanted.layout)))
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.setTransform(shown.layout.mappedTo(wanted.layout), true);
+    painter.drawImage(QPointF(0, 0), m_picture.image);
+    painter.restore();
 }
 
 void AttentionLines::mouseMoveEvent(QMouseEvent *event)

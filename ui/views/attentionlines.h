@@ -20,7 +20,8 @@ namespace headlens {
 /// left, a key's on the right). At least as tall as its tokens need (a row per token at the
 /// current font): in a scroll area a long text scrolls instead of squeezing its labels, and a
 /// short one spreads its rows over the room there is. Every line at once is a picture made in
-/// ViewWorkPool when it has more than kInlineLines (the last one staying until it comes);
+/// ViewWorkPool when it has more than kInlineLines (the last one staying until it comes,
+/// stretched onto the new rows while the view is resized);
 /// a hovered token's few lines are drawn at once.
 class AttentionLines : public QWidget
 {

@@ -15,6 +15,14 @@ bool LinesLayout::operator==(const LinesLayout &other) const
            rowHeight == other.rowHeight;
 }
 
+QTransform LinesLayout::mappedTo(const LinesLayout &other) const
+{
+    const double span = keyX - queryX;
+    const double sx = span > 0.0 ? (other.keyX - other.queryX) / span : 1.0;
+    const double sy = rowHeight > 0.0 ? other.rowHeight / rowHeight : 1.0;
+    return {sx, 0.0, 0.0, sy, other.queryX - queryX * sx, other.top - top * sy};
+}
+
 bool LinesPictureRequest::sameAs(const LinesPictureRequest &other) const
 {
     return trace == other.trace && batch == other.batch && heads == other.heads &&

@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QSize>
+#include <QTransform>
 
 #include <memory>
 #include <vector>
@@ -35,6 +36,10 @@ struct LinesLayout
     QPointF query(int row) const { return {queryX, top + (row + 0.5) * rowHeight}; }
     QPointF key(int row) const { return {keyX, top + (row + 0.5) * rowHeight}; }
     bool operator==(const LinesLayout &other) const;
+    /// What moves this layout's line ends onto `other`'s (x stretched between the two columns
+    /// of anchors, y between the rows): a picture made for this layout, painted through it,
+    /// has its lines end at `other`'s labels. Meant for layouts of the same rows.
+    QTransform mappedTo(const LinesLayout &other) const;
 };
 
 /// What one picture shows. Two requests that are sameAs() each other give the same image.

@@ -63,8 +63,8 @@ public:
     std::string decode(const std::vector<int> &ids) const;
     /// A label for views: an added token as it is ("<|endoftext|>", "<s>"); another token's
     /// tokenBytes shown by Tokenizer::displayLabel (a space as "␣", a line break as "⏎", a
-    /// broken character as "�"), so "Ġworld", "▁world" and WordPiece's "world" all read
-    /// "␣world", "##ing" reads "ing", and byte fallback's "<0x0A>" reads "⏎";
+    /// broken character byte by byte as "⟨e2⟩⟨80⟩"), so "Ġworld", "▁world" and WordPiece's "world"
+    /// all read "␣world", "##ing" reads "ing", and byte fallback's "<0x0A>" reads "⏎";
     /// "[id 123]" for an id no token has.
     std::string displayLabel(int id) const;
 
