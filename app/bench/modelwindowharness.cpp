@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <stdexcept>
+#include <string>
 
 namespace headlens {
 
@@ -46,16 +47,17 @@ Interaction ModelWindowHarness::apply(const std::function<void()> &change)
         if ((quiet && !m_window->runner()->isBusy() &&
              QThreadPool::globalInstance()->activeThreadCount() == 0 &&
              ViewWorkPool::instance()->activeThreadCount() == 0) ||
-            now > 180000.0)
+            now > kGiveUpMs)
             loop.quit();
     });
     settle.start();
     change();
     loop.exec();
     QObject::disconnect(failure);
-    if (failed || clock.elapsedMs() > 180000.0)
+    if (failed || clock.elapsedMs() > kGiveUpMs)
         throw std::runtime_error("model_window: the run failed or the window did not settle "
-                                 "within 180 s");
+                                 "within " +
+                                 std::to_string(int(kGiveUpMs / 1000)) + " s");
     Interaction result;
     result.latencyMs = paints.lastPaintEndMs();
     result.stallMs = clock.longestMs();

@@ -32,11 +32,14 @@ public:
     /// Runs `change` on the UI thread, then waits as above. latencyMs: from the change to the
     /// end of the last paint in the view tabs (0 when nothing was repainted); stallMs: the
     /// longest the event loop was busy over the whole wait (StallWatch); n: the run's tokens.
-    /// Throws std::runtime_error when the runner fails or the window has not settled in 180 s.
+    /// Throws std::runtime_error when the runner fails or the window has not settled within
+    /// kGiveUpMs.
     Interaction apply(const std::function<void()> &change);
 
     /// Nothing painted for this long, with the runner and the pool idle, is settled.
     static constexpr double kQuietMs = 300.0;
+    /// A change the window has not settled after by then counts as a failure, not a figure.
+    static constexpr double kGiveUpMs = 180000.0;
 
 private:
     std::unique_ptr<MainWindow> m_window;
