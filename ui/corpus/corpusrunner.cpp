@@ -46,7 +46,7 @@ void CorpusRunner::start(std::shared_ptr<const OpenedModel> model, const QString
             Qt::QueuedConnection);
     };
     const std::string file = path.toStdString();
-    ViewWorkPool::instance()->start([model = std::move(model), file, ticket, report] {
+    ViewWorkPool::start([model = std::move(model), file, ticket, report] {
         int lastPercent = -1;
         auto progress = [&](double fraction) {
             const int percent = int(fraction * 100.0);

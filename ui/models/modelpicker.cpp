@@ -73,7 +73,7 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
             [this] { fill(m_watcher->result()); });
     auto promise = std::make_shared<QPromise<std::vector<CatalogEntry>>>();
     m_watcher->setFuture(promise->future());
-    ViewWorkPool::instance()->start([promise, cache = cache.toStdString()] {
+    ViewWorkPool::start([promise, cache = cache.toStdString()] {
         promise->start();
         promise->addResult(ModelCatalog::list(cache));
         promise->finish();

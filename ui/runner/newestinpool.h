@@ -40,7 +40,7 @@ public:
         auto promise = std::make_shared<QPromise<Result>>();
         m_watcher->setFuture(promise->future());
         const uint64_t job = ++*m_newest;
-        ViewWorkPool::instance()->start([promise, make = std::move(make), job, newest = m_newest] {
+        ViewWorkPool::start([promise, make = std::move(make), job, newest = m_newest] {
             promise->start();
             if (job == newest->load())
                 promise->addResult(make());

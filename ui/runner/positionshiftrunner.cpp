@@ -80,7 +80,7 @@ void PositionShiftRunner::start()
     const quint64 mine = ++*m_generation;
     auto promise = std::make_shared<QPromise<PositionShiftResult>>();
     m_watcher->setFuture(promise->future());
-    ViewWorkPool::instance()->start(
+    ViewWorkPool::start(
         [promise, analysis = m_analysis, shift = m_shift, generation = m_generation, mine] {
             promise->start();
             promise->addResult(runCheck(analysis, shift, generation, mine));

@@ -3,8 +3,6 @@
 
 #include "runner/viewworkpool.h"
 
-#include <QThreadPool>
-
 #include <memory>
 
 namespace headlens {
@@ -22,8 +20,7 @@ std::shared_ptr<const T> releasedOffThread(std::shared_ptr<const T> object, int6
     const T *raw = object.get();
     return std::shared_ptr<const T>(raw, [owner = std::move(object)](const T *) mutable {
         // During exit the pool may be gone: then the object is freed right here.
-        if (QThreadPool *pool = ViewWorkPool::instance())
-            pool->start([owner = std::move(owner)]() mutable { owner.reset(); });
+        ViewWorkPool::start([owner = std::move(owner)]() mutable { owner.reset(); });
     });
 }
 

@@ -1,6 +1,8 @@
 // ViewWorkPool: one QThreadPool for the process, made at first use, drained with the application.
 #include "runner/viewworkpool.h"
 
+#include "runner/backgroundpriority.h"
+
 #include <QCoreApplication>
 #include <QThreadPool>
 
@@ -32,6 +34,18 @@ void waitForViewJobs()
 QThreadPool *ViewWorkPool::instance()
 {
     return viewWorkPool.isDestroyed() ? nullptr : &viewWorkPool->threads;
+}
+
+bool ViewWorkPool::start(std::function<void()> job)
+{
+    QThreadPool *pool = instance();
+    if (!pool)
+        return false;
+    pool->start([job = std::move(job)] {
+        BackgroundPriority::lowerCallingThread();
+        job();
+    });
+    return true;
 }
 
 } // namespace headlens

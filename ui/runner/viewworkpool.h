@@ -1,6 +1,8 @@
 // ViewWorkPool: the threads where the window's views make pictures, apart from Qt's own pool.
 #pragma once
 
+#include <functional>
+
 class QThreadPool;
 
 namespace headlens {
@@ -16,6 +18,9 @@ class ViewWorkPool
 public:
     /// The process's pool; null once it has been destroyed at exit.
     static QThreadPool *instance();
+    /// Runs `job` in the pool at BackgroundPriority; false (and `job` not run) once the pool
+    /// has been destroyed at exit.
+    static bool start(std::function<void()> job);
 };
 
 } // namespace headlens
