@@ -3,6 +3,7 @@
 
 #include "models/modelcontroller.h"
 #include "panels/fulltextcombobox.h"
+#include "panels/wrappedlabel.h"
 #include "workspace/workspace.h"
 
 #include <QFormLayout>
@@ -31,13 +32,11 @@ ModelBox::ModelBox(ModelController *controller, Workspace *workspace, QWidget *p
     m_openFolder->setToolTip(tr("A Hugging Face model folder (GPT-2, Llama, Mistral, Qwen2, "
                                 "Qwen3): from the cache or any folder"));
     m_openToy->setToolTip(tr("A model saved by the Train view or headlens-cli --train (.npz)"));
-    m_settings = new QLabel(this);
+    m_settings = new WrappedLabel(this);
     m_settings->setObjectName("modelSettings");
-    m_settings->setWordWrap(true);
     m_settings->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_note = new QLabel(this);
+    m_note = new WrappedLabel(this);
     m_note->setObjectName("modelNote");
-    m_note->setWordWrap(true);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_openFolder);
     buttons->addWidget(m_openToy);

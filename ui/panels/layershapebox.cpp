@@ -1,6 +1,7 @@
 // LayerShapeBox: spin boxes and sliders kept in step; the Workspace holds the truth.
 #include "panels/layershapebox.h"
 
+#include "panels/wrappedlabel.h"
 #include "workspace/workspace.h"
 
 #include <QCheckBox>
@@ -38,8 +39,7 @@ LayerShapeBox::LayerShapeBox(Workspace *workspace, QWidget *parent)
     m_tied->setObjectName("tied");
     m_dK = spin("d_k", 1, 4096, tr("Query/key width per head"));
     m_dV = spin("d_v", 1, 4096, tr("Value width per head"));
-    m_perHead = new QLabel(this);
-    m_perHead->setWordWrap(true);
+    m_perHead = new WrappedLabel(this);
     m_seed = spin("seed", 0, 999999999, tr("Seed of the random weights"));
     m_newSeed = new QPushButton(tr("New seed"), this);
     auto *seedRow = new QHBoxLayout;
@@ -101,8 +101,7 @@ QLayout *LayerShapeBox::kvHeadsRow()
     m_kvHeads->setToolTip(
         tr("Key/value heads h_kv: each is shared by h / h_kv query heads (h_kv "
            "= h is multi-head, 1 multi-query, between grouped-query attention)."));
-    m_kvGroups = new QLabel(this);
-    m_kvGroups->setWordWrap(true);
+    m_kvGroups = new WrappedLabel(this);
     // h_kv = h is stored as 0 ("as many as heads"), so multi-head attention stays multi-head
     // when the head count changes.
     connect(m_kvHeads, &QSpinBox::valueChanged, this,

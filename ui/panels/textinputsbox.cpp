@@ -1,6 +1,7 @@
 // TextInputsBox: every edit goes straight to the Workspace; the runner drops what it outdates.
 #include "panels/textinputsbox.h"
 
+#include "panels/wrappedlabel.h"
 #include "text/tokenizer.h"
 #include "workspace/workspace.h"
 
@@ -41,8 +42,7 @@ TextInputsBox::TextInputsBox(Workspace *workspace, QWidget *parent)
     m_batch = new QSpinBox(this);
     m_batch->setObjectName("batch");
     m_batch->setToolTip(tr("Which sequence (line) of the batch the heatmaps show"));
-    m_batchCount = new QLabel(this);
-    m_batchCount->setWordWrap(true);
+    m_batchCount = new WrappedLabel(this);
     auto *batchRow = new QHBoxLayout;
     batchRow->addWidget(m_batch);
     batchRow->addWidget(m_batchCount, 1);

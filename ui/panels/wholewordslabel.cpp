@@ -16,27 +16,55 @@ QStringList piecesOf(const QString &word)
     return word.split(afterDotOrSlash);
 }
 
-/// Appends `pieces` to `lines` greedily: joined by `glue` while the line stays within `width`.
-void fill(QStringList &lines, const QStringList &pieces, const QString &glue,
-          const QFontMetrics &metrics, int width)
+/// The lines of one paragraph, filled greedily. Each piece is measured by itself and a line's width
+/// is the sum of its pieces' (fractional) advances: measuring the whole line again for every
+/// word shaped the banner's text word by word, and was an eighth of the UI thread's time in
+/// the soak (perf), where every refused setting shows a problem.
+class LineFiller
 {
-    for (const QString &piece : pieces) {
-        if (lines.isEmpty())
-            lines << piece;
-        else if (const QString longer = lines.back() + glue + piece;
-                 lines.back().isEmpty() || metrics.horizontalAdvance(longer) <= width)
-            lines.back() = longer;
-        else
-            lines << piece;
+public:
+    LineFiller(const QFontMetricsF &metrics, qreal width) : m_metrics(metrics), m_width(width) {}
+
+    /// Appends `pieces`, joined by `glue` while the line stays within the width.
+    void fill(const QStringList &pieces, const QString &glue)
+    {
+        const qreal glueWidth = m_metrics.horizontalAdvance(glue);
+        for (const QString &piece : pieces) {
+            const qreal pieceWidth = m_metrics.horizontalAdvance(piece);
+            if (m_lines.isEmpty()) {
+                startLine(piece, pieceWidth);
+            } else if (m_lines.back().isEmpty() || m_last + glueWidth + pieceWidth <= m_width) {
+                m_lines.back() += glue + piece;
+                m_last += glueWidth + pieceWidth;
+            } else {
+                startLine(piece, pieceWidth);
+            }
+        }
     }
-}
+
+    void startEmptyLine() { startLine(QString(), 0.0); }
+    bool isEmpty() const { return m_lines.isEmpty(); }
+    const QStringList &lines() const { return m_lines; }
+
+private:
+    void startLine(const QString &piece, qreal width)
+    {
+        m_lines << piece;
+        m_last = width;
+    }
+
+    const QFontMetricsF &m_metrics;
+    const qreal m_width;
+    QStringList m_lines;
+    qreal m_last = 0.0; ///< the last line's width
+};
 
 } // namespace
 
-WholeWordsLabel::WholeWordsLabel(QWidget *parent) : QLabel(parent)
+WholeWordsLabel::WholeWordsLabel(QWidget *parent) : WrappedLabel(parent)
 {
     setTextFormat(Qt::PlainText);
-    setWordWrap(true); // the size hints follow the width; rewrap() puts the breaks
+    // WrappedLabel wraps, so the size hints follow the width; rewrap() puts the breaks.
 }
 
 void WholeWordsLabel::setMessage(const QString &message)
@@ -47,20 +75,21 @@ void WholeWordsLabel::setMessage(const QString &message)
 
 QString WholeWordsLabel::broken(const QString &text, const QFontMetrics &metrics, int width)
 {
+    const QFontMetricsF exact(metrics);
     QStringList lines;
     for (const QString &paragraph : text.split('\n')) {
-        QStringList paragraphLines;
+        LineFiller filler(exact, width);
         for (const QString &word : paragraph.split(' ')) {
-            if (metrics.horizontalAdvance(word) <= width) {
-                fill(paragraphLines, {word}, " ", metrics, width);
+            if (exact.horizontalAdvance(word) <= width) {
+                filler.fill({word}, " ");
                 continue;
             }
             // Wider than a line: it starts a line of its own, and breaks at its dots.
-            if (!paragraphLines.isEmpty())
-                paragraphLines << QString();
-            fill(paragraphLines, piecesOf(word), "", metrics, width);
+            if (!filler.isEmpty())
+                filler.startEmptyLine();
+            filler.fill(piecesOf(word), "");
         }
-        lines << (paragraphLines.isEmpty() ? QStringList{QString()} : paragraphLines);
+        lines << (filler.isEmpty() ? QStringList{QString()} : filler.lines());
     }
     return lines.join('\n');
 }
@@ -69,6 +98,10 @@ void WholeWordsLabel::rewrap()
 {
     // A few pixels to spare: Qt wraps again (inside names) a line measured a pixel too wide.
     const int width = contentsRect().width() - 2 * margin() - 4;
+    if (width == m_wrappedWidth && m_message == m_wrappedMessage)
+        return; // a resize of the height only, or the same problem shown again
+    m_wrappedWidth = width;
+    m_wrappedMessage = m_message;
     const QString shown = width > 0 ? broken(m_message, fontMetrics(), width) : m_message;
     if (shown != text())
         setText(shown);
@@ -76,15 +109,17 @@ void WholeWordsLabel::rewrap()
 
 void WholeWordsLabel::resizeEvent(QResizeEvent *event)
 {
-    QLabel::resizeEvent(event);
+    WrappedLabel::resizeEvent(event);
     rewrap();
 }
 
 void WholeWordsLabel::changeEvent(QEvent *event)
 {
-    QLabel::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    WrappedLabel::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        m_wrappedWidth = -1;
         rewrap();
+    }
 }
 
 } // namespace headlens

@@ -1,7 +1,7 @@
 // WholeWordsLabel: a wrapped label whose lines break between words, never inside a name.
 #pragma once
 
-#include <QLabel>
+#include "panels/wrappedlabel.h"
 
 class QFontMetrics;
 
@@ -12,7 +12,7 @@ namespace headlens {
 /// next. This label lays its plain text out itself: a line ends only at a space, and a word is
 /// broken (after its dots and slashes) only when it is wider than a whole line. The message
 /// itself stays as it was given (message()): what a test compares and a reader copies.
-class WholeWordsLabel : public QLabel
+class WholeWordsLabel : public WrappedLabel
 {
     Q_OBJECT
 public:
@@ -35,6 +35,8 @@ private:
     void rewrap();
 
     QString m_message;
+    int m_wrappedWidth = -1;  ///< the width m_wrappedMessage was broken for
+    QString m_wrappedMessage; ///< what text() shows, before its breaks
 };
 
 } // namespace headlens
