@@ -50,14 +50,9 @@ void HeadImageMaker::request(std::shared_ptr<const Trace> trace, int batch, std:
 {
     const int64_t cells =
         int64_t(heads.size()) * trace->input.queryLengthOf(batch) * trace->input.keyLengthOf(batch);
-    if (cells <= kInlineCells) {
-        m_pool.drop(); // an older request running now is dropped
-        emit ready(HeadImages::make(std::move(trace), batch, heads, maxCells));
-        return;
-    }
-    m_pool.start([trace = std::move(trace), batch, heads = std::move(heads), maxCells] {
-        return HeadImages::make(trace, batch, heads, maxCells);
-    });
+    m_pool.start([trace = std::move(trace), batch, heads = std::move(heads),
+                  maxCells] { return HeadImages::make(trace, batch, heads, maxCells); },
+                 cells <= kInlineCells);
 }
 
 } // namespace headlens
