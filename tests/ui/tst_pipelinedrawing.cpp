@@ -7,8 +7,10 @@
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/colorrange.h"
+#include "runner/viewworkpool.h"
 
 #include <QTest>
+#include <QThreadPool>
 
 using namespace headlens;
 using namespace headlens::test;
@@ -21,8 +23,10 @@ namespace {
 /// The gallery max-pools a panel larger than this many cells a side (so n = 2048 stays fast).
 constexpr int kPanelCells = 256;
 
-// A causal text of 300 tokens: more than kPanelCells, so the panels are pooled in blocks of 2.
-PipelineCase longCase()
+// A causal text of `tokens` tokens: 300 is more than kPanelCells, so the panels are pooled in
+// blocks of 2; 600 also holds more cells (2 heads of 600 x 600) than the gallery makes on the UI
+// thread, so they are sliced and pooled in ViewWorkPool and drawn when that job comes back.
+PipelineCase longCase(int tokens)
 {
     AttentionConfig config;
     config.seed = 3;
@@ -30,7 +34,7 @@ PipelineCase longCase()
     config.heads = 2;
     config.causal = true;
     std::string text;
-    for (int i = 0; i < 300; ++i)
+    for (int i = 0; i < tokens; ++i)
         text += "w" + std::to_string(i % 37) + " ";
     AttentionInput input = InputBuilder::fromTexts(config, {text});
     PipelineCase c;
@@ -41,7 +45,9 @@ PipelineCase longCase()
 
 PipelineCase makeCase(const QString &name)
 {
-    return name == "long" ? longCase() : makePipelineCase(name);
+    if (name == "long")
+        return longCase(300);
+    return name == "pooled" ? longCase(600) : makePipelineCase(name);
 }
 
 // What head `head`'s panel of `tensor` should show for sequence `b`, read from the trace's
@@ -90,8 +96,11 @@ bool showStepWriting(PipelineView &view, TraceKey tensor)
         for (const TraceKey &key : steps[i].outputs)
             if (key == tensor) {
                 view.setStep(int(i), false);
+                // A large tensor's panels come from ViewWorkPool: the job, then its delivery.
+                const bool done = ViewWorkPool::instance()->waitForDone(20000);
+                QCoreApplication::processEvents();
                 QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-                return true;
+                return done;
             }
     return false;
 }
@@ -129,8 +138,9 @@ void TestPipelineDrawing::eachPanelDrawsItsHead_data()
     QTest::addColumn<QString>("caseName");
     QTest::addColumn<QString>("tensor");
     // The settings: 8 heads, a padded second line, n != n_kv, causal, and a text long
-    // enough to be pooled; each with the scores, the masked scores and the weights.
-    for (const char *name : {"lesson", "batch-padding", "cross", "causal", "long"})
+    // enough to be pooled (and one pooled off the UI thread); each with the scores, the masked
+    // scores and the weights.
+    for (const char *name : {"lesson", "batch-padding", "cross", "causal", "long", "pooled"})
         for (const char *tensor : {"scores", "masked_scores", "weights"})
             QTest::addRow("%s, %s", name, tensor) << QString(name) << QString(tensor);
 }
