@@ -19,7 +19,8 @@ HeadImages HeadImages::make(std::shared_ptr<const Trace> trace, int batch,
     for (int head : heads) {
         const RowMatrix weights = TraceReader::weights(*trace, batch, head);
         images.heads.push_back({head, MaxPool::pool(weights, maxCells), TraceReader::range(weights),
-                                ColorRange::largestInformative(weights)});
+                                ColorRange::largestInformative(weights),
+                                TraceReader::notANumberCount(*trace, batch, head)});
     }
     images.trace = std::move(trace);
     return images;
