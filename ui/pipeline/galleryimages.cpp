@@ -33,8 +33,9 @@ GalleryImages GalleryImages::make(std::shared_ptr<const Trace> trace, int batch,
     GalleryImages images;
     images.batch = batch;
     images.key = key;
-    images.shown = TensorSlicer::slice(trace->find(key)->tensor, batch);
-    const std::vector<RowMatrix> &panels = images.shown.panels;
+    images.shown =
+        std::make_shared<const TensorPanels>(TensorSlicer::slice(trace->find(key)->tensor, batch));
+    const std::vector<RowMatrix> &panels = images.shown->panels;
     double lo = INFINITY, hi = -INFINITY;
     for (const RowMatrix &m : panels) {
         images.ranges.push_back(finiteRangeOf(m));
@@ -48,8 +49,8 @@ GalleryImages GalleryImages::make(std::shared_ptr<const Trace> trace, int batch,
     if (!panels.empty()) {
         const RowMatrix &first = panels.front();
         images.maxCells = std::max(first.rows(), first.cols()) > kPooledSide ? kPooledSide : 0;
-        images.rowLabels = labelsFor(*trace, batch, images.shown.rowsAxis, int(first.rows()));
-        images.colLabels = labelsFor(*trace, batch, images.shown.colsAxis, int(first.cols()));
+        images.rowLabels = labelsFor(*trace, batch, images.shown->rowsAxis, int(first.rows()));
+        images.colLabels = labelsFor(*trace, batch, images.shown->colsAxis, int(first.cols()));
     }
     for (const RowMatrix &m : panels)
         images.pooled.push_back(MaxPool::pool(m, images.maxCells));

@@ -21,8 +21,10 @@ struct GalleryImages
     /// trace's come must not hold a long text's trace (hundreds of MB) beside the new one.
     std::weak_ptr<const Trace> trace;
     int batch = 0;
-    TraceKey key{""};                 ///< the tensor drawn
-    TensorPanels shown;               ///< the full slices, for the hover readout
+    TraceKey key{""}; ///< the tensor drawn
+    /// The full slices, for the hover readout; shared, so that keeping what is drawn copies
+    /// none of them (12 x 1,024 x 1,024 floats here).
+    std::shared_ptr<const TensorPanels> shown = std::make_shared<const TensorPanels>();
     std::vector<RowMatrix> pooled;    ///< MaxPool::pool of each panel with maxCells
     int maxCells = 0;                 ///< at most this many cells per side (0: every cell)
     std::pair<double, double> shared; ///< every panel's finite values together (0..1: none)

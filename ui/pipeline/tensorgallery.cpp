@@ -153,7 +153,7 @@ void TensorGallery::ensurePlots(int count)
 void TensorGallery::showCell(int head, int row, int col)
 {
     m_hovered[size_t(head)] = QPoint(row, col);
-    const TensorPanels &shown = m_shown.shown;
+    const TensorPanels &shown = *m_shown.shown;
     if (size_t(head) >= shown.panels.size() || !m_shown.madeFrom(m_trace, m_batch, m_shown.key))
         return; // no readout of a trace's panels that are about to be replaced
     const RowMatrix &m = shown.panels[size_t(head)];
@@ -194,9 +194,9 @@ void TensorGallery::resizeEvent(QResizeEvent *event)
 int TensorGallery::columnsFor(int count) const
 {
     const int preferred = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
-    if (m_shown.shown.panels.empty() || count <= 1)
+    if (m_shown.shown->panels.empty() || count <= 1)
         return std::max(preferred, 1);
-    const RowMatrix &m = m_shown.shown.panels.front();
+    const RowMatrix &m = m_shown.shown->panels.front();
     const Eigen::Index rows = m.rows(), cols = m.cols();
     const bool square =
         std::max(rows, cols) <= HeatmapPlot::kMaxSquareAspect * std::min(rows, cols);
@@ -249,7 +249,7 @@ void TensorGallery::draw(const GalleryImages &images)
         return; // made for a tensor that is no longer asked for
     m_shown = images;
     const TraceTensor *t = m_trace->find(images.key);
-    const TensorPanels &panels = images.shown;
+    const TensorPanels &panels = *images.shown;
     m_meaning->setText(QString("%1 %2 — %3")
                            .arg(QString::fromStdString(t->name()),
                                 QString::fromStdString(t->tensor.shape().toString()),
