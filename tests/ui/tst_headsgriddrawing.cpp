@@ -11,6 +11,7 @@
 #include "selection/selection.h"
 #include "text/inputbuilder.h"
 #include "util/counterrandom.h"
+#include "views/headimagemaker.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "views/tracereader.h"
@@ -344,6 +345,33 @@ private slots:
     }
 
     // The window shows the trace it computed, line by line of a batch, in the right panels.
+    // A head whose weights are all NaN (a damaged query projection) is veiled with its count,
+    // also when the text is long enough for the pictures, and that count, to be made in
+    // ViewWorkPool: the veil comes with the head's picture.
+    void nanHeadOfALongTextIsVeiled()
+    {
+        AttentionConfig config;
+        config.dModel = 8;
+        config.heads = 2;
+        const int n = 200; // 2 heads of 200 x 200: more than HeadImageMaker makes at once
+        QVERIFY(int64_t(config.heads) * n * n > HeadImageMaker::kInlineCells);
+        AttentionInput input = InputBuilder::fromTexts(config, {words(n).toStdString()});
+        auto weights = AttentionWeights::initialize(config, int(input.kvInputWidth()));
+        const int dK = config.dModel / config.heads;
+        weights.wQ.topRows(dK).setConstant(std::numeric_limits<float>::quiet_NaN()); // head 1
+        const auto trace =
+            std::make_shared<const Trace>(computeTrace(config, std::move(input), weights));
+        HeadsGridView grid;
+        grid.resize(900, 600);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        grid.setTrace(trace, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(grid.drawnTrace(), trace, 20000);
+        // Every one of head 1's n * n weights is NaN (no mask: all of them count).
+        QCOMPARE(grid.plot(0)->dimLabel(), QString("not a number: %1 of %1 weights").arg(n * n));
+        QVERIFY(!grid.plot(1)->isDimmed());
+    }
+
     void windowGridShowsTheChosenBatchLine()
     {
         MainWindow window;

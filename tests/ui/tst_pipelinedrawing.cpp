@@ -4,11 +4,14 @@
 #include "pipelinecases.h"
 #include "plotsonscreen.h"
 
+#include "pipeline/galleryimages.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/colorrange.h"
+#include "runner/viewworkpool.h"
 
 #include <QTest>
+#include <QThreadPool>
 
 using namespace headlens;
 using namespace headlens::test;
@@ -21,16 +24,18 @@ namespace {
 /// The gallery max-pools a panel larger than this many cells a side (so n = 2048 stays fast).
 constexpr int kPanelCells = 256;
 
-// A causal text of 300 tokens: more than kPanelCells, so the panels are pooled in blocks of 2.
-PipelineCase longCase()
+// A causal text of `tokens` tokens: 300 is more than kPanelCells, so the panels are pooled in
+// blocks of 2; 4 heads of 270 x 270 are more cells than the gallery makes on the UI thread
+// (2^18), so they are sliced and pooled in ViewWorkPool and drawn when that job comes back.
+PipelineCase longCase(int tokens, int heads)
 {
     AttentionConfig config;
     config.seed = 3;
     config.dModel = 8;
-    config.heads = 2;
+    config.heads = heads;
     config.causal = true;
     std::string text;
-    for (int i = 0; i < 300; ++i)
+    for (int i = 0; i < tokens; ++i)
         text += "w" + std::to_string(i % 37) + " ";
     AttentionInput input = InputBuilder::fromTexts(config, {text});
     PipelineCase c;
@@ -41,7 +46,9 @@ PipelineCase longCase()
 
 PipelineCase makeCase(const QString &name)
 {
-    return name == "long" ? longCase() : makePipelineCase(name);
+    if (name == "long")
+        return longCase(300, 2);
+    return name == "pooled" ? longCase(270, 4) : makePipelineCase(name);
 }
 
 // What head `head`'s panel of `tensor` should show for sequence `b`, read from the trace's
@@ -90,8 +97,11 @@ bool showStepWriting(PipelineView &view, TraceKey tensor)
         for (const TraceKey &key : steps[i].outputs)
             if (key == tensor) {
                 view.setStep(int(i), false);
+                // A large tensor's panels come from ViewWorkPool: the job, then its delivery.
+                const bool done = ViewWorkPool::instance()->waitForDone(20000);
+                QCoreApplication::processEvents();
                 QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-                return true;
+                return done;
             }
     return false;
 }
@@ -129,10 +139,13 @@ void TestPipelineDrawing::eachPanelDrawsItsHead_data()
     QTest::addColumn<QString>("caseName");
     QTest::addColumn<QString>("tensor");
     // The settings: 8 heads, a padded second line, n != n_kv, causal, and a text long
-    // enough to be pooled; each with the scores, the masked scores and the weights.
+    // enough to be pooled; each with the scores, the masked scores and the weights. And the
+    // weights of a text whose panels are made off the UI thread (one row: they take the same
+    // path as the others).
     for (const char *name : {"lesson", "batch-padding", "cross", "causal", "long"})
         for (const char *tensor : {"scores", "masked_scores", "weights"})
             QTest::addRow("%s, %s", name, tensor) << QString(name) << QString(tensor);
+    QTest::addRow("pooled, weights") << QString("pooled") << QString("weights");
 }
 
 void TestPipelineDrawing::eachPanelDrawsItsHead()
@@ -142,6 +155,8 @@ void TestPipelineDrawing::eachPanelDrawsItsHead()
     const PipelineCase c = makeCase(caseName);
     const Trace &t = *c.trace;
     const int b = int(t.batch()) - 1; // the padded line in "batch-padding"
+    if (caseName == "pooled")         // more than the gallery makes at once: from ViewWorkPool
+        QVERIFY(GalleryImages::cellsOf(t, tensorNamed(tensor)) > GalleryImages::kInlineCells);
     PipelineView view;
     view.resize(1600, 1000);
     view.setAttribute(Qt::WA_DontShowOnScreen);

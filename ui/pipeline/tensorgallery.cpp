@@ -3,11 +3,9 @@
 
 #include "attention/maskreason.h"
 #include "panels/fulltextcombobox.h"
-#include "pipeline/tensorslicer.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
-#include "text/tokenizer.h"
 #include "views/tracereader.h"
 
 #include <QComboBox>
@@ -21,36 +19,6 @@
 namespace headlens {
 
 namespace {
-
-/// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
-std::pair<double, double> finiteRangeOf(const RowMatrix &m)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        if (std::isfinite(m.data()[i])) {
-            lo = std::min(lo, double(m.data()[i]));
-            hi = std::max(hi, double(m.data()[i]));
-        }
-    return {lo, hi};
-}
-
-/// The range of every panel's finite values together, 0..1 when there are none.
-std::pair<double, double> finiteRange(const std::vector<RowMatrix> &panels)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (const RowMatrix &m : panels) {
-        const auto [l, h] = finiteRangeOf(m);
-        lo = std::min(lo, l);
-        hi = std::max(hi, h);
-    }
-    return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0, 1.0);
-}
-
-/// Attention probabilities, drawn with the View menu's colour scale like the heads grid.
-bool isProbabilities(TraceKey tensor)
-{
-    return tensor == keys::softmax || tensor == keys::attentionWeights;
-}
 
 /// "head 5 · K/V 2" for a query head's panel, "K/V head 2 · heads 5–8" for a K/V head's;
 /// ALiBi's panels add the head's slope m, read back from its bias -m (i - j) at i = 1, j = 0.
@@ -72,7 +40,8 @@ QString panelName(const Trace &trace, const TensorPanels &panels, int index, Tra
 
 } // namespace
 
-TensorGallery::TensorGallery(QWidget *parent) : QWidget(parent)
+TensorGallery::TensorGallery(QWidget *parent)
+    : QWidget(parent), m_images(this, [this](const GalleryImages &images) { draw(images); })
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -154,8 +123,9 @@ void TensorGallery::ensurePlots(int count)
                 [this, head](int row, int col) { showCell(head, row, col); });
         connect(plot, &HeatmapPlot::clicked, this, [this, head] {
             const QPoint cell = m_hovered[size_t(head)];
-            if (cell.x() >= 0)
-                emit cellClicked(currentTensor(), head, cell.x(), cell.y());
+            if (cell.x() >= 0) // the tensor drawn, which may not be the one asked for yet
+                emit cellClicked(QString::fromStdString(m_shown.key.str()), head, cell.x(),
+                                 cell.y());
         });
         // Widths come from the column stretches alone, not from each plot's size hint.
         plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
@@ -183,45 +153,25 @@ void TensorGallery::ensurePlots(int count)
 void TensorGallery::showCell(int head, int row, int col)
 {
     m_hovered[size_t(head)] = QPoint(row, col);
-    if (size_t(head) >= m_shown.panels.size())
-        return;
-    const RowMatrix &m = m_shown.panels[size_t(head)];
+    const TensorPanels &shown = *m_shown.shown;
+    if (size_t(head) >= shown.panels.size() || !m_shown.madeFrom(m_trace, m_batch, m_shown.key))
+        return; // no readout of a trace's panels that are about to be replaced
+    const RowMatrix &m = shown.panels[size_t(head)];
     if (row < 0 || col < 0 || row >= m.rows() || col >= m.cols())
         return;
-    const QString rowName = labelsFor(m_shown.rowsAxis, int(m.rows())).value(row);
-    const QString colName = labelsFor(m_shown.colsAxis, int(m.cols())).value(col);
     const float value = m(row, col);
     QString text =
-        m_shown.perHead ? panelName(*m_trace, m_shown, head, currentKey()) + " · " : QString();
+        shown.perHead ? panelName(*m_trace, shown, head, m_shown.key) + " · " : QString();
     text += tr("%1 %2 → %3 %4 · %5")
-                .arg(QString::fromStdString(m_shown.rowsAxis), rowName,
-                     QString::fromStdString(m_shown.colsAxis), colName,
+                .arg(QString::fromStdString(shown.rowsAxis), m_shown.rowLabels.value(row),
+                     QString::fromStdString(shown.colsAxis), m_shown.colLabels.value(col),
                      std::isnan(value) ? tr("masked") : QString::number(double(value), 'g', 4));
-    if (currentKey() == keys::maskReason)
+    if (m_shown.key == keys::maskReason)
         text +=
             value > 0
                 ? tr(" · hidden by %1").arg(QString::fromStdString(describeMaskReason(int(value))))
                 : tr(" · visible");
     QToolTip::showText(QCursor::pos(), text, m_plots[size_t(head)]);
-}
-
-QStringList TensorGallery::labelsFor(const std::string &axis, int count) const
-{
-    QStringList labels;
-    for (int i = 0; i < count; ++i) {
-        std::string token;
-        if (axis == "n")
-            token = m_trace->input.queryLabel(m_batch, i);
-        else if (axis == "n_kv")
-            token = m_trace->input.keyLabel(m_batch, i);
-        else {
-            labels << QString::number(i);
-            continue;
-        }
-        labels << (token.empty() ? tr("(pad)")
-                                 : QString::fromStdString(Tokenizer::displayLabel(token)));
-    }
-    return labels;
 }
 
 bool TensorGallery::eventFilter(QObject *watched, QEvent *event)
@@ -236,7 +186,7 @@ void TensorGallery::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     fitMeaning();
     if (m_visible > 0 && columnsFor(m_visible) != m_columns)
-        refill(); // fewer, wider columns (or more again): the labels go with the first column
+        draw(m_shown); // fewer, wider columns (or more again): the labels go with the first column
 }
 
 // As many columns as leave square cells tall enough for one token label a row: four columns
@@ -244,9 +194,9 @@ void TensorGallery::resizeEvent(QResizeEvent *event)
 int TensorGallery::columnsFor(int count) const
 {
     const int preferred = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
-    if (m_shown.panels.empty() || count <= 1)
+    if (m_shown.shown->panels.empty() || count <= 1)
         return std::max(preferred, 1);
-    const RowMatrix &m = m_shown.panels.front();
+    const RowMatrix &m = m_shown.shown->panels.front();
     const Eigen::Index rows = m.rows(), cols = m.cols();
     const bool square =
         std::max(rows, cols) <= HeatmapPlot::kMaxSquareAspect * std::min(rows, cols);
@@ -276,26 +226,40 @@ void TensorGallery::fitMeaning()
 void TensorGallery::refill()
 {
     if (!m_trace || m_choice->count() == 0) {
+        m_images.drop();
+        m_shown = GalleryImages();
         ensurePlots(0);
         return;
     }
-    const TraceTensor *t = m_trace->find(currentKey());
-    m_shown = TensorSlicer::slice(t->tensor, m_batch);
-    const TensorPanels &panels = m_shown;
+    const TraceKey key = currentKey();
+    if (m_shown.madeFrom(m_trace, m_batch, key)) {
+        m_images.drop(); // a job for another tensor would replace what is wanted again
+        draw(m_shown);   // the same cells in another style or layout
+        return;
+    }
+    const bool here = GalleryImages::cellsOf(*m_trace, key) <= GalleryImages::kInlineCells;
+    m_images.start(
+        [trace = m_trace, batch = m_batch, key] { return GalleryImages::make(trace, batch, key); },
+        here);
+}
+
+void TensorGallery::draw(const GalleryImages &images)
+{
+    if (!m_trace || m_choice->count() == 0 || !images.madeFrom(m_trace, m_batch, currentKey()))
+        return; // made for a tensor that is no longer asked for
+    m_shown = images;
+    const TraceTensor *t = m_trace->find(images.key);
+    const TensorPanels &panels = *images.shown;
     m_meaning->setText(QString("%1 %2 — %3")
                            .arg(QString::fromStdString(t->name()),
                                 QString::fromStdString(t->tensor.shape().toString()),
                                 QString::fromStdString(t->meaning)));
     fitMeaning();
     ensurePlots(int(panels.panels.size()));
-    const auto shared = finiteRange(panels.panels);
-    const bool probabilities = isProbabilities(t->key);
-    double largest = 0.0; // of the weights, counted as the heads grid counts them
-    for (const RowMatrix &m : panels.panels)
-        largest = probabilities ? std::max(largest, ColorRange::largestInformative(m)) : 0.0;
+    const bool probabilities = images.isProbabilities();
     if (probabilities) {
         // These panels have no colour bar: the sentence says what the colours span.
-        const ColorRange range = ColorRange::of(m_style.colorScale, largest, shared);
+        const ColorRange range = ColorRange::of(m_style.colorScale, images.largest, images.shared);
         const QString span = m_style.colorScale == ColorScaleMode::PerHead
                                  ? QString()
                                  : tr(" (%1 to %2)").arg(range.lower).arg(range.upper);
@@ -303,15 +267,14 @@ void TensorGallery::refill()
             m_meaning->text() +
             tr(". Colours: %1%2").arg(ColorRange::legendTitle(m_style.colorScale), span));
     }
+    // Token labels only in the first column: the other panels keep their width for cells.
+    const QStringList unnamedRows(images.rowLabels.size(), QString());
     for (size_t i = 0; i < panels.panels.size(); ++i) {
         HeatmapPlot *plot = m_plots[i];
         const RowMatrix &m = panels.panels[i];
-        plot->setMatrix(m, std::max<Eigen::Index>(m.rows(), m.cols()) > 256 ? 256 : 0);
-        // Token labels only in the first column: the other panels keep their width for cells.
+        plot->setPooledMatrix(images.pooled[i], int(m.rows()), int(m.cols()), images.maxCells);
         const bool firstColumn = int(i) % std::max(m_columns, 1) == 0;
-        plot->setLabels(firstColumn ? labelsFor(panels.rowsAxis, int(m.rows()))
-                                    : QStringList(int(m.rows()), QString()),
-                        labelsFor(panels.colsAxis, int(m.cols())));
+        plot->setLabels(firstColumn ? images.rowLabels : unnamedRows, images.colLabels);
         plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
                             QString::fromStdString(panels.colsAxis));
         const bool queryHead = panels.perHead && panels.headAxis == "h";
@@ -320,10 +283,10 @@ void TensorGallery::refill()
         plot->setTitleColor(queryHead ? HeadColors::color(int(i), m_style.dark) : QColor());
         const ColorRange range =
             probabilities
-                ? ColorRange::of(m_style.colorScale, largest,
-                                 m_style.colorScale == ColorScaleMode::PerHead ? finiteRangeOf(m)
-                                                                               : shared)
-                : ColorRange{shared.first, shared.second};
+                ? ColorRange::of(m_style.colorScale, images.largest,
+                                 m_style.colorScale == ColorScaleMode::PerHead ? images.ranges[i]
+                                                                               : images.shared)
+                : ColorRange{images.shared.first, images.shared.second};
         plot->setColorRange(range.lower, range.upper);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }

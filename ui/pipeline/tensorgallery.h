@@ -2,8 +2,9 @@
 #pragma once
 
 #include "attention/trace.h"
-#include "pipeline/tensorslicer.h"
+#include "pipeline/galleryimages.h"
 #include "plot/plotstyle.h"
+#include "runner/newestinpool.h"
 
 #include <QWidget>
 
@@ -20,7 +21,8 @@ class HeatmapPlot;
 
 /// Passive. A combo picks which of the step's tensors to draw (its outputs first, then its
 /// inputs); all panels share one color range so heads can be compared. Panel titles carry the
-/// heads' colors.
+/// heads' colors. A large tensor is sliced and pooled in ViewWorkPool (GalleryImages): the
+/// panels show the tensor drawn before until it comes, and only the newest one is drawn.
 class TensorGallery : public QWidget
 {
     Q_OBJECT
@@ -46,8 +48,8 @@ private:
     void fitMeaning();
     int columnsFor(int count) const;
     void refill();
+    void draw(const GalleryImages &images);
     void ensurePlots(int count);
-    QStringList labelsFor(const std::string &axis, int count) const;
     void showCell(int head, int row, int col);
 
     std::shared_ptr<const Trace> m_trace;
@@ -60,7 +62,8 @@ private:
     QGridLayout *m_grid;
     std::vector<HeatmapPlot *> m_plots;
     std::vector<QPoint> m_hovered;
-    TensorPanels m_shown; ///< what the panels draw, for the hover text
+    GalleryImages m_shown; ///< what the panels draw, for the hover text
+    NewestInPool<GalleryImages> m_images;
     int m_visible = 0;
     int m_columns = 1;
 };

@@ -24,10 +24,10 @@ template <typename Result> class NewestInPool
 public:
     NewestInPool(QObject *owner, std::function<void(const Result &)> deliver)
         : m_watcher(new QFutureWatcher<Result>(owner)),
-          m_newest(std::make_shared<std::atomic<uint64_t>>(0))
+          m_newest(std::make_shared<std::atomic<uint64_t>>(0)), m_deliver(std::move(deliver))
     {
         QObject::connect(m_watcher, &QFutureWatcherBase::finished, owner,
-                         [watcher = m_watcher, deliver = std::move(deliver)] {
+                         [watcher = m_watcher, deliver = m_deliver] {
                              if (watcher->future().resultCount() > 0)
                                  deliver(watcher->result());
                          });
@@ -48,6 +48,18 @@ public:
         });
     }
 
+    /// Starts `make` in the pool, or with `here` makes it at once and delivers it before
+    /// returning (a job running now is dropped): small work shows without a wait.
+    void start(std::function<Result()> make, bool here)
+    {
+        if (!here) {
+            start(std::move(make));
+            return;
+        }
+        drop();
+        m_deliver(make());
+    }
+
     /// The job running now (if any) is forgotten: its result will not be delivered.
     void drop()
     {
@@ -58,6 +70,7 @@ public:
 private:
     QFutureWatcher<Result> *m_watcher;               ///< owned by the owner
     std::shared_ptr<std::atomic<uint64_t>> m_newest; ///< the number of the newest job
+    std::function<void(const Result &)> m_deliver;
 };
 
 } // namespace headlens

@@ -19,7 +19,8 @@ HeadImages HeadImages::make(std::shared_ptr<const Trace> trace, int batch,
     for (int head : heads) {
         const RowMatrix weights = TraceReader::weights(*trace, batch, head);
         images.heads.push_back({head, MaxPool::pool(weights, maxCells), TraceReader::range(weights),
-                                ColorRange::largestInformative(weights)});
+                                ColorRange::largestInformative(weights),
+                                TraceReader::notANumberCount(*trace, batch, head)});
     }
     images.trace = std::move(trace);
     return images;
@@ -50,14 +51,9 @@ void HeadImageMaker::request(std::shared_ptr<const Trace> trace, int batch, std:
 {
     const int64_t cells =
         int64_t(heads.size()) * trace->input.queryLengthOf(batch) * trace->input.keyLengthOf(batch);
-    if (cells <= kInlineCells) {
-        m_pool.drop(); // an older request running now is dropped
-        emit ready(HeadImages::make(std::move(trace), batch, heads, maxCells));
-        return;
-    }
-    m_pool.start([trace = std::move(trace), batch, heads = std::move(heads), maxCells] {
-        return HeadImages::make(trace, batch, heads, maxCells);
-    });
+    m_pool.start([trace = std::move(trace), batch, heads = std::move(heads),
+                  maxCells] { return HeadImages::make(trace, batch, heads, maxCells); },
+                 cells <= kInlineCells);
 }
 
 } // namespace headlens

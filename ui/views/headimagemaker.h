@@ -23,6 +23,7 @@ struct HeadImage
     RowMatrix pooled;                ///< MaxPool::pool of the weights with HeadImages::maxCells
     std::pair<double, double> range; ///< the unmasked weights' range (TraceReader::range)
     double largest = 0.0;            ///< ColorRange::largestInformative of the weights
+    int64_t notANumber = 0;          ///< TraceReader::notANumberCount of the head
 };
 
 /// Some heads of one trace and sequence, made with one pooling limit.

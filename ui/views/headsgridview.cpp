@@ -264,7 +264,6 @@ void HeadsGridView::refill()
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
         plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
-        plot->setDimmed(TraceReader::veilLabel(*m_trace, m_batch, head));
         plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }
@@ -288,7 +287,11 @@ void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)
     for (const HeadImage &image : thumbnails.heads) {
         if (image.head >= int(m_plots.size()))
             continue;
-        thumbnails.draw(image, m_plots[size_t(image.head)], m_style.colorScale);
+        HeatmapPlot *plot = m_plots[size_t(image.head)];
+        thumbnails.draw(image, plot, m_style.colorScale);
+        // With the picture, as its NaN count is counted with it: the veil of a trace's head
+        // never lies over another trace's picture.
+        plot->setDimmed(TraceReader::veilLabel(*m_trace, m_batch, image.head, image.notANumber));
     }
     const ColorRange shared = ColorRange::of(m_style.colorScale, thumbnails.largestWeight(), {});
     m_legend->setRange(shared.lower, shared.upper);

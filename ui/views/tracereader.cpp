@@ -135,10 +135,14 @@ int64_t TraceReader::notANumberCount(const Trace &trace, int b, int head)
 
 QString TraceReader::veilLabel(const Trace &trace, int b, int head)
 {
+    return veilLabel(trace, b, head, notANumberCount(trace, b, head));
+}
+
+QString TraceReader::veilLabel(const Trace &trace, int b, int head, int64_t bad)
+{
     const QString change = headChange(trace, b, head);
     if (!change.isEmpty())
         return change;
-    const int64_t bad = notANumberCount(trace, b, head);
     if (bad == 0)
         return {};
     const int64_t cells = trace.input.queryLengthOf(b) * trace.input.keyLengthOf(b);

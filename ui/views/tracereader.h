@@ -39,6 +39,9 @@ public:
     /// N of M weights" when notANumberCount() is not 0, so such a head is not mistaken for a
     /// masked one; empty when nothing is to be said.
     static QString veilLabel(const Trace &trace, int b, int head);
+    /// The same with notANumberCount() already counted (off the UI thread: a pass over every
+    /// weight, 1 M per head at 1,024 tokens).
+    static QString veilLabel(const Trace &trace, int b, int head, int64_t notANumber);
     static QString headTitleToolTip(const Trace &trace, int b, int head);
     /// `head 3 · "it" -> "gear" · weight 0.412 · score 1.87`; a masked cell says which masks
     /// hide it (causal, padding, sliding window).

@@ -13,6 +13,7 @@
 #include "print/handoutwriter.h"
 #include "runner/positionshiftrunner.h"
 #include "runner/tracerunner.h"
+#include "runner/viewworkpool.h"
 #include "selection/selection.h"
 #include "train/trainview.h"
 #include "util/inputerror.h"
@@ -25,6 +26,7 @@
 #include <QApplication>
 #include <QPushButton>
 #include <QTextStream>
+#include <QThreadPool>
 
 #include <algorithm>
 
@@ -162,6 +164,16 @@ void ScreenshotTaker::take()
         QTimer::singleShot(50, this, &ScreenshotTaker::take);
         return;
     }
+    // And the pictures of a long text, made in ViewWorkPool (heads' images, the gallery's panels,
+    // the Model tab's thumbnails): at 1,024 tokens the heads were grabbed before they came.
+    if (ViewWorkPool::instance() && ViewWorkPool::instance()->activeThreadCount() > 0 &&
+        m_waited < 120000) {
+        m_waited += 50;
+        QTimer::singleShot(50, this, &ScreenshotTaker::take);
+        return;
+    }
+    // A job that just finished has posted its result (QFutureWatcher's call-out): drawn first.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::FutureCallOut);
     for (QCustomPlot *plot : m_window->findChildren<QCustomPlot *>())
         plot->replot(QCustomPlot::rpImmediateRefresh);
     const bool ok = m_window->grab().save(m_path);
