@@ -2,43 +2,45 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "interventions/ablationwiring.h"
+#include "pipeline/pipelinewiring.h"
 #include "plot/plotstyle.h"
+#include "views/headspage.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
-class QLabel;
-class QProgressBar;
-class QScrollArea;
 class QTabWidget;
 
 namespace headlens {
 
-class AblationEffectBar;
-class AblationMenu;
 class CompareView;
+class ControlsDock;
 class ControlsPanel;
-class HeadsThatMatterView;
-class RankingCommands;
 class CostPanel;
 class FigureCommands;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
+class ModelTabs;
 class ModelWiring;
 class PipelineView;
 class PositionShiftRunner;
 class Selection;
 class LinesView;
 class SingleHeadView;
+class StatusBarReport;
+class StyleCommands;
 class TokenStrip;
 class TraceRunner;
+class TrainPage;
 class TrainView;
 class Workspace;
 
-/// Builds widgets and connects them; the work lives in Workspace, TraceRunner, the views and
-/// FileCommands.
+/// Builds widgets and connects them; the work lives in Workspace, TraceRunner, the views, the
+/// commands (FileCommands, StyleCommands, ...) and each feature's wiring (ModelWiring,
+/// AblationWiring, PipelineWiring).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -48,18 +50,18 @@ public:
     Workspace *workspace() const { return m_workspace; }
     TraceRunner *runner() const { return m_runner; }
     /// RoPE's shift check for the pipeline's RoPE panel.
-    PositionShiftRunner *shiftRunner() const { return m_shiftRunner; }
+    PositionShiftRunner *shiftRunner() const { return m_pipelineWiring->shiftRunner(); }
     Selection *selection() const { return m_selection; }
     ControlsPanel *controls() const { return m_controls; }
-    HeadsGridView *grid() const { return m_grid; }
-    SingleHeadView *singleHead() const { return m_single; }
-    TokenStrip *tokenStrip() const { return m_strip; }
+    HeadsGridView *grid() const { return m_heads->grid(); }
+    SingleHeadView *singleHead() const { return m_heads->single(); }
+    TokenStrip *tokenStrip() const { return m_heads->strip(); }
     /// The heads' right-click menu (ablate, keep only, restore) of every heatmap.
-    AblationMenu *ablationMenu() const { return m_ablationMenu; }
+    AblationMenu *ablationMenu() const { return m_ablations->menu(); }
     /// What the ablated heads changed, over the heads; hidden while none is.
-    AblationEffectBar *ablationEffect() const { return m_effect; }
+    AblationEffectBar *ablationEffect() const { return m_ablations->effect(); }
     /// The "Heads that matter" tab: head importance and the patching map.
-    HeadsThatMatterView *headsThatMatter() const { return m_matter; }
+    HeadsThatMatterView *headsThatMatter() const { return m_ablations->matter(); }
     void showHeadsThatMatter();
     PipelineView *pipeline() const { return m_pipeline; }
     LinesView *linesView() const { return m_lines; }
@@ -85,7 +87,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     std::shared_ptr<const Trace> trace() const { return m_trace; }
     /// The views' area (what "Export view" and --screenshot --view write).
-    QWidget *viewArea() const { return m_viewArea; }
+    QWidget *viewArea() const { return m_heads; }
 
     /// Window geometry, dock layout and view options from QSettings; the last workspace's path.
     QString restoreSettings();
@@ -107,53 +109,40 @@ protected:
 private:
     void buildViews();
     void buildDock();
-    void buildStatusBar();
     void connectFigures();
     void buildModels();
     void buildAblations();
-    void showModelRun(bool shown);
     void connectActions();
-    void hideDockOnTrainTab();
+    void followTabs();
     void connectPipeline();
     void showTrace(std::shared_ptr<const Trace> trace);
     void showWarnings(const std::vector<std::string> &warnings);
     void redraw();
     void updateTitle();
-    void showAbout();
-    void showShortcuts();
-    void changeStyle(const std::function<void(PlotStyle &)> &change);
 
     Workspace *m_workspace = nullptr;
     TraceRunner *m_runner = nullptr;
-    PositionShiftRunner *m_shiftRunner = nullptr;
+    PipelineWiring *m_pipelineWiring = nullptr;
     Selection *m_selection = nullptr;
-    ControlsPanel *m_controls = nullptr;
-    HeadsGridView *m_grid = nullptr;
-    SingleHeadView *m_single = nullptr;
+    ControlsDock *m_dock = nullptr;
+    ControlsPanel *m_controls = nullptr; ///< the dock's panel
+    HeadsPage *m_heads = nullptr;
     LinesView *m_lines = nullptr;
     CompareView *m_compare = nullptr;
-    TokenStrip *m_strip = nullptr;
-    AblationMenu *m_ablationMenu = nullptr;
-    AblationEffectBar *m_effect = nullptr;
-    HeadsThatMatterView *m_matter = nullptr;
-    RankingCommands *m_rankings = nullptr;
-    QWidget *m_viewArea = nullptr;
+    AblationWiring *m_ablations = nullptr;
     QTabWidget *m_tabs = nullptr;
     PipelineView *m_pipeline = nullptr;
     CostPanel *m_cost = nullptr;
     TrainView *m_train = nullptr;
-    QScrollArea *m_trainPage = nullptr; ///< the Train tab: m_train in a scroll area
-    bool m_dockHiddenForTrain = false;  ///< the Train tab has its own settings column
+    TrainPage *m_trainPage = nullptr;
     MainActions *m_actions = nullptr;
     FileCommands *m_files = nullptr;
     FigureCommands *m_figures = nullptr;
     ModelWiring *m_models = nullptr;
-    QLabel *m_hover = nullptr;
-    QLabel *m_info = nullptr;
-    QProgressBar *m_progress = nullptr;
+    ModelTabs *m_modelTabs = nullptr;
+    StyleCommands *m_styles = nullptr;
+    StatusBarReport *m_status = nullptr;
     std::shared_ptr<const Trace> m_trace;
-    PlotStyle m_style;
-    double m_zoom = 1.0;
 };
 
 } // namespace headlens

@@ -79,8 +79,8 @@ void ToyModelFile::save(const std::string &path, const TrainedModel &model)
 {
     std::vector<std::pair<std::string, Tensor>> entries;
     entries.emplace_back(kSettingsName, settingsTensor(model));
-    ToyParameters parameters = model.parameters;
-    for (const ParameterViewT<float> &view : parameters.views(model.settings.model.layerNorm)) {
+    for (const ParameterViewT<const float> &view :
+         model.parameters.views(model.settings.model.layerNorm)) {
         const float *begin = view.data;
         Shape shape =
             view.cols == 1 ? Shape{{"d0", view.rows}} : Shape{{"d0", view.rows}, {"d1", view.cols}};

@@ -59,32 +59,50 @@ template <typename S> ToyParametersT<S> ToyParametersT<S>::zerosLike(const ToyPa
     return p;
 }
 
-template <typename S> std::vector<ParameterViewT<S>> ToyParametersT<S>::views(bool withLayerNorm)
+namespace {
+
+/// Every parameter of `p` in views() order; `View` is ParameterViewT<S> or ParameterViewT<const S>,
+/// as `p` is writable or not.
+template <typename View, typename Parameters>
+std::vector<View> viewsOf(Parameters &p, bool withLayerNorm)
 {
-    std::vector<ParameterViewT<S>> out;
+    std::vector<View> out;
     const auto add = [&out](std::string name, auto &m) {
         out.push_back({std::move(name), m.data(), m.rows(), m.cols()});
     };
-    add("token_embedding.weight", tokenEmbedding);
-    add("position_embedding.weight", positionEmbedding);
-    for (size_t l = 0; l < layers.size(); ++l) {
+    add("token_embedding.weight", p.tokenEmbedding);
+    add("position_embedding.weight", p.positionEmbedding);
+    for (size_t l = 0; l < p.layers.size(); ++l) {
         const std::string prefix = "layers." + std::to_string(l) + ".";
         if (withLayerNorm) {
-            add(prefix + "ln.weight", layers[l].lnGamma);
-            add(prefix + "ln.bias", layers[l].lnBeta);
+            add(prefix + "ln.weight", p.layers[l].lnGamma);
+            add(prefix + "ln.bias", p.layers[l].lnBeta);
         }
-        add(prefix + "attn.in_proj_weight", layers[l].inProj);
-        add(prefix + "attn.in_proj_bias", layers[l].inBias);
-        add(prefix + "attn.out_proj.weight", layers[l].outProj);
-        add(prefix + "attn.out_proj.bias", layers[l].outBias);
+        add(prefix + "attn.in_proj_weight", p.layers[l].inProj);
+        add(prefix + "attn.in_proj_bias", p.layers[l].inBias);
+        add(prefix + "attn.out_proj.weight", p.layers[l].outProj);
+        add(prefix + "attn.out_proj.bias", p.layers[l].outBias);
     }
     if (withLayerNorm) {
-        add("final_ln.weight", finalGamma);
-        add("final_ln.bias", finalBeta);
+        add("final_ln.weight", p.finalGamma);
+        add("final_ln.bias", p.finalBeta);
     }
-    add("unembedding.weight", unembedding);
-    add("unembedding.bias", unembeddingBias);
+    add("unembedding.weight", p.unembedding);
+    add("unembedding.bias", p.unembeddingBias);
     return out;
+}
+
+} // namespace
+
+template <typename S> std::vector<ParameterViewT<S>> ToyParametersT<S>::views(bool withLayerNorm)
+{
+    return viewsOf<ParameterViewT<S>>(*this, withLayerNorm);
+}
+
+template <typename S>
+std::vector<ParameterViewT<const S>> ToyParametersT<S>::views(bool withLayerNorm) const
+{
+    return viewsOf<ParameterViewT<const S>>(*this, withLayerNorm);
 }
 
 template struct ToyParametersT<float>;

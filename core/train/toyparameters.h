@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace headlens {
@@ -23,14 +24,19 @@ template <typename S> struct ToyLayerParametersT
 };
 
 /// A named view of one parameter's storage, for the optimizer, the files and gradient checks.
+/// `S` is `const float` (or `const double`) for a read-only view.
 template <typename S> struct ParameterViewT
 {
+    using Matrix = MatrixT<std::remove_const_t<S>>;
+    /// Writable through a ParameterViewT<float>, read-only through a ParameterViewT<const float>.
+    using MatrixMap = Eigen::Map<std::conditional_t<std::is_const_v<S>, const Matrix, Matrix>>;
+
     std::string name; ///< "layers.0.attn.in_proj_weight", as a PyTorch state_dict would say
     S *data = nullptr;
     Eigen::Index rows = 0;
     Eigen::Index cols = 0; ///< 1 for vectors
 
-    Eigen::Map<MatrixT<S>> matrix() const { return {data, rows, cols}; }
+    MatrixMap matrix() const { return {data, rows, cols}; }
     Eigen::Index size() const { return rows * cols; }
 };
 
@@ -57,6 +63,9 @@ template <typename S> struct ToyParametersT
     /// Every parameter in a fixed order. LayerNorm parameters are listed only when
     /// `withLayerNorm` (without LayerNorm they do not take part in the model).
     std::vector<ParameterViewT<S>> views(bool withLayerNorm);
+    /// The same list, read-only: for reading the values in place (saving, scanning for NaN)
+    /// without a copy of the model.
+    std::vector<ParameterViewT<const S>> views(bool withLayerNorm) const;
 
     /// The same values in another scalar type.
     template <typename T> ToyParametersT<T> cast() const

@@ -36,7 +36,7 @@ QString ModelController::modelName() const
         m_workspace->state().modelPath.isEmpty() ? m_lastPath : m_workspace->state().modelPath;
     if (path.isEmpty())
         return m_memory ? tr("Toy model (this session)") : QString();
-    return QString::fromStdString(ModelOpener::label(path.toStdString()));
+    return m_labels.label(path);
 }
 
 void ModelController::openToyModel(std::shared_ptr<const TrainedModel> model)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/modelrun.h"
+#include "models/modellabelcache.h"
 
 #include <QObject>
 
@@ -56,6 +57,7 @@ private:
     bool m_memoryChosen = false;                 ///< m_memory is the active source
     QString m_lastPath;                          ///< last model path, for useModel()
     std::shared_ptr<const ModelRun> m_run;
+    mutable ModelLabelCache m_labels; ///< modelName() is asked on every edit of the text
 };
 
 } // namespace headlens

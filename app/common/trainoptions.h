@@ -1,0 +1,28 @@
+// TrainOptions: --train TASK and the options that go with it, as the command line gave them.
+#pragma once
+
+#include <string>
+
+namespace headlens {
+
+/// The training playground's options (--train and its companions); 0 means the task's default.
+struct TrainOptions
+{
+    std::string task;           ///< --train previous|reverse|sort|induction; empty = no training
+    int layers = 0;             ///< --layers
+    int steps = 2000;           ///< --steps
+    int sequenceLength = 0;     ///< --seq-len
+    int vocabulary = 0;         ///< --vocab
+    int batchSize = 0;          ///< --batch-size
+    float learningRate = 0.0f;  ///< --lr
+    bool layerNorm = false;     ///< --layer-norm
+    int reportEvery = 100;      ///< --report-every: steps between printed lines
+    double untilAccuracy = 0.0; ///< --until-accuracy: stop once held-out accuracy reaches it
+    std::string savePath;       ///< --save FILE.npz
+
+    /// Sets the field of `option` (one that takes a value) from `value`; false when `option`
+    /// is not one of these. Throws InputError when the value does not fit.
+    bool take(const std::string &option, const std::string &value);
+};
+
+} // namespace headlens

@@ -1,0 +1,49 @@
+// ModelTabs: two pages added hidden, made visible together with the model's run.
+#include "window/modeltabs.h"
+
+#include "corpus/corpuspanel.h"
+#include "models/modeloverview.h"
+#include "models/modelwiring.h"
+
+#include <QTabWidget>
+
+namespace headlens {
+
+ModelTabs::ModelTabs(QTabWidget *tabs, ModelWiring *models, QWidget *fallback)
+    : QObject(tabs), m_tabs(tabs), m_overview(models->overview()), m_corpus(models->corpus()),
+      m_fallback(fallback)
+{
+    tabs->addTab(m_overview, tr("Model"));
+    tabs->setTabVisible(tabs->indexOf(m_overview), false);
+    tabs->addTab(m_corpus, tr("Corpus"));
+    tabs->setTabVisible(tabs->indexOf(m_corpus), false);
+    connect(models, &ModelWiring::runShown, this, &ModelTabs::setShown);
+}
+
+void ModelTabs::showModel()
+{
+    showIfVisible(m_overview);
+}
+
+void ModelTabs::showCorpus()
+{
+    showIfVisible(m_corpus);
+}
+
+void ModelTabs::setShown(bool shown)
+{
+    for (QWidget *page : {m_overview, m_corpus}) {
+        const int index = m_tabs->indexOf(page);
+        if (!shown && m_tabs->currentIndex() == index)
+            m_tabs->setCurrentWidget(m_fallback);
+        m_tabs->setTabVisible(index, shown);
+    }
+}
+
+void ModelTabs::showIfVisible(QWidget *page)
+{
+    if (m_tabs->isTabVisible(m_tabs->indexOf(page)))
+        m_tabs->setCurrentWidget(page);
+}
+
+} // namespace headlens
