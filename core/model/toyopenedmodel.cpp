@@ -19,9 +19,10 @@ namespace headlens {
 ToyOpenedModel::ToyOpenedModel(std::shared_ptr<const TrainedModel> model, std::string path)
     : m_model(std::move(model)), m_path(std::move(path))
 {
-    ToyParameters parameters = m_model->parameters; // views() hands out writable pointers
     const std::string source = m_path.empty() ? name() : m_path;
-    for (const ParameterViewT<float> &view : parameters.views(m_model->settings.model.layerNorm)) {
+    const ToyParameters &parameters = m_model->parameters; // read in place, not copied
+    for (const ParameterViewT<const float> &view :
+         parameters.views(m_model->settings.model.layerNorm)) {
         const NonFiniteValues found = NonFiniteValues::of(view.data, view.size());
         if (auto warning = found.warning(source, view.name,
                                          "Train the model again with a lower learning rate "

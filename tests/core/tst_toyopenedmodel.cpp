@@ -1,9 +1,11 @@
-// tst_toyopenedmodel: the Model box's summary of a toy model counts its heads and layers in words.
+// tst_toyopenedmodel: the Model box's summary of a toy model counts its heads and layers in words,
+// and a parameter holding NaN or infinite values is named with its counts.
 #include "model/toyopenedmodel.h"
 #include "train/trainer.h"
 
 #include <QTest>
 
+#include <limits>
 #include <memory>
 
 using namespace headlens;
@@ -15,6 +17,7 @@ class TestToyOpenedModel : public QObject
 private slots:
     void summaryCountsHeadsAndLayers_data();
     void summaryCountsHeadsAndLayers();
+    void nonFiniteParametersAreNamedAndCounted();
 };
 
 void TestToyOpenedModel::summaryCountsHeadsAndLayers_data()
@@ -44,6 +47,31 @@ void TestToyOpenedModel::summaryCountsHeadsAndLayers()
     const auto run = model.run(model.encode("abcabc"), 0, nullptr);
     const QStringList lines = QString::fromStdString(run->settingsSummary).split('\n');
     QCOMPARE(lines, QStringList({attention, depth}));
+}
+
+// Two NaN and one infinity put into layer 0's W_O: one warning, for that tensor alone, with
+// those counts out of its d_model^2 values and the toy model's own advice.
+void TestToyOpenedModel::nonFiniteParametersAreNamedAndCounted()
+{
+    TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::PreviousToken);
+    settings.model = {1, 2, 16, 12, 12, false};
+    settings.heldOutSize = 4;
+    Trainer trainer(settings);
+    TrainedModel trained = trainer.trainedModel();
+    QVERIFY(ToyOpenedModel(std::make_shared<const TrainedModel>(trained), "").warnings().empty());
+    auto &outProj = trained.parameters.layers[0].outProj;
+    outProj(0, 0) = std::numeric_limits<float>::quiet_NaN();
+    outProj(3, 5) = std::numeric_limits<float>::quiet_NaN();
+    outProj(7, 1) = std::numeric_limits<float>::infinity();
+    const ToyOpenedModel model(std::make_shared<const TrainedModel>(trained), "toy.npz");
+    const std::vector<std::string> warnings = model.warnings();
+    QCOMPARE(warnings.size(), size_t(1));
+    const QString warning = QString::fromStdString(warnings[0]);
+    QVERIFY2(warning.startsWith("toy.npz: 'layers.0.attn.out_proj.weight' holds 2 NaN and 1 "
+                                "infinite value"),
+             qPrintable(warning));
+    QVERIFY2(warning.contains("256"), qPrintable(warning));
+    QVERIFY2(warning.contains("lower learning rate"), qPrintable(warning));
 }
 
 QTEST_APPLESS_MAIN(TestToyOpenedModel)
