@@ -23,9 +23,24 @@ QTransform LinesLayout::mappedTo(const LinesLayout &other) const
     return {sx, 0.0, 0.0, sy, other.queryX - queryX * sx, other.top - top * sy};
 }
 
+namespace {
+
+/// Whether two handles share one owner (compared by control block, so also once it is freed).
+template <typename A, typename B> bool sameOwner(const A &a, const B &b)
+{
+    return !a.owner_before(b) && !b.owner_before(a);
+}
+
+} // namespace
+
+bool LinesPictureRequest::drawsFrom(const std::shared_ptr<const Trace> &shown) const
+{
+    return sameOwner(trace, shown);
+}
+
 bool LinesPictureRequest::sameAs(const LinesPictureRequest &other) const
 {
-    return trace == other.trace && batch == other.batch && heads == other.heads &&
+    return sameOwner(trace, other.trace) && batch == other.batch && heads == other.heads &&
            layout == other.layout && size == other.size && pixelRatio == other.pixelRatio &&
            dark == other.dark;
 }
