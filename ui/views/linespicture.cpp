@@ -2,6 +2,7 @@
 #include "views/linespicture.h"
 
 #include "plot/headcolors.h"
+#include "util/sameowner.h"
 
 #include <QPainter>
 
@@ -22,16 +23,6 @@ QTransform LinesLayout::mappedTo(const LinesLayout &other) const
     const double sy = rowHeight > 0.0 ? other.rowHeight / rowHeight : 1.0;
     return {sx, 0.0, 0.0, sy, other.queryX - queryX * sx, other.top - top * sy};
 }
-
-namespace {
-
-/// Whether two handles share one owner (compared by control block, so also once it is freed).
-template <typename A, typename B> bool sameOwner(const A &a, const B &b)
-{
-    return !a.owner_before(b) && !b.owner_before(a);
-}
-
-} // namespace
 
 bool LinesPictureRequest::drawsFrom(const std::shared_ptr<const Trace> &shown) const
 {
