@@ -145,7 +145,7 @@ Suites:
                  traced layer, one head ablated, each tab switched to; timed to the tab shown
                  settled and repainted, with max_stall_ms; model_window_memory: peak resident
                  memory against the budget of issue 16 (weights' file + trace + every head's
-                 weights + 300 MiB)
+                 weights + 300 MB)
   startup        (with the GUI) start of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 

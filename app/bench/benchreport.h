@@ -49,9 +49,10 @@ namespace headlens {
 ///      switched, 3 one head ablated, 4 the tab switched to), "tab" (shown while changing or
 ///      switched to: 0 Heads, 1 Model, 2 Pipeline, 3 Lines), timed from the change to the last
 ///      paint of the tab's views once the window settled, "max_stall_ms" (the longest over the
-///      repetitions, from the change to settled); model_window_memory: "n", "threads",
+///      repetitions, from the change to settled), "peak_bytes" (VmHWM over the row's
+///      repetitions, set back before them); model_window_memory: "n", "threads",
 ///      "peak_bytes" (VmHWM over the window's life), "budget_bytes" (the sum of the next three
-///      + 300 MiB), "file_bytes" (model.safetensors, mapped), "trace_bytes" (Trace::bytes() of
+///      + 300 MB), "file_bytes" (model.safetensors, mapped), "trace_bytes" (Trace::bytes() of
 ///      the traced layer), "heads_bytes" (L·h·n²·4))]}
 /// A metric that could not be computed is null.
 class BenchReport

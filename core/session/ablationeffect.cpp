@@ -14,6 +14,21 @@ double AblationEffect::probability(const Eigen::Ref<const Vector> &logits, int i
     return std::exp(double(logits[id]) - top) / sum;
 }
 
+TraceRun AblationEffect::baselineOf(const TraceRun &unchanged)
+{
+    if (!unchanged.model)
+        return unchanged;
+    const ModelRun &full = *unchanged.model;
+    auto predictions = std::make_shared<ModelRun>();
+    predictions->firstLogits = full.firstLogits;
+    predictions->topNext = full.topNext;
+    predictions->maskFills = full.maskFills;
+    predictions->taskAccuracy = full.taskAccuracy;
+    TraceRun baseline;
+    baseline.model = std::move(predictions);
+    return baseline;
+}
+
 AblationEffect AblationEffect::between(const TraceRun &unchanged, const TraceRun &changed)
 {
     AblationEffect effect;

@@ -41,6 +41,11 @@ struct AblationEffect
 
     /// Precondition: `unchanged` and `changed` ran the same job but for its interventions.
     static AblationEffect between(const TraceRun &unchanged, const TraceRun &changed);
+    /// What between() reads of the unchanged run, and nothing else: a model's predictions
+    /// (first logits, top lists, task accuracy) without its attention, trace or pass, so the
+    /// unchanged run's memory (about 1 GiB for GPT-2 small at 1,024 tokens) is given back
+    /// before the changed run is computed; the built-in layer's trace (small) as it is.
+    static TraceRun baselineOf(const TraceRun &unchanged);
     /// The probability of token `id` under softmax(logits), summed in double.
     static double probability(const Eigen::Ref<const Vector> &logits, int id);
 };

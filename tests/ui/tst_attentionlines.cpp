@@ -38,6 +38,7 @@ private slots:
     void theLineIsDrawnInItsHeadsColour();
     void manyLinesArePaintedOnceThePoolDrewThem();
     void aResizedViewKeepsItsLinesUntilTheNewPictureComes();
+    void theShownPictureLetsItsTraceGo();
     void longTextsScrollInsteadOfSqueezing();
     void theWindowsTabFollowsThePinnedHead();
 
@@ -235,6 +236,31 @@ void TestAttentionLines::aResizedViewKeepsItsLinesUntilTheNewPictureComes()
     // The stretched picture covers about as much as the new one: its lines, not a corner.
     QCOMPARE_GT(linePixels(stretched, lines), fresh * 7 / 10);
     QCOMPARE_LT(linePixels(stretched, lines), fresh * 13 / 10);
+}
+
+// The picture on screen names its trace without owning it: a model's trace is a handle on
+// the whole run (about 1 GiB at 1,024 tokens), which lived on beside the next run while the
+// new picture was drawn (seconds at that length). The next trace's picture has its own lines.
+void TestAttentionLines::theShownPictureLetsItsTraceGo()
+{
+    auto first = traceOf(2, 40, true);
+    const std::weak_ptr<const Trace> firstAlive = first;
+    AttentionLines lines;
+    lines.setTrace(first, 0);
+    lines.setHeads({1});
+    lines.resize(600, lines.minimumSizeHint().height());
+    lines.requestPicture();
+    QTRY_VERIFY(lines.pictureReady());
+
+    const auto second = traceOf(2, 30, true);
+    lines.setTrace(second, 0);
+    first.reset();
+    QVERIFY(!lines.pictureReady());
+    QVERIFY(firstAlive.expired());
+    lines.requestPicture();
+    QTRY_VERIFY(lines.pictureReady());
+    QCOMPARE_GT(linePixels(lines.grab().toImage(), lines), 0);
+    QCOMPARE(int(lines.visibleLines().size()), expectedLines(*second, 1));
 }
 
 void TestAttentionLines::longTextsScrollInsteadOfSqueezing()

@@ -149,7 +149,8 @@ void ModelGridView::refill()
 void ModelGridView::draw()
 {
     // Thumbnails of an older run (the newest is still being pooled) or of another shape wait.
-    if (!m_run || m_thumbnails.run != m_run || m_run->layers != m_layers || m_run->heads != m_heads)
+    if (!m_run || !m_thumbnails.madeFrom(m_run) || m_run->layers != m_layers ||
+        m_run->heads != m_heads)
         return;
     const ModelRun &run = *m_run;
     const std::vector<RowMatrix> &thumbnails = m_thumbnails.pooled;

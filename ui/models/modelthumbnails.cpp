@@ -3,6 +3,7 @@
 
 #include "plot/colorrange.h"
 #include "plot/maxpool.h"
+#include "util/sameowner.h"
 
 #include <algorithm>
 
@@ -37,6 +38,11 @@ ModelThumbnails ModelThumbnails::make(std::shared_ptr<const ModelRun> run, int m
         }
     t.run = std::move(run);
     return t;
+}
+
+bool ModelThumbnails::madeFrom(const std::shared_ptr<const ModelRun> &shown) const
+{
+    return sameOwner(run, shown);
 }
 
 ModelThumbnailMaker::ModelThumbnailMaker(QObject *parent)

@@ -174,9 +174,12 @@ TraceRun TraceRunner::runWithEffect(const TraceJob &job,
     unchangedJob.interventions = {};
     unchangedJob.ranking = {};
     unchangedJob.keepForNext = false;
-    const TraceRun unchanged = m_session->run(unchangedJob, [&progress](double) {
-        return progress(0.0); // asks whether to go on, shows nothing yet
-    });
+    // Only its predictions are kept: the whole unchanged run beside the changed one and the
+    // run the views show was the window's peak (a third run, about 1 GiB at 1,024 tokens).
+    const TraceRun unchanged =
+        AblationEffect::baselineOf(m_session->run(unchangedJob, [&progress](double) {
+            return progress(0.0); // asks whether to go on, shows nothing yet
+        }));
     TraceRun run = m_session->run(job, progress);
     effect = std::make_shared<const AblationEffect>(AblationEffect::between(unchanged, run));
     return run;

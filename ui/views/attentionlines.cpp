@@ -250,8 +250,10 @@ void AttentionLines::requestPicture()
     const int64_t cells = int64_t(heads.size()) * m_trace->input.queryLengthOf(m_batch) *
                           m_trace->input.keyLengthOf(m_batch);
     if (cells > kInlineCells) {
-        m_maker.start([wanted, trace = m_trace, b = m_batch, heads] {
-            return LinesPicture::make(wanted, linesOf(*trace, b, heads, Side::None, -1));
+        m_maker.start([wanted, trace = m_trace, b = m_batch, heads]() mutable {
+            const std::vector<Line> lines = linesOf(*trace, b, heads, Side::None, -1);
+            trace.reset(); // drawing them takes seconds at 1,024 tokens: the run may go meanwhile
+            return LinesPicture::make(wanted, lines);
         });
         return;
     }
@@ -275,7 +277,7 @@ void AttentionLines::drawEveryLine(QPainter &painter)
         return;
     const LinesPictureRequest wanted = pictureRequest();
     const LinesPictureRequest &shown = m_picture.request;
-    const bool sameRows = shown.trace == m_trace && shown.batch == m_batch;
+    const bool sameRows = shown.drawsFrom(m_trace) && shown.batch == m_batch;
     if (!sameRows && (shown.size != wanted.size || !(shown.layout == wanted.layout)))
         return;
     painter.save();

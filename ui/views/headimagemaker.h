@@ -5,6 +5,7 @@
 #include "plot/plotstyle.h"
 
 #include "runner/newestinpool.h"
+#include "util/sameowner.h"
 
 #include <QObject>
 
@@ -29,7 +30,9 @@ struct HeadImage
 /// Some heads of one trace and sequence, made with one pooling limit.
 struct HeadImages
 {
-    std::shared_ptr<const Trace> trace; ///< the trace they were made from
+    /// The trace they were made from, held weakly: images on screen must not keep a model's
+    /// trace, a handle on its whole run, alive beside the next one.
+    std::weak_ptr<const Trace> trace;
     int batch = 0;
     int rows = 0, cols = 0; ///< the full matrices' size (real queries, real keys)
     int maxCells = 0;       ///< at most this many cells per side (0: every cell)
@@ -40,7 +43,7 @@ struct HeadImages
     /// Made from sequence `b` of `t`: what a view shows now, or an image that came too late.
     bool madeFrom(const std::shared_ptr<const Trace> &t, int b) const
     {
-        return trace == t && batch == b;
+        return sameOwner(trace, t) && batch == b;
     }
     /// The largest informative weight of all `heads`: where a shared scale of what is shown ends.
     double largestWeight() const;

@@ -62,8 +62,8 @@ public:
     KvGroupFrame *groupFrame(int kvHead) const { return m_groups.at(size_t(kvHead)); }
     const QString &hoverText() const { return m_hoverText; }
     /// The trace whose weights the thumbnails show now (they follow setTrace with a delay when
-    /// pooling runs in the background).
-    const std::shared_ptr<const Trace> &drawnTrace() const { return m_shown.trace; }
+    /// pooling runs in the background); null once that trace is freed.
+    std::shared_ptr<const Trace> drawnTrace() const { return m_shown.trace.lock(); }
 
 signals:
     void hoverTextChanged(const QString &text);

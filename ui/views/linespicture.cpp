@@ -2,6 +2,7 @@
 #include "views/linespicture.h"
 
 #include "plot/headcolors.h"
+#include "util/sameowner.h"
 
 #include <QPainter>
 
@@ -23,9 +24,14 @@ QTransform LinesLayout::mappedTo(const LinesLayout &other) const
     return {sx, 0.0, 0.0, sy, other.queryX - queryX * sx, other.top - top * sy};
 }
 
+bool LinesPictureRequest::drawsFrom(const std::shared_ptr<const Trace> &shown) const
+{
+    return sameOwner(trace, shown);
+}
+
 bool LinesPictureRequest::sameAs(const LinesPictureRequest &other) const
 {
-    return trace == other.trace && batch == other.batch && heads == other.heads &&
+    return sameOwner(trace, other.trace) && batch == other.batch && heads == other.heads &&
            layout == other.layout && size == other.size && pixelRatio == other.pixelRatio &&
            dark == other.dark;
 }

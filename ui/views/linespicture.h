@@ -45,7 +45,10 @@ struct LinesLayout
 /// What one picture shows. Two requests that are sameAs() each other give the same image.
 struct LinesPictureRequest
 {
-    std::shared_ptr<const Trace> trace; ///< with batch and heads: where the lines come from
+    /// With batch and heads: where the lines come from. Held weakly: a picture kept on screen
+    /// (or a job still making one) must not keep its trace alive after the view moved on, and
+    /// with it the model run it is part of (about 1 GiB for GPT-2 small at 1,024 tokens).
+    std::weak_ptr<const Trace> trace;
     int batch = 0;
     std::vector<int> heads; ///< the heads drawn, all when empty
     LinesLayout layout;
@@ -54,6 +57,8 @@ struct LinesPictureRequest
     bool dark = false;
 
     bool sameAs(const LinesPictureRequest &other) const;
+    /// Whether the lines come from `shown` (the same handle, even once it has been freed).
+    bool drawsFrom(const std::shared_ptr<const Trace> &shown) const;
 };
 
 /// Lines only, on a transparent image: the view paints its background below and its labels

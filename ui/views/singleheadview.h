@@ -35,8 +35,8 @@ public:
     HeatmapPlot *plot() const { return m_plot; }
     const QString &hoverText() const { return m_hoverText; }
     /// The trace whose weights the plot shows now (it follows setTrace with a delay for long
-    /// texts).
-    const std::shared_ptr<const Trace> &drawnTrace() const { return m_shown.trace; }
+    /// texts); null once that trace is freed.
+    std::shared_ptr<const Trace> drawnTrace() const { return m_shown.trace.lock(); }
 
 signals:
     void hoverTextChanged(const QString &text);

@@ -1,0 +1,114 @@
+// tst_runrelease: once the window shows a model's newer run, nothing keeps the older one alive.
+#include "mainwindow.h"
+#include "model/transformermodel.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
+#include "runner/viewworkpool.h"
+#include "window/filecommands.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include "approx.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+using namespace headlens;
+using headlens::test::waitUntilSettled;
+
+namespace {
+
+QString tinyGpt2()
+{
+    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
+}
+
+} // namespace
+
+class TestRunRelease : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> window;
+    /// Every run and trace the runner delivered, held weakly: what is still alive.
+    std::vector<std::weak_ptr<const ModelRun>> runs;
+    std::vector<std::weak_ptr<const Trace>> traces;
+
+    void showText(const QString &text)
+    {
+        window->workspace()->setText(text);
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY(window->models()->controller()->run());
+        QCOMPARE(runs.back().lock(), window->models()->controller()->run());
+    }
+    /// The runs before the last are freed once the view pool (which frees large results off
+    /// the UI thread, releasedOffThread) has run out of work.
+    void checkOnlyTheLastIsAlive()
+    {
+        QVERIFY(ViewWorkPool::instance()->waitForDone(20000));
+        QApplication::processEvents();
+        for (size_t i = 0; i + 1 < runs.size(); ++i) {
+            QVERIFY2(runs[i].expired(),
+                     qPrintable(QString("run %1 of %2").arg(i).arg(runs.size())));
+            QVERIFY2(traces[i].expired(), qPrintable(QString("trace %1").arg(i)));
+        }
+        QVERIFY(!runs.back().expired());
+    }
+
+private slots:
+    void initTestCase() { test::keepSettingsIn(m_dir.path()); }
+    void init()
+    {
+        window = test::settledWindow("The tired robot dropped the heavy gear");
+        QVERIFY(window);
+        runs.clear();
+        traces.clear();
+        connect(window->runner(), &TraceRunner::modelRunReady, this,
+                [this](std::shared_ptr<const ModelRun> run) {
+                    if (run)
+                        runs.push_back(run);
+                });
+        connect(window->runner(), &TraceRunner::traceReady, this,
+                [this](std::shared_ptr<const Trace> trace) { traces.push_back(trace); });
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+    }
+    void cleanup() { window.reset(); }
+
+    // A new text (no token shared), a text typed on (its prefix's rows reused) and an ablation
+    // (an unchanged twin computed first) each leave one run alive: the one shown, whose
+    // probabilities are the model's own for that text.
+    void olderRunsAreFreed()
+    {
+        const std::vector<std::pair<QString, bool>> steps = {
+            {"A different sentence about a cat", false},
+            {"A different sentence about a cat and a dog", false},
+            {"A different sentence about a cat and a dog", true}};
+        for (const auto &[text, ablate] : steps) {
+            if (ablate) {
+                window->workspace()->setAblations({HeadIntervention{0, 1}});
+                QVERIFY(waitUntilSettled(*window));
+            } else {
+                showText(text);
+            }
+            checkOnlyTheLastIsAlive();
+        }
+        QCOMPARE(runs.size(), size_t(4)); // the first sentence, then one per step
+
+        const auto shown = window->models()->controller()->run();
+        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        TransformerRunOptions options;
+        options.interventions = HeadInterventions::ablating(0, 1);
+        const TransformerRun expected = model.runText(steps.back().first.toStdString(), options);
+        QCOMPARE(shown->tokenIds, expected.tokenIds);
+        // float32 passes summed in another order (the window keeps each layer's input).
+        HL_COMPARE_TENSORS_NEAR(shown->attention, expected.attention, 1e-5, 1e-6);
+    }
+};
+
+QTEST_MAIN(TestRunRelease)
+#include "tst_runrelease.moc"
