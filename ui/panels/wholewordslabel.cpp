@@ -28,17 +28,21 @@ public:
     /// Appends `pieces`, joined by `glue` while the line stays within the width.
     void fill(const QStringList &pieces, const QString &glue)
     {
+        for (const QString &piece : pieces)
+            add(piece, m_metrics.horizontalAdvance(piece), glue);
+    }
+
+    /// Appends `piece`, `pieceWidth` wide, to the last line after `glue` if it fits there.
+    void add(const QString &piece, qreal pieceWidth, const QString &glue)
+    {
         const qreal glueWidth = m_metrics.horizontalAdvance(glue);
-        for (const QString &piece : pieces) {
-            const qreal pieceWidth = m_metrics.horizontalAdvance(piece);
-            if (m_lines.isEmpty()) {
-                startLine(piece, pieceWidth);
-            } else if (m_lines.back().isEmpty() || m_last + glueWidth + pieceWidth <= m_width) {
-                m_lines.back() += glue + piece;
-                m_last += glueWidth + pieceWidth;
-            } else {
-                startLine(piece, pieceWidth);
-            }
+        if (m_lines.isEmpty()) {
+            startLine(piece, pieceWidth);
+        } else if (m_lines.back().isEmpty() || m_last + glueWidth + pieceWidth <= m_width) {
+            m_lines.back() += glue + piece;
+            m_last += glueWidth + pieceWidth;
+        } else {
+            startLine(piece, pieceWidth);
         }
     }
 
@@ -80,8 +84,8 @@ QString WholeWordsLabel::broken(const QString &text, const QFontMetrics &metrics
     for (const QString &paragraph : text.split('\n')) {
         LineFiller filler(exact, width);
         for (const QString &word : paragraph.split(' ')) {
-            if (exact.horizontalAdvance(word) <= width) {
-                filler.fill({word}, " ");
+            if (const qreal wordWidth = exact.horizontalAdvance(word); wordWidth <= width) {
+                filler.add(word, wordWidth, " ");
                 continue;
             }
             // Wider than a line: it starts a line of its own, and breaks at its dots.
