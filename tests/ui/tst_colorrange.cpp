@@ -20,6 +20,7 @@ private slots:
     void eachChoice();
     void namesRoundTrip();
     void singleKeyRowsDoNotCount();
+    void finiteRangeSkipsNaNAndInfinities();
 };
 
 void tst_ColorRange::readableTop_data()
@@ -98,6 +99,20 @@ void tst_ColorRange::singleKeyRowsDoNotCount()
     stored << 1.0f, 0.9f, 0.9f, 0.7f, 0.3f, 0.9f, 0.2f, 0.5f, 0.3f;
     QCOMPARE(ColorRange::largestInformative(stored, true), double(0.7f));
     QCOMPARE(ColorRange::largestInformative(stored, false), 1.0); // row 0 then has 3 keys
+}
+
+// A PerHead range spans the finite values only: a NaN or an infinity in the tensor would
+// otherwise make the whole colour scale one of them; none at all gives the empty (+inf, -inf).
+void tst_ColorRange::finiteRangeSkipsNaNAndInfinities()
+{
+    RowMatrix m(2, 3);
+    m << -0.25f, std::numeric_limits<float>::quiet_NaN(), 0.5f,
+        std::numeric_limits<float>::infinity(), 2.0f, -std::numeric_limits<float>::infinity();
+    QCOMPARE(ColorRange::finiteRangeOf(m), std::make_pair(-0.25, 2.0));
+    RowMatrix none = RowMatrix::Constant(2, 2, std::numeric_limits<float>::quiet_NaN());
+    const auto [lo, hi] = ColorRange::finiteRangeOf(none);
+    QVERIFY(std::isinf(lo) && lo > 0);
+    QVERIFY(std::isinf(hi) && hi < 0);
 }
 
 QTEST_APPLESS_MAIN(tst_ColorRange)

@@ -12,22 +12,6 @@
 
 namespace headlens {
 
-namespace {
-
-/// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
-std::pair<double, double> finiteRangeOf(const RowMatrix &m)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        if (std::isfinite(m.data()[i])) {
-            lo = std::min(lo, double(m.data()[i]));
-            hi = std::max(hi, double(m.data()[i]));
-        }
-    return {lo, hi};
-}
-
-} // namespace
-
 GalleryImages GalleryImages::make(std::shared_ptr<const Trace> trace, int batch, TraceKey key)
 {
     GalleryImages images;
@@ -38,7 +22,7 @@ GalleryImages GalleryImages::make(std::shared_ptr<const Trace> trace, int batch,
     const std::vector<RowMatrix> &panels = images.shown->panels;
     double lo = INFINITY, hi = -INFINITY;
     for (const RowMatrix &m : panels) {
-        images.ranges.push_back(finiteRangeOf(m));
+        images.ranges.push_back(ColorRange::finiteRangeOf(m));
         lo = std::min(lo, images.ranges.back().first);
         hi = std::max(hi, images.ranges.back().second);
     }

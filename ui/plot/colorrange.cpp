@@ -43,6 +43,18 @@ double ColorRange::largestInformative(const Eigen::Ref<const RowMatrix> &weights
     return largest;
 }
 
+std::pair<double, double> ColorRange::finiteRangeOf(const Eigen::Ref<const RowMatrix> &m)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            if (const float v = m(i, j); std::isfinite(v)) {
+                lo = std::min(lo, double(v));
+                hi = std::max(hi, double(v));
+            }
+    return {lo, hi};
+}
+
 ColorRange ColorRange::of(ColorScaleMode mode, double largestShown,
                           std::pair<double, double> ownRange)
 {

@@ -31,6 +31,9 @@ struct ColorRange
     /// own unmasked min..max for PerHead.
     static ColorRange of(ColorScaleMode mode, double largestShown,
                          std::pair<double, double> ownRange);
+    /// The smallest and largest finite value of `m` (a PerHead range's ownRange); (+inf, -inf)
+    /// when it has none.
+    static std::pair<double, double> finiteRangeOf(const Eigen::Ref<const RowMatrix> &m);
     /// What the legend says the scale spans.
     static QString legendTitle(ColorScaleMode mode);
     /// "shown", "full" or "per-head": how settings and workspaces store the choice.

@@ -2,6 +2,7 @@
 #include "print/sheetbuilder.h"
 
 #include "pipeline/tensorslicer.h"
+#include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/maxpool.h"
 #include "text/tokenizer.h"
@@ -17,18 +18,6 @@
 namespace headlens {
 
 namespace {
-
-/// The smallest and largest finite value of `m`; (+inf, -inf) when it has none.
-std::pair<double, double> finiteRangeOf(const RowMatrix &m)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (Eigen::Index i = 0; i < m.size(); ++i)
-        if (std::isfinite(m.data()[i])) {
-            lo = std::min(lo, double(m.data()[i]));
-            hi = std::max(hi, double(m.data()[i]));
-        }
-    return {lo, hi};
-}
 
 SheetContent weightsSheet(const HeadImages &images, const Trace &trace, int b,
                           const PlotStyle &style)
@@ -75,7 +64,7 @@ SheetContent SheetBuilder::tensor(const Trace &trace, int b, TraceKey key, const
     const bool probabilities = key == keys::softmax || key == keys::attentionWeights;
     double lo = INFINITY, hi = -INFINITY, largest = 0.0;
     for (const RowMatrix &m : slices.panels) {
-        const auto [l, h] = finiteRangeOf(m);
+        const auto [l, h] = ColorRange::finiteRangeOf(m);
         lo = std::min(lo, l);
         hi = std::max(hi, h);
         largest = probabilities ? std::max(largest, ColorRange::largestInformative(m)) : 0.0;
@@ -85,12 +74,12 @@ SheetContent SheetBuilder::tensor(const Trace &trace, int b, TraceKey key, const
     SheetContent sheet;
     for (size_t i = 0; i < slices.panels.size(); ++i) {
         const RowMatrix &m = slices.panels[i];
-        const ColorRange range =
-            probabilities
-                ? ColorRange::of(style.colorScale, largest,
-                                 style.colorScale == ColorScaleMode::PerHead ? finiteRangeOf(m)
-                                                                             : shared)
-                : ColorRange{shared.first, shared.second};
+        const ColorRange range = probabilities
+                                     ? ColorRange::of(style.colorScale, largest,
+                                                      style.colorScale == ColorScaleMode::PerHead
+                                                          ? ColorRange::finiteRangeOf(m)
+                                                          : shared)
+                                     : ColorRange{shared.first, shared.second};
         sheet.panels.push_back(
             {MaxPool::pool(m, maxCells), int(m.rows()), int(m.cols()), maxCells,
              slices.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name()),
