@@ -2,6 +2,7 @@
 #include "attention/headkernel.h"
 
 #include "attention/alibi.h"
+#include "attention/softmaxrow.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
 #include "stats/headstatsaccumulator.h"
@@ -20,15 +21,6 @@ namespace headlens {
 namespace {
 
 constexpr uint64_t kDropoutStream = 0xd40b0u;
-
-/// AVX-512's exp gives exactly 0 for -inf (as std::exp does for the elements before a row's
-/// first aligned packet), so softmaxRows' pass that zeroes masked keys would change nothing
-/// there; it was a third of that function's time.
-#ifdef EIGEN_VECTORIZE_AVX512
-constexpr bool kExpGivesZeroAtMinusInf = true;
-#else
-constexpr bool kExpGivesZeroAtMinusInf = false;
-#endif
 
 /// A block of rows of a row-major matrix: what each step of attendRows reads and writes.
 using RowBlock = Eigen::Block<RowMatrixMap, Eigen::Dynamic, Eigen::Dynamic, true>;
@@ -242,16 +234,9 @@ void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix
             logNormalizer(i) = negInf;
             continue;
         }
-        out.row(i) = (logits.row(i).array() - rowMax(i)).exp();
-        // Eigen's SSE and AVX2 exp clamp their input at -88.4 and so return 2.9e-39 for -inf; a
-        // masked key must get exactly 0, as in PyTorch.
-        if (mayBeMasked && !kExpGivesZeroAtMinusInf) {
-            float *row = out.row(i).data();
-            const float *in = logits.row(i).data();
-            for (Eigen::Index j = 0; j < logits.cols(); ++j)
-                row[j] = in[j] == negInf ? 0.0f : row[j];
-        }
-        const float sum = out.row(i).sum();
+        // Row by row through one routine: rows are contiguous (Eigen::Ref of a RowMatrix).
+        const float sum = expShiftedRow(logits.row(i).data(), out.row(i).data(), logits.cols(),
+                                        rowMax(i), mayBeMasked);
         logNormalizer(i) = std::log(sum);
         // One division per row and a multiplication per weight, as PyTorch's CPU softmax does.
         out.row(i) *= 1.0f / sum;
