@@ -1,4 +1,4 @@
-// softmaxRow: Eigen's packet functions over whole packets from the row's start, the tail padded.
+// expShiftedRow: Eigen's packet functions over whole packets from the row's start, the tail padded.
 #include "attention/softmaxrow.h"
 
 #include <Eigen/Core>

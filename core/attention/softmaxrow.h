@@ -1,4 +1,4 @@
-// softmaxRow: one row's exp(x_j - m) and its sum, rounded the same wherever the row lies.
+// expShiftedRow: one row's exp(x_j - m) and its sum, rounded the same wherever the row lies.
 #pragma once
 
 #include <cstdint>
