@@ -2,6 +2,7 @@
 #include "panels/fulltextcombobox.h"
 
 #include <QAbstractItemModel>
+#include <QEvent>
 #include <QStyle>
 #include <QStyleOptionComboBox>
 
@@ -21,10 +22,8 @@ FullTextComboBox::FullTextComboBox(int maxCharacters, QWidget *parent)
 QSize FullTextComboBox::minimumSizeHint() const
 {
     const QFontMetrics metrics = fontMetrics();
-    int text = 0;
-    for (int i = 0; i < count(); ++i)
-        text = std::max(text, metrics.horizontalAdvance(itemText(i)));
-    text = std::min(text, metrics.horizontalAdvance(QLatin1Char('x')) * m_maxCharacters);
+    const int text =
+        std::min(widestItem(), metrics.horizontalAdvance(QLatin1Char('x')) * m_maxCharacters);
     QStyleOptionComboBox option;
     initStyleOption(&option);
     const QSize contents(text, std::max(metrics.height(), 14) + 2);
@@ -40,7 +39,26 @@ QSize FullTextComboBox::sizeHint() const
 // opened) must widen the column now.
 void FullTextComboBox::itemsChanged()
 {
+    m_widestItem = -1;
     updateGeometry();
+}
+
+void FullTextComboBox::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        m_widestItem = -1;
+    QComboBox::changeEvent(event);
+}
+
+int FullTextComboBox::widestItem() const
+{
+    if (m_widestItem < 0) {
+        const QFontMetrics metrics = fontMetrics();
+        m_widestItem = 0;
+        for (int i = 0; i < count(); ++i)
+            m_widestItem = std::max(m_widestItem, metrics.horizontalAdvance(itemText(i)));
+    }
+    return m_widestItem;
 }
 
 } // namespace headlens

@@ -127,11 +127,14 @@ void RopePanel::fillTokens(QComboBox *box, bool keys)
     box->clear();
     const int64_t count =
         keys ? m_trace->input.keyLengthOf(m_batch) : m_trace->input.queryLengthOf(m_batch);
+    QStringList entries; // one insertion, as in SplitConcatPanel::setTrace
+    entries.reserve(int(count));
     for (int64_t i = 0; i < count; ++i) {
         const std::string label =
             keys ? m_trace->input.keyLabel(m_batch, i) : m_trace->input.queryLabel(m_batch, i);
-        box->addItem(TokenNumber::entry(i, QString::fromStdString(Tokenizer::displayLabel(label))));
+        entries << TokenNumber::entry(i, QString::fromStdString(Tokenizer::displayLabel(label)));
     }
+    box->addItems(entries);
     box->setCurrentIndex(std::clamp(previous, 0, std::max(box->count() - 1, 0)));
 }
 
