@@ -303,9 +303,9 @@ def read_headlens(path):
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
     # Versions 2 and 3 added suites; core_forward's and model_forward's keys are as before.
-    if report.get("format_version") not in (1, 2, 3):
+    if report.get("format_version") not in (1, 2, 3, 4):
         print(f"warning: {path} has format_version {report.get('format_version')}, "
-              "this script reads versions 1 to 3", file=sys.stderr)
+              "this script reads versions 1 to 4", file=sys.stderr)
     results = report.get("results", [])
     core = {(r["n"], r["d_model"], r["h"], r["threads"]): r["median_ms"]
             for r in results if r.get("suite") == "core_forward"}
