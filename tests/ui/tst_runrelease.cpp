@@ -3,6 +3,8 @@
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
 #include "models/modelwiring.h"
+#include "pipeline/pipelineview.h"
+#include "pipeline/splitconcatpanel.h"
 #include "runner/viewworkpool.h"
 #include "window/filecommands.h"
 #include "windowsettled.h"
@@ -107,6 +109,25 @@ private slots:
         QCOMPARE(shown->tokenIds, expected.tokenIds);
         // float32 passes summed in another order (the window keeps each layer's input).
         HL_COMPARE_TENSORS_NEAR(shown->attention, expected.attention, 1e-5, 1e-6);
+    }
+
+    // The Pipeline tab draws only while shown. Once hidden, a newer trace must not find its
+    // panels still holding the one drawn last (and through it that whole run): at 1,024 tokens
+    // that was a third run alive, 1 GiB, while the next was computed.
+    void aHiddenPipelineTabLetsItsRunGo()
+    {
+        window->tabs()->setCurrentWidget(window->pipeline());
+        showText("A different sentence about a cat");
+        QCOMPARE(window->pipeline()->trace(), traces.back().lock());
+        window->tabs()->setCurrentWidget(window->viewArea());
+        showText("Another sentence, about a dog");
+        showText("Another sentence, about a dog and a cat");
+        checkOnlyTheLastIsAlive();
+        // Shown again, the tab draws the newest trace.
+        window->tabs()->setCurrentWidget(window->pipeline());
+        QVERIFY(waitUntilSettled(*window));
+        QCOMPARE(window->pipeline()->trace(), traces.back().lock());
+        QCOMPARE(window->pipeline()->splitPanel()->trace(), traces.back().lock());
     }
 };
 

@@ -18,6 +18,9 @@ public:
     explicit CellArithmeticPanel(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    /// Lets the trace go while the Pipeline tab is hidden and a newer one waits (PipelineView);
+    /// draws nothing until the next setTrace.
+    void releaseTrace() { m_trace.reset(); }
     /// Head, query and key indices (0-based); out-of-range values are clamped.
     void setCell(int head, int query, int key);
     void setFontScale(double scale);

@@ -67,6 +67,12 @@ void OutputProjectionPanel::setTrace(std::shared_ptr<const Trace> trace, int bat
     refreshWeights();
 }
 
+void OutputProjectionPanel::releaseTrace()
+{
+    m_trace.reset();
+    m_analysis.reset();
+}
+
 void OutputProjectionPanel::setAnalysis(std::shared_ptr<const TraceAnalysis> analysis)
 {
     m_analysis = std::move(analysis);

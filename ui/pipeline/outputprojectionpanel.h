@@ -29,6 +29,9 @@ public:
     explicit OutputProjectionPanel(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    /// Lets the trace and its weights go while the Pipeline tab is hidden and a newer trace
+    /// waits (PipelineView); the plots keep what they drew until the next setTrace.
+    void releaseTrace();
     /// The weights (W_O, b_O) arrive from the worker after the trace.
     void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
     void setPlotStyle(const PlotStyle &style);

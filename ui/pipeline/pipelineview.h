@@ -84,6 +84,7 @@ protected:
 
 private:
     void applyTrace();
+    void releasePanels();
     void applyAnalysis();
     void buildHeader(QWidget *content);
     void fitPanels();

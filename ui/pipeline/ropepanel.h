@@ -30,6 +30,9 @@ public:
     explicit RopePanel(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    /// Lets the trace go while the Pipeline tab is hidden and a newer one waits (PipelineView);
+    /// draws nothing until the next setTrace.
+    void releaseTrace() { m_trace.reset(); }
     /// The check for the trace shown and the shift chosen; others are ignored.
     void setShiftResult(const PositionShiftResult &result);
     /// 0-based head, pair, query and key positions (clamped), as the pickers would set them.

@@ -74,6 +74,12 @@ void SplitBarWidget::pickFeature(int feature)
     update();
 }
 
+void SplitBarWidget::releaseTrace()
+{
+    m_trace.reset();
+    update();
+}
+
 void SplitBarWidget::setReferenceTotal(int total)
 {
     m_referenceTotal = total;

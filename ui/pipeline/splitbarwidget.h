@@ -27,6 +27,8 @@ public:
     };
 
     explicit SplitBarWidget(QWidget *parent = nullptr);
+    /// Forgets the trace (SplitConcatPanel::releaseTrace); paints nothing until setData.
+    void releaseTrace();
 
     /// `projection` (Split mode): which of q, k, v is cut; k and v have h_kv heads.
     void setData(std::shared_ptr<const Trace> trace, int batch, int token, Mode mode,

@@ -92,6 +92,14 @@ void SplitConcatPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
     refresh();
 }
 
+void SplitConcatPanel::releaseTrace()
+{
+    m_trace.reset();
+    m_bar->releaseTrace();
+    m_kvBar->releaseTrace();
+    m_diagram->setTrace(nullptr);
+}
+
 void SplitConcatPanel::present(SplitBarWidget::Mode mode, double progress, bool animate)
 {
     const bool modeChanged = mode != m_mode;

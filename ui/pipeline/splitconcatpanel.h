@@ -22,6 +22,10 @@ public:
     explicit SplitConcatPanel(QWidget *parent = nullptr);
 
     void setTrace(std::shared_ptr<const Trace> trace, int batch);
+    /// Lets the trace go while the Pipeline tab is hidden and a newer one waits (PipelineView);
+    /// draws nothing until the next setTrace.
+    void releaseTrace();
+    std::shared_ptr<const Trace> trace() const { return m_trace; }
     /// Split for the steps up to "heads first", Concat from the weighted sum on; `progress`
     /// 0 = one bar, 1 = head rows.
     void present(SplitBarWidget::Mode mode, double progress, bool animate);

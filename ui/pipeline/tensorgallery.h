@@ -30,6 +30,9 @@ public:
     explicit TensorGallery(QWidget *parent = nullptr);
 
     void setStep(std::shared_ptr<const Trace> trace, int batch, const TraceStep &step);
+    /// Lets the trace go while the Pipeline tab is hidden and a newer one waits (PipelineView);
+    /// the drawn panels stay until the next setStep.
+    void releaseTrace() { m_trace.reset(); }
     void setPlotStyle(const PlotStyle &style);
     QString currentTensor() const;
     /// The tensor drawn now. Precondition: the step has one (currentTensor() is not empty).
