@@ -151,7 +151,9 @@ private slots:
         choose(window->grid()->plot(1), "restoreHead");
         QVERIFY(!window->grid()->plot(1)->isDimmed());
         QVERIFY(window->grid()->plot(0)->title().contains("ablated (mean)"));
-        QVERIFY(window->models()->overview()->grid()->plot(0, 0)->isDimmed());
+        // The Model tab's thumbnails are drawn when it is shown.
+        window->tabs()->setCurrentWidget(window->models()->overview());
+        QTRY_VERIFY(window->models()->overview()->grid()->plot(0, 0)->isDimmed());
         QVERIFY(!window->models()->overview()->grid()->plot(1, 0)->isDimmed());
 
         const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());

@@ -686,6 +686,7 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     if (way == Way::Weights)
         return; // the built-in layer has no Model tab
     const ModelGridView *thumbnails = window->models()->overview()->grid();
+    window->tabs()->setCurrentWidget(window->models()->overview()); // drawn when shown
     QTRY_VERIFY(thumbnails->plotCount() > 1 && thumbnails->plot(0, 0)->isDimmed());
     QCOMPARE(thumbnails->plot(0, 0)->dimLabel(), QString("not a number"));
     QVERIFY(thumbnails->plot(0, 0)->toolTip().contains(

@@ -142,8 +142,20 @@ void ModelGridView::rebuild(int layers, int heads, int kvHeads)
 
 void ModelGridView::refill()
 {
-    if (m_run)
+    if (!m_run)
+        return;
+    // Hidden in a window on screen (another tab is current): wait to be shown. A grid that is
+    // not in a shown window (a test's, an export's) pools at once, as before.
+    m_refillPending = !isVisible() && window()->isVisible();
+    if (!m_refillPending)
         m_thumbnailMaker->request(m_run, kThumbnailCells);
+}
+
+void ModelGridView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_refillPending)
+        refill();
 }
 
 void ModelGridView::draw()
