@@ -18,6 +18,7 @@
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QTabWidget>
 #include <QTest>
@@ -38,6 +39,7 @@ private slots:
     void keysWalkThroughEveryStepAndBack();
     void outputPanelChecksTheSum_data() { test::addPipelineCases(); }
     void outputPanelChecksTheSum();
+    void hiddenOutputPanelDrawsTheNewTraceWhenShown();
     void pickedCellShowsTheTracesWeight();
     void kvHeadsHaveTheirOwnPanels();
     void repeatStepCopiesEachKvHeadForItsGroup();
@@ -167,6 +169,35 @@ void TestPipelineView::outputPanelChecksTheSum()
     QVERIFY(view.outputPanel()->largestGap() < 0.0); // weights not known yet
     view.setAnalysis(analysisOf(c));
     HL_COMPARE_NEAR(view.outputPanel()->largestGap(), 0.0, 0.0, 1e-5);
+}
+
+// QCustomPlot draws every layer on replot, shown or not. Behind another side tab the W_O
+// panel's plots do not replot for a new trace (a long text's bars and W_O took ~10 ms each
+// time); shown again they draw it.
+void TestPipelineView::hiddenOutputPanelDrawsTheNewTraceWhenShown()
+{
+    PipelineView view;
+    view.resize(1300, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.sideTabs()->setCurrentWidget(view.outputPanel());
+    QCustomPlot *bars = view.outputPanel()->barsPlot();
+    int replots = 0;
+    connect(bars, &QCustomPlot::afterReplot, &view, [&replots] { ++replots; });
+    view.setTrace(test::makePipelineCase("tiny").trace, 0);
+    QTRY_VERIFY(replots > 0); // shown: drawn at once
+
+    view.sideTabs()->setCurrentIndex(0);
+    QVERIFY(!view.outputPanel()->isVisible());
+    replots = 0;
+    const auto causal = test::makePipelineCase("causal");
+    view.setTrace(causal.trace, 0);
+    view.setAnalysis(analysisOf(causal));
+    QTest::qWait(50);
+    QCOMPARE(replots, 0);
+    view.sideTabs()->setCurrentWidget(view.outputPanel());
+    QTRY_VERIFY(replots > 0);
+    QCOMPARE(bars->plottableCount(), causal.trace->heads()); // three heads' bars, not two
 }
 
 // A click in the heads grid (through the shared selection) explains that cell.

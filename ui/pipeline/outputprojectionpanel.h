@@ -43,9 +43,13 @@ public:
     HeatmapPlot *weightsPlot() const { return m_weights; }
     QString equation() const;
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void refreshBars();
     void refreshWeights();
+    void replotWhenShown();
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const TraceAnalysis> m_analysis;
@@ -58,6 +62,7 @@ private:
     std::vector<QCPBars *> m_series;
     std::vector<QCPItemRect *> m_blocks;
     double m_gap = -1.0;
+    bool m_replotPending = false; ///< the plots changed while hidden
 };
 
 } // namespace headlens

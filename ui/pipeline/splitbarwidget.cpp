@@ -9,6 +9,7 @@
 #include <QPainter>
 
 #include <cmath>
+#include <vector>
 
 namespace headlens {
 
@@ -184,19 +185,25 @@ void SplitBarWidget::drawValues(QPainter &p, const Geometry &g) const
     f.setPointSizeF(8.5 * m_scale);
     p.setFont(f);
     const bool numbers = g.cell > QFontMetricsF(f).horizontalAdvance("-0.00") + 4;
+    // Each head's colours once, not once per cell: choosing them weighs contrasts, and a
+    // GPT-2 row has 768 cells.
+    std::vector<QColor> colors, tints;
+    for (int head = 0; head < heads(); ++head) {
+        colors.push_back(segmentColor(head));
+        tints.push_back(isKv() ? colors.back().lighter(m_dark ? 60 : 170)
+                               : HeadColors::tint(head, m_dark));
+    }
     // Faint copies of both layouts stay in place, so a still picture shows where cells go.
     for (int i = 0; i < total; ++i) {
-        const QColor tint = isKv() ? segmentColor(i / m_width).lighter(m_dark ? 60 : 170)
-                                   : HeadColors::tint(i / m_width, m_dark);
-        p.fillRect(cellRect(g, i, 0.0), tint);
-        p.fillRect(cellRect(g, i, 1.0), tint);
+        p.fillRect(cellRect(g, i, 0.0), tints[size_t(i / m_width)]);
+        p.fillRect(cellRect(g, i, 1.0), tints[size_t(i / m_width)]);
     }
     for (int i = 0; i < total; ++i) {
         const QRectF r = cellRect(g, i, m_progress);
         // Strong values dark, weak ones pale, always in the head's own hue.
         const double t = std::abs(v[i]) / largest;
-        QColor c = segmentColor(i / m_width);
-        c = QColor::fromHsvF(c.hsvHueF(), float(0.15 + 0.75 * t), float(1.0 - 0.25 * t));
+        const QColor c = QColor::fromHsvF(colors[size_t(i / m_width)].hsvHueF(),
+                                          float(0.15 + 0.75 * t), float(1.0 - 0.25 * t));
         p.fillRect(r, c);
         if (numbers) {
             p.setPen(QColor("#111111"));
