@@ -50,6 +50,8 @@ public:
     /// Eigen wins unless a BLAS is at least this much faster (and OpenBLAS unless BLIS is): the
     /// margin keeps calibration noise from switching kernels, and thus roundings, between runs.
     static constexpr double kRequiredSpeedup = 1.10;
+    /// Interleaved timings of every backend; each keeps its best.
+    static constexpr int kCalibrationPasses = 2;
 
 private:
     GemmBackend m_chosen = GemmBackend::Eigen;
