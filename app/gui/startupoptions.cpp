@@ -77,6 +77,10 @@ WorkspaceState StartupOptions::appliedTo(WorkspaceState state) const
         state.kvText = asEditorText(r.kvTexts);
         state.crossAttention = true;
     }
+    // An encoder's sentence B: the second box, which the window reads as B once the model reads
+    // pairs (headlens-cli's --text-pair). It was accepted here and then ignored.
+    if (!r.textPair.empty())
+        state.kvText = QString::fromStdString(r.textPair);
     if (!r.weightsPath.empty())
         state.weightsPath = QString::fromStdString(r.weightsPath);
     if (!r.modelDir.empty()) // a GPT-2 folder or a toy model .npz
