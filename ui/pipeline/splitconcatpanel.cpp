@@ -75,8 +75,8 @@ void SplitConcatPanel::setTrace(std::shared_ptr<const Trace> trace, int batch)
     const int previous = m_token->currentIndex();
     QSignalBlocker blocker(m_token);
     m_token->clear();
-    // One insertion for all the tokens: item by item, 1,024 of them cost the Pipeline tab a
-    // visible pause (each insertion relaid the combo box out).
+    // One insertion for all the tokens, not 1,024 (each one signals the combo box and its
+    // width's owner that the items changed).
     QStringList entries;
     entries.reserve(int(m_trace->queryLength()));
     for (int64_t i = 0; i < m_trace->queryLength(); ++i) {
