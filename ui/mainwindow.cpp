@@ -13,6 +13,7 @@
 #include "models/modelwiring.h"
 #include "panels/controlsdock.h"
 #include "panels/controlspanel.h"
+#include "panels/wheelguard.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/pipelinewiring.h"
 #include "runner/tracerunner.h"
@@ -37,6 +38,7 @@
 #include "workspace/workspace.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QMimeData>
@@ -51,6 +53,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle("HeadLens");
     setWindowIcon(QIcon(":/headlens.svg"));
     setAcceptDrops(true);
+    // The wheel scrolls; it changes a setting only in the control a person is editing.
+    qApp->installEventFilter(new WheelGuard(this));
     m_workspace = new Workspace(this);
     m_runner = new TraceRunner(this);
     m_selection = new Selection(this);
