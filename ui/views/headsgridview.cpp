@@ -64,6 +64,9 @@ void HeadsGridView::setSelection(Selection *selection)
 
 void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
 {
+    // The same trace drawn again (another sentence of the batch, a new style) is still the
+    // last good picture: a stale mark on it stays until a newer trace comes.
+    const bool newer = trace != m_trace;
     m_trace = std::move(trace);
     m_batch =
         m_trace ? std::clamp(batchIndex, 0, int(std::max<int64_t>(m_trace->batch(), 1)) - 1) : 0;
@@ -76,7 +79,8 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
     refill();
     m_stack->setCurrentWidget(m_scroll);
     m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
-    setStale({});
+    if (newer)
+        setStale({});
 }
 
 // The old picture stays (the shapes of a working setting are worth seeing beside the

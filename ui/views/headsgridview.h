@@ -49,7 +49,7 @@ public:
     /// The sentence shown instead of the grid, or empty while the grid is shown.
     QString hint() const;
     /// Marks the heads on screen as not matching the settings, with `reason` (why the newest
-    /// settings could not be computed); empty, and every setTrace, clears the mark.
+    /// settings could not be computed); empty, and a setTrace of a newer trace, clear the mark.
     void setStale(const QString &reason);
     StaleMark *staleMark() const { return m_stale; }
     /// The area the grid scrolls in (down only) when its heatmaps do not fit.
