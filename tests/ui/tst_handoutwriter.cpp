@@ -3,6 +3,8 @@
 #include "pipelinecases.h"
 
 #include "print/handoutwriter.h"
+#include "print/laidoutpage.h"
+#include "print/printcanvas.h"
 #include "views/tracereader.h"
 
 #include <QFile>
@@ -32,6 +34,8 @@ private slots:
     void oneCellPagesWorkOutTheStrongestWeight();
     void oneCellPagesWorkOutThePickedCell();
     void titlePageNamesTheSettings();
+    void everyPageLaysOutForEverySetting_data();
+    void everyPageLaysOutForEverySetting();
 };
 
 namespace {
@@ -53,6 +57,28 @@ PdfPages writeHandout(const test::PipelineCase &c, const PageSetup &page = {},
         *pages = written;
     QFile file(path);
     return PdfPages(file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+}
+
+/// A layer the window accepts: `heads` over d_model, `kvHeads` K/V heads (0: as many),
+/// "rope", "alibi" or "none", a window (0: none), causal, over a text of `tokens` words.
+test::PipelineCase settingCase(int dModel, int heads, int kvHeads, const QString &positions,
+                               int window, int tokens)
+{
+    AttentionConfig config;
+    config.dModel = dModel;
+    config.heads = heads;
+    config.kvHeads = kvHeads;
+    config.attentionPositions = positions == "rope"    ? AttentionPositions::Rope
+                                : positions == "alibi" ? AttentionPositions::Alibi
+                                                       : AttentionPositions::None;
+    config.window = window;
+    config.causal = positions != "none" || window > 0;
+    static const char *const kWords[] = {"The",   "tired", "robot",   "dropped", "the",
+                                         "heavy", "gear",  "because", "it",      "broke"};
+    QStringList words;
+    for (int i = 0; i < tokens; ++i)
+        words << kWords[i % 10];
+    return test::makeCaseOf(config, {words.join(' ').toStdString()});
 }
 
 /// A page's texts as one line, spaces folded, so a phrase split over text blocks still reads;
@@ -225,6 +251,88 @@ void TestHandoutWriter::titlePageNamesTheSettings()
                  title.contains("d_model = 24 · h = 3 heads") && title.contains("Printed on") &&
                  title.contains("head 1") && title.contains("head 3"),
              qPrintable(title));
+}
+
+void TestHandoutWriter::everyPageLaysOutForEverySetting_data()
+{
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<QString>("positions");
+    QTest::addColumn<int>("window");
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<bool>("landscape");
+    QTest::newRow("h 1") << 512 << 1 << 0 << "none" << 0 << 10 << false;
+    QTest::newRow("h 8") << 512 << 8 << 0 << "none" << 0 << 10 << false;
+    QTest::newRow("h 8, h_kv 2, RoPE") << 512 << 8 << 2 << "rope" << 0 << 10 << false;
+    QTest::newRow("h 12, h_kv 4, RoPE") << 768 << 12 << 4 << "rope" << 0 << 10 << false;
+    QTest::newRow("h 16, h_kv 2, RoPE") << 512 << 16 << 2 << "rope" << 0 << 10 << false;
+    QTest::newRow("h 16, ALiBi") << 512 << 16 << 0 << "alibi" << 0 << 10 << false;
+    QTest::newRow("h 12, window 4") << 768 << 12 << 0 << "none" << 4 << 10 << false;
+    QTest::newRow("64 tokens, h 16, h_kv 4, RoPE, window 16")
+        << 512 << 16 << 4 << "rope" << 16 << 64 << false;
+    QTest::newRow("64 tokens, h 1, ALiBi") << 512 << 1 << 0 << "alibi" << 0 << 64 << false;
+    QTest::newRow("h 16, h_kv 2, RoPE, landscape") << 512 << 16 << 2 << "rope" << 0 << 10 << true;
+}
+
+// Every heatmap of every page is drawn large enough to see (each cell a printed dot, each
+// heatmap a few millimetres), and no block reaches the footer or another block: a block
+// counts at the size it needs, so a table cut off at the footer fails too. Tiles of zero
+// height past 8 heads and the "Scores" page of GQA with RoPE (its 64-row table taking the
+// page, every heatmap about a pixel tall) passed every other handout test.
+void TestHandoutWriter::everyPageLaysOutForEverySetting()
+{
+    QFETCH(int, dModel);
+    QFETCH(int, heads);
+    QFETCH(int, kvHeads);
+    QFETCH(QString, positions);
+    QFETCH(int, window);
+    QFETCH(int, tokens);
+    QFETCH(bool, landscape);
+    const test::PipelineCase c = settingCase(dModel, heads, kvHeads, positions, window, tokens);
+    QTemporaryDir dir;
+    HandoutWriter writer(c.trace, nullptr, 0, PlotStyle());
+    writer.setPage({QPageSize::A4, landscape ? QPageLayout::Landscape : QPageLayout::Portrait});
+    std::vector<LaidOutPage> pages;
+    QCOMPARE(writer.write(dir.filePath("handout.pdf"), &pages), int(c.trace->steps.size()) + 1);
+    QCOMPARE(int(pages.size()), int(c.trace->steps.size()) + 1);
+    const double millimetre = PrintCanvas::layoutDpi() / 25.4;
+    const double minCell = 0.25 * millimetre, minSide = 6.0 * millimetre;
+    for (size_t p = 0; p < pages.size(); ++p) {
+        const LaidOutPage &page = pages[p];
+        const QString where = QString("page %1").arg(p + 1);
+        QVERIFY2(!page.heatmaps.empty(), qPrintable(where + " draws no heatmap"));
+        for (size_t i = 0; i < page.heatmaps.size(); ++i) {
+            const LaidOutPage::Heatmap &h = page.heatmaps[i];
+            const QSizeF cell(h.cells.width() / h.cols, h.cells.height() / h.rows);
+            QVERIFY2(std::min(cell.width(), cell.height()) >= minCell &&
+                         std::min(h.cells.width(), h.cells.height()) >= minSide,
+                     qPrintable(QString("%1, heatmap %2: %3 x %4 cells drawn %5 x %6 px, each "
+                                        "%7 x %8 px")
+                                    .arg(where)
+                                    .arg(i + 1)
+                                    .arg(h.rows)
+                                    .arg(h.cols)
+                                    .arg(h.cells.width(), 0, 'f', 1)
+                                    .arg(h.cells.height(), 0, 'f', 1)
+                                    .arg(cell.width(), 0, 'f', 2)
+                                    .arg(cell.height(), 0, 'f', 2)));
+        }
+        for (size_t i = 0; i < page.blocks.size(); ++i) {
+            const LaidOutPage::Block &block = page.blocks[i];
+            QVERIFY2(block.rect.bottom() <= page.footer.top(),
+                     qPrintable(QString("%1: the %2 ends at %3, below the footer's top %4")
+                                    .arg(where, block.what)
+                                    .arg(block.rect.bottom())
+                                    .arg(page.footer.top())));
+            for (size_t j = i + 1; j < page.blocks.size(); ++j) {
+                const QRectF both = block.rect.intersected(page.blocks[j].rect);
+                QVERIFY2(both.width() * both.height() < 1.0,
+                         qPrintable(QString("%1: the %2 and the %3 overlap")
+                                        .arg(where, block.what, page.blocks[j].what)));
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TestHandoutWriter)

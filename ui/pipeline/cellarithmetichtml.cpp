@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
@@ -34,7 +35,7 @@ CellArithmeticHtml::CellArithmeticHtml(const Trace &trace, int batch,
     : m_trace(trace), m_batch(batch), m_a(arithmetic), m_dark(dark)
 {}
 
-QString CellArithmeticHtml::html(int parts, double points, int productColumns) const
+QString CellArithmeticHtml::html(int parts, double points, int productColumns, int maxRows) const
 {
     QString html = QString("<div style='font-size:%1pt'>").arg(points);
     if (parts & Heading)
@@ -42,9 +43,9 @@ QString CellArithmeticHtml::html(int parts, double points, int productColumns) c
     html += lines(parts);
     QStringList tables;
     if (parts & SoftmaxTable)
-        tables << softmaxTable();
+        tables << softmaxTable(maxRows);
     if (parts & ProductsTable)
-        tables << productsTable(std::max(productColumns, 1));
+        tables << productsTable(std::max(productColumns, 1), maxRows);
     if (!tables.isEmpty()) // the numbers a little smaller than the words
         html += QString("<table style='font-size:%1pt'><tr><td valign=top>").arg(points * 0.9) +
                 tables.join((parts & TablesStacked) ? "</td></tr><tr><td valign=top>"
@@ -119,21 +120,23 @@ QString CellArithmeticHtml::lines(int parts) const
     return html;
 }
 
-QString CellArithmeticHtml::productsTable(int columns) const
+QString CellArithmeticHtml::productsTable(int columns, int maxRows) const
 {
     const CellArithmetic &a = m_a;
     const int count = int(a.q.size());
-    const int perColumn = (count + columns - 1) / std::max(columns, 1);
+    const int shown = maxRows > 0 ? std::min(count, maxRows * columns) : count;
+    const int perColumn = (shown + columns - 1) / std::max(columns, 1);
     QString head = "<tr>";
-    for (int c = 0; c < columns && c * perColumn < count; ++c)
+    int groups = 0;
+    for (int c = 0; c < columns && c * perColumn < shown; ++c, ++groups)
         head += "<th>j</th><th>q<sub>j</sub></th><th>k<sub>j</sub></th>"
                 "<th>q<sub>j</sub>·k<sub>j</sub></th>";
     QString rows;
     for (int r = 0; r < perColumn; ++r) {
         rows += "<tr>";
-        for (int c = 0; c < columns && c * perColumn < count; ++c) {
+        for (int c = 0; c < columns && c * perColumn < shown; ++c) {
             const int j = c * perColumn + r;
-            if (j >= count) {
+            if (j >= shown) {
                 rows += "<td></td><td></td><td></td><td></td>";
                 continue;
             }
@@ -145,14 +148,31 @@ QString CellArithmeticHtml::productsTable(int columns) const
         }
         rows += "</tr>";
     }
+    if (shown < count)
+        rows += QString("<tr><td colspan=%1>%2</td></tr>")
+                    .arg(4 * groups)
+                    .arg(tr("… j = %1 to %2 left out (the sum in 1. has all %3)")
+                             .arg(shown + 1)
+                             .arg(count)
+                             .arg(count));
     return tableStart() + head + "</tr>" + rows + "</table>";
 }
 
-QString CellArithmeticHtml::softmaxTable() const
+// At most `maxRows` keys (all when 0), around the cell's own.
+QString CellArithmeticHtml::softmaxTable(int maxRows) const
 {
     const CellArithmetic &a = m_a;
+    const int count = int(a.row.size());
+    const int shown = maxRows > 0 ? std::min(count, maxRows) : count;
+    const int first = std::clamp(int(a.key) - shown / 2, 0, count - shown);
+    const auto leftOut = [](int from, int to) {
+        return QString("<tr><td colspan=4>%1</td></tr>")
+            .arg(tr("… keys %1 to %2 left out").arg(from + 1).arg(to));
+    };
     QString rows;
-    for (size_t j = 0; j < a.row.size(); ++j) {
+    if (first > 0)
+        rows += leftOut(0, first);
+    for (size_t j = size_t(first); j < size_t(first + shown); ++j) {
         const std::string label = m_trace.input.keyLabel(m_batch, int64_t(j));
         // Dark text on the highlight: the dark theme's light text vanished on the yellow.
         const QString style =
@@ -167,6 +187,8 @@ QString CellArithmeticHtml::softmaxTable() const
                     .arg(num(a.rowExp[j]))
                     .arg(num(a.rowExpSum > 0 ? a.rowExp[j] / a.rowExpSum : 0.0));
     }
+    if (first + shown < count)
+        rows += leftOut(first + shown, count);
     return tableStart() +
            "<tr><th>key</th><th>score&nbsp;s</th><th>exp(s&nbsp;−&nbsp;max)</th><th>weight</th></"
            "tr>" +

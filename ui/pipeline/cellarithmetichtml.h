@@ -32,14 +32,17 @@ public:
     CellArithmeticHtml(const Trace &trace, int batch, const CellArithmetic &arithmetic, bool dark);
 
     /// `parts` (Part flags) in one <div>; the tables side by side, the products table in
-    /// `productColumns` groups of rows side by side (a d_k of 64 fits a page in four).
-    QString html(int parts, double points, int productColumns = 1) const;
+    /// `productColumns` groups of rows side by side (a d_k of 64 fits a page in four). With
+    /// `maxRows` above 0 a table shows at most that many rows of numbers (the first components;
+    /// the keys around the cell's) and says in a row which it leaves out: a page holds no 512
+    /// components of a single head, nor the 64 keys of a long text, under a heatmap.
+    QString html(int parts, double points, int productColumns = 1, int maxRows = 0) const;
 
 private:
     QString heading() const;
     QString lines(int parts) const;
-    QString productsTable(int columns) const;
-    QString softmaxTable() const;
+    QString productsTable(int columns, int maxRows) const;
+    QString softmaxTable(int maxRows) const;
 
     const Trace &m_trace;
     int m_batch;

@@ -2,6 +2,7 @@
 #include "print/handoutwriter.h"
 
 #include "print/handoutlayout.h"
+#include "print/laidoutpage.h"
 #include "print/printcanvas.h"
 #include "print/steppage.h"
 #include "print/titlepage.h"
@@ -34,7 +35,7 @@ QStringList HandoutWriter::settingsLines() const
     return TitlePage(source()).settingsLines();
 }
 
-int HandoutWriter::write(const QString &path) const
+int HandoutWriter::write(const QString &path, std::vector<LaidOutPage> *laidOut) const
 {
     if (!m_trace || m_trace->steps.empty())
         throw InputError("Cannot write " + path.toStdString() + ": there is no trace to print.");
@@ -44,14 +45,19 @@ int HandoutWriter::write(const QString &path) const
     const TitlePage title(from);
     const QString footer = title.footerLine();
     const int pages = int(m_trace->steps.size()) + 1;
-    title.paint(canvas.painter(), layout.body(), 2);
+    std::vector<LaidOutPage> laid(static_cast<size_t>(pages));
+    for (LaidOutPage &page : laid)
+        page.footer = layout.footer();
+    title.paint(canvas.painter(), layout.body(), 2, &laid[0]);
     layout.paintFooter(canvas.painter(), footer, 1, pages);
     for (int step = 0; step + 1 < pages; ++step) {
         canvas.newPage();
-        StepPage(from, step).paint(canvas.painter(), layout.body());
+        StepPage(from, step).paint(canvas.painter(), layout.body(), &laid[size_t(step) + 1]);
         layout.paintFooter(canvas.painter(), footer, step + 2, pages);
     }
     canvas.finish();
+    if (laidOut)
+        *laidOut = std::move(laid);
     return pages;
 }
 

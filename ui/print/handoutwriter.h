@@ -10,8 +10,11 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace headlens {
+
+struct LaidOutPage;
 
 /// A4 or US Letter, portrait or landscape (headlens --page, --landscape).
 struct PageSetup
@@ -37,7 +40,8 @@ public:
     void setCell(const CellChoice &cell) { m_cell = cell; }
 
     /// Writes the handout; returns the number of pages written (steps + 1). Throws InputError.
-    int write(const QString &path) const;
+    /// `laidOut`, when given, gets where each page put its blocks, its heatmaps and its footer.
+    int write(const QString &path, std::vector<LaidOutPage> *laidOut = nullptr) const;
 
     /// The title page's lines: the text, the sizes and the settings.
     QStringList settingsLines() const;

@@ -211,6 +211,14 @@ QSizeF HeatmapSheet::sizeIn(const QSizeF &area)
     return bestGrid(area).size;
 }
 
+double HeatmapSheet::cellSizeIn(const QSizeF &area)
+{
+    if (m_content.panels.empty())
+        return 0.0;
+    const Grid g = bestGrid(area);
+    return std::min(g.cellWidth, g.cellHeight);
+}
+
 QRectF HeatmapSheet::paint(QCPPainter &painter, const QRectF &area)
 {
     if (m_content.panels.empty())

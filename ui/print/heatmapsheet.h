@@ -69,6 +69,9 @@ public:
     /// The size the sheet takes inside `area` (layout pixels): all of it when cells stretch,
     /// otherwise as much as square cells can use, for the page to place what comes next.
     QSizeF sizeIn(const QSizeF &area);
+    /// The side of the smallest cell the sheet would draw in `area` (the shorter of a cell's
+    /// two when cells stretch).
+    double cellSizeIn(const QSizeF &area);
     /// Paints the sheet at the top of `area`, centred across it; returns the rectangle used.
     QRectF paint(QCPPainter &painter, const QRectF &area);
 

@@ -12,12 +12,16 @@ class QCPPainter;
 
 namespace headlens {
 
+class HeatmapSheet;
 class StepPicture;
+struct LaidOutPage;
 
 /// The step's number and name, the shapes before and after with their axes, the shape diagram,
 /// the formula, the PyTorch line, the sentence, its heatmaps (large enough to read the token
 /// labels) and the picture that teaches it. Portrait areas stack the picture under the
-/// heatmaps; wide ones put it beside them. Needs a QApplication.
+/// heatmaps, in half the height at most (a one-cell table is cut to the rows that fit, and
+/// takes down to a third when the heatmaps need the room); wide ones put it beside them.
+/// Needs a QApplication.
 class StepPage
 {
     Q_DECLARE_TR_FUNCTIONS(StepPage)
@@ -29,12 +33,24 @@ public:
 
     /// "Step 6 of 14: Scores Q K^T"
     QString title() const;
-    void paint(QCPPainter &painter, const QRectF &rect);
+    /// `laidOut`, when given, gets every block painted.
+    void paint(QCPPainter &painter, const QRectF &rect, LaidOutPage *laidOut = nullptr);
 
 private:
-    double paintHeader(QCPPainter &painter, const QRectF &rect) const;
+    double paintHeader(QCPPainter &painter, const QRectF &rect, LaidOutPage &laidOut) const;
     double paintCode(QCPPainter &painter, const QRectF &rect) const;
-    void paintBody(QCPPainter &painter, const QRectF &rect);
+    void paintBody(QCPPainter &painter, const QRectF &rect, LaidOutPage &laidOut);
+    /// Where the picture goes in `rect`, the body below the header.
+    struct PicturePlace
+    {
+        QRectF area;          ///< its heading and the picture, as high as they fit
+        QSizeF picture;       ///< the size the picture takes
+        double heading = 0.0; ///< its heading's height
+        bool wide = false;    ///< beside the heatmaps, not under them
+    };
+    /// `caption`: the room the sheet's caption takes above it.
+    PicturePlace placePicture(const QRectF &rect, HeatmapSheet *sheet, double caption) const;
+    double pictureShare(const QRectF &rect, HeatmapSheet *sheet, double caption) const;
     QString pictureHeading() const;
     QString tensorCaption() const;
 

@@ -67,9 +67,12 @@ int StepPicture::cellParts(StepKind step) const
     }
 }
 
-// The products table in as many groups of rows side by side as the width holds.
-QString StepPicture::cellHtml(StepKind step, double width) const
+// The products table in as many groups of rows side by side as the width holds; the tables
+// cut to fewer rows when they are still taller than `room` (the first components and the keys
+// around the cell's stay).
+QString StepPicture::cellHtml(StepKind step, const QSizeF &room) const
 {
+    using H = CellArithmeticHtml;
     const Trace &trace = *m_source.trace;
     const CellChoice &c = m_source.cell;
     const CellArithmetic arithmetic = explainCell(trace, m_source.batch, c.head, c.query, c.key);
@@ -77,13 +80,27 @@ QString StepPicture::cellHtml(StepKind step, double width) const
     const int parts = cellParts(step);
     QFont font;
     font.setPointSizeF(m_points);
-    for (int columns = (parts & CellArithmeticHtml::ProductsTable) ? 8 : 1; columns > 1;
-         --columns) {
-        const QString html = text.html(parts, m_points, columns);
-        if (TextBlock(html, font, 1e6).idealWidth() <= width) // its width unwrapped
-            return html;
+    // The tables alone decide the groups: the lines above them wrap at any width (measured
+    // with them, a long line of RoPE and GQA kept a d_k of 64 in one group of 64 rows).
+    const int tables = parts & (H::ProductsTable | H::SoftmaxTable | H::TablesStacked);
+    int columns = (parts & H::ProductsTable) ? 8 : 1;
+    while (columns > 1 &&
+           TextBlock(text.html(tables, m_points, columns), font, 1e6).idealWidth() > room.width())
+        --columns;
+    const auto height = [&](const QString &html) {
+        return TextBlock(html, font, room.width()).height();
+    };
+    const QString whole = text.html(parts, m_points, columns);
+    if (!(parts & (H::ProductsTable | H::SoftmaxTable)) || height(whole) <= room.height())
+        return whole;
+    // The most rows that fit: the height grows with them.
+    int fits = 1, tooMany = int(std::max(arithmetic.q.size(), arithmetic.row.size())) + 1;
+    while (tooMany - fits > 1) {
+        const int rows = (fits + tooMany) / 2;
+        (height(text.html(parts, m_points, columns, rows)) <= room.height() ? fits : tooMany) =
+            rows;
     }
-    return text.html(parts, m_points, 1);
+    return text.html(parts, m_points, columns, fits);
 }
 
 // Position, token and id in one long table, or in as few groups of rows side by side as make it
@@ -159,7 +176,7 @@ QSizeF StepPicture::sizeIn(const TraceStep &step, const QSizeF &room)
         height = splitHeight() + kGap + 3.0 * QFontMetricsF(font).lineSpacing();
         break;
     case Kind::Cell:
-        height = TextBlock(cellHtml(step.kind, w), font, w).height();
+        height = TextBlock(cellHtml(step.kind, room), font, w).height();
         break;
     case Kind::Projection: {
         ensureProjection();
@@ -194,7 +211,7 @@ void StepPicture::paintKind(QCPPainter &painter, Kind kind, const TraceStep &ste
     } else if (kind == Kind::Cell) {
         QFont font;
         font.setPointSizeF(m_points);
-        TextBlock(cellHtml(step.kind, rect.width()), font, rect.width())
+        TextBlock(cellHtml(step.kind, rect.size()), font, rect.width())
             .paint(painter, rect.topLeft());
     } else if (kind == Kind::Projection) {
         paintProjection(painter, rect);

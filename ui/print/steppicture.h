@@ -45,7 +45,7 @@ public:
 private:
     void paintKind(QCPPainter &painter, Kind kind, const TraceStep &step, const QRectF &rect);
     int cellParts(StepKind step) const;
-    QString cellHtml(StepKind step, double width) const;
+    QString cellHtml(StepKind step, const QSizeF &room) const;
     QString tokensHtml(const QSizeF &room) const;
     double splitHeight() const;
     void paintSplit(QCPPainter &painter, Kind kind, double progress, const QRectF &rect);

@@ -3,6 +3,7 @@
 
 #include "plot/headcolors.h"
 #include "print/heatmapsheet.h"
+#include "print/laidoutpage.h"
 #include "print/sheetbuilder.h"
 #include "print/textblock.h"
 
@@ -73,37 +74,48 @@ QString TitlePage::footerLine() const
         .arg(c.causal ? " · causal" : "", text);
 }
 
-void TitlePage::paint(QCPPainter &painter, const QRectF &body, int firstStepPage) const
+void TitlePage::paint(QCPPainter &painter, const QRectF &body, int firstStepPage,
+                      LaidOutPage *laidOut) const
 {
+    LaidOutPage ignored;
+    LaidOutPage &page = laidOut ? *laidOut : ignored;
     double y = body.top() + kPageGap * 2;
-    const TextBlock title(tr("<b>Multi-head attention, step by step</b>"), TextBlock::font(24),
-                          body.width());
-    title.paint(painter, QPointF(body.left(), y));
-    y += title.height() + kPageGap;
+    const auto paintText = [&](const QString &what, const TextBlock &text) {
+        text.paint(painter, QPointF(body.left(), y));
+        page.addBlock(what, QRectF(body.left(), y, body.width(), text.height()));
+        y += text.height();
+    };
+    paintText("title", TextBlock(tr("<b>Multi-head attention, step by step</b>"),
+                                 TextBlock::font(24), body.width()));
+    y += kPageGap;
     const QString printed = tr("Printed on %1 with HeadLens %2")
                                 .arg(QLocale(QLocale::English).toString(m_date, "d MMMM yyyy"),
                                      QCoreApplication::applicationVersion().isEmpty()
                                          ? QString(HEADLENS_VERSION)
                                          : QCoreApplication::applicationVersion());
-    const TextBlock date(TextBlock::plain(printed), TextBlock::font(9.5), body.width());
-    date.paint(painter, QPointF(body.left(), y));
-    y += date.height() + kPageGap * 1.5;
-    const TextBlock settings(TextBlock::plain(settingsLines().join('\n')).replace('\n', "<br>"),
-                             TextBlock::font(12), body.width());
-    settings.paint(painter, QPointF(body.left(), y));
-    y += settings.height() + kPageGap * 1.5;
-    y += paintColours(painter, QRectF(body.left(), y, body.width(), 0)) + kPageGap * 1.5;
-    y += paintContents(painter, QRectF(body.left(), y, body.width(), 0), firstStepPage) + kPageGap;
-    const TextBlock glance(tr("<b>Every head at a glance</b> (attention weights, one heatmap "
-                              "per head; the step pages explain how they are made)"),
-                           TextBlock::font(10), body.width());
-    glance.paint(painter, QPointF(body.left(), y));
-    y += glance.height() + 4.0;
+    paintText("date", TextBlock(TextBlock::plain(printed), TextBlock::font(9.5), body.width()));
+    y += kPageGap * 1.5;
+    paintText("settings",
+              TextBlock(TextBlock::plain(settingsLines().join('\n')).replace('\n', "<br>"),
+                        TextBlock::font(12), body.width()));
+    y += kPageGap * 1.5;
+    const double colours = paintColours(painter, QRectF(body.left(), y, body.width(), 0));
+    page.addBlock("head colours", QRectF(body.left(), y, body.width(), colours));
+    y += colours + kPageGap * 1.5;
+    const double contents =
+        paintContents(painter, QRectF(body.left(), y, body.width(), 0), firstStepPage);
+    page.addBlock("contents", QRectF(body.left(), y, body.width(), contents));
+    y += contents + kPageGap;
+    paintText("glance", TextBlock(tr("<b>Every head at a glance</b> (attention weights, one "
+                                     "heatmap per head; the step pages explain how they are "
+                                     "made)"),
+                                  TextBlock::font(10), body.width()));
+    y += 4.0;
     HeatmapSheet sheet(SheetBuilder::heads(m_source.trace, m_source.batch, m_source.style),
                        m_source.style, 7.5);
     const QRectF area(body.left(), y, body.width(), body.bottom() - y);
     sheet.fitLabels(6.0, 8.0, area.size());
-    sheet.paint(painter, area);
+    page.addSheet(sheet, sheet.paint(painter, area));
 }
 
 // A swatch and "head i" in the head's colour, as many in a row as fit; returns the height.

@@ -12,6 +12,8 @@ class QCPPainter;
 
 namespace headlens {
 
+struct LaidOutPage;
+
 /// Also a list of the steps with their pages and every head's weights at a glance, so the page
 /// is used to its foot.
 class TitlePage
@@ -25,8 +27,9 @@ public:
     QStringList settingsLines() const;
     /// The settings in one line, for every page's footer.
     QString footerLine() const;
-    /// `firstStepPage`: the page number of step 1.
-    void paint(QCPPainter &painter, const QRectF &body, int firstStepPage) const;
+    /// `firstStepPage`: the page number of step 1; `laidOut`, when given, gets every block.
+    void paint(QCPPainter &painter, const QRectF &body, int firstStepPage,
+               LaidOutPage *laidOut = nullptr) const;
 
 private:
     double paintColours(QCPPainter &painter, const QRectF &rect) const;
