@@ -34,6 +34,8 @@ private slots:
     void oneCellPagesWorkOutTheStrongestWeight();
     void oneCellPagesWorkOutThePickedCell();
     void titlePageNamesTheSettings();
+    void titleAndFootersNameTheLayersKind_data();
+    void titleAndFootersNameTheLayersKind();
     void everyPageLaysOutForEverySetting_data();
     void everyPageLaysOutForEverySetting();
 };
@@ -251,6 +253,42 @@ void TestHandoutWriter::titlePageNamesTheSettings()
                  title.contains("d_model = 24 · h = 3 heads") && title.contains("Printed on") &&
                  title.contains("head 1") && title.contains("head 3"),
              qPrintable(title));
+}
+
+void TestHandoutWriter::titleAndFootersNameTheLayersKind_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QStringList>("title");  ///< on the title page
+    QTest::addColumn<QStringList>("footer"); ///< in every page's footer
+    QTest::newRow("gqa-rope") << "gqa-rope"
+                              << QStringList{"h = 8 heads · h_kv = 2 K/V heads · d_k = 4", "RoPE",
+                                             "θ = 10000"}
+                              << QStringList{"h 8 · h_kv 2 · d_k 4 · d_v 4 · RoPE · seed 3"};
+    QTest::newRow("alibi") << "alibi" << QStringList{"ALiBi (a linear distance bias per head)"}
+                           << QStringList{"d_v 8 · ALiBi · seed 3"};
+    QTest::newRow("window") << "window" << QStringList{"sliding window of 3 keys"}
+                            << QStringList{"d_v 8 · window 3 · seed 3"};
+}
+
+// A lesson on a Llama-like layer is printed with its K/V heads, its positions and its window:
+// the title page and the footers left all three out.
+void TestHandoutWriter::titleAndFootersNameTheLayersKind()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QStringList, title);
+    QFETCH(QStringList, footer);
+    const QList<QStringList> pages = writeHandout(test::makePipelineCase(caseName)).pageTexts();
+    QVERIFY(!pages.isEmpty());
+    const QString first = joined(pages[0]);
+    for (const QString &setting : title)
+        QVERIFY2(first.contains(setting), qPrintable(setting + " | " + first.left(500)));
+    for (int i = 0; i < pages.size(); ++i) {
+        const QString text = joined(pages[i]);
+        for (const QString &setting : footer)
+            QVERIFY2(
+                text.contains(setting),
+                qPrintable(QString("page %1: %2 | %3").arg(i + 1).arg(setting, text.right(200))));
+    }
 }
 
 void TestHandoutWriter::everyPageLaysOutForEverySetting_data()

@@ -46,9 +46,13 @@ QStringList TitlePage::settingsLines() const
                  .arg(trace.queryLength())
                  .arg(trace.keyLength())
                  .arg(trace.input.isCrossAttention() ? " (cross-attention)" : "");
-    lines << QString("d_model = %1 · h = %2 heads · d_k = %3 · d_v = %4")
+    const QString kvHeads = c.kvHeadCount() < c.heads
+                                ? QString(" · h_kv = %1 K/V heads").arg(c.kvHeadCount())
+                                : QString();
+    lines << QString("d_model = %1 · h = %2 heads%3 · d_k = %4 · d_v = %5")
                  .arg(c.dModel)
                  .arg(c.heads)
+                 .arg(kvHeads)
                  .arg(c.headDimK())
                  .arg(c.headDimV());
     lines << QString("causal mask: %1 · bias: %2 · dropout: %3 (%4) · seed: %5")
@@ -56,6 +60,19 @@ QStringList TitlePage::settingsLines() const
                  .arg(double(c.dropout))
                  .arg(c.training ? "training" : "evaluation")
                  .arg(qulonglong(c.seed));
+    QStringList inside; // what acts inside attention, when anything does
+    if (c.usesRope())
+        inside << QString("RoPE%1 (θ = %2)")
+                      .arg(c.attentionPositions == AttentionPositions::RopeInterleaved
+                               ? ", interleaved pairs"
+                               : "")
+                      .arg(double(c.ropeTheta));
+    if (c.attentionPositions == AttentionPositions::Alibi)
+        inside << "ALiBi (a linear distance bias per head)";
+    if (c.window > 0)
+        inside << QString("sliding window of %1 keys").arg(c.window);
+    if (!inside.isEmpty())
+        lines << inside.join(" · ");
     return lines;
 }
 
@@ -64,12 +81,19 @@ QString TitlePage::footerLine() const
     const Trace &trace = *m_source.trace;
     const AttentionConfig &c = trace.config;
     const QString text = trace.input.tokens.empty() ? QString() : sentenceOf(trace.input.tokens[0]);
+    QString settings = QString("d_model %1 · h %2").arg(c.dModel).arg(c.heads);
+    if (c.kvHeadCount() < c.heads)
+        settings += QString(" · h_kv %1").arg(c.kvHeadCount());
+    settings += QString(" · d_k %1 · d_v %2").arg(c.headDimK()).arg(c.headDimV());
+    if (c.usesRope())
+        settings += " · RoPE";
+    if (c.attentionPositions == AttentionPositions::Alibi)
+        settings += " · ALiBi";
+    if (c.window > 0)
+        settings += QString(" · window %1").arg(c.window);
     // The settings first: a long text is what gets elided.
-    return QString("HeadLens · d_model %1 · h %2 · d_k %3 · d_v %4 · seed %5%6 · %7")
-        .arg(c.dModel)
-        .arg(c.heads)
-        .arg(c.headDimK())
-        .arg(c.headDimV())
+    return QString("HeadLens · %1 · seed %2%3 · %4")
+        .arg(settings)
         .arg(qulonglong(c.seed))
         .arg(c.causal ? " · causal" : "", text);
 }
