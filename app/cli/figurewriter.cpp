@@ -1,8 +1,9 @@
-// FigureWriter: an offscreen QApplication around the window's FigureExporter.
+// FigureWriter: an offscreen QApplication around the window's FigureExporter and HandoutWriter.
 #include "figurewriter.h"
 
 #include "commandline.h"
 #include "export/figureexporter.h"
+#include "print/handoutwriter.h"
 #include "session/tracerun.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
@@ -86,6 +87,15 @@ std::vector<std::pair<FigureRequest, QString>> figuresFor(const TraceRun &run,
     return figures;
 }
 
+/// The trace and the weights W_O's picture needs.
+std::shared_ptr<TraceAnalysis> analysisOf(const TraceRun &run)
+{
+    auto analysis = std::make_shared<TraceAnalysis>();
+    analysis->trace = run.trace;
+    analysis->parameters = run.parameters;
+    return analysis;
+}
+
 } // namespace
 
 void checkFigures(const TraceRun &run, const CommandLineRequest &request)
@@ -99,9 +109,7 @@ int writeFigures(const TraceRun &run, const CommandLineRequest &request)
     const FigureRequest sized = sizedRequest(request);
     const std::vector<std::pair<FigureRequest, QString>> figures = figuresFor(run, request);
     const std::unique_ptr<QApplication> application = ensureApplication();
-    auto analysis = std::make_shared<TraceAnalysis>();
-    analysis->trace = run.trace;
-    analysis->parameters = run.parameters;
+    const std::shared_ptr<TraceAnalysis> analysis = analysisOf(run);
     int written = 0;
     const QDir root(QString::fromStdString(request.exportDir));
     for (int64_t b = 0; b < trace.batch(); ++b) {
@@ -123,6 +131,15 @@ int writeFigures(const TraceRun &run, const CommandLineRequest &request)
         }
     }
     return written;
+}
+
+int writeHandout(const TraceRun &run, const CommandLineRequest &request)
+{
+    const std::unique_ptr<QApplication> application = ensureApplication();
+    HandoutWriter writer(run.trace, analysisOf(run), 0, PlotStyle());
+    writer.setPage({request.page == "letter" ? QPageSize::Letter : QPageSize::A4,
+                    request.landscape ? QPageLayout::Landscape : QPageLayout::Portrait});
+    return writer.write(QString::fromStdString(request.handoutPath));
 }
 
 } // namespace headlens

@@ -1,4 +1,4 @@
-// FigureWriter: headlens-cli's --figures, drawn by the window's own code on an offscreen canvas.
+// FigureWriter: headlens-cli's --figures and --handout, drawn by the window's own code offscreen.
 #pragma once
 
 namespace headlens {
@@ -13,6 +13,11 @@ struct TraceRun;
 /// format, a head or step that is not there, a model figure without --model, or a file that
 /// cannot be written.
 int writeFigures(const TraceRun &run, const CommandLineRequest &request);
+
+/// Writes the pipeline handout of `run`'s trace (its first sequence) to --handout on --page
+/// (--landscape), as `headlens --handout` does, with an offscreen QApplication when none runs.
+/// Returns the number of pages. Throws InputError for a file that cannot be written.
+int writeHandout(const TraceRun &run, const CommandLineRequest &request);
 
 /// Throws the InputError writeFigures would for a head or step that is not there or a model
 /// figure without a model, before anything is printed or written.

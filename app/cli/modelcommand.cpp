@@ -115,6 +115,11 @@ int ModelCommand::run(const CommandLineRequest &request)
 #ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())
         writeFigures(traced, request);
+    if (!request.handoutPath.empty()) { // the traced layer, as the window's Pipeline tab shows it
+        const int pages = writeHandout(traced, request);
+        if (!request.json)
+            m_out << "Wrote " << request.handoutPath << " (" << pages << " pages)\n";
+    }
 #endif
     return 0;
 }

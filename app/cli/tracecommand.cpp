@@ -76,6 +76,15 @@ void checkFigureRequest(const CommandLineRequest &request)
         if (item == "model" && request.modelDir.empty())
             throw InputError("--figure model draws every layer and head of a model: add --model "
                              "DIR (a GPT-2 folder) or --model TOY.npz.");
+    if (!request.handoutPath.empty() && !request.intervene.corpusPath.empty())
+        throw InputError("--handout prints the steps of one text's trace; --corpus runs every "
+                         "line of a file: use one of them.");
+#ifndef HEADLENS_WITH_FIGURES // --handout draws with the window's code
+    if (!request.handoutPath.empty())
+        throw InputError("This headlens-cli was built without the window (HEADLENS_BUILD_GUI=OFF), "
+                         "so it cannot print the handout; rebuild with the window to use "
+                         "--handout.");
+#endif
     if (request.figureFormats.empty())
         return;
 #ifndef HEADLENS_WITH_FIGURES // --figures draws with the window's code
@@ -118,7 +127,8 @@ int TraceCommand::run(CommandLineRequest request)
     const AttentionWeights &weights = run.parameters;
 
     const bool anyOutput = request.printShapes || request.printStats || request.compare ||
-                           request.json || !request.exportDir.empty();
+                           request.json || !request.exportDir.empty() ||
+                           !request.handoutPath.empty();
     if (request.json) {
         m_out << TraceJson::summary(trace) << "\n";
     } else {
@@ -155,6 +165,11 @@ int TraceCommand::run(CommandLineRequest request)
 #ifdef HEADLENS_WITH_FIGURES
     if (!request.figureFormats.empty())
         writeFigures(run, request);
+    if (!request.handoutPath.empty()) {
+        const int pages = writeHandout(run, request);
+        if (!request.json)
+            m_out << "Wrote " << request.handoutPath << " (" << pages << " pages)\n";
+    }
 #endif
     return 0;
 }

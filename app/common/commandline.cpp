@@ -118,7 +118,8 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
             request.given.insert(option);
             continue;
         }
-        if (allowWindowOptions && WindowOptions::takeFlag(request, option))
+        const bool windowOption = allowWindowOptions || WindowOptions::isHandoutOption(option);
+        if (windowOption && WindowOptions::takeFlag(request, option))
             continue;
         if (option.rfind("-", 0) != 0) {
             if (!allowWindowOptions)
@@ -133,7 +134,7 @@ CommandLineRequest CommandLine::parse(const std::vector<std::string> &arguments,
                 throw InputError(option + " needs a value. See --help.");
             value = arguments[++i];
         }
-        if (allowWindowOptions && WindowOptions::takesValue(option)) {
+        if (windowOption && WindowOptions::takesValue(option)) {
             WindowOptions::take(request, option, value);
             continue;
         }

@@ -13,8 +13,9 @@ namespace headlens {
 class CommandLine
 {
 public:
-    /// `allowWindowOptions` accepts --screenshot, --handout, --size, --view, --step, --theme,
-    /// --page, --landscape, --presentation and a workspace file (the window's extras).
+    /// `allowWindowOptions` accepts --screenshot, --size, --view, --step, --theme,
+    /// --presentation and a workspace file (the window's extras); --handout, --page and
+    /// --landscape are accepted either way.
     static CommandLineRequest parse(const std::vector<std::string> &arguments,
                                     bool allowWindowOptions);
     /// The option list for --help.

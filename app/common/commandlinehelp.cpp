@@ -87,13 +87,13 @@ Output:
   --compare                 the four implementations and their largest difference
   --json                    the trace summary as JSON on stdout
   --export-dir DIR          one .npy per trace tensor plus trace.json
+  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
+  --page a4|letter          the handout's paper (default a4)
+  --landscape               the handout's pages on their side (default portrait)
 )";
     if (windowOptions)
         text += R"(Window:
   --screenshot OUT.png      render the window to a PNG and exit
-  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
-  --page a4|letter          the handout's paper (default a4)
-  --landscape               the handout's pages on their side (default portrait)
   --size WxH                window size for --screenshot (default 1400x900)
   --view heads|head:N|pipeline|cost|train
                             the heads grid, head N large beside it, the pipeline, the cost of

@@ -9,6 +9,11 @@
 
 namespace headlens {
 
+bool WindowOptions::isHandoutOption(const std::string &option)
+{
+    return option == "--handout" || option == "--page" || option == "--landscape";
+}
+
 bool WindowOptions::takesValue(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||

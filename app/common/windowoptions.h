@@ -1,4 +1,4 @@
-// WindowOptions: the options only `headlens` (the window) accepts: --screenshot, --handout, ...
+// WindowOptions: the options `headlens` (the window) accepts beyond the layer's: --screenshot, ...
 #pragma once
 
 #include <string>
@@ -12,6 +12,8 @@ struct CommandLineRequest;
 class WindowOptions
 {
 public:
+    /// --handout, --page and --landscape: the handout's, which headlens-cli takes too.
+    static bool isHandoutOption(const std::string &option);
     static bool takesValue(const std::string &option);
     /// Sets what `option` (one takesValue() accepts) sets in `request` from `value`. Throws
     /// InputError when the value does not fit.

@@ -1,4 +1,4 @@
-// tst_handoutcli: `headlens --handout` as a person runs it: the paper asked for, and refusals.
+// tst_handoutcli: `headlens --handout` and `headlens-cli --handout` as a person runs them.
 #include "pdfpages.h"
 
 #include <QFile>
@@ -22,14 +22,19 @@ struct Run
     QString out, err;
 };
 
-/// The window's program offscreen, as --handout needs no display.
-Run runWindow(const QStringList &arguments)
+/// `program` ("headlens", the window, offscreen; or "headlens-cli", with no display and no
+/// platform named at all: it must find its own way to draw).
+Run runProgram(const QString &program, const QStringList &arguments)
 {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    const bool window = program == "headlens";
+    for (const char *display : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        environment.remove(display);
+    if (window)
+        environment.insert("QT_QPA_PLATFORM", "offscreen");
     process.setProcessEnvironment(environment);
-    process.start(HEADLENS_GUI_PATH, arguments);
+    process.start(window ? HEADLENS_GUI_PATH : HEADLENS_CLI_PATH, arguments);
     Run run;
     if (!process.waitForFinished(120000)) {
         process.kill();
@@ -53,6 +58,7 @@ private slots:
     void handoutHasThePaperAsked();
     void badPaperExitsWithTwoAndSaysWhy_data();
     void badPaperExitsWithTwoAndSaysWhy();
+    void helpNamesThePaperOptions_data();
     void helpNamesThePaperOptions();
 };
 
@@ -64,29 +70,37 @@ void TestHandoutCli::init()
 
 void TestHandoutCli::handoutHasThePaperAsked_data()
 {
+    QTest::addColumn<QString>("program");
     QTest::addColumn<QStringList>("options");
     QTest::addColumn<QSizeF>("points");
-    QTest::newRow("default: A4 portrait") << QStringList{} << QSizeF(595.3, 841.9);
-    QTest::newRow("letter") << QStringList{"--page", "letter"} << QSizeF(612, 792);
-    QTest::newRow("Letter landscape")
-        << QStringList{"--page", "Letter", "--landscape"} << QSizeF(792, 612);
-    QTest::newRow("a4 landscape") << QStringList{"--landscape", "--page=a4"}
-                                  << QSizeF(841.9, 595.3);
+    for (const char *program : {"headlens", "headlens-cli"}) {
+        QTest::addRow("%s, default: A4 portrait", program)
+            << program << QStringList{} << QSizeF(595.3, 841.9);
+        QTest::addRow("%s, letter", program)
+            << program << QStringList{"--page", "letter"} << QSizeF(612, 792);
+        QTest::addRow("%s, Letter landscape", program)
+            << program << QStringList{"--page", "Letter", "--landscape"} << QSizeF(792, 612);
+        QTest::addRow("%s, a4 landscape", program)
+            << program << QStringList{"--landscape", "--page=a4"} << QSizeF(841.9, 595.3);
+    }
 }
 
-// The lesson's sentence with 8 heads: the title page and 14 step pages, all on that paper.
+// The lesson's sentence with 8 heads: the title page and 14 step pages, all on that paper,
+// from the window's program and from the one that needs no display alike.
 void TestHandoutCli::handoutHasThePaperAsked()
 {
+    QFETCH(QString, program);
     QFETCH(QStringList, options);
     QFETCH(QSizeF, points);
     QTemporaryDir dir;
     const QString path = dir.filePath("handout.pdf");
-    const Run run = runWindow(QStringList{"--handout", path, "--text",
-                                          "The tired robot dropped the heavy gear because it broke",
-                                          "--heads", "8"} +
-                              options);
+    const Run run = runProgram(program, QStringList{"--handout", path, "--text",
+                                                    "The tired robot dropped the heavy gear "
+                                                    "because it broke",
+                                                    "--heads", "8"} +
+                                            options);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QVERIFY2(run.err.contains("(15 pages)"), qPrintable(run.err));
+    QVERIFY2((run.err + run.out).contains(path + " (15 pages)"), qPrintable(run.err + run.out));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QSizeF> pages = PdfPages(file.readAll()).pageSizes();
@@ -99,28 +113,41 @@ void TestHandoutCli::handoutHasThePaperAsked()
 
 void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy_data()
 {
+    QTest::addColumn<QString>("program");
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("says");
-    QTest::newRow("a5") << QStringList{"--page", "a5"}
-                        << "--page expects a4 or letter (US Letter), got 'a5'.";
-    QTest::newRow("no paper") << QStringList{"--page"} << "--page needs a value";
+    for (const char *program : {"headlens", "headlens-cli"}) {
+        QTest::addRow("%s, a5", program) << program << QStringList{"--page", "a5"}
+                                         << "--page expects a4 or letter (US Letter), got 'a5'.";
+        QTest::addRow("%s, no paper", program)
+            << program << QStringList{"--page"} << "--page needs a value";
+    }
 }
 
 void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy()
 {
+    QFETCH(QString, program);
     QFETCH(QStringList, arguments);
     QFETCH(QString, says);
     QTemporaryDir dir;
-    const Run run =
-        runWindow(QStringList{"--handout", dir.filePath("h.pdf"), "--text", "hi"} + arguments);
+    const Run run = runProgram(
+        program, QStringList{"--handout", dir.filePath("h.pdf"), "--text", "hi"} + arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(says), qPrintable(run.err));
     QVERIFY(!QFile::exists(dir.filePath("h.pdf")));
 }
 
+void TestHandoutCli::helpNamesThePaperOptions_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::newRow("headlens") << "headlens";
+    QTest::newRow("headlens-cli") << "headlens-cli";
+}
+
 void TestHandoutCli::helpNamesThePaperOptions()
 {
-    const Run run = runWindow({"--help"});
+    QFETCH(QString, program);
+    const Run run = runProgram(program, {"--help"});
     QCOMPARE(run.exitCode, 0);
     for (const char *option : {"--handout OUT.pdf", "--page a4|letter", "--landscape"})
         QVERIFY2(run.out.contains(option), option);
