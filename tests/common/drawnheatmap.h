@@ -130,6 +130,19 @@ inline double visibleCellMiddle(double centre, const QCPRange &centres, int coun
     return (std::max(centre - half, axis.lower) + std::min(centre + half, axis.upper)) / 2.0;
 }
 
+/// Where a person sees drawn cell (row i, column j) of `plot`: the middle of the part of it that
+/// shows (visibleCellMiddle), in the plot's widget pixels. Precondition: the plot has a colour
+/// map.
+inline QPointF cellCentre(QCustomPlot &plot, int i, int j)
+{
+    QCPColorMapData *data = colorMapOf(plot)->data();
+    double key = 0.0, value = 0.0;
+    data->cellToCoord(j, i, &key, &value);
+    key = visibleCellMiddle(key, data->keyRange(), data->keySize(), plot.xAxis->range());
+    value = visibleCellMiddle(value, data->valueRange(), data->valueSize(), plot.yAxis->range());
+    return {plot.xAxis->coordToPixel(key), plot.yAxis->coordToPixel(value)};
+}
+
 /// Reads the picture at the centre of every drawn cell and compares its colour with
 /// expectedColor of `expected` (the matrix the plot should draw, pooled as drawn) on `range`.
 /// Empty when every cell has its colour (each channel within 2); otherwise the first cell that
@@ -157,14 +170,8 @@ inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected, 
                " px: too small to read; make the plot larger";
     for (int i = 0; i < data->valueSize(); ++i) {
         for (int j = 0; j < data->keySize(); ++j) {
-            double key = 0.0, value = 0.0;
-            data->cellToCoord(j, i, &key, &value);
-            key = visibleCellMiddle(key, data->keyRange(), data->keySize(), plot.xAxis->range());
-            value = visibleCellMiddle(value, data->valueRange(), data->valueSize(),
-                                      plot.yAxis->range());
-            const double x = plot.xAxis->coordToPixel(key);
-            const double y = plot.yAxis->coordToPixel(value);
-            const QPoint at(int(std::floor(x * dpr)), int(std::floor(y * dpr)));
+            const QPointF centre = cellCentre(plot, i, j);
+            const QPoint at(int(std::floor(centre.x() * dpr)), int(std::floor(centre.y() * dpr)));
             if (!image.rect().contains(at))
                 return "cell (" + QByteArray::number(i) + ", " + QByteArray::number(j) +
                        ") lies outside the picture";

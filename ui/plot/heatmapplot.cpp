@@ -39,9 +39,9 @@ int labelledLength(int count, const QFont &font)
 HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
 {
     // A queued replot then asks for a paint (update) instead of painting at once (repaint):
-    // the heads grid's plots sit under the stale fade's opacity effect, which repainted the
-    // whole grid for each plot's repaint, 8 heads and the legend 9 times over (most of the
-    // 100-250 ms of UI-thread time a settings change took in tst_soak). Updates coalesce
+    // the heads grid's plots sat under the stale fade's opacity effect (now StaleFade), which
+    // repainted the whole grid for each plot's repaint, 8 heads and the legend 9 times over (most
+    // of the 100-250 ms of UI-thread time a settings change took in tst_soak). Updates coalesce
     // into one paint.
     setPlottingHint(QCP::phImmediateRefresh, false);
     setMouseTracking(true);

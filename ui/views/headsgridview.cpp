@@ -8,11 +8,11 @@
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
 #include "views/kvgroupframe.h"
+#include "views/stalefade.h"
 #include "views/stalemark.h"
 #include "views/tracereader.h"
 
 #include <QEvent>
-#include <QGraphicsOpacityEffect>
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollBar>
@@ -44,6 +44,7 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
     m_scroll = new VerticalScrollArea(this);
     m_scroll->setObjectName("headsScroll");
     m_scroll->setWidget(m_gridHost);
+    m_fade = new StaleFade(m_scroll);
     m_stack->addWidget(m_hint);
     m_stack->addWidget(m_scroll);
     m_legend = new ColorLegend(this);
@@ -84,18 +85,12 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
 }
 
 // The old picture stays (the shapes of a working setting are worth seeing beside the
-// message), faded and under a band that says why it is not the settings on the left.
+// message), drawn once, faded, under a band that says why it is not the settings on the left.
 void HeadsGridView::setStale(const QString &reason)
 {
     const bool stale = !reason.isEmpty() && m_stack->currentWidget() == m_scroll;
     m_stale->setReason(stale ? reason : QString());
-    if (stale && !m_scroll->graphicsEffect()) {
-        auto *fade = new QGraphicsOpacityEffect(m_scroll);
-        fade->setOpacity(0.45);
-        m_scroll->setGraphicsEffect(fade);
-    } else if (!stale) {
-        m_scroll->setGraphicsEffect(nullptr);
-    }
+    m_fade->setVisible(stale);
 }
 
 void HeadsGridView::setPlotStyle(const PlotStyle &style)

@@ -22,6 +22,7 @@ class ColorLegend;
 class HeatmapPlot;
 class KvGroupFrame;
 class Selection;
+class StaleFade;
 class StaleMark;
 
 /// Thumbnails are max-pooled to at most kThumbnailCells per side (the single-head view shows
@@ -92,6 +93,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     QLabel *m_hint = nullptr;
     StaleMark *m_stale = nullptr;
+    StaleFade *m_fade = nullptr; ///< over m_scroll while the picture is stale
     QScrollArea *m_scroll = nullptr;
     QWidget *m_gridHost = nullptr;
     QGridLayout *m_grid = nullptr;
