@@ -74,6 +74,45 @@ inline RowMatrix referenceMaxPool(const RowMatrix &values, int maxCells)
     return pooled;
 }
 
+/// The matrices of tensor `t` for sequence `b` as a person reads them off its axes' names: one
+/// per head when it has an "h" or "h_kv" axis, rows and columns from the two axes left besides
+/// "b" (one row when a single axis is left), -inf (a masked score) as NaN. Element by element
+/// through the C-order strides, on purpose not TensorSlicer.
+inline std::vector<RowMatrix> referenceSlices(const Tensor &t, int b)
+{
+    const Shape &shape = t.shape();
+    int batchAxis = -1, headAxis = -1;
+    std::vector<int> rest;
+    for (int a = 0; a < shape.rank(); ++a) {
+        if (shape.name(a) == "b")
+            batchAxis = a;
+        else if (shape.name(a) == "h" || shape.name(a) == "h_kv")
+            headAxis = a;
+        else
+            rest.push_back(a);
+    }
+    std::vector<int64_t> strides(size_t(shape.rank()), 1);
+    for (int a = shape.rank() - 2; a >= 0; --a)
+        strides[size_t(a)] = strides[size_t(a) + 1] * shape.size(a + 1);
+    const int rowAxis = rest.size() == 2 ? rest.front() : -1;
+    const int colAxis = rest.back();
+    const auto offset = [&](int axis, int64_t index) {
+        return axis >= 0 ? index * strides[size_t(axis)] : 0;
+    };
+    std::vector<RowMatrix> slices;
+    for (int64_t h = 0; h < (headAxis >= 0 ? shape.size(headAxis) : 1); ++h) {
+        RowMatrix m(rowAxis >= 0 ? shape.size(rowAxis) : 1, shape.size(colAxis));
+        for (Eigen::Index i = 0; i < m.rows(); ++i)
+            for (Eigen::Index j = 0; j < m.cols(); ++j) {
+                const float v = t.data()[offset(batchAxis, b) + offset(headAxis, h) +
+                                         offset(rowAxis, i) + offset(colAxis, j)];
+                m(i, j) = std::isinf(v) ? std::numeric_limits<float>::quiet_NaN() : v;
+            }
+        slices.push_back(std::move(m));
+    }
+    return slices;
+}
+
 /// Empty when both matrices have one size and every cell agrees within `tolerance` (NaN, a
 /// masked cell, only matches NaN); otherwise the first cell that differs, with both values.
 inline QByteArray cellsMismatch(const RowMatrix &drawn, const RowMatrix &expected,

@@ -89,20 +89,25 @@ QStringList tokenLabels(const std::vector<std::vector<std::string>> &sequences, 
     return labels;
 }
 
+// Shows step `step` and waits for its panels.
+bool showStep(PipelineView &view, int step)
+{
+    view.setStep(step, false);
+    // A large tensor's panels come from ViewWorkPool: the job, then its delivery.
+    const bool done = ViewWorkPool::instance()->waitForDone(20000);
+    QCoreApplication::processEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return done;
+}
+
 // Shows the first step that writes `tensor`, whose panels the gallery then draws.
 bool showStepWriting(PipelineView &view, TraceKey tensor)
 {
     const std::vector<TraceStep> &steps = view.trace()->steps;
     for (size_t i = 0; i < steps.size(); ++i)
         for (const TraceKey &key : steps[i].outputs)
-            if (key == tensor) {
-                view.setStep(int(i), false);
-                // A large tensor's panels come from ViewWorkPool: the job, then its delivery.
-                const bool done = ViewWorkPool::instance()->waitForDone(20000);
-                QCoreApplication::processEvents();
-                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-                return done;
-            }
+            if (key == tensor)
+                return showStep(view, int(i));
     return false;
 }
 
@@ -128,11 +133,59 @@ class TestPipelineDrawing : public QObject
     Q_OBJECT
 
 private slots:
+    void everyStepShowsItsFirstOutput_data();
+    void everyStepShowsItsFirstOutput();
     void eachPanelDrawsItsHead_data();
     void eachPanelDrawsItsHead();
     void panelsAreDrawnInTheirHeadsColours_data();
     void panelsAreDrawnInTheirHeadsColours();
 };
+
+void TestPipelineDrawing::everyStepShowsItsFirstOutput_data()
+{
+    addPipelineVariantCases();
+}
+
+// Each step, as the stepper reaches it, shows its first output (the tensor it makes), one panel
+// per head (per K/V head for k and v of GQA), each panel the tensor's slice cell for cell. The
+// Softmax step showing the Mask step's tensor passed while only the steps that write the scores
+// and the weights were looked at.
+void TestPipelineDrawing::everyStepShowsItsFirstOutput()
+{
+    QFETCH(QString, caseName);
+    const PipelineCase c = makePipelineCase(caseName);
+    const Trace &t = *c.trace;
+    PipelineView view;
+    view.resize(1600, 1000);
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    view.setTrace(c.trace, 0);
+    for (int s = 0; s < int(t.steps.size()); ++s) {
+        const TraceStep &step = t.steps[size_t(s)];
+        const QByteArray where = QByteArray("step ") + QByteArray::number(s + 1) + " (" +
+                                 QByteArray::fromStdString(step.id) + ")";
+        QVERIFY2(!step.outputs.empty() && t.hasTensor(step.outputs.front()), where.constData());
+        const TraceKey first = step.outputs.front();
+        QVERIFY2(showStep(view, s), where.constData());
+        QVERIFY2(view.gallery()->currentTensor() == QString::fromStdString(first.str()),
+                 (where + " shows " + view.gallery()->currentTensor().toUtf8() + ", not " +
+                  QByteArray::fromStdString(first.str()))
+                     .constData());
+        const std::vector<RowMatrix> slices = referenceSlices(t.tensor(first), 0);
+        const auto panels = panelsInReadingOrder(view.gallery());
+        QVERIFY2(panels.size() == slices.size(),
+                 (where + ": " + QByteArray::number(qint64(panels.size())) + " panels, " +
+                  QByteArray::number(qint64(slices.size())) + " slices")
+                     .constData());
+        for (size_t p = 0; p < slices.size(); ++p) {
+            const QByteArray mismatch = cellsMismatch(drawnCells(*panels[p].first),
+                                                      referenceMaxPool(slices[p], kPanelCells));
+            QVERIFY2(mismatch.isEmpty(),
+                     (where + ", panel " + QByteArray::number(qint64(p) + 1) + ": " + mismatch)
+                         .constData());
+        }
+    }
+}
 
 void TestPipelineDrawing::eachPanelDrawsItsHead_data()
 {
