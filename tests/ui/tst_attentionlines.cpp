@@ -11,6 +11,7 @@
 #include "wordstrace.h"
 
 #include <QComboBox>
+#include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -18,7 +19,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace headlens;
 using headlens::test::traceOf;
@@ -36,6 +39,7 @@ private slots:
     void hoveringATokenKeepsItsLines();
     void linesJoinTheLabelsRows();
     void theLineIsDrawnInItsHeadsColour();
+    void aLineRunsFromItsQueryToItsKey();
     void manyLinesArePaintedOnceThePoolDrewThem();
     void aResizedViewKeepsItsLinesUntilTheNewPictureComes();
     void theShownPictureLetsItsTraceGo();
@@ -73,6 +77,41 @@ int linePixels(const QImage &image, const AttentionLines &lines)
         for (int x = int(lines.queryAnchor(0).x()) + 2; x < int(lines.keyAnchor(0).x()) - 2; ++x)
             count += image.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
     return count;
+}
+
+/// Every line as the view should draw it, over white, written here from the anchors and the
+/// rule (the head's colour, the weight as opacity, 0.5 + 3 x weight pixels wide), not through
+/// LinesPicture.
+QImage expectedLines(const AttentionLines &lines, const QSize &size)
+{
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    for (const auto &line : lines.visibleLines()) {
+        QColor color = HeadColors::color(line.head, false);
+        color.setAlphaF(float(line.weight));
+        painter.setPen(QPen(color, 0.5 + 3.0 * line.weight, Qt::SolidLine, Qt::RoundCap));
+        painter.drawLine(lines.queryAnchor(line.query), lines.keyAnchor(line.key));
+    }
+    return image;
+}
+
+/// The distance from `p` to the segment from `a` to `b`.
+double distanceToSegment(const QPointF &p, const QPointF &a, const QPointF &b)
+{
+    const QPointF ab = b - a;
+    const double length = QPointF::dotProduct(ab, ab);
+    const double t =
+        length > 0.0 ? std::clamp(QPointF::dotProduct(p - a, ab) / length, 0.0, 1.0) : 0.0;
+    const QPointF nearest = a + t * ab;
+    return std::hypot(p.x() - nearest.x(), p.y() - nearest.y());
+}
+
+/// A point `t` of the way along the line from `a` to `b`.
+QPointF along(const QPointF &a, const QPointF &b, double t)
+{
+    return a + t * (b - a);
 }
 
 } // namespace
@@ -177,6 +216,92 @@ void TestAttentionLines::theLineIsDrawnInItsHeadsColour()
     QCOMPARE_LE(best, 40.0);
 }
 
+// The line of a strong weight from query q to a key k at least two rows away has the head's
+// colour a quarter and three quarters of the way from q's label to k's, and nothing is drawn a
+// quarter and three quarters along the line from k's row on the left to q's on the right: a
+// line drawn the wrong way round passed, its midpoint being the same either way. The points
+// read are clear of every other line drawn, so no other line can stand in for this one: the
+// lines of the query hovered (every line of a head crosses too many others; the picture of
+// them all is compared whole in manyLinesArePaintedOnceThePoolDrewThem).
+void TestAttentionLines::aLineRunsFromItsQueryToItsKey()
+{
+    const auto trace = traceOf(2, 6);
+    AttentionLines lines;
+    lines.setTrace(trace, 0);
+    lines.resize(600, 600); // rows of about 90 pixels: lines to neighbouring keys stay apart
+    const double clear = 6.0;
+    struct Candidate
+    {
+        AttentionLines::Line line;
+        QPointF from, to, swappedFrom, swappedTo;
+    };
+    std::optional<Candidate> found;
+    for (int head = 0; head < trace->heads() && !found; ++head) {
+        lines.setHeads({head});
+        for (int query = 0; query < 6 && !found; ++query) {
+            lines.setFocus(Side::Query, query);
+            const auto drawn = lines.visibleLines();
+            for (const auto &line : drawn) {
+                if (line.query != query || std::abs(line.key - line.query) < 2 ||
+                    line.weight < 0.25)
+                    continue;
+                const Candidate c{line, lines.queryAnchor(query), lines.keyAnchor(line.key),
+                                  lines.queryAnchor(line.key), lines.keyAnchor(query)};
+                bool apart = true;
+                for (const auto &other : drawn)
+                    for (double t : {0.25, 0.75}) {
+                        const QPointF a = lines.queryAnchor(other.query),
+                                      b = lines.keyAnchor(other.key);
+                        const bool same = other.query == query && other.key == line.key;
+                        apart =
+                            apart &&
+                            (same || distanceToSegment(along(c.from, c.to, t), a, b) > clear) &&
+                            distanceToSegment(along(c.swappedFrom, c.swappedTo, t), a, b) > clear;
+                    }
+                if (apart) {
+                    found = c;
+                    break;
+                }
+            }
+        }
+    }
+    QVERIFY2(found, "no strong line two rows long stands apart from the others");
+    lines.setHeads({found->line.head});
+    lines.setFocus(Side::Query, found->line.query);
+    const QImage image = lines.grab().toImage();
+    const QColor head = HeadColors::color(found->line.head, false);
+    const double w = found->line.weight;
+    const auto blended = [w](int channel) { return w * channel + (1 - w) * 255; };
+    for (double t : {0.25, 0.75}) {
+        const QPoint on = along(found->from, found->to, t).toPoint();
+        double best = 1e9; // the line is a pixel or two wide, antialiased
+        for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -2; dy <= 2; ++dy) {
+                const QColor drawn = image.pixelColor(on + QPoint(dx, dy));
+                best = std::min(best, std::abs(drawn.red() - blended(head.red())) +
+                                          std::abs(drawn.green() - blended(head.green())) +
+                                          std::abs(drawn.blue() - blended(head.blue())));
+            }
+        QVERIFY2(best <= 40.0, qPrintable(QString("head %1, query %2 to key %3, %4 of the way: "
+                                                  "%5 from the head's colour")
+                                              .arg(found->line.head + 1)
+                                              .arg(found->line.query + 1)
+                                              .arg(found->line.key + 1)
+                                              .arg(t)
+                                              .arg(best)));
+        const QPoint off = along(found->swappedFrom, found->swappedTo, t).toPoint();
+        for (int dx = -2; dx <= 2; ++dx)
+            for (int dy = -2; dy <= 2; ++dy)
+                QVERIFY2(image.pixel(off + QPoint(dx, dy)) == qRgb(255, 255, 255),
+                         qPrintable(QString("something is drawn %1 of the way from key %2's row "
+                                            "to query %3's: %4")
+                                        .arg(t)
+                                        .arg(found->line.key + 1)
+                                        .arg(found->line.query + 1)
+                                        .arg(image.pixelColor(off + QPoint(dx, dy)).name())));
+    }
+}
+
 // 40 causal tokens give one head 820 lines, too many to draw on the UI thread: the picture
 // comes from the thread pool, and then the first query's line (its one key, weight 1) is drawn
 // in the head's colour, opaque.
@@ -191,7 +316,7 @@ void TestAttentionLines::manyLinesArePaintedOnceThePoolDrewThem()
     lines.requestPicture();
     QVERIFY(!lines.pictureReady()); // it arrives through the event loop
     QTRY_VERIFY(lines.pictureReady());
-    const QImage image = lines.grab().toImage();
+    const QImage image = lines.grab().toImage().convertToFormat(QImage::Format_RGB32);
     // Query 1's line is level with its row; every other line leaves from a row below it.
     const QPointF middle = (lines.queryAnchor(0) + lines.keyAnchor(0)) / 2.0;
     const QColor head = HeadColors::color(1, false);
@@ -199,6 +324,26 @@ void TestAttentionLines::manyLinesArePaintedOnceThePoolDrewThem()
     QCOMPARE_LE(std::abs(drawn.red() - head.red()) + std::abs(drawn.green() - head.green()) +
                     std::abs(drawn.blue() - head.blue()),
                 12);
+    // And the whole picture between the labels is every line where it belongs: one pixel read
+    // passes a picture of lines drawn the wrong way round, or of another head.
+    const QImage expected = expectedLines(lines, image.size());
+    // Each channel within 8: the pool's picture is drawn on a transparent image first, and
+    // 820 translucent lines round differently (by 6 at most here).
+    int differ = 0;
+    QString first;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = int(lines.queryAnchor(0).x()) + 2; x < int(lines.keyAnchor(0).x()) - 2; ++x) {
+            const QRgb a = image.pixel(x, y), b = expected.pixel(x, y);
+            if (std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                          std::abs(qBlue(a) - qBlue(b))}) <= 8)
+                continue;
+            if (differ++ == 0)
+                first = QString("(%1, %2) is %3, expected %4")
+                            .arg(x)
+                            .arg(y)
+                            .arg(QColor(a).name(), QColor(b).name());
+        }
+    QVERIFY2(differ == 0, qPrintable(QString("%1 pixels differ; %2").arg(differ).arg(first)));
 }
 
 // While the view is resized its lines stay (the last picture, stretched onto the new rows)
