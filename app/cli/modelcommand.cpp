@@ -48,10 +48,8 @@ void exportRun(const ModelRun &run, const std::string &dir)
 {
     TraceJson::exportDirectory(*run.layerTrace, dir);
     NpyFile::write(dir + "/all_weights.npy", run.attention);
-    Tensor ids(Shape{{"n", int64_t(run.tokenIds.size())}});
-    for (size_t i = 0; i < run.tokenIds.size(); ++i)
-        ids.data()[i] = float(run.tokenIds[i]);
-    NpyFile::write(dir + "/token_ids.npy", ids);
+    const std::vector<int64_t> ids(run.tokenIds.begin(), run.tokenIds.end());
+    NpyFile::writeInt64(dir + "/token_ids.npy", ids, {int64_t(ids.size())});
 }
 
 } // namespace

@@ -19,8 +19,7 @@ struct TokenPrediction;
 /// top-5 fillers of each mask with --fill-mask, its sentence B from --text-pair; per-head
 /// statistics with --stats), and with --export-dir writes the chosen layer's trace (as for the
 /// built-in layer) plus all_weights.npy (L, h, n, n) attention probabilities and token_ids.npy
-/// (n) (float32, as NpyFile writes; ids < 2^24 are exact). Throws InputError for anything the
-/// person can fix.
+/// (n) as int64. Throws InputError for anything the person can fix.
 class ModelCommand
 {
 public:

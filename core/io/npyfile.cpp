@@ -278,6 +278,20 @@ std::string readHeaderText(const std::string &bytes, const std::string &source, 
     return bytes.substr(prefix, static_cast<size_t>(headerLength));
 }
 
+// The magic, version 1.0, header length and header of an array of `descr` in C order, the
+// header padded with spaces and ended with '\n' so the data starts 64-byte aligned, as
+// numpy.save does. At most 32 dimensions keep it far below v1.0's 65535-byte limit.
+std::string headerBytes(const char *descr, const std::vector<int64_t> &shape)
+{
+    assert(shape.size() <= kMaxRank);
+    std::string header = std::string("{'descr': '") + descr +
+                         "', 'fortran_order': False, 'shape': " + shapeText(shape) + ", }";
+    header.append(63 - (10 + header.size()) % 64, ' ');
+    header += '\n';
+    return std::string(kMagic, kMagicLength) + '\x01' + '\x00' +
+           static_cast<char>(header.size() & 0xff) + static_cast<char>(header.size() >> 8) + header;
+}
+
 } // namespace
 
 Tensor NpyFile::parse(const std::string &bytes, const std::string &sourceName)
@@ -318,17 +332,7 @@ Tensor NpyFile::read(const std::string &path)
 std::string NpyFile::serialize(const Tensor &tensor)
 {
     assert(!tensor.isEmpty());
-    std::string header =
-        "{'descr': '<f4', 'fortran_order': False, 'shape': " + shapeText(tensor.shape().sizes()) +
-        ", }";
-    // Pad with spaces and end with '\n' so the data starts 64-byte aligned, as numpy.save does.
-    // At most 32 dimensions keep the header far below v1.0's 65535-byte limit.
-    header.append(63 - (10 + header.size()) % 64, ' ');
-    header += '\n';
-    std::string bytes = std::string(kMagic, kMagicLength) + '\x01' + '\x00' +
-                        static_cast<char>(header.size() & 0xff) +
-                        static_cast<char>(header.size() >> 8) + header;
-
+    std::string bytes = headerBytes("<f4", tensor.shape().sizes());
     const size_t start = bytes.size();
     bytes.resize(start + 4 * static_cast<size_t>(tensor.numel()));
     for (size_t i = 0; i < static_cast<size_t>(tensor.numel()); ++i) {
@@ -340,9 +344,29 @@ std::string NpyFile::serialize(const Tensor &tensor)
     return bytes;
 }
 
+std::string NpyFile::serializeInt64(const std::vector<int64_t> &values,
+                                    const std::vector<int64_t> &shape)
+{
+    std::string bytes = headerBytes("<i8", shape);
+    const size_t start = bytes.size();
+    bytes.resize(start + 8 * values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+        const auto bits = static_cast<uint64_t>(values[i]);
+        for (size_t k = 0; k < 8; ++k)
+            bytes[start + 8 * i + k] = static_cast<char>((bits >> (8 * k)) & 0xff);
+    }
+    return bytes;
+}
+
 void NpyFile::write(const std::string &path, const Tensor &tensor)
 {
     AtomicFile::write(path, serialize(tensor));
+}
+
+void NpyFile::writeInt64(const std::string &path, const std::vector<int64_t> &values,
+                         const std::vector<int64_t> &shape)
+{
+    AtomicFile::write(path, serializeInt64(values, shape));
 }
 
 } // namespace headlens

@@ -4,6 +4,7 @@
 #include "tensor/tensor.h"
 
 #include <string>
+#include <vector>
 
 namespace headlens {
 
@@ -35,6 +36,16 @@ public:
 
     /// serialize() written atomically to `path` (see AtomicFile). Throws InputError on failure.
     static void write(const std::string &path, const Tensor &tensor);
+
+    /// The .npy v1.0 bytes of whole numbers as int64 '<i8' (token ids: float32 holds integers
+    /// exactly only up to 2^24, and numpy and PyTorch expect integer ids), C order, `shape`'s
+    /// sizes. Precondition: the sizes multiply to values.size(), rank <= 32.
+    static std::string serializeInt64(const std::vector<int64_t> &values,
+                                      const std::vector<int64_t> &shape);
+
+    /// serializeInt64() written atomically to `path`. Throws InputError on failure.
+    static void writeInt64(const std::string &path, const std::vector<int64_t> &values,
+                           const std::vector<int64_t> &shape);
 };
 
 } // namespace headlens

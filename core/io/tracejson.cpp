@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cassert>
+#include <cmath>
 #include <filesystem>
 
 namespace headlens {
@@ -121,6 +122,16 @@ json headStatsJson(const Trace &trace)
     return stats;
 }
 
+/// The token ids the trace holds as floats (small vocabularies' ids and -1 for padding, all
+/// exact in float32), as the integers they are.
+std::vector<int64_t> idsOf(const Tensor &ids)
+{
+    std::vector<int64_t> values(size_t(ids.numel()));
+    for (size_t i = 0; i < values.size(); ++i)
+        values[i] = std::llround(ids.data()[i]);
+    return values;
+}
+
 } // namespace
 
 std::string TraceJson::summary(const Trace &trace)
@@ -145,8 +156,13 @@ void TraceJson::exportDirectory(const Trace &trace, const std::string &dir)
         throw InputError("Cannot create directory " + dir + ": " + error.message());
     const std::filesystem::path base(dir);
     for (const TraceTensor &t : trace.tensors()) {
-        if (!t.tensor.isEmpty())
-            NpyFile::write((base / (t.name() + ".npy")).string(), t.tensor);
+        if (t.tensor.isEmpty())
+            continue;
+        const std::string path = (base / (t.name() + ".npy")).string();
+        if (t.key == keys::tokenIds)
+            NpyFile::writeInt64(path, idsOf(t.tensor), t.tensor.shape().sizes());
+        else
+            NpyFile::write(path, t.tensor);
     }
     AtomicFile::write((base / "trace.json").string(), summary(trace));
 }

@@ -20,8 +20,9 @@ public:
     /// "total_flops" and "total_bytes". Invalid UTF-8 in token labels is replaced by U+FFFD.
     static std::string summary(const Trace &trace);
 
-    /// Creates `dir` if needed and writes `<name>.npy` for every non-empty trace tensor and
-    /// `trace.json` (summary()), each atomically. Throws InputError when it cannot.
+    /// Creates `dir` if needed and writes `<name>.npy` for every non-empty trace tensor (float32,
+    /// token_ids as int64) and `trace.json` (summary()), each atomically. Throws InputError
+    /// when it cannot.
     static void exportDirectory(const Trace &trace, const std::string &dir);
 };
 

@@ -1,0 +1,74 @@
+// tst_modelexportcli: what headlens-cli --export-dir writes and prints for a notebook user.
+#include "clirun.h"
+
+#include "io/npyfile.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+using headlens::test::runCli;
+
+namespace {
+
+const QString kTiny = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+
+QByteArray contentsOf(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestModelExportCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void tokenIdsAreInt64_data();
+    void tokenIdsAreInt64();
+};
+
+void TestModelExportCli::tokenIdsAreInt64_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("shape");
+    QTest::addColumn<QList<qint64>>("ids");
+    // The tiny GPT-2's ids of "Hello world" (its golden text 0); the built-in layer's words
+    // numbered by first appearance, -1 padding the shorter line.
+    QTest::newRow("model") << QStringList{"--model", kTiny, "--text", "Hello world"}
+                           << QByteArray("(2,)") << QList<qint64>{290, 271};
+    QTest::newRow("built-in layer, padded")
+        << QStringList{"--text", "the cat sat", "--text", "the dog"} << QByteArray("(2, 3)")
+        << QList<qint64>{0, 1, 2, 0, 3, -1};
+}
+
+// numpy.load gives int64 ids, as tokenizers return them: float32 would round ids above 2^24.
+void TestModelExportCli::tokenIdsAreInt64()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, shape);
+    QFETCH(QList<qint64>, ids);
+    QTemporaryDir dir;
+    const auto r = runCli(arguments + QStringList{"--export-dir", dir.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QByteArray bytes = contentsOf(dir.filePath("token_ids.npy"));
+    const QByteArray header = "{'descr': '<i8', 'fortran_order': False, 'shape': " + shape;
+    QVERIFY2(bytes.mid(10, header.size()) == header, bytes.left(80).constData());
+    QCOMPARE(bytes.size() % 64, qsizetype(ids.size() * 8) % 64); // data after a 64-byte header
+    const QByteArray data = bytes.right(ids.size() * 8);
+    for (qsizetype i = 0; i < ids.size(); ++i) {
+        qint64 value = 0;
+        for (int k = 7; k >= 0; --k)
+            value = (value << 8) | quint8(data[i * 8 + k]);
+        QCOMPARE(value, ids[i]);
+    }
+    // HeadLens reads its own export back.
+    const Tensor read = NpyFile::read(dir.filePath("token_ids.npy").toStdString());
+    QCOMPARE(read.numel(), int64_t(ids.size()));
+}
+
+QTEST_MAIN(TestModelExportCli)
+#include "tst_modelexportcli.moc"
