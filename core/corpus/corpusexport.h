@@ -17,8 +17,9 @@ public:
     /// cls_share,sep_share,punctuation_share,induction,map_x,map_y" then one row per head;
     /// NaN (a share the corpus has no token for) is written as an empty field.
     static std::string csv(const CorpusSummary &summary);
-    /// Writes dir/corpus_heads.csv, dir/corpus_distances.npy (L*h, L*h) and dir/corpus_map.npy
-    /// (L*h, 2), float32, each atomically. Throws InputError naming a file it cannot write.
+    /// Creates `dir` if needed (as every export does) and writes dir/corpus_heads.csv,
+    /// dir/corpus_distances.npy (L*h, L*h) and dir/corpus_map.npy (L*h, 2), float32, each
+    /// atomically. Throws InputError naming a folder it cannot create or a file it cannot write.
     static void write(const CorpusSummary &summary, const std::string &dir);
 };
 

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +23,7 @@ class TestCorpusCli : public QObject
 private slots:
     void initTestCase();
     void writesEveryHeadsRow();
+    void createsTheExportFolder();
     void refusesWithoutAModel();
     void refusesAMissingFile();
 
@@ -78,6 +80,21 @@ void TestCorpusCli::writesEveryHeadsRow()
     QCOMPARE_LE(std::abs(double(distances.at({0, 1})) - expected.distances(0, 1)), 1e-6);
     const Tensor map = NpyFile::read((out + "/corpus_map.npy").toStdString());
     QCOMPARE(map.shape().sizes(), std::vector<int64_t>({4, 2}));
+}
+
+// As every other --export-dir: a folder that does not exist yet is made, parents and all.
+void TestCorpusCli::createsTheExportFolder()
+{
+    const QString out = m_dir.filePath("new/corpus");
+    QVERIFY(!QFileInfo::exists(out));
+    const auto result = runCli({"--model", m_model, "--corpus", m_corpus, "--export-dir", out});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains("Wrote corpus_heads.csv, corpus_distances.npy, corpus_map.npy "
+                                 "to " +
+                                 out),
+             qPrintable(result.out));
+    for (const char *name : {"corpus_heads.csv", "corpus_distances.npy", "corpus_map.npy"})
+        QVERIFY2(QFileInfo::exists(out + "/" + name), name);
 }
 
 void TestCorpusCli::refusesWithoutAModel()
