@@ -1,14 +1,25 @@
 #!/bin/sh
 # fuzz-smoke.sh: build the libFuzzer targets with clang and run each for a short while.
-#   scripts/fuzz-smoke.sh [seconds per target, default 30]   (BUILD_DIR=... to choose the dir)
+# Usage: scripts/fuzz-smoke.sh [--out DIR] [seconds per target, default 30]   (--help: this text)
+# --out DIR is the fuzz build's folder (default $BUILD_DIR, else build-fuzz/ in the checkout,
+# ignored by git as build/ is); the runs' inputs, logs and crashes go to its fuzz-work/.
 # Needs clang, libclang-rt-dev (libFuzzer) and libomp-dev. Crashes leave crash-* files in the
 # build dir's fuzz-work/ and make the script fail; copy them into tests/fuzz/regressions/<target>/
 # once fixed (ctest replays every folder there: fuzz/replay_*).
 # FUZZ_TARGETS="tokenizerjson npz" runs only the targets named.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SECONDS_EACH=${1:-30}
 BUILD=${BUILD_DIR:-$ROOT/build-fuzz}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --out) [ $# -ge 2 ] || { echo "fuzz-smoke.sh: --out needs a folder" >&2; exit 2; }
+      BUILD=$2; shift 2 ;;
+    -*) echo "fuzz-smoke.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+SECONDS_EACH=${1:-30}
 DATA=$ROOT/tests/data/gpt2
 
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \

@@ -4,8 +4,16 @@
 # files, into a cache outside the source tree: see scripts/make_tokenizer_goldens.mjs).
 # Idempotent and quick when everything is present. Runs apt-get as root (or through sudo);
 # npm runs as the calling user, so the cache lands in that user's home.
+# Usage: scripts/install-deps.sh (--help: this text). It writes nothing into the repository:
+# Debian's packages go where apt puts them, the npm cache to $HEADLENS_NPM_CACHE, else
+# ${XDG_CACHE_HOME:-$HOME/.cache}/headlens/npm.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case "${1:-}" in
+  -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "") ;;
+  *) echo "install-deps.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
 
 install_tokenizer_references() {
   if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

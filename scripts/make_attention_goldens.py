@@ -1,5 +1,5 @@
-#!/usr/bin/env python3
-"""Writes tests/data/golden/{gqa,mqa,rope,alibi,window}_*.npz: modern attention computed by
+#!/usr/bin/python3
+"""Writes tests/data/golden/{gqa,mqa,rope,alibi,window}_*.npz into --out DIR: modern attention computed by
 references outside HeadLens, for tst_attentiongolden and tst_attentiongoldencli.
 
 Each file holds one case:
@@ -33,15 +33,22 @@ The references:
 Padding is on the right and no query row is left without a visible key.
 
 Regenerate (CPU, deterministic; Debian: apt install python3-torch python3-numpy):
-    /usr/bin/python3 scripts/make_attention_goldens.py
+    /usr/bin/python3 scripts/make_attention_goldens.py --out tests/data/golden
 """
 import math
 import os
+import sys
 
-import numpy as np
-import torch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "golden")
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/golden")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+OUT = None  # the --out folder, set before main() runs
 
 # name, E, h, h_kv, b, n, bias, causal, key lengths, positions, theta, window
 CASES = [
@@ -269,4 +276,5 @@ def main():
 
 
 if __name__ == "__main__":
+    OUT = ARGS.out
     main()

@@ -3,7 +3,7 @@
 Face's exact layouts, and goldens from an independent float64 NumPy forward pass written from
 the papers (Devlin et al. 2019; Liu et al. 2019; Sanh et al. 2019).
 
-Writes tests/data/bert/ (committed, small):
+Writes into --out DIR what tests/data/bert/ holds (committed, small):
   bert_mlm/        bert: "bert." prefix, MLM head cls.predictions.* with the decoder tied to the
                    word embeddings (not stored, as save_pretrained drops tied tensors),
                    tokenizer.json (BertNormalizer, BertPreTokenizer, WordPiece, [CLS]/[SEP]
@@ -28,7 +28,8 @@ MLM logits = LN(gelu(dense(x))) E^T + bias. The tokenizers here are minimal Pyth
 BERT's basic + WordPiece tokenizer and RoBERTa's byte-level BPE (make_gpt2_tiny.Encoder), for
 the goldens' ids; the tokenizers themselves are tested against Hugging Face's elsewhere.
 
-    /usr/bin/python3 scripts/make_bert_tiny.py     # needs python3-numpy and python3-regex
+    /usr/bin/python3 scripts/make_bert_tiny.py --out tests/data/bert
+    (needs python3-numpy and python3-regex)
 """
 import json
 import math
@@ -36,12 +37,16 @@ import os
 import sys
 import unicodedata
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
+
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/bert")
+
+import numpy as np  # noqa: E402
+
 import make_gpt2_tiny as gpt2  # noqa: E402  (byte-level BPE, safetensors writer, rounding)
 
-OUT = os.path.join(gpt2.ROOT, "tests", "data", "bert")
 MASK = "{mask}"  # written as the family's mask token
 SINGLES = ["The cat sat on the {mask} .", "Hello, world! The dog ran."]
 PAIR = ("The cat sat on the mat.", "The dog ran {mask}!")
@@ -399,10 +404,10 @@ def bert_config(vocab_size, **extra):
     return cfg
 
 
-def main():
+def main(out):
     wp = WordPieceTokenizer()
 
-    folder = os.path.join(OUT, "bert_mlm")
+    folder = os.path.join(out, "bert_mlm")
     os.makedirs(folder, exist_ok=True)
     cfg = bert_config(len(WORDPIECE_VOCAB))
     weights = bert_weights(cfg, 2031, "bert.", "bert")
@@ -412,7 +417,7 @@ def main():
     gpt2.write_safetensors(os.path.join(folder, "model.safetensors"), weights, "F32")
     write_goldens(folder, weights, cfg, Layout("bert", "bert."), wp)
 
-    folder = os.path.join(OUT, "bert_bare")
+    folder = os.path.join(out, "bert_bare")
     os.makedirs(folder, exist_ok=True)
     cfg = bert_config(len(WORDPIECE_VOCAB), architectures=["BertModel"])
     weights = bert_weights(cfg, 2032, "", None, legacy_norms=True)
@@ -421,7 +426,7 @@ def main():
     gpt2.write_safetensors(os.path.join(folder, "model.safetensors"), weights, "F16")
     write_goldens(folder, weights, cfg, Layout("bert", ""), wp)
 
-    folder = os.path.join(OUT, "roberta_mlm")
+    folder = os.path.join(out, "roberta_mlm")
     os.makedirs(folder, exist_ok=True)
     merges = gpt2.train_merges(gpt2.CORPUS, 100)
     gpt2_vocab = gpt2.write_tokenizer(folder, merges)  # replaced below by RoBERTa's ids
@@ -435,7 +440,7 @@ def main():
     gpt2.write_safetensors(os.path.join(folder, "model.safetensors"), weights, "BF16")
     write_goldens(folder, weights, cfg, Layout("roberta", "roberta."), rt)
 
-    folder = os.path.join(OUT, "distilbert_mlm")
+    folder = os.path.join(out, "distilbert_mlm")
     os.makedirs(folder, exist_ok=True)
     cfg = {"architectures": ["DistilBertForMaskedLM"], "model_type": "distilbert",
            "activation": "gelu", "n_layers": 2, "n_heads": 4, "dim": 32, "hidden_dim": 48,
@@ -448,8 +453,8 @@ def main():
     write_goldens(folder, weights, cfg, Layout("distilbert", ""), wp)
 
     texts = {"singles": SINGLES, "pair": list(PAIR), "mask": MASK}
-    write_json(OUT, "golden_texts.json", texts)
+    write_json(out, "golden_texts.json", texts)
 
 
 if __name__ == "__main__":
-    main()
+    main(ARGS.out)

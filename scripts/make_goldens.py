@@ -1,5 +1,5 @@
-#!/usr/bin/env python3
-"""Writes tests/data/golden/*.npz: nn.MultiheadAttention's own results for tst_pytorchgolden.
+#!/usr/bin/python3
+"""Writes the .npz files of tests/data/golden/ into --out DIR: nn.MultiheadAttention's own results for tst_pytorchgolden.
 
 Each file holds one case: the layer's state_dict under PyTorch's names (in_proj_weight or
 q/k/v_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias), the inputs (query (b, n, E),
@@ -19,15 +19,22 @@ the bias path untested). Padding is on the right and causal masks keep key 0, so
 fully masked (PyTorch returns NaN there).
 
 Regenerate (CPU, deterministic; Debian: apt install python3-torch python3-numpy):
-    /usr/bin/python3 scripts/make_goldens.py
+    /usr/bin/python3 scripts/make_goldens.py --out tests/data/golden
 """
 import math
 import os
+import sys
 
-import numpy as np
-import torch
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "golden")
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/golden")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+OUT = None  # the --out folder, set before main() runs
 
 # name, E, h, b, n, n_kv (None = self-attention), kdim (None = E), bias, causal, key lengths,
 # compressed (alternate so both zip member kinds are exercised)
@@ -118,4 +125,5 @@ def main():
 
 
 if __name__ == "__main__":
+    OUT = ARGS.out
     main()

@@ -20,17 +20,32 @@ The goldens come from an independent NumPy (float64) GPT-2 forward written below
 Radford et al. 2019 and Hugging Face's modeling_gpt2.py; the tokenizer reference is OpenAI's
 gpt-2/src/encoder.py logic with the `regex` module (Debian: apt-get install python3-regex).
 
-    /usr/bin/python3 scripts/make_gpt2_tiny.py                     # tests/data/gpt2/
+    /usr/bin/python3 scripts/make_gpt2_tiny.py --out tests/data/gpt2
     /usr/bin/python3 scripts/make_gpt2_tiny.py --gpt2-small /tmp/gpt2-random   # benchmark only
 """
-import argparse
 import json
 import os
 import struct
+import sys
 from collections import Counter
 
-import numpy as np
-import regex as re
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
+
+
+def gpt2_small_option(parser):
+    parser.add_argument("--gpt2-small", metavar="DIR",
+                        help="write a random GPT-2 small there instead (benchmark only)")
+
+
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/gpt2", required=False, extra=gpt2_small_option)
+    if not ARGS.out and not ARGS.gpt2_small:
+        sys.exit("make_gpt2_tiny.py: give --out DIR (the committed files: --out tests/data/gpt2) "
+                 "or --gpt2-small DIR; see --help.")
+
+import numpy as np  # noqa: E402
+import regex as re  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 PATTERN = re.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
@@ -372,12 +387,8 @@ def make_gpt2_small(out):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "gpt2"))
-    parser.add_argument("--gpt2-small", metavar="DIR", help="write a random GPT-2 small instead")
-    args = parser.parse_args()
-    if args.gpt2_small:
-        os.makedirs(args.gpt2_small, exist_ok=True)
-        make_gpt2_small(args.gpt2_small)
+    if ARGS.gpt2_small:
+        os.makedirs(ARGS.gpt2_small, exist_ok=True)
+        make_gpt2_small(ARGS.gpt2_small)
     else:
-        make_tiny(args.out)
+        make_tiny(ARGS.out)

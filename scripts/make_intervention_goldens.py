@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Head importance and patching-map goldens for the tiny GPT-2 and the tiny Llama (GQA).
 
 Runs the committed float64 reference forwards of make_gpt2_tiny.py and make_llama_tiny.py with a
@@ -6,16 +6,23 @@ hook on z (each head's weighted sum of values, before the output projection), as
 interventions act: importance = mean next-token cross-entropy with one head's z zeroed minus the
 clean one; patching = (m_patched - m_corrupt) / (m_clean - m_corrupt) with m = logit(answer) -
 logit(wrong) at the last position, the clean run's z of one head put into the corrupted run.
-Writes tests/data/<family>/<folder>/interventions.npz (read by tst_interventiongolden).
+Reads the committed checkpoints in tests/data and writes DIR/<family>/<folder>/interventions.npz
+for --out DIR (read by tst_interventiongolden from tests/data):
+    /usr/bin/python3 scripts/make_intervention_goldens.py --out tests/data
 """
 import json
 import os
 import struct
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
+
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data")
+
+import numpy as np  # noqa: E402
+
 import make_gpt2_tiny as gpt2  # noqa: E402
 import make_llama_tiny as llama  # noqa: E402
 
@@ -51,7 +58,7 @@ def metric(logits):
     return logits[-1, ANSWER] - logits[-1, WRONG]
 
 
-def make(folder, forward, layers_key, heads_key):
+def make(out, folder, forward, layers_key, heads_key):
     base = os.path.join(gpt2.ROOT, "tests", "data", folder)
     cfg = json.load(open(os.path.join(base, "config.json")))
     p = read_safetensors(os.path.join(base, "model.safetensors"))
@@ -83,7 +90,8 @@ def make(folder, forward, layers_key, heads_key):
                 return z
             m = metric(forward(p, cfg, CORRUPT, patch)[1])
             patching[layer, head] = (m - m_corrupt) / (m_clean - m_corrupt)
-    np.savez(os.path.join(base, "interventions.npz"), clean=np.array(CLEAN, np.int64),
+    os.makedirs(os.path.join(out, folder), exist_ok=True)
+    np.savez(os.path.join(out, folder, "interventions.npz"), clean=np.array(CLEAN, np.int64),
              corrupt=np.array(CORRUPT, np.int64), answer=np.array([ANSWER, WRONG], np.int64),
              importance=importance.astype(np.float32), clean_loss=np.array([clean_loss]),
              patching=patching.astype(np.float32), metrics=np.array([m_clean, m_corrupt]))
@@ -93,4 +101,4 @@ def make(folder, forward, layers_key, heads_key):
 
 if __name__ == "__main__":
     for case in CASES:
-        make(*case)
+        make(ARGS.out, *case)

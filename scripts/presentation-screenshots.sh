@@ -2,10 +2,22 @@
 # Renders the classroom checklist of issue 22 in presentation mode: every tab at 1280x720 and
 # 1920x1080, light and dark; the pipeline's steps 1-14 stepped forward from step 1 and back from
 # the last step; the Train tab during and after training.
-# Usage: scripts/presentation-screenshots.sh [OUT_DIR] [BUILD_DIR]   (then look at every PNG)
+# Usage: scripts/presentation-screenshots.sh [--out DIR | OUT_DIR] [BUILD_DIR]   (then look at
+# every PNG). The screenshots go to /tmp/headlens-presentation, outside the repository, unless
+# --out DIR (or OUT_DIR) names another folder; BUILD_DIR defaults to build/release.
 set -eu
-OUT="${1:-/tmp/headlens-presentation}"
-BUILD="${2:-build/release}"
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --out) [ $# -ge 2 ] || { echo "--out needs a folder" >&2; exit 2; }; OUT="$2"; shift 2 ;;
+    -*) echo "presentation-screenshots.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if [ -z "$OUT" ] && [ $# -ge 1 ]; then OUT="$1"; shift; fi
+OUT="${OUT:-/tmp/headlens-presentation}"
+BUILD="${1:-build/release}"
 APP="$BUILD/app/headlens"
 MODEL="$(dirname "$0")/../tests/data/gpt2/tiny"
 [ -x "$APP" ] || { echo "no $APP: build the headlens target first" >&2; exit 1; }
