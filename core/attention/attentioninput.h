@@ -1,6 +1,7 @@
 // AttentionInput: the token vectors (and their labels) that enter one attention layer.
 #pragma once
 
+#include "attention/layerorigin.h"
 #include "tensor/tensor.h"
 
 #include <string>
@@ -27,6 +28,8 @@ struct AttentionInput
     /// (b, n_kv), 1 where a key is ignored (PyTorch's key_padding_mask convention); empty when no
     /// key is padded.
     Tensor keyPaddingMask;
+    /// Set when x is a model's residual stream entering one of its layers.
+    LayerOrigin origin;
 
     bool isCrossAttention() const { return !xKv.isEmpty(); }
     bool fromText() const { return !tokenEmbeddings.isEmpty(); }

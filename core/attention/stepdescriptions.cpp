@@ -46,6 +46,8 @@ TraceStep StepDescriptions::tokens() const
 
 TraceStep StepDescriptions::embed() const
 {
+    if (m_input.origin.isModel())
+        return modelInput();
     const bool text = m_input.fromText();
     const bool positions =
         text && !m_input.positions.isEmpty() && m_config.positional != PositionalEncoding::None;
@@ -66,6 +68,35 @@ TraceStep StepDescriptions::embed() const
             "The token vectors were given directly, " + num(m_dIn) + " numbers per token.";
     s.flops = positions ? m_b * m_n * m_dIn : 0.0;
     s.bytes = m_b * (m_n + (m_cross ? m_nKv : 0.0)) * m_dIn * kFloat;
+    return s;
+}
+
+TraceStep StepDescriptions::modelInput() const
+{
+    const LayerOrigin &o = m_input.origin;
+    const std::string layer = std::to_string(o.layer);
+    const std::string stream = "h_" + layer; // the residual stream entering the layer
+    TraceStep s = make(StepKind::Embed, "Layer " + layer + "'s input", {}, {keys::x});
+    const std::string before = o.layer == 0   ? "the embeddings"
+                               : o.layer == 1 ? "the embeddings plus what layer 0 added"
+                                              : "the embeddings plus what layers 0 to " +
+                                                    std::to_string(o.layer - 1) + " added";
+    const std::string entering = "The residual stream entering layer " + layer + " of this " +
+                                 o.family + " (layers 0 to " + std::to_string(o.layers - 1) +
+                                 "): " + before;
+    if (o.norm.empty()) { // post-norm: the block before ended with its norm
+        s.formula = "X = " + stream;
+        s.pytorch = "x = hidden_states  # (b, n, d_model)";
+        s.explanation = entering + ", already normalised by the " + o.normKind +
+                        " that ends the block before it; " + num(m_dIn) + " numbers per token.";
+    } else {
+        s.formula = "X = " + o.normKind + "(" + stream + ")";
+        s.pytorch = "x = " + o.norm + "(hidden_states)  # (b, n, d_model)";
+        s.explanation = entering + ", normalised by " + o.norm + " (" + o.normKind +
+                        "): " + num(m_dIn) +
+                        " numbers per token, what the layer's attention reads.";
+    }
+    s.bytes = m_b * m_n * m_dIn * kFloat;
     return s;
 }
 

@@ -41,6 +41,8 @@ public:
 private:
     TraceStep make(StepKind kind, std::string title, std::vector<TraceKey> inputs,
                    std::vector<TraceKey> outputs) const;
+    /// embed() for a model's layer: x is the family's norm of the residual stream.
+    TraceStep modelInput() const;
     /// What the scores and the weighted sum read: rotated queries and keys with RoPE, the
     /// repeated K/V heads when h_kv < h.
     TraceKey scoredQueries() const;

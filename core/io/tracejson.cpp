@@ -18,9 +18,11 @@ namespace {
 // Keys keep the order written here (config first, steps in order), easier for people to read.
 using json = nlohmann::ordered_json;
 
-json configJson(const AttentionConfig &c)
+// A model's layer has no tokenizer setting or seed of the built-in layer's: its tokens are the
+// model's and its weights the checkpoint's (trace.json's "model" says which).
+json configJson(const AttentionConfig &c, bool model)
 {
-    return json{
+    json config{
         {"d_model", c.dModel},
         {"heads", c.heads},
         {"kv_heads", c.kvHeadCount()},
@@ -45,6 +47,22 @@ json configJson(const AttentionConfig &c)
         {"tokenizer", toString(c.tokenizer)},
         {"memory_budget_bytes", c.memoryBudgetBytes},
     };
+    if (model) {
+        config.erase("seed");
+        config.erase("tokenizer");
+    }
+    return config;
+}
+
+json originJson(const LayerOrigin &o, const Trace &trace)
+{
+    const TraceStep *input = trace.step(toString(StepKind::Embed));
+    return json{{"family", o.family},
+                {"layer", o.layer},
+                {"layers", o.layers},
+                {"input", input ? input->formula : std::string()},
+                {"norm", o.norm.empty() ? json(nullptr) : json(o.norm)},
+                {"norm_kind", o.normKind}};
 }
 
 json axesJson(const Shape &shape)
@@ -136,14 +154,23 @@ std::vector<int64_t> idsOf(const Tensor &ids)
 
 std::string TraceJson::summary(const Trace &trace)
 {
-    const json root{
-        {"config", configJson(trace.config)},  {"batch", trace.batch()},
-        {"query_length", trace.queryLength()}, {"key_length", trace.keyLength()},
-        {"tokens", trace.input.tokens},        {"kv_tokens", trace.input.kvTokens},
-        {"steps", stepsJson(trace)},           {"tensors", tensorsJson(trace)},
-        {"head_stats", headStatsJson(trace)},  {"warnings", trace.warnings},
-        {"total_flops", trace.totalFlops()},   {"total_bytes", trace.bytes()},
+    const LayerOrigin &origin = trace.input.origin;
+    json root{
+        {"config", configJson(trace.config, origin.isModel())},
+        {"batch", trace.batch()},
+        {"query_length", trace.queryLength()},
+        {"key_length", trace.keyLength()},
+        {"tokens", trace.input.tokens},
+        {"kv_tokens", trace.input.kvTokens},
+        {"steps", stepsJson(trace)},
+        {"tensors", tensorsJson(trace)},
+        {"head_stats", headStatsJson(trace)},
+        {"warnings", trace.warnings},
+        {"total_flops", trace.totalFlops()},
+        {"total_bytes", trace.bytes()},
     };
+    if (origin.isModel())
+        root["model"] = originJson(origin, trace);
     // Byte-level BPE pieces need not be valid UTF-8 on their own; replace rather than throw.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -17,7 +17,10 @@ public:
     /// as text and "…_axes" [{name, size}], formula, pytorch, explanation, flops, bytes),
     /// "tensors" (name, shape, axes, meaning, bytes), "head_stats" (b, head, kv_head, entropy,
     /// mean_distance, diagonal, previous_token, first_token, max_weight), "warnings",
-    /// "total_flops" and "total_bytes". Invalid UTF-8 in token labels is replaced by U+FFFD.
+    /// "total_flops" and "total_bytes". A model's layer (AttentionInput::origin) adds "model"
+    /// (family, layer, layers, input: the formula of x, norm and norm_kind) and its config has
+    /// no "tokenizer" or "seed" (the built-in layer's). Invalid UTF-8 in token labels is
+    /// replaced by U+FFFD.
     static std::string summary(const Trace &trace);
 
     /// Creates `dir` if needed and writes `<name>.npy` for every non-empty trace tensor (float32,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "attention/layerorigin.h"
 #include "model/checkpoint.h"
 #include "model/modelinput.h"
 #include "model/modelspec.h"
@@ -101,6 +102,9 @@ public:
     /// again. Precondition: the inputs came from a run of this model, 0 <= layer < layers.
     Trace traceLayer(const Tensor &layerInputs, const std::vector<std::string> &tokens, int layer,
                      const HeadInterventions *interventions = nullptr) const;
+    /// What layer `layer`'s x is: this family's norm of the residual stream entering it (the
+    /// stream itself for a post-norm block), for the trace's descriptions.
+    LayerOrigin originOf(int layer) const;
 
     /// The layers from `first` on, lean (no probabilities kept): x (count*n, d_model) holds
     /// `count` sequences of n tokens, the residual stream entering layer `first` of each (a

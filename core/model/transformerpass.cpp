@@ -107,11 +107,31 @@ Trace TransformerModel::traceLayer(const Tensor &layerInputs,
     const int64_t n = int64_t(tokens.size()), d = m_spec.dModel;
     AttentionInput input = layerInput(layerInputs.data() + layer * n * d, n, d);
     input.tokens = {tokens}; // labels for the views of the trace
+    input.origin = originOf(layer);
     TraceOptions options;
     options.interventions = interventions;
     options.layer = layer;
     return computeTrace(attentionConfig(), std::move(input),
                         m_weights.layers[size_t(layer)].attention, options);
+}
+
+LayerOrigin TransformerModel::originOf(int layer) const
+{
+    const FamilyTable &family = *m_spec.family;
+    LayerOrigin origin{family.displayName, layer, m_spec.layers, "",
+                       family.norm == NormKind::RmsNorm ? "RMSNorm" : "LayerNorm"};
+    if (family.placement == NormPlacement::Pre) {
+        // "h.{i}.ln_1.weight" -> "h.1.ln_1": the module, as the checkpoint names it.
+        std::string name = family.tensors.norm1Weight;
+        if (const size_t at = name.find("{i}"); at != std::string::npos)
+            name.replace(at, 3, std::to_string(layer));
+        const std::string suffix = ".weight";
+        if (name.size() > suffix.size() &&
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+            name.resize(name.size() - suffix.size());
+        origin.norm = name;
+    }
+    return origin;
 }
 
 RowMatrix TransformerModel::continueFrom(int first, RowMatrix x, int64_t count,

@@ -4,6 +4,9 @@
 #include "io/npyfile.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +32,8 @@ class TestModelExportCli : public QObject
 private slots:
     void tokenIdsAreInt64_data();
     void tokenIdsAreInt64();
+    void traceJsonDescribesTheModelsLayer_data();
+    void traceJsonDescribesTheModelsLayer();
 };
 
 void TestModelExportCli::tokenIdsAreInt64_data()
@@ -68,6 +73,62 @@ void TestModelExportCli::tokenIdsAreInt64()
     // HeadLens reads its own export back.
     const Tensor read = NpyFile::read(dir.filePath("token_ids.npy").toStdString());
     QCOMPARE(read.numel(), int64_t(ids.size()));
+}
+
+void TestModelExportCli::traceJsonDescribesTheModelsLayer_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<QString>("formula");
+    QTest::addColumn<QString>("pytorch");
+    const QString data = HEADLENS_TEST_DATA;
+    QTest::newRow("GPT-2: LayerNorm before attention")
+        << kTiny << "GPT-2"
+        << "X = LayerNorm(h_1)"
+        << "x = h.1.ln_1(hidden_states)  # (b, n, d_model)";
+    QTest::newRow("Llama: RMSNorm before attention")
+        << data + "/llama/llama_gqa"
+        << "Llama"
+        << "X = RMSNorm(h_1)"
+        << "x = layers.1.input_layernorm(hidden_states)  # (b, n, d_model)";
+    QTest::newRow("BERT: the stream the block before normalised")
+        << data + "/bert/bert_mlm"
+        << "BERT"
+        << "X = h_1"
+        << "x = hidden_states  # (b, n, d_model)";
+}
+
+// trace.json of a model's layer says which model and layer it is and that x is the residual
+// stream through the family's norm, not the built-in layer's "X = E[t]", "words" and seed 0.
+void TestModelExportCli::traceJsonDescribesTheModelsLayer()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, family);
+    QFETCH(QString, formula);
+    QFETCH(QString, pytorch);
+    QTemporaryDir dir;
+    const auto r = runCli(
+        {"--model", model, "--layer", "1", "--text", "Hello world", "--export-dir", dir.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject root =
+        QJsonDocument::fromJson(contentsOf(dir.filePath("trace.json"))).object();
+    const QJsonObject origin = root["model"].toObject();
+    QCOMPARE(origin["family"].toString(), family);
+    QCOMPARE(origin["layer"].toInt(), 1);
+    QCOMPARE(origin["layers"].toInt(), 2);
+    QCOMPARE(origin["input"].toString(), formula);
+    const QJsonObject config = root["config"].toObject();
+    QVERIFY(!config.contains("tokenizer"));
+    QVERIFY(!config.contains("seed"));
+    const QJsonObject first = root["steps"].toArray().first().toObject();
+    QCOMPARE(first["id"].toString(), QString("embed"));
+    QCOMPARE(first["title"].toString(), QString("Layer 1's input"));
+    QCOMPARE(first["formula"].toString(), formula);
+    QCOMPARE(first["pytorch"].toString(), pytorch);
+    QVERIFY2(first["explanation"].toString().startsWith(
+                 "The residual stream entering layer 1 of this " + family +
+                 " (layers 0 to 1): the embeddings plus what layer 0 added, "),
+             qPrintable(first["explanation"].toString()));
 }
 
 QTEST_MAIN(TestModelExportCli)
