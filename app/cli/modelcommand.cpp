@@ -6,6 +6,7 @@
 #include "figurewriter.h"
 #include "rankingprinter.h"
 #include "session/comparisonjob.h"
+#include "tracecommand.h"
 
 #include "io/npyfile.h"
 #include "io/tracejson.h"
@@ -72,6 +73,10 @@ int ModelCommand::run(const CommandLineRequest &request)
         m_out << TraceJson::summary(trace) << "\n";
     else
         printSummary(run, ms, request.fillMask);
+    if (request.printShapes && !request.json) {
+        m_out << "\nLayer " << run.source.layer << "'s attention, step by step:\n";
+        TraceCommand::printShapes(m_out, trace);
+    }
     if (!job.interventions.empty() && !request.json)
         printAblation(session, job, run);
     if (request.printStats && !request.json)

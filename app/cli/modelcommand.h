@@ -17,9 +17,10 @@ struct TokenPrediction;
 /// (a GPT-2 folder or a toy .npz, told apart by ModelOpener), runs the text (or --token-ids)
 /// through every layer, prints the tokens and the top-5 next-token predictions (an encoder's
 /// top-5 fillers of each mask with --fill-mask, its sentence B from --text-pair; per-head
-/// statistics with --stats), and with --export-dir writes the chosen layer's trace (as for the
-/// built-in layer) plus all_weights.npy (L, h, n, n) attention probabilities and token_ids.npy
-/// (n) as int64. Throws InputError for anything the person can fix.
+/// statistics with --stats; the traced layer's step table with --print-shapes), and with
+/// --export-dir writes the chosen layer's trace (as for the built-in layer) plus
+/// all_weights.npy (L, h, n, n) attention probabilities and token_ids.npy (n) as int64. Throws
+/// InputError for anything the person can fix.
 class ModelCommand
 {
 public:

@@ -134,7 +134,7 @@ int TraceCommand::run(CommandLineRequest request)
     } else {
         printSummary(trace);
         if (request.printShapes || !anyOutput)
-            printShapes(trace);
+            printShapes(m_out, trace);
         if (request.printStats)
             printStats(trace);
         if (request.compare)
@@ -194,24 +194,24 @@ void TraceCommand::printSummary(const Trace &trace) const
     }
 }
 
-void TraceCommand::printShapes(const Trace &trace) const
+void TraceCommand::printShapes(std::ostream &out, const Trace &trace)
 {
     auto chain = [&](TraceKey a, TraceKey b, TraceKey c) {
         return trace.tensor(a).shape().toPlainString() + " -> " +
                trace.tensor(b).shape().toPlainString() + " -> " +
                trace.tensor(c).shape().toPlainString();
     };
-    m_out << "\nSplit into heads:  q " << chain(keys::q, keys::qView, keys::qHeads) << "\n";
-    m_out << "And back again:    context " << chain(keys::context, keys::contextT, keys::concat)
-          << "\n\n";
-    m_out << padRight("step", 19) << padRight("shape before", 22) << padRight("-> shape after", 26)
-          << padRight("formula", 38) << "PyTorch\n";
+    out << "\nSplit into heads:  q " << chain(keys::q, keys::qView, keys::qHeads) << "\n";
+    out << "And back again:    context " << chain(keys::context, keys::contextT, keys::concat)
+        << "\n\n";
+    out << padRight("step", 19) << padRight("shape before", 22) << padRight("-> shape after", 26)
+        << padRight("formula", 38) << "PyTorch\n";
     for (const TraceStep &step : trace.steps)
-        m_out << padRight(step.id, 19) << padRight(shapeOf(trace, step.inputs), 22)
-              << padRight("-> " + shapeOf(trace, step.outputs), 26) << padRight(step.formula, 38)
-              << step.pytorch << "\n";
-    m_out << "\nTotal " << flopsText(trace.totalFlops()) << ", trace holds "
-          << formatBytes(trace.bytes()) << "\n";
+        out << padRight(step.id, 19) << padRight(shapeOf(trace, step.inputs), 22)
+            << padRight("-> " + shapeOf(trace, step.outputs), 26) << padRight(step.formula, 38)
+            << step.pytorch << "\n";
+    out << "\nTotal " << flopsText(trace.totalFlops()) << ", trace holds "
+        << formatBytes(trace.bytes()) << "\n";
 }
 
 void TraceCommand::printStats(const Trace &trace) const

@@ -21,9 +21,13 @@ public:
     /// Returns the process exit code (0 success).
     int run(CommandLineRequest request);
 
+    /// --print-shapes: how q splits into heads and context merges back, then one line per step
+    /// (shape before -> after, formula, PyTorch) and the trace's total cost. ModelCommand prints
+    /// the traced layer's with it.
+    static void printShapes(std::ostream &out, const Trace &trace);
+
 private:
     void printSummary(const Trace &trace) const;
-    void printShapes(const Trace &trace) const;
     void printStats(const Trace &trace) const;
     void printComparison(const Trace &trace, const AttentionWeights &weights) const;
 

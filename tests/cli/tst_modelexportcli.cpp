@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +35,7 @@ private slots:
     void tokenIdsAreInt64();
     void traceJsonDescribesTheModelsLayer_data();
     void traceJsonDescribesTheModelsLayer();
+    void printShapesShowsTheTracedLayer();
 };
 
 void TestModelExportCli::tokenIdsAreInt64_data()
@@ -129,6 +131,22 @@ void TestModelExportCli::traceJsonDescribesTheModelsLayer()
                  "The residual stream entering layer 1 of this " + family +
                  " (layers 0 to 1): the embeddings plus what layer 0 added, "),
              qPrintable(first["explanation"].toString()));
+}
+
+// --print-shapes with --model prints the traced layer's step table (it was ignored).
+void TestModelExportCli::printShapesShowsTheTracedLayer()
+{
+    const auto r =
+        runCli({"--model", kTiny, "--layer", "1", "--text", "Hello world", "--print-shapes"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("\nLayer 1's attention, step by step:\n\nSplit into heads:  q (1, 2, "
+                            "16) -> (1, 2, 2, 8) -> (1, 2, 2, 8)\n"),
+             qPrintable(r.out));
+    QVERIFY2(QRegularExpression(R"(\nembed +- +-> \(1, 2, 16\) +X = LayerNorm\(h_1\) +x = )")
+                 .match(r.out)
+                 .hasMatch(),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("\nsoftmax "), qPrintable(r.out));
 }
 
 QTEST_MAIN(TestModelExportCli)
