@@ -7,6 +7,7 @@
 #include "model/modelopener.h"
 #include "util/inputerror.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -63,11 +64,14 @@ void CorpusCommand::printTable(const CorpusSummary &summary) const
           << summary.tokens << " tokens";
     if (summary.cutTexts > 0)
         m_out << " (" << summary.cutTexts << " cut to " << summary.tokenLimit << " tokens)";
+    // An encoder's first token is its [CLS] (<s>): the first-token column is its share.
+    const bool encoder = std::any_of(summary.stats.begin(), summary.stats.end(),
+                                     [](const HeadStats &s) { return !std::isnan(s.clsShare); });
     m_out << "\nMeans over every token; induction on " << summary.inductionLength()
           << " random tokens of the corpus repeated once; map: classical scaling of the heads' "
              "Jensen-Shannon distances\n"
-          << "layer head  entropy  distance  prev   first  [CLS]  [SEP]  punct  induction"
-             "   map x   map y\n";
+          << "layer head  entropy  distance  prev  " << (encoder ? " [CLS]" : " first")
+          << "  [SEP]  punct  induction   map x   map y\n";
     for (int layer = 0; layer < summary.layers; ++layer)
         for (int head = 0; head < summary.heads; ++head) {
             const int index = summary.index(layer, head);
@@ -75,9 +79,9 @@ void CorpusCommand::printTable(const CorpusSummary &summary) const
             m_out << std::fixed << std::setprecision(3) << std::setw(5) << layer << std::setw(5)
                   << head + 1 << std::setw(9) << stats.entropy << std::setw(10)
                   << stats.meanDistance << std::setw(7) << stats.previousToken << std::setw(7)
-                  << stats.firstToken << std::setw(7) << shareText(stats.clsShare) << std::setw(7)
-                  << shareText(stats.sepShare) << std::setw(7) << shareText(stats.punctuationShare)
-                  << std::setw(11) << shareText(summary.induction[size_t(index)]) << std::setw(8)
+                  << stats.firstToken << std::setw(7) << shareText(stats.sepShare) << std::setw(7)
+                  << shareText(stats.punctuationShare) << std::setw(11)
+                  << shareText(summary.induction[size_t(index)]) << std::setw(8)
                   << summary.map(index, 0) << std::setw(8) << summary.map(index, 1) << "\n";
         }
     m_out << std::defaultfloat;

@@ -192,9 +192,11 @@ void ModelCommand::printPredictions(const std::vector<TokenPrediction> &predicti
 
 void ModelCommand::printStats(const ModelRun &run) const
 {
-    const bool shares = run.readsPairs; // [CLS], [SEP] and punctuation (Clark et al. 2019)
-    m_out << "\nlayer head  entropy  distance  previous  first"
-          << (shares ? "    cls    sep  punct" : "") << "\n"
+    // An encoder's first token is its [CLS] (<s>): one column named so, then the [SEP] and
+    // punctuation shares (Clark et al. 2019).
+    const bool shares = run.readsPairs;
+    m_out << "\nlayer head  entropy  distance  previous" << (shares ? "    cls" : "  first")
+          << (shares ? "    sep  punct" : "") << "\n"
           << std::fixed;
     for (int layer = 0; layer < run.layers; ++layer)
         for (int head = 0; head < run.heads; ++head) {
@@ -204,7 +206,7 @@ void ModelCommand::printStats(const ModelRun &run) const
                   << s.meanDistance << std::setw(10) << std::setprecision(3) << s.previousToken
                   << std::setw(7) << s.firstToken;
             if (shares)
-                for (double share : {s.clsShare, s.sepShare, s.punctuationShare})
+                for (double share : {s.sepShare, s.punctuationShare})
                     m_out << std::setw(7) << share; // nan when the text has no such token
             m_out << "\n";
         }

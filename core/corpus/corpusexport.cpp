@@ -33,17 +33,16 @@ std::string CorpusExport::csv(const CorpusSummary &summary)
     std::ostringstream out;
     out.precision(9);
     out << "layer,head,entropy,mean_distance,previous_token,first_token,diagonal,max_weight,"
-           "cls_share,sep_share,punctuation_share,induction,map_x,map_y\n";
+           "sep_share,punctuation_share,induction,map_x,map_y\n";
     for (int layer = 0; layer < summary.layers; ++layer)
         for (int head = 0; head < summary.heads; ++head) {
             const int index = summary.index(layer, head);
             const HeadStats &stats = summary.stats.at(size_t(index));
             out << layer << ',' << head + 1;
-            for (double value :
-                 {stats.entropy, stats.meanDistance, stats.previousToken, stats.firstToken,
-                  stats.diagonal, stats.maxWeight, stats.clsShare, stats.sepShare,
-                  stats.punctuationShare, summary.induction.at(size_t(index)),
-                  summary.map(index, 0), summary.map(index, 1)})
+            for (double value : {stats.entropy, stats.meanDistance, stats.previousToken,
+                                 stats.firstToken, stats.diagonal, stats.maxWeight, stats.sepShare,
+                                 stats.punctuationShare, summary.induction.at(size_t(index)),
+                                 summary.map(index, 0), summary.map(index, 1)})
                 field(out, value);
             out << '\n';
         }

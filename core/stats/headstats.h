@@ -16,7 +16,10 @@ struct HeadStats
     double diagonal = 0.0;      ///< mean weight a token gives itself, w_ii
     double previousToken = 0.0; ///< mean w_i,i-1 over rows i >= 1
     double firstToken = 0.0;    ///< mean w_i,0
-    double maxWeight = 0.0;     ///< largest single weight
+    /// The largest single weight of the rows where more than one weight is above zero (a query
+    /// that sees a single key, the first under a causal mask, gives it 1 whatever the head
+    /// does, as ColorRange::largestInformative leaves out); 0 when no row has two.
+    double maxWeight = 0.0;
     /// Encoders (Clark et al. 2019, "What Does BERT Look At?"): the mean over queries of the
     /// weight on the text's [CLS] (<s>) and [SEP] (</s>) tokens, summed over such tokens; NaN
     /// when the text has none (a decoder's). See TokenRoles.

@@ -62,7 +62,10 @@ void HeadStatsAccumulator::addRowsWith(const Eigen::Ref<const RowMatrix> &block,
         if (rowSum == 0.0)
             continue; // every key masked: no distribution to describe
         const double distance = (w * (m_columnIndex - float(i)).abs()).sum();
-        m_sums.maxWeight = std::max(m_sums.maxWeight, double(w.maxCoeff()));
+        // A query that sees a single key gives it 1 whatever the head does (the first token
+        // under a causal mask): left out, as the colour scale leaves it out.
+        if ((w > 0.0f).count() > 1)
+            m_sums.maxWeight = std::max(m_sums.maxWeight, double(w.maxCoeff()));
         ++m_rows;
         m_sums.entropy += entropyOf(w, i - firstRow);
         m_sums.meanDistance += distance;

@@ -4,6 +4,7 @@
 #include "corpus/corpusrun.h"
 #include "io/npyfile.h"
 #include "model/modelopener.h"
+#include "model/modelrun.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,6 +25,7 @@ private slots:
     void initTestCase();
     void writesEveryHeadsRow();
     void createsTheExportFolder();
+    void maxWeightLeavesOutSingleKeyRows();
     void refusesWithoutAModel();
     void refusesAMissingFile();
 
@@ -73,7 +75,6 @@ void TestCorpusCli::writesEveryHeadsRow()
         QCOMPARE_LE(std::abs(fields[header.indexOf("induction")].toDouble() -
                              expected.induction[size_t(index)]),
                     1e-6);
-        QCOMPARE(fields[header.indexOf("cls_share")], QString()); // GPT-2 has no [CLS]
     }
     const Tensor distances = NpyFile::read((out + "/corpus_distances.npy").toStdString());
     QCOMPARE(distances.shape().sizes(), std::vector<int64_t>({4, 4}));
@@ -95,6 +96,43 @@ void TestCorpusCli::createsTheExportFolder()
              qPrintable(result.out));
     for (const char *name : {"corpus_heads.csv", "corpus_distances.npy", "corpus_map.npy"})
         QVERIFY2(QFileInfo::exists(out + "/" + name), name);
+}
+
+// Under a causal mask the first query sees one key and gives it 1, whatever the head does: the
+// CSV's max_weight is the largest weight of the rows with two keys or more, as the colour scale
+// reads it, and the [CLS] share (an encoder's first token) is first_token, not a column apart.
+void TestCorpusCli::maxWeightLeavesOutSingleKeyRows()
+{
+    const QString out = m_dir.filePath("max");
+    QVERIFY(QDir().mkpath(out));
+    const auto result = runCli({"--model", m_model, "--corpus", m_corpus, "--export-dir", out});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QFile csv(out + "/corpus_heads.csv");
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+    const QStringList header = lines[0].split(',');
+
+    // The largest weight of rows 1 .. n-1 of each text, the model run apart.
+    const auto model = ModelOpener::open(m_model.toStdString());
+    std::vector<double> expected(4, 0.0);
+    for (const char *text : {"The cat sat on the mat.", "A dog barked.", "Hello, world! Hello."}) {
+        const auto run = model->run(model->encode(text), 0, nullptr);
+        const int64_t n = run->attention.shape().size(2);
+        for (int index = 0; index < 4; ++index)
+            for (int64_t i = 1; i < n; ++i)
+                for (int64_t j = 0; j <= i; ++j)
+                    expected[size_t(index)] =
+                        std::max(expected[size_t(index)],
+                                 double(run->attention.at({index / 2, index % 2, i, j})));
+    }
+    for (int index = 0; index < 4; ++index) {
+        const double shown = lines[index + 1].split(',')[header.indexOf("max_weight")].toDouble();
+        QVERIFY2(shown < 1.0, qPrintable(lines[index + 1]));
+        QCOMPARE_LE(std::abs(shown - expected[size_t(index)]), 1e-6);
+    }
+    QVERIFY2(!header.contains("cls_share"), qPrintable(lines[0]));
+    QVERIFY2(result.out.contains("layer head  entropy  distance  prev   first  [SEP]  punct"),
+             qPrintable(result.out));
 }
 
 void TestCorpusCli::refusesWithoutAModel()

@@ -41,6 +41,7 @@ class TestEncoderCli : public QObject
 private slots:
     void exportsAPair();
     void fillMaskPrintsTheTopFive();
+    void statsShowTheClsShareOnce();
     void refusesWhatDoesNotApply_data();
     void refusesWhatDoesNotApply();
 };
@@ -61,6 +62,27 @@ void TestEncoderCli::exportsAPair()
     HL_COMPARE_TENSORS_NEAR(all.view(attention.shape()), attention, 1e-4, 1e-5);
     QVERIFY2(r.out.contains("[[SEP] 3] | sentence B: [␣the 11]"), qPrintable(r.out));
     QVERIFY2(r.out.contains("--fill-mask lists what fills each [MASK]"), qPrintable(r.out));
+}
+
+/// --stats: an encoder's first token is its [CLS], so its first-token share is the [CLS] column,
+/// printed once (it was printed twice, as "first" and "cls").
+void TestEncoderCli::statsShowTheClsShareOnce()
+{
+    const CliResult r =
+        runCli({"--model", kBert, "--text", "The cat sat on the [MASK] .", "--stats"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("\nlayer head  entropy  distance  previous    cls    sep  punct\n"),
+             qPrintable(r.out));
+    // Layer 0, head 1: the [CLS] share is the mean weight on token 1 of every query.
+    const Tensor all = golden(kBert, "attention_0");
+    const int64_t n = all.shape().size(2);
+    double cls = 0.0;
+    for (int64_t i = 0; i < n; ++i)
+        cls += double(all.at({0, 0, i, 0}));
+    const QRegularExpression row(R"(\n\s+0\s+1\s+\S+\s+\S+\s+\S+\s+(\S+)\s+\S+\s+\S+\n)");
+    const QRegularExpressionMatch match = row.match(r.out);
+    QVERIFY2(match.hasMatch(), qPrintable(r.out));
+    QCOMPARE(match.captured(1), QString::number(cls / double(n), 'f', 3));
 }
 
 /// The five fillers of the mask, best first, with the reference's probabilities.

@@ -47,15 +47,19 @@ void TestHeadStats::handComputed_data()
     QTest::addColumn<double>("first");
     QTest::addColumn<double>("max");
     const double ln2 = std::log(2.0), ln3 = std::log(3.0);
+    // max: the largest weight of the rows with two weights or more above zero. A weight of
+    // exactly 0 is a masked key (as for the rows left out): a row with one weight above zero
+    // is a query that sees a single key and gives it 1 whatever the head does, which the
+    // colour scale leaves out too; 0 when no row has two.
 
     // Each token on itself: entropy 0, distance 0; only row 0 looks at token 0.
     QTest::newRow("diagonal") << RowMatrix(RowMatrix::Identity(4, 4)) << 4 << 4 << 0.0 << 0.0 << 1.0
-                              << 0.0 << 0.25 << 1.0;
+                              << 0.0 << 0.25 << 0.0;
     // Row 0 on itself, rows 1..3 on the token before: distance (0 + 1 + 1 + 1) / 4 = 0.75,
     // diagonal 1/4 (row 0), previous 3/3, first (1 + 1) / 4 (rows 0 and 1 look at token 0).
     QTest::newRow("previous token")
         << matrix(4, 4, {1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}) << 4 << 4 << 0.0 << 0.75
-        << 0.25 << 1.0 << 0.5 << 1.0;
+        << 0.25 << 1.0 << 0.5 << 0.0;
     // Uniform 1/3: entropy ln 3; distances (0+1+2)/3 = 1, (1+0+1)/3 = 2/3, (2+1+0)/3 = 1
     // -> mean 8/9; diagonal, previous and first all 1/3.
     QTest::newRow("uniform") << RowMatrix(RowMatrix::Constant(3, 3, 1.0f / 3.0f)) << 3 << 3 << ln3
@@ -66,7 +70,7 @@ void TestHeadStats::handComputed_data()
     // diagonal (1 + .5 + .5) / 3; previous (w10 + w21) / 2 = (.5 + .25) / 2; first 1.75 / 3.
     QTest::newRow("causal spreading")
         << matrix(3, 3, {1, 0, 0, .5f, .5f, 0, .25f, .25f, .5f}) << 3 << 3 << 2.5 * ln2 / 3
-        << 1.25 / 3 << 2.0 / 3 << 0.375 << 1.75 / 3 << 1.0;
+        << 1.25 / 3 << 2.0 / 3 << 0.375 << 1.75 / 3 << 0.5; // row 0 sees one key
     // A fully masked row (row 1, all zero) inside the key range, a padding query row (row 3,
     // queries = 3) and a padding key column (column 3, keys = 3) holding values that must not
     // count. Rows counted: 0 = [.5 .5 0] and 2 = [0 .2 .8].
@@ -91,7 +95,7 @@ void TestHeadStats::handComputed_data()
     // .5 * 1) / 3 = .5; diagonal (1 + 1 + 0) / 3; previous (w10 + w21) / 2 = (0 + .5) / 2;
     // first (1 + 0 + .5) / 3.
     QTest::newRow("more queries than keys") << matrix(3, 2, {1, 0, 0, 1, .5f, .5f}) << 3 << 2
-                                            << ln2 / 3 << 0.5 << 2.0 / 3 << 0.25 << 0.5 << 1.0;
+                                            << ln2 / 3 << 0.5 << 2.0 / 3 << 0.25 << 0.5 << 0.5;
 }
 
 void TestHeadStats::handComputed()

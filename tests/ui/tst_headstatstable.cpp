@@ -141,9 +141,9 @@ private slots:
     {
         HeadStatsTable table;
         table.setRun(middleSepRun());
-        QCOMPARE(visibleHeaders(table),
-                 QStringList({"Layer", "Head", "[CLS]", "[SEP]", "Punct.", "Entropy", "Dist.",
-                              "Prev.", "First", "Self"}));
+        // An encoder's first token is its [CLS]: the [CLS] column stands for First too.
+        QCOMPARE(visibleHeaders(table), QStringList({"Layer", "Head", "[CLS]", "[SEP]", "Punct.",
+                                                     "Entropy", "Dist.", "Prev.", "Self"}));
         // Sorted by layer, then head, as it opens.
         QCOMPARE(rowHeads(table), QStringList({"0.1", "0.2", "1.1", "1.2", "2.1", "2.2"}));
         QCOMPARE(columnTexts(table, HeadStatsModel::SepShare),

@@ -56,6 +56,8 @@ bool HeadStatsModel::isColumnShown(int column) const
     switch (column) {
     case KvGroup:
         return m_kvHeads > 0 && m_kvHeads < m_heads;
+    case FirstToken: // an encoder's first token is its [CLS]: one column, not two equal ones
+        return !anyValue(ClsShare);
     case ClsShare:
     case SepShare:
     case PunctuationShare:
@@ -134,7 +136,8 @@ QVariant HeadStatsModel::headerData(int section, Qt::Orientation orientation, in
         "Head, counted from 1 as in the Heads view",
         "K/V head: the key/value head this head shares with its group (grouped-query "
         "attention), counted from 1",
-        "[CLS] share: mean weight on [CLS] (<s> for RoBERTa); — when the text has none",
+        "[CLS] share: mean weight on [CLS] (<s> for RoBERTa), an encoder's first token (in "
+        "place of the First column); — when the text has none",
         "[SEP] share: mean weight on [SEP] (</s>); high in BERT's middle layers (Clark et al. "
         "2019); — when the text has none",
         "Punctuation share: mean weight on punctuation tokens (. , ! ...); — when the text has "

@@ -48,7 +48,8 @@ public:
                   std::vector<double> induction = {});
     /// Whether `column` says anything about the heads: K/V only when heads share keys and
     /// values (h_kv < h), the [CLS], [SEP] and punctuation shares only when some head has one
-    /// (an encoder's text; a decoder's table stays as it was), Induction only when given.
+    /// (an encoder's text; a decoder's table stays as it was), First only when no [CLS] share
+    /// is (an encoder's [CLS] is its first token), Induction only when given.
     /// Every column but Induction before any statistics.
     bool isColumnShown(int column) const;
 
