@@ -55,8 +55,8 @@ public:
     /// A label for views: the token's text with each space shown as "␣" (U+2423, the label
     /// HeadLens uses everywhere for spaces), a line break as "⏎", a tab as "⇥", other control
     /// characters as control pictures (see Tokenizer::displayLabel), and bytes that do not form a
-    /// whole UTF-8 character in hex, "⟨e2⟩⟨80⟩" (never broken bytes). "<|endoftext|>" stays as it
-    /// is. An id outside the vocabulary is shown as "[id 123]".
+    /// whole UTF-8 character in hex, "<0xE2><0x80>" (never broken bytes). "<|endoftext|>" stays as
+    /// it is. An id outside the vocabulary is shown as "[id 123]".
     std::string displayLabel(int id) const { return m_pipeline.displayLabel(id); }
 
     /// True when `id` names a token.

@@ -169,18 +169,19 @@ template <typename Shown> std::string replacingIllFormed(const std::string &byte
     return repaired;
 }
 
-/// Each byte of `subpart` as "⟨e2⟩", in lower-case hex. No space inside: a label shown again
-/// through displayLabel (the Heads view labels the Model tab's labels) stays the same.
+/// Each byte of `subpart` as "<0xE2>", as byte-fallback vocabularies (Llama 2's) spell a byte:
+/// ASCII, so any font draws it. No space inside: a label shown again through displayLabel (the
+/// Heads view labels the Model tab's labels) stays the same.
 std::string bytesShown(const std::string &subpart)
 {
-    static const char *const hex = "0123456789abcdef";
+    static const char *const hex = "0123456789ABCDEF";
     std::string shown;
     for (const char c : subpart) {
         const auto byte = static_cast<unsigned char>(c);
-        shown += "\xE2\x9F\xA8"; // ⟨
+        shown += "<0x";
         shown += hex[byte >> 4];
         shown += hex[byte & 0xF];
-        shown += "\xE2\x9F\xA9"; // ⟩
+        shown += '>';
     }
     return shown;
 }

@@ -40,7 +40,8 @@ public:
     /// A label for views: a space (any Unicode space separator) shows as "␣", a line break as
     /// "⏎", a tab as "⇥", other control characters as their Unicode control pictures
     /// (U+2400 ...), and bytes that do not form a whole UTF-8 character (a byte-level token that
-    /// is half of "’") one by one in hex: "⟨e2⟩⟨80⟩". Everything else is shown as it is.
+    /// is half of "’") one by one as byte-fallback tokens are spelled: "<0xE2><0x80>". Everything
+    /// else is shown as it is.
     static std::string displayLabel(const std::string &token);
 
     /// `bytes` with each invalid UTF-8 sequence replaced by U+FFFD, one per maximal ill-formed

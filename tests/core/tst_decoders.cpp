@@ -106,12 +106,13 @@ void TestDecoders::decodesOneToken_data()
     QTest::newRow("Metaspace inside a text") << "Metaspace"
                                              << "\u2581Hi"
                                              << " Hi";
+    // WordPiece marks continuations, not word starts: a token alone is its spelling.
     QTest::newRow("WordPiece continuation") << "WordPiece"
                                             << "##ing"
-                                            << "ing";
+                                            << "##ing";
     QTest::newRow("WordPiece word start") << "WordPiece"
                                           << "the"
-                                          << " the";
+                                          << "the";
     QTest::newRow("Llama 2 word") << "Llama2"
                                   << "\u2581Hello"
                                   << " Hello";

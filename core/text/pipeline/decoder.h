@@ -14,9 +14,11 @@ namespace headlens {
 ///   joined, the entries are the decoded text. Entries are bytes and may hold part of a UTF-8
 ///   character (a byte-level token can be half an emoji): decode() repairs after joining,
 ///   where Rust repairs inside ByteLevel.
-/// - decodeToken: what one token stands for inside a text (not as its first token), for
-///   labels: Metaspace's "▁Hi" is " Hi", WordPiece's "##ing" is "ing" and "the" is " the";
-///   steps that act on the ends of the whole text (Fuse, Strip) leave it alone.
+/// - decodeToken: one token as a label shows it: what it stands for inside a text where the
+///   tokenizer marks word starts (Metaspace's "▁Hi" is " Hi", byte-level "Ġ" a space);
+///   WordPiece, which marks continuations instead, keeps its spelling ("the", "##ing"), as
+///   decode() of that one token gives it; steps that act on the ends of the whole text (Fuse,
+///   Strip) leave it alone.
 /// Implementations are immutable and thread-safe.
 class Decoder
 {

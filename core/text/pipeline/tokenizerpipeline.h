@@ -53,9 +53,9 @@ public:
     TokenEncoding encodePair(const std::string &first, const std::string &second,
                              bool addSpecialTokens = true) const;
 
-    /// The bytes token `id` stands for inside a text (may be part of a UTF-8 character): an
-    /// added token's content, else the decoder's decodeToken of the model's token (the
-    /// token's spelling without a decoder); "" for an unknown id.
+    /// The bytes token `id` is labelled with (may be part of a UTF-8 character): an added token's
+    /// content, else the decoder's decodeToken of the model's token (the token's spelling
+    /// without a decoder); "" for an unknown id.
     std::string tokenBytes(int id) const;
     /// The text of `ids` as the Rust tokenizer's decode(ids, skip_special_tokens=false) gives
     /// it: the decoder's chain joined (tokens joined by " " without a decoder); unknown ids are
@@ -63,9 +63,9 @@ public:
     std::string decode(const std::vector<int> &ids) const;
     /// A label for views: an added token as it is ("<|endoftext|>", "<s>"); another token's
     /// tokenBytes shown by Tokenizer::displayLabel (a space as "␣", a line break as "⏎", a
-    /// broken character byte by byte as "⟨e2⟩⟨80⟩"), so "Ġworld", "▁world" and WordPiece's "world"
-    /// all read "␣world", "##ing" reads "ing", and byte fallback's "<0x0A>" reads "⏎";
-    /// "[id 123]" for an id no token has.
+    /// broken character byte by byte as "<0xE2><0x80>"), so "Ġworld" and "▁world" read "␣world",
+    /// WordPiece's "world" and "##ing" stay as they are (it marks no spaces), and byte
+    /// fallback's "<0x0A>" reads "⏎"; "[id 123]" for an id no token has.
     std::string displayLabel(int id) const;
 
     /// True when `id` names a token (of the model or added).

@@ -47,7 +47,7 @@ std::vector<std::string> WordPieceDecoder::decodeChain(std::vector<std::string> 
 
 std::string WordPieceDecoder::decodeToken(const std::string &token) const
 {
-    return m_cleanup ? cleanup(inside(token)) : inside(token);
+    return token; // decode_chain leaves a first token as it is
 }
 
 } // namespace headlens

@@ -10,7 +10,9 @@ namespace headlens {
 /// huggingface/tokenizers decoders/wordpiece.rs: every token but the first loses `prefix` when
 /// it starts with it ("##ing" -> "ing") and gets a space before it otherwise ("the" -> " the");
 /// with `cleanup`, tokenization spaces are then removed from each (" ." -> ".", " n't" ->
-/// "n't", " 's" -> "'s", ..., as the Rust cleanup()).
+/// "n't", " 's" -> "'s", ..., as the Rust cleanup()). A label (decodeToken) is the token as
+/// decode([id]) gives it, its spelling: "the", "##ing" (WordPiece has no word-start marker to
+/// show as "␣", and "##" is what tells a continuation).
 class WordPieceDecoder : public Decoder
 {
 public:
