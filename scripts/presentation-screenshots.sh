@@ -62,7 +62,7 @@ for size in 1280x720 1920x1080; do
       --text "The tired robot dropped the gear"
     # Two texts of six tokens each for the tiny GPT-2 (the indirect-object example is 41).
     shot "patching-$at" --size "$size" --theme "$theme" --model "$MODEL" --view patching \
-      --text "Hello world, the dog sat" --patch-from "Hello world, the cat sat" \
+      --text "Hello world, the cat on" --patch-from "Hello world, the cat sat" \
       --answer " the" --wrong " on"
     for step in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
       # Forward from step 1, and back from the last step (End, then Left), one step at a time.

@@ -85,7 +85,8 @@ public:
                                       const std::function<bool(double)> &progress) const = 0;
     /// The patching map of the clean and corrupted texts with the metric logit(answer) -
     /// logit(wrong), in the question's direction, with one head patched position by position.
-    /// Throws InputError when the token lengths differ (saying both), Cancelled.
+    /// Throws InputError when the token lengths differ (saying both) or the metrics differ by
+    /// less than kMinPatchingDifference (saying by how much), Cancelled.
     virtual PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                                  const PatchingQuestion &question,
                                  const std::function<bool(double)> &progress) const = 0;

@@ -27,6 +27,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/transformeropenedmodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyopenedmodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyranking.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/patchingmap.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelopener.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelcatalog.cpp
 )

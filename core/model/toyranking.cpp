@@ -149,10 +149,8 @@ PatchingMap ToyRanking::patching(const std::vector<int> &clean, const std::vecto
     result.position = n - 1;
     result.cleanMetric = metric(cleanActs.logits, 0);
     result.corruptMetric = metric(corruptActs.logits, 0);
+    result.checkDifference();
     const double difference = result.cleanMetric - result.corruptMetric;
-    if (!(std::abs(difference) > 1e-6))
-        throw InputError("The clean and corrupted texts give the same logit difference, so "
-                         "there is nothing for a patch to restore.");
     auto share = [&](double m) {
         return float(restoring ? (m - result.corruptMetric) / difference
                                : (result.cleanMetric - m) / difference);

@@ -226,12 +226,8 @@ PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInp
     };
     result.cleanMetric = metricsFrom(0, cleanRun, 1, {}).front();
     result.corruptMetric = metricsFrom(0, corruptRun, 1, {}).front();
+    result.checkDifference();
     const double difference = result.cleanMetric - result.corruptMetric;
-    if (!(std::abs(difference) > 1e-6))
-        throw InputError("The clean and corrupted texts give the same logit difference (" +
-                         std::to_string(result.cleanMetric) +
-                         "), so there is nothing for a patch to restore: pick a corruption that "
-                         "changes the answer.");
     // The share of the difference a patched run's metric moves, in the patch's direction.
     auto share = [&](double patched) {
         return float(restoring ? (patched - result.corruptMetric) / difference

@@ -32,8 +32,9 @@ public:
     /// direction), the metric read at the last position (encoders: the clean text's first
     /// mask); then the question's head (or the map's strongest) patched at one position at a
     /// time. Throws InputError when the texts' token lengths differ (saying both), when an id is
-    /// not in the vocabulary or the head not in the model, or when the two texts give the same
-    /// metric (nothing to restore).
+    /// not in the vocabulary or the head not in the model, or when the two texts' metrics differ
+    /// by less than kMinPatchingDifference (PatchingMap::checkDifference: too little to share
+    /// out).
     PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                          const PatchingQuestion &question,
                          const std::function<bool(double)> &progress = {}) const;

@@ -17,6 +17,9 @@ namespace {
 
 const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 const QString kText = QStringLiteral("Hello world, the cat sat");
+// As many tokens as kText; the tiny GPT-2's logit(" the") - logit(" on") moves from -0.901 to
+// -2.766, enough to share out among the heads.
+const QString kCorrupted = QStringLiteral("Hello world, the cat on");
 
 } // namespace
 
@@ -70,9 +73,8 @@ void TestInterventionCli::importanceTableAndFiles()
 void TestInterventionCli::patchingTableAndFiles()
 {
     QTemporaryDir dir;
-    const auto r =
-        runCli({"--model", kModel, "--text", "Hello world, the dog sat", "--patch-from", kText,
-                "--answer", " the", "--wrong", " on", "--export-dir", dir.path()});
+    const auto r = runCli({"--model", kModel, "--text", kCorrupted, "--patch-from", kText,
+                           "--answer", " the", "--wrong", " on", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Patching map") && r.out.contains("[␣the]"), qPrintable(r.out));
     const Tensor map = NpyFile::read((dir.path() + "/patching.npy").toStdString());
@@ -89,7 +91,7 @@ void TestInterventionCli::patchingTableAndFiles()
     QVERIFY2(lines[2].startsWith("1,\"␣world\","), qPrintable(lines[2]));
     // The CSV's rows count from 0 as arrays do; what is printed counts tokens from 1, as the
     // window does: the difference is read at the last of six tokens, ␣world is token 2.
-    QVERIFY2(r.out.contains("read at token 6 [␣sat]"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("read at token 6 [␣on]"), qPrintable(r.out));
     QVERIFY2(QRegularExpression(R"(\n\s+2 \[␣world\] )").match(r.out).hasMatch(),
              qPrintable(r.out));
 }
@@ -100,7 +102,7 @@ void TestInterventionCli::patchingTableAndFiles()
 void TestInterventionCli::breakingAndPositions()
 {
     QTemporaryDir forward, backward;
-    const QString corrupted = "Hello world, the dog sat";
+    const QString corrupted = kCorrupted;
     auto r = runCli({"--model", kModel, "--text", corrupted, "--patch-from", kText, "--answer",
                      " the", "--wrong", " on", "--export-dir", forward.path()});
     QCOMPARE(r.exitCode, 0);
@@ -148,6 +150,16 @@ void TestInterventionCli::refusals_data()
         << (model + QStringList{"--patch-from", kText, "--answer", " the", "--wrong", " on",
                                 "--patch-direction", "back"})
         << "restore (the clean text's";
+    // "dog" for "cat" moves the difference by 0.08: shares of 1.148 and -0.175 were printed.
+    QTest::newRow("difference too small")
+        << QStringList{"--model",      kModel, "--text",   "Hello world, the dog sat",
+                       "--patch-from", kText,  "--answer", " the",
+                       "--wrong",      " on"}
+        << "The clean and corrupted texts give logit(answer) - logit(wrong) = -0.901 and -0.820 "
+           "at token 6: they differ by 0.081, 0.612 short of the ln 2 = 0.693 a patching map "
+           "needs (a factor of 2 in the odds of the answer over the wrong one), so there is too "
+           "little to share out among the heads: one head that moves the metric by 0.081 would "
+           "show a share of 1. Pick a corruption that changes the answer more, or other answers.";
     QTest::newRow("positions alone")
         << (model + QStringList{"--patch-positions", "0.1"}) << "add --patch-from";
     QTest::newRow("positions head 3")

@@ -33,8 +33,10 @@ using headlens::test::waitUntilSettled;
 
 namespace {
 
+// As many GPT-2 tokens; the last word changed, so that the tiny random GPT-2's logit
+// difference moves by more than ln 2 (-0.901 -> -2.766; "dog" for "cat" moved it by 0.08).
 const QString kClean = "Hello world, the cat sat";
-const QString kCorrupted = "Hello world, the dog sat"; // as many GPT-2 tokens
+const QString kCorrupted = "Hello world, the cat on";
 
 QString tinyGpt2()
 {
@@ -127,12 +129,48 @@ private slots:
                      qPrintable(positions->title()));
             // The bars are labelled with the tokens of the run patched into, and tokens count
             // from 1 as the formulas' t_1 … t_n: the second bar is token 2, and the difference
-            // is read at the last of the six tokens "Hello ␣world , ␣the ␣dog ␣sat".
+            // is read at the last of the six tokens "Hello ␣world , ␣the ␣cat ␣on" (restoring:
+            // the corrupted run is patched into) or "… ␣cat ␣sat" (breaking: the clean run is).
             QVERIFY2(positions->hoverText(1).startsWith("token 2 “␣world” · "),
                      qPrintable(positions->hoverText(1)));
             const QString title = patching()->heatmap()->title();
-            QVERIFY2(title.endsWith("(at token 6 “␣sat”)"), qPrintable(title));
+            const QString last = direction == PatchDirection::CleanIntoCorrupt
+                                     ? "(at token 6 “␣on”)"
+                                     : "(at token 6 “␣sat”)";
+            QVERIFY2(title.endsWith(last), qPrintable(title));
         }
+    }
+
+    // Two texts whose logit differences are 0.08 apart: too little to share out (the shares
+    // were 1.148 and -0.175); the view says so, by how much, and draws no map.
+    void saysWhenTheDifferenceIsTooSmall()
+    {
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        window->showHeadsThatMatter();
+        window->headsThatMatter()->showPatching();
+        const auto fill = [this](const char *name, const QString &text) {
+            auto *box = patching()->findChild<QLineEdit *>(name);
+            box->clear();
+            QTest::keyClicks(box, text);
+        };
+        fill("patchClean", kClean);
+        fill("patchCorrupted", "Hello world, the dog sat");
+        fill("patchAnswer", " the");
+        fill("patchWrong", " on");
+        patching()->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(patching()->heatmap()->status().startsWith("The clean and"),
+                                 20000);
+        QCOMPARE(patching()->heatmap()->status(),
+                 QString("The clean and corrupted texts give logit(answer) - logit(wrong) = "
+                         "-0.901 and -0.820 at token 6: they differ by 0.081, 0.612 short of the "
+                         "ln 2 = 0.693 a patching map needs (a factor of 2 in the odds of the "
+                         "answer over the wrong one), so there is too little to share out among "
+                         "the heads: one head that moves the metric by 0.081 would show a share "
+                         "of 1. Pick a corruption that changes the answer more, or other "
+                         "answers."));
+        QVERIFY(!patching()->patching());
     }
 
     // A toy model's importance: the task loss of each head alone ablated, as ToyRanking gives it
