@@ -197,11 +197,13 @@ void Session::addRanking(const TraceJob &job, const OpenedModel &model, const Mo
     const int answer = answerToken(model, job.ranking.answer);
     const int wrong = answerToken(model, job.ranking.wrong);
     const ModelInput clean = model.encode(job.ranking.cleanText);
+    const ModelInput corrupt =
+        job.ranking.corruptText.empty() ? input : ModelInput(model.encode(job.ranking.corruptText));
     const PatchingQuestion question{answer, wrong, job.ranking.direction,
                                     job.ranking.positionsLayer, job.ranking.positionsHead};
-    PatchingMap map = model.patching(clean, input, question, rest);
+    PatchingMap map = model.patching(clean, corrupt, question, rest);
     const ModelInput &patchedInto =
-        job.ranking.direction == PatchDirection::CleanIntoCorrupt ? input : clean;
+        job.ranking.direction == PatchDirection::CleanIntoCorrupt ? corrupt : clean;
     for (int id : patchedInto.tokenIds)
         map.positionTokens.push_back(model.tokenLabel(id));
     run.patching = std::make_shared<const PatchingMap>(std::move(map));

@@ -21,6 +21,7 @@
 #include "approx.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -139,6 +140,39 @@ private slots:
                                      : "(at token 6 “␣sat”)";
             QVERIFY2(title.endsWith(last), qPrintable(title));
         }
+    }
+
+    // The corrupted text is the map's run, not the person's: the workspace keeps the typed text
+    // and the Model tab its prediction; the view names both runs (it put the corrupted text
+    // into the workspace, so the Model tab predicted the corrupted answer).
+    void patchingKeepsThePersonsText()
+    {
+        const QString typed = "The tired robot dropped the gear";
+        window->workspace()->setText(typed);
+        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const std::vector<int> typedIds = model.encode(typed.toStdString());
+        QCOMPARE(window->models()->controller()->run()->tokenIds, typedIds);
+        computePatching(int(PatchDirection::CleanIntoCorrupt));
+        QCOMPARE(window->workspace()->state().text, typed);
+        QCOMPARE(window->models()->controller()->run()->tokenIds, typedIds);
+        const PatchingMap expected = TransformerRanking(model).patching(
+            model.encode(kClean.toStdString()), model.encode(kCorrupted.toStdString()),
+            {model.encode(" the").front(), model.encode(" on").front()});
+        compareTables(patching()->heatmap()->values(), expected.restored);
+        const auto *runs = patching()->findChild<QLabel *>("patchRuns");
+        QVERIFY2(runs, "no line names the runs");
+        QCOMPARE(runs->text(),
+                 QString("Each head's output from the clean run “Hello world, the cat sat” "
+                         "(%1) into the corrupted run of “Hello world, the cat on” (%2), whose "
+                         "tokens the bars show; logit(answer) − logit(wrong) in brackets. The "
+                         "other tabs still show the workspace's text.")
+                     .arg(expected.cleanMetric, 0, 'f', 3)
+                     .arg(expected.corruptMetric, 0, 'f', 3));
+        QVERIFY2(patching()->positions()->hoverText(5).startsWith("token 6 “␣on” · "),
+                 qPrintable(patching()->positions()->hoverText(5)));
     }
 
     // Two texts whose logit differences are 0.08 apart: too little to share out (the shares

@@ -61,6 +61,10 @@ PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_compute);
     buttons->addWidget(m_example);
     buttons->addStretch(1);
+    m_runs = new QLabel(this);
+    m_runs->setObjectName("patchRuns");
+    m_runs->setWordWrap(true);
+    m_runs->hide(); // until a map has been computed
     m_heatmap = new RankingHeatmap(this);
     m_positions = new PositionPatchPlot(this);
     m_positions->setObjectName("patchPositions");
@@ -69,9 +73,14 @@ PatchingMapView::PatchingMapView(QWidget *parent) : QWidget(parent)
     layout->addWidget(about);
     layout->addLayout(form);
     layout->addLayout(buttons);
+    layout->addWidget(m_runs);
     layout->addWidget(m_heatmap, 3);
     layout->addWidget(m_positions, 1);
-    connect(m_compute, &QPushButton::clicked, this, &PatchingMapView::computeRequested);
+    connect(m_compute, &QPushButton::clicked, this, [this] {
+        m_askedClean = m_clean->text();
+        m_askedCorrupted = m_corrupted->text();
+        emit computeRequested();
+    });
     connect(m_example, &QPushButton::clicked, this, &PatchingMapView::fillIndirectObjectExample);
 }
 
@@ -104,6 +113,8 @@ RankingRequest PatchingMapView::request() const
     RankingRequest request;
     request.kind = RankingRequest::Kind::Patching;
     request.cleanText = m_clean->text().toStdString();
+    if (!m_corrupted->text().trimmed().isEmpty())
+        request.corruptText = m_corrupted->text().toStdString();
     request.answer = m_answer->text().toStdString();
     request.wrong = m_wrong->text().toStdString();
     request.direction = PatchDirection(m_direction->currentData().toInt());
@@ -142,6 +153,20 @@ void PatchingMapView::setPatching(std::shared_ptr<const PatchingMap> patching)
                          restoring ? tr("restored") : tr("removed"));
     m_positions->setPatching(*m_patching);
     m_positions->show();
+    // Which run is which: the corrupted one exists only here, not in the other tabs.
+    const QString corruptText = m_askedCorrupted.trimmed().isEmpty()
+                                    ? tr("the workspace's text")
+                                    : tr("“%1”").arg(m_askedCorrupted);
+    const QString clean =
+        tr("the clean run “%1” (%2)").arg(m_askedClean).arg(m_patching->cleanMetric, 0, 'f', 3);
+    const QString corrupt = tr("the corrupted run of %1 (%2)")
+                                .arg(corruptText)
+                                .arg(m_patching->corruptMetric, 0, 'f', 3);
+    m_runs->setText(tr("Each head's output from %1 into %2, whose tokens the bars show; "
+                       "logit(answer) − logit(wrong) in brackets. The other tabs still show "
+                       "the workspace's text.")
+                        .arg(restoring ? clean : corrupt, restoring ? corrupt : clean));
+    m_runs->show();
 }
 
 void PatchingMapView::setPlotStyle(const PlotStyle &style)

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 
@@ -21,8 +22,9 @@ class RankingHeatmap;
 /// Two texts of the same token length (the model's tokenizer decides; the core says so when
 /// they differ), two one-token answers, a direction, and the fraction of logit(answer) -
 /// logit(wrong) each head's patched output restores (clean into corrupted) or removes
-/// (corrupted into clean); below it the strongest head patched one position at a time.
-/// Passive like HeadImportanceView.
+/// (corrupted into clean); below it the strongest head patched one position at a time. Above
+/// the map a line names the two runs, their texts and metrics: the corrupted run is the map's
+/// alone, the other tabs keep the workspace's text. Passive like HeadImportanceView.
 class PatchingMapView : public QWidget
 {
     Q_OBJECT
@@ -38,7 +40,8 @@ public:
     /// Fills the boxes with `request`'s clean text, answers and direction, and `corrupted`
     /// (headlens --patch-from, --answer, --wrong, --patch-direction and --text).
     void fill(const RankingRequest &request, const QString &corrupted);
-    /// The boxes as a request: the clean text, the answers (the corrupted text is corrupted()).
+    /// The boxes as a request: the clean and corrupted texts (an empty corrupted box: the
+    /// workspace's text), the answers and the direction.
     RankingRequest request() const;
     QString corrupted() const;
     RankingHeatmap *heatmap() const { return m_heatmap; }
@@ -52,6 +55,9 @@ signals:
 
 private:
     std::shared_ptr<const PatchingMap> m_patching;
+    /// The texts of the last Compute, which the map delivered next is of.
+    QString m_askedClean, m_askedCorrupted;
+    QLabel *m_runs = nullptr;
     QLineEdit *m_clean = nullptr;
     QLineEdit *m_corrupted = nullptr;
     QLineEdit *m_answer = nullptr;

@@ -61,9 +61,8 @@ void RankingCommands::computeImportance()
 
 void RankingCommands::computePatching()
 {
-    const QString corrupted = m_view->patching()->corrupted();
-    if (!corrupted.trimmed().isEmpty())
-        m_workspace->setText(corrupted);
+    // The corrupted text goes with the request, not into the workspace: the person's text, and
+    // what the Heads and Model tabs show of it, stay theirs.
     start(m_view->patching()->heatmap(), m_view->patching()->request());
 }
 

@@ -24,7 +24,8 @@ public:
                     HeadsThatMatterView *view, QObject *parent = nullptr);
 
     void computeImportance();
-    /// Puts the corrupted text into the workspace (the views then show the run patched into).
+    /// The patching view's request, its corrupted text included (empty: the workspace's text):
+    /// the workspace's text is left as the person typed it.
     void computePatching();
 
 private:
