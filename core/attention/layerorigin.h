@@ -15,9 +15,9 @@ struct LayerOrigin
     int layers = 0;     ///< L, the model's blocks
     /// The module that normalises the residual stream into x, named as the checkpoint names its
     /// weight ("h.1.ln_1"); empty for a post-norm block (BERT), which reads the stream as the
-    /// block before left it, already normalised.
+    /// block before left it, already normalised, and for a model without norms.
     std::string norm;
-    std::string normKind; ///< "LayerNorm" or "RMSNorm"
+    std::string normKind; ///< "LayerNorm" or "RMSNorm"; empty: the model has no norms
 
     bool isModel() const { return !family.empty(); }
 };

@@ -84,11 +84,14 @@ TraceStep StepDescriptions::modelInput() const
     const std::string entering = "The residual stream entering layer " + layer + " of this " +
                                  o.family + " (layers 0 to " + std::to_string(o.layers - 1) +
                                  "): " + before;
-    if (o.norm.empty()) { // post-norm: the block before ended with its norm
+    if (o.norm.empty()) { // post-norm (the block before ended with its norm), or no norm
         s.formula = "X = " + stream;
         s.pytorch = "x = hidden_states  # (b, n, d_model)";
-        s.explanation = entering + ", already normalised by the " + o.normKind +
-                        " that ends the block before it; " + num(m_dIn) + " numbers per token.";
+        s.explanation = entering +
+                        (o.normKind.empty() ? ", as it is (the model has no norms); "
+                                            : ", already normalised by the " + o.normKind +
+                                                  " that ends the block before it; ") +
+                        num(m_dIn) + " numbers per token.";
     } else {
         s.formula = "X = " + o.normKind + "(" + stream + ")";
         s.pytorch = "x = " + o.norm + "(hidden_states)  # (b, n, d_model)";

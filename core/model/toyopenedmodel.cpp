@@ -68,9 +68,13 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     options.interventions = changes;
     options.layer = layer;
     // layerInput checks the ids (InputError) before the forward pass below reads them.
-    run->layerTrace = std::make_shared<const Trace>(
-        computeTrace(model.layerConfig(layer), model.layerInput(layer, ids, changes),
-                     run->layerParameters, options));
+    AttentionInput layerInput = model.layerInput(layer, ids, changes);
+    // A pre-LayerNorm before each attention block when the model has one (ToyParameters' name).
+    layerInput.origin = {"toy model", layer, shape.layers,
+                         shape.layerNorm ? "layers." + std::to_string(layer) + ".ln" : "",
+                         shape.layerNorm ? "LayerNorm" : ""};
+    run->layerTrace = std::make_shared<const Trace>(computeTrace(
+        model.layerConfig(layer), std::move(layerInput), run->layerParameters, options));
     const ToyModel toy(shape, model.parameters);
     ToyModel::Activations acts;
     toy.forward(ids, 1, int(n), acts, changes);

@@ -31,12 +31,29 @@ class TestModelExportCli : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void tokenIdsAreInt64_data();
     void tokenIdsAreInt64();
     void traceJsonDescribesTheModelsLayer_data();
     void traceJsonDescribesTheModelsLayer();
     void printShapesShowsTheTracedLayer();
+
+private:
+    QTemporaryDir m_toys; ///< two toy models of 2 layers, with and without LayerNorm
 };
+
+void TestModelExportCli::initTestCase()
+{
+    QVERIFY(m_toys.isValid());
+    for (const QString name : {"ln", "plain"}) {
+        QStringList train{"--train", "previous", "--layers", "2",
+                          "--steps", "10",       "--save",   m_toys.filePath(name + ".npz")};
+        if (name == "ln")
+            train << "--layer-norm";
+        const auto r = runCli(train);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+}
 
 void TestModelExportCli::tokenIdsAreInt64_data()
 {
@@ -80,24 +97,32 @@ void TestModelExportCli::tokenIdsAreInt64()
 void TestModelExportCli::traceJsonDescribesTheModelsLayer_data()
 {
     QTest::addColumn<QString>("model");
+    QTest::addColumn<QStringList>("input");
     QTest::addColumn<QString>("family");
     QTest::addColumn<QString>("formula");
     QTest::addColumn<QString>("pytorch");
     const QString data = HEADLENS_TEST_DATA;
+    const QStringList text{"--text", "Hello world"};
     QTest::newRow("GPT-2: LayerNorm before attention")
-        << kTiny << "GPT-2"
+        << kTiny << text << "GPT-2"
         << "X = LayerNorm(h_1)"
         << "x = h.1.ln_1(hidden_states)  # (b, n, d_model)";
     QTest::newRow("Llama: RMSNorm before attention")
-        << data + "/llama/llama_gqa"
-        << "Llama"
+        << data + "/llama/llama_gqa" << text << "Llama"
         << "X = RMSNorm(h_1)"
         << "x = layers.1.input_layernorm(hidden_states)  # (b, n, d_model)";
     QTest::newRow("BERT: the stream the block before normalised")
-        << data + "/bert/bert_mlm"
-        << "BERT"
+        << data + "/bert/bert_mlm" << text << "BERT"
         << "X = h_1"
         << "x = hidden_states  # (b, n, d_model)";
+    const QStringList ids{"--token-ids", "1,2,3,4"};
+    QTest::newRow("toy model with LayerNorm")
+        << m_toys.filePath("ln.npz") << ids << "toy model"
+        << "X = LayerNorm(h_1)"
+        << "x = layers.1.ln(hidden_states)  # (b, n, d_model)";
+    QTest::newRow("toy model without norms") << m_toys.filePath("plain.npz") << ids << "toy model"
+                                             << "X = h_1"
+                                             << "x = hidden_states  # (b, n, d_model)";
 }
 
 // trace.json of a model's layer says which model and layer it is and that x is the residual
@@ -105,12 +130,13 @@ void TestModelExportCli::traceJsonDescribesTheModelsLayer_data()
 void TestModelExportCli::traceJsonDescribesTheModelsLayer()
 {
     QFETCH(QString, model);
+    QFETCH(QStringList, input);
     QFETCH(QString, family);
     QFETCH(QString, formula);
     QFETCH(QString, pytorch);
     QTemporaryDir dir;
-    const auto r = runCli(
-        {"--model", model, "--layer", "1", "--text", "Hello world", "--export-dir", dir.path()});
+    const auto r =
+        runCli(QStringList{"--model", model, "--layer", "1", "--export-dir", dir.path()} + input);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject root =
         QJsonDocument::fromJson(contentsOf(dir.filePath("trace.json"))).object();
