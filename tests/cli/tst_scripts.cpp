@@ -1,6 +1,7 @@
 // tst_scripts: every script in scripts/ answers --help, and writes into the repository only when
 // --out asks for it.
 #include <QDir>
+#include <QFile>
 #include <QDirIterator>
 #include <QProcess>
 #include <QStandardPaths>
@@ -80,7 +81,9 @@ QString interpreterOf(const QString &script)
         return QFileInfo::exists(kPython) ? kPython : QString();
     if (script.endsWith(".mjs"))
         return QStandardPaths::findExecutable("node");
-    return QStringLiteral("/bin/sh");
+    QFile file(kScripts + "/" + script); // a shell script: the shell its first line names
+    const QByteArray first = file.open(QIODevice::ReadOnly) ? file.readLine().trimmed() : "";
+    return first.endsWith("bash") ? QStringLiteral("/bin/bash") : QStringLiteral("/bin/sh");
 }
 
 } // namespace
@@ -113,6 +116,7 @@ void TestScripts::everyScriptIsListed()
                                "make_llama_tiny.py",
                                "make_npy_samples.py",
                                "make_tokenizer_goldens.mjs",
+                               "monkey-x11.sh",
                                "presentation-screenshots.sh",
                                "run.sh"};
     scripts.sort();
@@ -134,6 +138,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::newRow("make_llama_tiny.py") << "make_llama_tiny.py" << true;
     QTest::newRow("make_npy_samples.py") << "make_npy_samples.py" << true;
     QTest::newRow("make_tokenizer_goldens.mjs") << "make_tokenizer_goldens.mjs" << true;
+    QTest::newRow("monkey-x11.sh") << "monkey-x11.sh" << false; // into a temporary folder
     QTest::newRow("presentation-screenshots.sh") << "presentation-screenshots.sh" << true;
     QTest::newRow("run.sh") << "run.sh" << true;
 }
