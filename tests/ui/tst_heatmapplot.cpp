@@ -22,6 +22,8 @@ class TestHeatmapPlot : public QObject
     Q_OBJECT
 
 private slots:
+    void minimumDoesNotDependOnTheSize_data();
+    void minimumDoesNotDependOnTheSize();
     void narrowPlotElidesTheTitleAtTheEnd()
     {
         const QString title = "head 12 · H 7.36 · dist 672.3";
@@ -40,6 +42,74 @@ private slots:
         QCOMPARE(shownTitle(plot), title); // widening brings the whole title back
     }
 };
+
+namespace {
+
+QList<QSize> sweep(int from, int to, int step)
+{
+    QList<QSize> sizes;
+    for (int width = from; width <= to; width += step) {
+        for (int height = from; height <= to; height += step)
+            sizes << QSize(width, height);
+    }
+    return sizes;
+}
+
+} // namespace
+
+void TestHeatmapPlot::minimumDoesNotDependOnTheSize_data()
+{
+    QTest::addColumn<double>("fontScale");
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<QList<QSize>>("sizes");
+    QTest::newRow("lesson sentence") << 1.0 << 10 << sweep(120, 420, 17);
+    QTest::newRow("lesson sentence, presentation") << 1.6 << 10 << sweep(200, 420, 17);
+    QTest::newRow("3 tokens, presentation") << 1.6 << 3 << sweep(200, 420, 17);
+    QTest::newRow("24 tokens, presentation") << 1.6 << 24 << sweep(200, 420, 17);
+}
+
+// A plot's minimum is a function of its labels, fonts and title, never of the size it is laid
+// out at: a minimum that moved with the size made the heads grid's scroll area resize it back
+// and forth inside its own resize until the stack ran out (issue 39).
+void TestHeatmapPlot::minimumDoesNotDependOnTheSize()
+{
+    QFETCH(double, fontScale);
+    QFETCH(int, tokens);
+    QFETCH(QList<QSize>, sizes);
+    const QStringList words = QString("The tired robot dropped the heavy gear because it broke "
+                                      "and the old harbor ships slept while rain fell over quiet "
+                                      "streets all night")
+                                  .split(' ');
+    const QStringList labels = words.mid(0, tokens);
+    HeatmapPlot plot; // as the heads grid makes its plots
+    PlotStyle style;
+    style.fontScale = fontScale;
+    plot.setPlotStyle(style, true);
+    plot.setColorScaleVisible(false);
+    plot.setSmallestSide(120);
+    plot.setMatrix(RowMatrix::Constant(tokens, tokens, 0.1f));
+    plot.setLabels(labels, labels);
+    plot.setTitle("head 1 · H 2.12 · dist 3.5");
+    plot.resize(sizes.front());
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QStringList moved;
+    const QSize first = plot.minimumSizeHint();
+    for (const QSize &size : sizes) {
+        plot.resize(size);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const QSize min = plot.minimumSizeHint();
+        if (min != first)
+            moved << QString("%1x%2 at %3x%4")
+                         .arg(min.width())
+                         .arg(min.height())
+                         .arg(size.width())
+                         .arg(size.height());
+    }
+    QVERIFY2(moved.isEmpty(),
+             qPrintable(QString("%1x%2 at first, then ").arg(first.width()).arg(first.height()) +
+                        moved.mid(0, 6).join(", ")));
+}
 
 QTEST_MAIN(TestHeatmapPlot)
 #include "tst_heatmapplot.moc"

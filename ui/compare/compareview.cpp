@@ -24,7 +24,7 @@ namespace {
 // A plot is never smaller than this either way; with token labels it asks for the room that
 // draws every one (HeatmapPlot::minimumSizeHint). A fixed minimum height of 260 px overrode
 // that hint, so in presentation mode the rows showed every other token.
-constexpr int kSmallestSide = 220;
+constexpr int kSmallestPlotSide = 220;
 
 // The largest weight of A and B: one colour range for both, so equal colours mean equal weights.
 double largestWeight(const HeadComparison &c)
@@ -191,7 +191,7 @@ void CompareView::makeRows(int heads)
     while (int(m_rows.size()) < heads) {
         Row row{new HeatmapPlot(page), new HeatmapPlot(page), new DifferenceHeatmap(page)};
         for (HeatmapPlot *plot : {row.a, row.b, static_cast<HeatmapPlot *>(row.difference)})
-            plot->setSmallestSide(kSmallestSide);
+            plot->setSmallestSide(kSmallestPlotSide);
         row.a->setPlotStyle(m_style, true);
         row.b->setPlotStyle(m_style, true);
         row.difference->setPlotStyle(m_style, true);

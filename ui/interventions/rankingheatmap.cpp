@@ -17,7 +17,7 @@ namespace headlens {
 
 namespace {
 
-constexpr int kSmallestSide = 200;
+constexpr int kSmallestMapSide = 200;
 
 } // namespace
 
@@ -35,7 +35,7 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
     m_plot = new HeatmapPlot(this);
     m_plot->setAxisTitles(tr("layer"), tr("head"));
     m_plot->setColumnLabelAngle(0);
-    m_plot->setSmallestSide(kSmallestSide); // setPlotStyle scales it with the font
+    m_plot->setSmallestSide(kSmallestMapSide); // setPlotStyle scales it with the font
     m_table = new RankingTable(this);
     auto *busy = new QHBoxLayout;
     busy->addWidget(m_progress, 1);
@@ -109,7 +109,7 @@ void RankingHeatmap::setPlotStyle(const PlotStyle &style)
 {
     // Cells large enough to point at from the back of the room, even for a model of one or
     // two layers, and larger as the labels grow with presentation mode.
-    m_plot->setSmallestSide(int(kSmallestSide * std::max(style.fontScale, 1.0)));
+    m_plot->setSmallestSide(int(kSmallestMapSide * std::max(style.fontScale, 1.0)));
     m_plot->setPlotStyle(style, false);
 }
 

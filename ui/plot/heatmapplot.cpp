@@ -1,6 +1,8 @@
 // HeatmapPlot: one QCPColorMap, refilled; readable rotated and thinned token labels.
 #include "plot/heatmapplot.h"
 
+#include "plot/elidedtitle.h"
+
 #include "plot/cellcolormap.h"
 #include "plot/maxpool.h"
 
@@ -47,7 +49,7 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
     setMouseTracking(true);
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    m_title = new ElidedTitle(this, QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
     m_map = new CellColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
@@ -152,8 +154,13 @@ void HeatmapPlot::fitTitle()
     const int bar = m_scale->layout() ? m_scale->outerRect().width() : 0;
     const int room = width() - around.left() - around.right() - bar - 8;
     QStringList lines = m_titleText.split('\n');
-    for (QString &line : lines)
-        line = metrics.elidedText(line, Qt::ElideRight, std::max(room, 20));
+    for (QString &line : lines) {
+        // Never shorter than its first part ("head 12…"), as far as the widget is wide: the
+        // title asks for no width of its own (ElidedTitle), so a narrow column would cut it.
+        const QString first = line.section(QStringLiteral(" · "), 0, 0) + QChar(0x2026);
+        const int least = std::min(metrics.horizontalAdvance(first), width() - 8);
+        line = metrics.elidedText(line, Qt::ElideRight, std::max({room, least, 20}));
+    }
     m_title->setText(lines.join('\n'));
 }
 
@@ -442,30 +449,51 @@ bool HeatmapPlot::squareCellsApply() const
            std::max(m_rows, m_cols) <= kMaxSquareAspect * std::min(m_rows, m_cols);
 }
 
-// The room the title, the labels, the axis titles and the colour bar took in the last layout:
-// what the minimum adds to the cells' own. Read from the margins QCustomPlot computed for the
-// labels, not from the widget's size less the cells: in a plot laid out too small for its
-// labels the cells collapse and that difference was the whole widget, a minimum that then
-// never shrank. A change asks the parent layout to look again.
+// The room the title, the labels, the axis titles and the colour bar take when every token label
+// is drawn: what the minimum adds to the cells' own. Read from the margins QCustomPlot computes
+// for the labels, not from the widget's size less the cells: in a plot laid out too small for
+// its labels the cells collapse and that difference was the whole widget, a minimum that then
+// never shrank. Measured with every label in place whatever the plot's size now: measured as
+// laid out, a plot too short for its labels thinned them, its minimum shrank with them, and a
+// grid whose plots then grew to show them all asked for more again. The heads grid's minimum
+// flipped between two heights with its own height, and QScrollArea resized it back and forth
+// inside its resize until the stack ran out (issue 39). A change asks the parent layout to
+// look again.
 void HeatmapPlot::measureOverhead()
 {
+    if (!labelsEveryRow())
+        return; // the minimum does not count it then
+    const QMap<double, QString> rowTicks = m_rowTicker->ticks();
+    const QMap<double, QString> colTicks = m_colTicker->ticks();
+    const bool thinned = rowTicks.size() < m_rows || colTicks.size() < m_cols;
+    if (thinned) {
+        setTicks(*m_rowTicker, m_rowLabels, m_rows, 1);
+        setTicks(*m_colTicker, m_colLabels, m_cols, 1);
+        QCustomPlot::updateLayout();
+    }
     const QMargins labels = axisRect()->margins();
     const bool title = m_title->layout() != nullptr;
     const bool bar = m_scale->layout() != nullptr;
-    const int overhead = labels.top() + labels.bottom() +
-                         (title ? m_title->outerRect().height() + plotLayout()->rowSpacing() : 0);
+    const int overhead =
+        labels.top() + labels.bottom() +
+        (title ? m_title->minimumOuterSizeHint().height() + plotLayout()->rowSpacing() : 0);
     const int beside = labels.left() + labels.right() +
                        (bar ? m_scale->outerRect().width() + plotLayout()->columnSpacing() : 0);
+    if (thinned) { // the labels that fit this size, as drawn
+        m_rowTicker->setTicks(rowTicks);
+        m_colTicker->setTicks(colTicks);
+        QCustomPlot::updateLayout();
+    }
     bool changed = false;
-    if (overhead > 0 && std::abs(overhead - m_overhead) > 1) {
+    if (overhead > 0 && overhead != m_overhead) {
         m_overhead = overhead;
         changed = true;
     }
-    if (beside > 0 && std::abs(beside - m_overheadWidth) > 1) {
+    if (beside > 0 && beside != m_overheadWidth) {
         m_overheadWidth = beside;
         changed = true;
     }
-    if (changed && labelsEveryRow())
+    if (changed)
         updateGeometry();
 }
 
@@ -527,6 +555,15 @@ bool HeatmapPlot::squareCells()
     return true;
 }
 
+// A tick with its label on every `step`-th of `count` cells, from the first.
+void HeatmapPlot::setTicks(QCPAxisTickerText &ticker, const QStringList &labels, int count,
+                           int step)
+{
+    ticker.clear();
+    for (int i = 0; i < count; i += step)
+        ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
+}
+
 // One label per cell when they fit; otherwise every k-th, so labels never overlap. True when
 // the labels shown changed.
 bool HeatmapPlot::fillTicks()
@@ -547,14 +584,9 @@ bool HeatmapPlot::fillTicks()
     auto fill = [&](QCPAxisTickerText &ticker, const QStringList &labels, int count, int pixels,
                     double room, int fixedStep) {
         const QMap<double, QString> before = ticker.ticks();
-        ticker.clear();
-        if (count > 0) {
-            const double perCell = double(std::max(pixels, 1)) / count;
-            const int step =
-                fixedStep > 0 ? fixedStep : std::max(1, int(std::ceil(room / perCell)));
-            for (int i = 0; i < count; i += step)
-                ticker.addTick(i, i < labels.size() ? elided(labels[i]) : QString::number(i));
-        }
+        const double perCell = double(std::max(pixels, 1)) / std::max(count, 1);
+        setTicks(ticker, labels, count,
+                 fixedStep > 0 ? fixedStep : std::max(1, int(std::ceil(room / perCell))));
         return ticker.ticks() != before;
     };
     const bool rowsChanged =

@@ -10,6 +10,8 @@
 
 namespace headlens {
 
+class ElidedTitle;
+
 /// A (rows, cols) matrix as colored cells: row 0 at the top, interpolation off, NaN drawn in
 /// the colormap's mask color. The color map, scale, title and highlights are created once and
 /// refilled. Coordinates are always cell indices of the full matrix, also when the picture is
@@ -111,12 +113,13 @@ private:
     int colsWidth() const;
     bool squareCellsApply() const;
     void measureOverhead();
+    static void setTicks(QCPAxisTickerText &ticker, const QStringList &labels, int count, int step);
 
     QString m_titleToolTip;
     QCPColorMap *m_map = nullptr;
     QCPColorScale *m_scale = nullptr;
     QCPMarginGroup *m_margins = nullptr; ///< the cells' and the colour bar's top and bottom
-    QCPTextElement *m_title = nullptr;
+    ElidedTitle *m_title = nullptr;
     QCPItemRect *m_rowMark = nullptr;
     QCPItemRect *m_cellMark = nullptr;
     QCPItemRect *m_veil = nullptr;     ///< setDimmed's veil over the cells
@@ -136,8 +139,8 @@ private:
     int m_colStep = 0;
     int m_rows = 0;
     int m_cols = 0;
-    int m_overhead = 0; ///< px above and below the cells (title, column labels) in the last layout
-    int m_overheadWidth = 0; ///< px beside the cells (row labels) in the last layout
+    int m_overhead = 0; ///< px above and below the cells (title, column labels), every label drawn
+    int m_overheadWidth = 0; ///< px beside the cells (row labels, colour bar), every label drawn
     int m_smallestSide = 0;
     QPoint m_lastCell{-1, -1};
 };
