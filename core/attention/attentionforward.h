@@ -42,7 +42,8 @@ struct AttentionRecord
 struct TraceOptions
 {
     /// Called with the fraction done (0..1); returning false abandons the computation, which
-    /// then throws Cancelled. Called from the computing thread.
+    /// then throws Cancelled. Called from the computing thread or, while the heads run in
+    /// parallel, from one of its helpers: never by two threads at once.
     std::function<bool(double)> progress;
     /// Changes to the heads' outputs z_h before W_O; null (the default) for the ordinary pass,
     /// which then does no extra work. Not owned: it must outlive the call.

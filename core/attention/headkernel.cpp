@@ -14,6 +14,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <utility>
 
 namespace headlens {
@@ -297,6 +298,7 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};
     std::atomic<int64_t> done{0};
+    std::mutex reporting; ///< progress is called by one head's thread at a time
     const bool intervene = options.interventions && options.interventions->touches(options.layer);
 
     // One head per thread: Eigen's own threads inside these small products were 3-10x slower
@@ -320,8 +322,12 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                                   first);
             }
         const int64_t finished = ++done;
-        if (options.progress && !options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
-            cancelled = true;
+        if (options.progress) {
+            // The heads run on several threads; the callback hears from one at a time.
+            const std::lock_guard<std::mutex> lock(reporting);
+            if (!options.progress(0.2 + 0.7 * double(finished) / double(d.b * d.h)))
+                cancelled = true;
+        }
     });
     if (cancelled)
         throw Cancelled{};
