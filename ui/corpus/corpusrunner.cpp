@@ -1,14 +1,14 @@
 // CorpusRunner: the worker calls back through queued invocations guarded by the ticket.
 #include "corpus/corpusrunner.h"
 #include "runner/viewworkpool.h"
+#include "runner/workerthread.h"
 
 #include "attention/attentionforward.h"
 #include "corpus/corpusrun.h"
 #include "util/inputerror.h"
 
-#include <QMetaObject>
+#include <QCoreApplication>
 #include <QPointer>
-#include <QThreadPool>
 
 namespace headlens {
 
@@ -36,14 +36,13 @@ void CorpusRunner::start(std::shared_ptr<const OpenedModel> model, const QString
     m_running = true;
     QPointer<CorpusRunner> self(this);
     // Runs `deliver` on the owner's thread if this is still the newest run and the runner lives.
+    // Queued on the application, which outlives the job, so that `self` is read on the UI thread,
+    // where the runner is deleted, never on the pool's.
     auto report = [self, ticket](auto deliver) {
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, ticket, deliver] {
-                if (self && self->m_ticket == ticket)
-                    deliver(*self);
-            },
-            Qt::QueuedConnection);
+        queueOn(qApp, [self, ticket, deliver] {
+            if (self && self->m_ticket == ticket)
+                deliver(*self);
+        });
     };
     const std::string file = path.toStdString();
     ViewWorkPool::start([model = std::move(model), file, ticket, report] {

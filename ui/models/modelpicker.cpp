@@ -1,15 +1,13 @@
 // ModelPicker: a table of the cache's models filled from a pool thread, greyed where unsupported.
 #include "models/modelpicker.h"
-#include "runner/viewworkpool.h"
+#include "runner/pooledresult.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPromise>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace headlens {
@@ -70,14 +68,11 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
 
     m_watcher = new QFutureWatcher<std::vector<CatalogEntry>>(this);
     connect(m_watcher, &QFutureWatcher<std::vector<CatalogEntry>>::finished, this,
-            [this] { fill(m_watcher->result()); });
-    auto promise = std::make_shared<QPromise<std::vector<CatalogEntry>>>();
-    m_watcher->setFuture(promise->future());
-    ViewWorkPool::start([promise, cache = cache.toStdString()] {
-        promise->start();
-        promise->addResult(ModelCatalog::list(cache));
-        promise->finish();
-    });
+            [this] { fill(takePooledResult(m_watcher).value_or(std::vector<CatalogEntry>())); });
+    startPooled(m_watcher,
+                [cache = cache.toStdString()]() -> std::optional<std::vector<CatalogEntry>> {
+                    return ModelCatalog::list(cache);
+                });
 }
 
 void ModelPicker::fill(std::vector<CatalogEntry> entries)

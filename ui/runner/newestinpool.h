@@ -1,12 +1,10 @@
 // NewestInPool: jobs run in ViewWorkPool; only the newest one's result comes back.
 #pragma once
 
-#include "runner/viewworkpool.h"
+#include "runner/pooledresult.h"
 
 #include <QFutureWatcher>
 #include <QObject>
-#include <QPromise>
-#include <QThreadPool>
 
 #include <atomic>
 #include <cstdint>
@@ -28,8 +26,8 @@ public:
     {
         QObject::connect(m_watcher, &QFutureWatcherBase::finished, owner,
                          [watcher = m_watcher, deliver = m_deliver] {
-                             if (watcher->future().resultCount() > 0)
-                                 deliver(watcher->result());
+                             if (std::optional<Result> result = takePooledResult(watcher))
+                                 deliver(*result);
                          });
     }
 
@@ -37,15 +35,13 @@ public:
     /// newer one replaced before a pool thread took it up is skipped: while typing, most are.
     void start(std::function<Result()> make)
     {
-        auto promise = std::make_shared<QPromise<Result>>();
-        m_watcher->setFuture(promise->future());
         const uint64_t job = ++*m_newest;
-        ViewWorkPool::start([promise, make = std::move(make), job, newest = m_newest] {
-            promise->start();
-            if (job == newest->load())
-                promise->addResult(make());
-            promise->finish();
-        });
+        startPooled(m_watcher,
+                    [make = std::move(make), job, newest = m_newest]() -> std::optional<Result> {
+                        if (job != newest->load())
+                            return std::nullopt;
+                        return make();
+                    });
     }
 
     /// Starts `make` in the pool, or with `here` makes it at once and delivers it before

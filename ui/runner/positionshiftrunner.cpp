@@ -1,11 +1,8 @@
 // PositionShiftRunner: one promise at a time; a newer request cancels it and starts when it ends.
 #include "runner/positionshiftrunner.h"
-#include "runner/viewworkpool.h"
+#include "runner/pooledresult.h"
 
 #include "util/inputerror.h"
-
-#include <QPromise>
-#include <QThreadPool>
 
 namespace headlens {
 
@@ -78,21 +75,18 @@ void PositionShiftRunner::start()
 {
     m_running = true;
     const quint64 mine = ++*m_generation;
-    auto promise = std::make_shared<QPromise<PositionShiftResult>>();
-    m_watcher->setFuture(promise->future());
-    ViewWorkPool::start(
-        [promise, analysis = m_analysis, shift = m_shift, generation = m_generation, mine] {
-            promise->start();
-            promise->addResult(runCheck(analysis, shift, generation, mine));
-            promise->finish();
-        });
+    startPooled(m_watcher,
+                [analysis = m_analysis, shift = m_shift, generation = m_generation,
+                 mine]() -> std::optional<PositionShiftResult> {
+                    return runCheck(analysis, shift, generation, mine);
+                });
 }
 
 void PositionShiftRunner::onFinished()
 {
     m_running = false;
-    if (m_watcher->future().resultCount() > 0) {
-        const PositionShiftResult result = m_watcher->result();
+    if (const std::optional<PositionShiftResult> taken = takePooledResult(m_watcher)) {
+        const PositionShiftResult &result = *taken;
         const bool newest = m_analysis && result.trace == m_analysis->trace &&
                             result.check.shift == m_shift && !result.cancelled;
         if (newest) {

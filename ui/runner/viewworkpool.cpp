@@ -2,6 +2,7 @@
 #include "runner/viewworkpool.h"
 
 #include "runner/backgroundpriority.h"
+#include "runner/threadhandoff.h"
 
 #include <QCoreApplication>
 #include <QThreadPool>
@@ -41,7 +42,9 @@ bool ViewWorkPool::start(std::function<void()> job)
     QThreadPool *pool = instance();
     if (!pool)
         return false;
-    pool->start([job = std::move(job)] {
+    ThreadHandoff::release(pool);
+    pool->start([pool, job = std::move(job)] {
+        ThreadHandoff::acquire(pool);
         BackgroundPriority::lowerCallingThread();
         job();
     });

@@ -1,6 +1,8 @@
 // WorkerThread: one thread with one QObject living in it, for a runner's long computations.
 #pragma once
 
+#include "runner/threadhandoff.h"
+
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -13,7 +15,14 @@ namespace headlens {
 /// worker reporting to its runner on the UI thread). Dropped if the receiver is gone by then.
 template <typename Call> void queueOn(QObject *receiver, Call &&call)
 {
-    QMetaObject::invokeMethod(receiver, std::forward<Call>(call), Qt::QueuedConnection);
+    ThreadHandoff::release(receiver);
+    QMetaObject::invokeMethod(
+        receiver,
+        [receiver, call = std::forward<Call>(call)]() mutable {
+            ThreadHandoff::acquire(receiver);
+            call();
+        },
+        Qt::QueuedConnection);
 }
 
 /// The worker thread of TraceRunner and TrainingRunner: run() queues a call onto it, calls run

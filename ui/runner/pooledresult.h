@@ -1,0 +1,43 @@
+// PooledResult: a job in ViewWorkPool whose result comes back to the UI thread through a watcher.
+#pragma once
+
+#include "runner/threadhandoff.h"
+#include "runner/viewworkpool.h"
+
+#include <QFutureWatcher>
+#include <QPromise>
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace headlens {
+
+/// Starts `make` (() -> std::optional<Result>: nothing when the job found itself no longer
+/// wanted) in ViewWorkPool; `watcher` then emits finished on its own thread, with the result
+/// when there is one. `make` must only read what it captured by value. The finished handler
+/// calls takePooledResult first. A watcher given a newer job forgets the older one's result.
+template <typename Result, typename Make>
+void startPooled(QFutureWatcher<Result> *watcher, Make make)
+{
+    auto promise = std::make_shared<QPromise<Result>>();
+    watcher->setFuture(promise->future());
+    ViewWorkPool::start([promise, watcher, make = std::move(make)]() mutable {
+        promise->start();
+        if (std::optional<Result> result = make())
+            promise->addResult(std::move(*result));
+        ThreadHandoff::release(watcher);
+        promise->finish();
+    });
+}
+
+/// In `watcher`'s finished handler: the result startPooled's job made, or nothing.
+template <typename Result> std::optional<Result> takePooledResult(QFutureWatcher<Result> *watcher)
+{
+    ThreadHandoff::acquire(watcher);
+    if (watcher->future().resultCount() == 0)
+        return std::nullopt;
+    return watcher->result();
+}
+
+} // namespace headlens
