@@ -9,7 +9,7 @@ UNITY := $(if $(CI),ON,OFF)
 CONFIGURE_FLAGS := -DHEADLENS_WERROR=$(WERROR) -DCMAKE_UNITY_BUILD=$(UNITY) \
   -DCMAKE_UNITY_BUILD_BATCH_SIZE=12
 
-.PHONY: all deps build run test test-asan soak bench format clean
+.PHONY: all deps build run test test-asan test-tsan soak bench format clean
 
 all: build
 
@@ -31,13 +31,27 @@ test-asan: deps
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan
 
-# The long soak: SOAK_CHANGES random edits through the window's controls (tst_soak; `make test`
-# runs 400). It prints the resident memory and the longest event-loop hold it saw.
-# Then KILLS kills of a process saving a workspace, a toy model and exports (tst_killedsaves;
-# `make test` kills it 20 times).
+# The thread sanitizer's build of the tests labelled "threads" (the runners, the pools, the
+# work team, the monkey), and their run: no data race may be reported (tests/tsan.supp).
+test-tsan: deps
+	cmake --preset tsan $(CONFIGURE_FLAGS) >/dev/null
+	cmake --build --preset tsan -j $(JOBS) --target threaded_tests
+	ctest --preset tsan
+
+# The long soak: MONKEY_SECONDS of random use for each of MONKEY_SEEDS (tst_monkey; `make test`
+# runs one minute), where no action may hold the event loop over a second; SOAK_CHANGES random
+# edits through the window's controls (tst_soak; `make test` runs 400), printing the resident
+# memory and the longest hold; then KILLS kills of a process saving a workspace, a toy model and
+# exports (tst_killedsaves; `make test` kills it 20 times).
+MONKEY_SECONDS ?= 600
+MONKEY_SEEDS ?= 1 2 3
 SOAK_CHANGES ?= 5000
 KILLS ?= 1000
 soak: build
+	for seed in $(MONKEY_SEEDS); do \
+	  QT_QPA_PLATFORM=offscreen HEADLENS_MONKEY_SEED=$$seed HEADLENS_MONKEY_SECONDS=$(MONKEY_SECONDS) \
+	    HEADLENS_MONKEY_MAX_HOLD_MS=1000 ./build/release/tests/tst_monkey || exit 1; \
+	done
 	QT_QPA_PLATFORM=offscreen HEADLENS_SOAK_CHANGES=$(SOAK_CHANGES) ./build/release/tests/tst_soak
 	QT_QPA_PLATFORM=offscreen HEADLENS_KILLS=$(KILLS) ./build/release/tests/tst_killedsaves
 

@@ -46,7 +46,7 @@ run_as=()
 [ "$(id -u)" -eq 0 ] && run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 # MONKEY_X11_GDB=1: under gdb, which prints every thread's stack when the window crashes.
 [ -n "${MONKEY_X11_GDB:-}" ] && run_as+=(gdb -q -batch -ex "set pagination off" -ex run \
-  -ex "thread apply all bt 40" --args)
+  -ex "thread apply all bt 40" -ex "thread 1" -ex "bt -80" --args)
 (cd "$work" && HOME="$work" XDG_RUNTIME_DIR="$work" "${run_as[@]}" "$binary" >"$work/log" 2>&1) &
 app=$!
 for _ in $(seq 50); do
