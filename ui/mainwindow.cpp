@@ -23,6 +23,7 @@
 #include "views/headspage.h"
 #include "views/linesview.h"
 #include "views/tokenstrip.h"
+#include "window/controlsdockpolicy.h"
 #include "window/examplecommands.h"
 #include "window/figurecommands.h"
 #include "window/filecommands.h"
@@ -34,7 +35,6 @@
 #include "window/runnerfeedback.h"
 #include "window/statusbarreport.h"
 #include "window/stylecommands.h"
-#include "window/traintabdock.h"
 #include "workspace/workspace.h"
 
 #include <QAction>
@@ -182,7 +182,7 @@ void MainWindow::showTrain()
 }
 
 // The pipeline works only while its tab shows; the Train tab shows neither the dock nor the b/n/h
-// summary of the traced layer.
+// summary of the traced layer, and presentation mode starts without the dock.
 void MainWindow::followTabs()
 {
     auto *pipeline =
@@ -190,7 +190,8 @@ void MainWindow::followTabs()
     connect(pipeline, &PipelineTabActivation::recomputeWanted, this, &MainWindow::recompute);
     connect(m_tabs, &QTabWidget::currentChanged, m_status,
             [this] { m_status->setSummaryVisible(m_tabs->currentWidget() != m_trainPage); });
-    new TrainTabDock(m_tabs, m_trainPage, m_dock);
+    auto *dock = new ControlsDockPolicy(m_tabs, m_trainPage, m_dock, m_actions->presentation);
+    connect(dock, &ControlsDockPolicy::message, m_status, &StatusBarReport::showMessage);
 }
 
 void MainWindow::buildDock()

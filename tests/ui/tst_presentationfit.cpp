@@ -264,6 +264,9 @@ private slots:
     {
         window = std::make_unique<MainWindow>();
         window->setPresentation(true);
+        // Presentation mode starts without the Controls; these tests check that everything
+        // still fits a projector when the lecturer brings them back (F4).
+        dock()->toggleViewAction()->trigger();
         window->resize(kProjector);
         window->show();
         window->recompute();

@@ -143,6 +143,7 @@ void MainActions::setColorScale(ColorScaleMode mode)
 void MainActions::setControlsToggle(QAction *toggle)
 {
     showControls = toggle;
+    toggle->setShortcut(QKeySequence(tr("F4")));
     m_viewMenu->addAction(toggle);
 }
 
