@@ -22,11 +22,11 @@ void startPooled(QFutureWatcher<Result> *watcher, Make make)
 {
     auto promise = std::make_shared<QPromise<Result>>();
     watcher->setFuture(promise->future());
-    ViewWorkPool::start([promise, watcher, make = std::move(make)]() mutable {
+    ViewWorkPool::start([promise, make = std::move(make)]() mutable {
         promise->start();
         if (std::optional<Result> result = make())
             promise->addResult(std::move(*result));
-        ThreadHandoff::release(watcher);
+        const ThreadHandoff::Sending sending;
         promise->finish();
     });
 }
@@ -34,7 +34,7 @@ void startPooled(QFutureWatcher<Result> *watcher, Make make)
 /// In `watcher`'s finished handler: the result startPooled's job made, or nothing.
 template <typename Result> std::optional<Result> takePooledResult(QFutureWatcher<Result> *watcher)
 {
-    ThreadHandoff::acquire(watcher);
+    ThreadHandoff::arrived();
     if (watcher->future().resultCount() == 0)
         return std::nullopt;
     return watcher->result();

@@ -42,9 +42,9 @@ bool ViewWorkPool::start(std::function<void()> job)
     QThreadPool *pool = instance();
     if (!pool)
         return false;
-    ThreadHandoff::release(pool);
-    pool->start([pool, job = std::move(job)] {
-        ThreadHandoff::acquire(pool);
+    const ThreadHandoff::Sending sending;
+    pool->start([job = std::move(job)] {
+        ThreadHandoff::arrived();
         BackgroundPriority::lowerCallingThread();
         job();
     });

@@ -15,11 +15,11 @@ namespace headlens {
 /// worker reporting to its runner on the UI thread). Dropped if the receiver is gone by then.
 template <typename Call> void queueOn(QObject *receiver, Call &&call)
 {
-    ThreadHandoff::release(receiver);
+    const ThreadHandoff::Sending sending;
     QMetaObject::invokeMethod(
         receiver,
-        [receiver, call = std::forward<Call>(call)]() mutable {
-            ThreadHandoff::acquire(receiver);
+        [call = std::forward<Call>(call)]() mutable {
+            ThreadHandoff::arrived();
             call();
         },
         Qt::QueuedConnection);
