@@ -204,7 +204,7 @@ int TensorGallery::columnsFor(int count) const
         return std::max(preferred, 1);
     QFont labels = font();
     labels.setPointSizeF(7.5 * m_style.fontScale); // the compact plots' label font
-    const double line = QFontMetrics(labels).height() * 1.05;
+    const double line = HeatmapPlot::labelPitch(labels);
     const double perPlot = line * double(cols) + 12.0 + m_grid->spacing();
     const double firstLabels = 90.0 * m_style.fontScale; // the query tokens beside column 1
     const int fit = int((width() - firstLabels) / perPlot);

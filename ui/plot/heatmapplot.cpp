@@ -33,10 +33,15 @@ QCPRange centers(int size, int pooledSize, int factor)
 // The room of `count` cells at one label a cell, as fillTicks() counts it.
 int labelledLength(int count, const QFont &font)
 {
-    return int(std::ceil(count * QFontMetrics(font).height() * 1.05)) + 2;
+    return int(std::ceil(count * HeatmapPlot::labelPitch(font))) + 2;
 }
 
 } // namespace
+
+double HeatmapPlot::labelPitch(const QFont &font)
+{
+    return QFontMetricsF(font).height() * 1.05;
+}
 
 HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
 {
@@ -111,6 +116,7 @@ void HeatmapPlot::setMatrix(const RowMatrix &values, int maxCells)
 
 void HeatmapPlot::setPooledMatrix(const RowMatrix &pooled, int rows, int cols, int maxCells)
 {
+    m_roomStale = true;
     m_rows = rows;
     m_cols = cols;
     const int fr = MaxPool::factor(m_rows, maxCells);
@@ -132,6 +138,7 @@ void HeatmapPlot::setPooledMatrix(const RowMatrix &pooled, int rows, int cols, i
 
 void HeatmapPlot::setLabels(const QStringList &rowLabels, const QStringList &colLabels)
 {
+    m_roomStale = true;
     m_rowLabels = rowLabels;
     m_colLabels = colLabels;
     updateGeometry(); // the minimum height follows the rows' labels
@@ -140,6 +147,7 @@ void HeatmapPlot::setLabels(const QStringList &rowLabels, const QStringList &col
 
 void HeatmapPlot::setTitle(const QString &title)
 {
+    m_roomStale = true;
     m_titleText = title;
     fitTitle();
 }
@@ -179,6 +187,7 @@ void HeatmapPlot::setColorRange(double lower, double upper)
 
 void HeatmapPlot::setColorScaleVisible(bool visible)
 {
+    m_roomStale = true;
     m_scale->setVisible(visible);
     // A hidden bar's stale margins would still pad the cells through the shared margin group
     // (by an amount that depended on the plot's size).
@@ -194,12 +203,44 @@ void HeatmapPlot::setColorScaleVisible(bool visible)
 
 void HeatmapPlot::setAxisTitles(const QString &rows, const QString &cols)
 {
-    yAxis->setLabel(rows);
-    xAxis->setLabel(cols);
+    m_roomStale = true;
+    m_rowsTitle = rows;
+    m_colsTitle = cols;
+    yAxis->setLabel(m_rowLabelsShown ? rows : QString());
+    xAxis->setLabel(m_colLabelsShown ? cols : QString());
+}
+
+const QMargins &HeatmapPlot::measuredMargins()
+{
+    if (m_roomStale)
+        updateLayout(); // the room does not depend on the size: any size will do
+    return m_labelledMargins;
+}
+
+void HeatmapPlot::setTickLabelsShown(bool rows, bool cols)
+{
+    if (rows == m_rowLabelsShown && cols == m_colLabelsShown && m_labelsShared)
+        return;
+    if (!m_labelsShared)
+        setColumnLabelAngle(90.0); // upright: a slanted first label would reach the plot before
+    m_labelsShared = true;
+    m_rowLabelsShown = rows;
+    m_colLabelsShown = cols;
+    m_roomStale = true;
+    // Packed beside its neighbours: the ticks go with their labels, and the sides without
+    // labels keep a hair's room (QCustomPlot keeps 15 px around the cells otherwise).
+    yAxis->setTickLabels(rows);
+    yAxis->setTicks(rows);
+    xAxis->setTickLabels(cols);
+    xAxis->setTicks(cols);
+    setAxisTitles(m_rowsTitle, m_colsTitle);
+    updateGeometry();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatmapPlot::setLabelSteps(int rowStep, int colStep)
 {
+    m_roomStale = true;
     m_rowStep = rowStep;
     m_colStep = colStep;
     updateTicks();
@@ -207,6 +248,7 @@ void HeatmapPlot::setLabelSteps(int rowStep, int colStep)
 
 void HeatmapPlot::setColumnLabelAngle(double degrees)
 {
+    m_roomStale = true;
     m_columnLabelAngle = degrees;
     xAxis->setTickLabelRotation(-degrees);
     updateTicks();
@@ -268,6 +310,7 @@ void HeatmapPlot::setDimmed(const QString &label)
 
 void HeatmapPlot::applyFonts()
 {
+    m_roomStale = true;
     const double base = (m_compact ? 7.5 : 9.5) * m_style.fontScale;
     QFont labels = font();
     labels.setPointSizeF(base);
@@ -408,13 +451,14 @@ QSize HeatmapPlot::minimumSizeHint() const
     const QMargins m = plotLayout()->margins();
     QSize hint = QCustomPlot::minimumSizeHint() - QSize(m.left() + m.right(), m.top() + m.bottom());
     if (labelsEveryRow()) {
-        hint.setHeight(std::max(hint.height(), rowsHeight() + m_overhead));
+        const QMargins &room = m_labelledMargins;
+        hint.setHeight(std::max(hint.height(), rowsHeight() + room.top() + room.bottom()));
         // A panel beside the one that names the rows (the pipeline's gallery) is sized by its
         // gallery, which counts the columns it can hold.
         const bool named = std::any_of(m_rowLabels.begin(), m_rowLabels.end(),
                                        [](const QString &label) { return !label.isEmpty(); });
         if (named && squareCellsApply())
-            hint.setWidth(std::max(hint.width(), colsWidth() + m_overheadWidth));
+            hint.setWidth(std::max(hint.width(), colsWidth() + room.left() + room.right()));
     }
     return hint.expandedTo(QSize(m_smallestSide, m_smallestSide));
 }
@@ -461,40 +505,66 @@ bool HeatmapPlot::squareCellsApply() const
 // look again.
 void HeatmapPlot::measureOverhead()
 {
-    if (!labelsEveryRow())
-        return; // the minimum does not count it then
+    if (!m_roomStale)
+        return; // nothing it depends on changed: not the size, which it does not depend on
+    m_roomStale = false;
+    // Measured with the widest label of each axis as its only one: the room of all of them,
+    // whichever the size lets the plot draw.
     const QMap<double, QString> rowTicks = m_rowTicker->ticks();
     const QMap<double, QString> colTicks = m_colTicker->ticks();
-    const bool thinned = rowTicks.size() < m_rows || colTicks.size() < m_cols;
-    if (thinned) {
-        setTicks(*m_rowTicker, m_rowLabels, m_rows, 1);
-        setTicks(*m_colTicker, m_colLabels, m_cols, 1);
-        QCustomPlot::updateLayout();
-    }
+    const QMargins tight(2, 2, 2, 2);
+    if (m_labelsShared)
+        axisRect()->setMinimumMargins(tight); // the labels' own room, not the last one kept
+    m_rowTicker->clear();
+    m_colTicker->clear();
+    // The labels count as much as the cells: a grid places its heatmaps by their labels'
+    // room before the pictures (made in the background) arrive.
+    const int rows = std::max(m_rows, int(m_rowLabels.size()));
+    const int cols = std::max(m_cols, int(m_colLabels.size()));
+    if (rows > 0)
+        m_rowTicker->addTick(0, widestLabel(m_rowLabels, rows, yAxis->tickLabelFont()));
+    if (cols > 0)
+        m_colTicker->addTick(0, widestLabel(m_colLabels, cols, xAxis->tickLabelFont()));
+    QCustomPlot::updateLayout();
     const QMargins labels = axisRect()->margins();
     const bool title = m_title->layout() != nullptr;
     const bool bar = m_scale->layout() != nullptr;
-    const int overhead =
-        labels.top() + labels.bottom() +
-        (title ? m_title->minimumOuterSizeHint().height() + plotLayout()->rowSpacing() : 0);
-    const int beside = labels.left() + labels.right() +
-                       (bar ? m_scale->outerRect().width() + plotLayout()->columnSpacing() : 0);
-    if (thinned) { // the labels that fit this size, as drawn
-        m_rowTicker->setTicks(rowTicks);
-        m_colTicker->setTicks(colTicks);
-        QCustomPlot::updateLayout();
-    }
-    bool changed = false;
-    if (overhead > 0 && overhead != m_overhead) {
-        m_overhead = overhead;
-        changed = true;
-    }
-    if (beside > 0 && beside != m_overheadWidth) {
-        m_overheadWidth = beside;
-        changed = true;
-    }
-    if (changed)
+    const QMargins room(
+        labels.left(),
+        labels.top() +
+            (title ? m_title->minimumOuterSizeHint().height() + plotLayout()->rowSpacing() : 0),
+        labels.right() + (bar ? m_scale->outerRect().width() + plotLayout()->columnSpacing() : 0),
+        labels.bottom());
+    // In a grid, a heatmap drawing every other label keeps the room of all of them, as its
+    // neighbours above or beside do: the cells of the grid line up.
+    if (m_labelsShared)
+        axisRect()->setMinimumMargins(QMargins(m_rowLabelsShown ? labels.left() : tight.left(), 2,
+                                               2, m_colLabelsShown ? labels.bottom() : 2));
+    m_rowTicker->setTicks(rowTicks); // the labels that fit this size, as drawn
+    m_colTicker->setTicks(colTicks);
+    QCustomPlot::updateLayout();
+    if (room != m_labelledMargins && room.top() + room.bottom() > 0) {
+        m_labelledMargins = room;
         updateGeometry();
+        emit labelledMarginsChanged();
+    }
+}
+
+// The label of `labels` (or the index, where there are none) that takes the most room in `font`.
+QString HeatmapPlot::widestLabel(const QStringList &labels, int count, const QFont &font)
+{
+    const QFontMetrics metrics(font);
+    QString widest = QString::number(std::max(count - 1, 0));
+    int most = metrics.horizontalAdvance(widest);
+    for (int i = 0; i < std::min<int>(count, int(labels.size())); ++i) {
+        const QString label = elided(labels[i]);
+        const int advance = metrics.horizontalAdvance(label);
+        if (advance > most) {
+            most = advance;
+            widest = label;
+        }
+    }
+    return widest;
 }
 
 QSize HeatmapPlot::sizeHint() const
@@ -513,6 +583,7 @@ void HeatmapPlot::setSquareCells(bool square)
 
 void HeatmapPlot::setAxesVisible(bool visible)
 {
+    m_roomStale = true;
     // Hidden axes and no automatic margins (the colour bar's, shared through the margin group,
     // kept thumbnails small in their tiles), so the cells reach the widget's edges.
     xAxis->setVisible(visible);
@@ -569,7 +640,7 @@ void HeatmapPlot::setTicks(QCPAxisTickerText &ticker, const QStringList &labels,
 bool HeatmapPlot::fillTicks()
 {
     const QFontMetrics metrics(xAxis->tickLabelFont());
-    const double labelPixels = metrics.height() * 1.05;
+    const double labelPixels = labelPitch(xAxis->tickLabelFont());
     const QRect area = axisRect()->rect();
     const int width = area.width() > 10 ? area.width() : this->width() - 60;
     const int height = area.height() > 10 ? area.height() : this->height() - 60;

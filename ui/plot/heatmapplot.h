@@ -27,6 +27,10 @@ public:
 
     explicit HeatmapPlot(QWidget *parent = nullptr);
 
+    /// Pixels a cell needs along an axis for every label to be drawn in `font` without two
+    /// touching (a line and a little): fewer, and fillTicks draws every k-th.
+    static double labelPitch(const QFont &font);
+
     /// `values` (rows = queries, cols = keys), NaN where masked. With maxCells > 0, larger
     /// matrices are max-pooled to at most maxCells per side, so a single strong weight survives.
     void setMatrix(const RowMatrix &values, int maxCells = 0);
@@ -44,6 +48,20 @@ public:
     void setColorRange(double lower, double upper);
     void setColorScaleVisible(bool visible);
     void setAxisTitles(const QString &rows, const QString &cols);
+    /// For a heatmap packed in a grid of heads that share their tokens, where only the first
+    /// column names the rows and the bottom row the columns: whether the rows' and the
+    /// columns' token labels (with their ticks and axis titles) are drawn. The sides without
+    /// labels take almost no room.
+    void setTickLabelsShown(bool rows, bool cols);
+    /// The room around the cells when every label shown is drawn (title, tick labels, axis
+    /// titles, colour bar), measured in the last layout: it does not depend on the plot's size.
+    /// Empty before the first layout.
+    const QMargins &labelledMargins() const { return m_labelledMargins; }
+    /// labelledMargins(), laid out now if the labels, fonts or title changed since the last
+    /// layout (a grid placing heatmaps by their room needs it before they are drawn).
+    const QMargins &measuredMargins();
+    bool rowLabelsShown() const { return m_rowLabelsShown; }
+    bool columnLabelsShown() const { return m_colLabelsShown; }
     /// Every rowStep-th row label and colStep-th column label (print layouts that size plots
     /// for their labels); 0: as many as fit, as on screen (the default).
     void setLabelSteps(int rowStep, int colStep);
@@ -91,6 +109,8 @@ public:
     QSize sizeHint() const override;
 
 signals:
+    /// labelledMargins() changed: a layout of plots sized from it may place them again.
+    void labelledMarginsChanged();
     void cellHovered(int row, int col);
     void hoverLeft();
     void clicked();
@@ -114,6 +134,7 @@ private:
     bool squareCellsApply() const;
     void measureOverhead();
     static void setTicks(QCPAxisTickerText &ticker, const QStringList &labels, int count, int step);
+    static QString widestLabel(const QStringList &labels, int count, const QFont &font);
 
     QString m_titleToolTip;
     QCPColorMap *m_map = nullptr;
@@ -139,8 +160,15 @@ private:
     int m_colStep = 0;
     int m_rows = 0;
     int m_cols = 0;
-    int m_overhead = 0; ///< px above and below the cells (title, column labels), every label drawn
-    int m_overheadWidth = 0; ///< px beside the cells (row labels, colour bar), every label drawn
+    /// The room around the cells (title, tick labels, axis titles, colour bar) with every label
+    /// shown drawn; measured in the last layout, whatever its size
+    QMargins m_labelledMargins;
+    bool m_labelsShared = false; ///< setTickLabelsShown was called: packed in a grid
+    bool m_roomStale = true; ///< labels, fonts or title changed: measure m_labelledMargins again
+    bool m_rowLabelsShown = true;
+    bool m_colLabelsShown = true;
+    QString m_rowsTitle;
+    QString m_colsTitle;
     int m_smallestSide = 0;
     QPoint m_lastCell{-1, -1};
 };

@@ -41,10 +41,10 @@ void HeatmapSheet::fitLabels(double minPoints, double maxPoints, const QSizeF &a
         QFont font;
         font.setPointSizeF(points);
         const Grid g = bestGrid(area);
-        // HeatmapPlot::fillTicks shows every label when a cell is 1.05 lines tall; stretched
-        // cells (an (n, d_k) slice) need it only along the tokens, the rows.
+        // HeatmapPlot::fillTicks shows every label when a cell is a label's pitch tall;
+        // stretched cells (an (n, d_k) slice) need it only along the tokens, the rows.
         const double cell = g.cellWidth == g.cellHeight ? g.cellWidth : g.cellHeight;
-        if (cell >= QFontMetricsF(font).height() * 1.05)
+        if (cell >= HeatmapPlot::labelPitch(font))
             return;
     }
     m_plots->setLabelPoints(minPoints);

@@ -1,40 +1,92 @@
-// GridArrangement: tries every split of the columns and keeps the one with the largest side.
+// GridArrangement: tries every split of the columns and keeps the one with the largest cells.
 #include "views/gridarrangement.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace headlens {
 
-GridArrangement GridArrangement::best(int count, int frames, QSize area, double labels, int minSide,
-                                      int spacing, QSize frame)
+namespace {
+
+/// The room of the heatmaps that draw (or not) the rows' and the columns' labels, the widest
+/// of each side, so that no heatmap is given less than it takes.
+struct Sides
 {
+    int left[2] = {0, 0};   ///< [draws the rows' labels]
+    int bottom[2] = {0, 0}; ///< [draws the columns' labels]
+    int top = 0;
+    int right = 0;
+
+    explicit Sides(const TileRoom &room)
+    {
+        for (int rows = 0; rows < 2; ++rows) {
+            for (int cols = 0; cols < 2; ++cols) {
+                const QMargins &m = room.labelled[rows][cols];
+                left[rows] = std::max(left[rows], m.left());
+                bottom[cols] = std::max(bottom[cols], m.bottom());
+                top = std::max(top, m.top());
+                right = std::max(right, m.right());
+            }
+        }
+    }
+};
+
+} // namespace
+
+GridArrangement GridArrangement::best(int count, int frames, QSize area, int rows, int cols,
+                                      const TileRoom &room, double minCell, int spacing,
+                                      QSize frame, int frameSpacing)
+{
+    const Sides sides(room);
     const bool framed = frames > 0;
     const int groups = framed ? frames : 1;
     const int perGroup = count / groups;
-    const double w = area.width(), h = area.height();
     GridArrangement best;
-    double bestSide = -1e9;
+    double bestCell = -std::numeric_limits<double>::infinity();
     for (int step = 0; step < perGroup; ++step) {
         // Without frames, ties go to fewer columns (as the grid always did); with frames, to a
         // group on fewer rows.
         const int inner = framed ? perGroup - step : step + 1;
+        const int groupRows = (perGroup + inner - 1) / inner;
+        // A last row that is not full leaves heatmaps of the row above with none below them:
+        // they name the columns too, and that row is as tall as the last.
+        const int labelledRows = perGroup % inner != 0 && groupRows > 1 ? 2 : 1;
+        const double groupWidth = sides.left[1] + (inner - 1) * sides.left[0] +
+                                  inner * sides.right + (inner - 1) * spacing;
+        const double groupHeight = groupRows * sides.top + labelledRows * sides.bottom[1] +
+                                   (groupRows - labelledRows) * sides.bottom[0] +
+                                   (groupRows - 1) * spacing;
         for (int outer = 1; outer <= groups; ++outer) {
-            const int columns = inner * outer;
-            const double frameW = framed ? outer * (frame.width() + spacing) : 0.0;
-            if (columns > 1 && (w - frameW) / columns < minSide + spacing)
+            const int frameRows = (groups + outer - 1) / outer;
+            const double fixedWidth =
+                outer * (groupWidth + frame.width()) + (outer - 1) * frameSpacing;
+            const double fixedHeight =
+                frameRows * (groupHeight + frame.height()) + (frameRows - 1) * frameSpacing;
+            // A pixel a tile for tileSize's rounding up.
+            const double byWidth =
+                (area.width() - fixedWidth - outer * inner) / (double(outer) * inner * cols);
+            const double byHeight = (area.height() - fixedHeight - frameRows * groupRows) /
+                                    (double(frameRows) * groupRows * rows);
+            if (inner * outer > 1 && byWidth < minCell)
                 continue; // more columns than fit would make the grid wider than the view
-            const int rowsPerGroup = (perGroup + inner - 1) / inner;
-            const int groupRows = (groups + outer - 1) / outer;
-            const double frameH = framed ? groupRows * (frame.height() + spacing) : 0.0;
-            const double side = std::min((w - frameW) / columns - labels,
-                                         (h - frameH) / (rowsPerGroup * groupRows) - labels);
-            if (side > bestSide + 1e-9) {
-                bestSide = side;
-                best = {inner, outer};
+            const double cell = std::min(byWidth, byHeight);
+            const bool fits = cell >= minCell;
+            if ((fits && !best.fits) || (fits == best.fits && cell > bestCell + 1e-9)) {
+                bestCell = cell;
+                // Where not every heatmap fits, the rows scroll at the smallest readable cells.
+                best = {inner, outer, fits ? cell : minCell, fits};
             }
         }
     }
     return best;
+}
+
+QSize GridArrangement::tileSize(const QMargins &room, int rows, int cols) const
+{
+    // Rounded up: cells a hair below a label's pitch would draw every other label.
+    return QSize(room.left() + room.right() + int(std::ceil(cols * cell - 1e-6)),
+                 room.top() + room.bottom() + int(std::ceil(rows * cell - 1e-6)));
 }
 
 } // namespace headlens

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QToolTip>
 
 #include <numeric>
@@ -38,8 +39,10 @@ HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
     m_gridHost = new QWidget(this);
     m_gridHost->installEventFilter(this);
     m_grid = new QGridLayout(m_gridHost);
-    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->setContentsMargins(2, 2, 2, 2);
     m_grid->setSpacing(6);
+    // The heatmaps have the sizes the arrangement gives them; what is left over goes around.
+    m_grid->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
     // Down only: the arrangement takes as many columns as the width holds.
     m_scroll = new VerticalScrollArea(this);
     m_scroll->setObjectName("headsScroll");
@@ -73,11 +76,13 @@ void HeadsGridView::setTrace(std::shared_ptr<const Trace> trace, int batchIndex)
         m_trace ? std::clamp(batchIndex, 0, int(std::max<int64_t>(m_trace->batch(), 1)) - 1) : 0;
     const bool plotsChanged = ensurePlots(m_trace ? m_trace->heads() : 0);
     const bool groupsChanged = ensureGroups(m_trace ? m_trace->config.kvHeadCount() : 0);
-    if (plotsChanged || groupsChanged) {
-        m_arrangement = {0, 0};
-        arrange();
-    }
+    if (plotsChanged || groupsChanged)
+        m_arrangement = {};
     refill();
+    // The cells follow the text's length as much as the count of heads.
+    m_cellRows = m_trace ? int(TraceReader::queryLabels(*m_trace, m_batch).size()) : 0;
+    m_cellCols = m_trace ? int(TraceReader::keyLabels(*m_trace, m_batch).size()) : 0;
+    arrange();
     m_stack->setCurrentWidget(m_scroll);
     m_legend->setVisible(m_style.colorScale != ColorScaleMode::PerHead);
     if (newer)
@@ -135,7 +140,8 @@ bool HeadsGridView::ensurePlots(int count)
         auto *plot = new HeatmapPlot(m_gridHost);
         plot->setPlotStyle(m_style, true);
         plot->setColorScaleVisible(false);
-        plot->setSmallestSide(kMinPlotSide);
+        // Its labels' room is known once it has been laid out with them: arrange again.
+        connect(plot, &HeatmapPlot::labelledMarginsChanged, this, &HeadsGridView::arrangeSoon);
         connect(plot, &HeatmapPlot::cellHovered, this,
                 [this, head](int row, int col) { onCellHovered(head, row, col); });
         connect(plot, &HeatmapPlot::hoverLeft, this, [this] {
@@ -184,10 +190,11 @@ bool HeadsGridView::ensureGroups(int kvHeads)
     return true;
 }
 
-// The arrangement that gives the largest square heatmaps in the space available: each tile
-// loses about the same room to its title and token labels, whatever its size. No column is
-// narrower than a heatmap's minimum (the size that draws every token label); rows that do not
-// fit the height scroll down.
+// The arrangement that shows every head at once with the largest cells, each token label at
+// least a line tall: the heads share their tokens, so only the first column names the rows and
+// the bottom heatmaps the columns, and every heatmap's cells are the same size, aligned across
+// the grid. When no arrangement holds every head at that size, the rows that do not fit scroll
+// down (never sideways).
 void HeadsGridView::arrange()
 {
     const int count = int(m_plots.size());
@@ -199,25 +206,106 @@ void HeadsGridView::arrange()
     const int legend = m_style.colorScale == ColorScaleMode::PerHead ? 0 : m_legend->width();
     const int bar = m_scroll->verticalScrollBar()->sizeHint().width();
     const int stale = m_stale->isVisible() ? m_stale->height() : 0;
-    const QSize area(std::max(width() - legend - bar - 8, 100),
-                     std::max(height() - stale - 8, 100));
-    const double labels = 5.0 * fontMetrics().height(); // tick labels plus title, per tile
-    const int minSide = std::max(kMinPlotSide, m_plots.front()->minimumSizeHint().width());
-    const QSize frame = m_groups.empty() ? QSize() : m_groups.front()->overhead();
-    const GridArrangement best = GridArrangement::best(count, int(m_groups.size()), area, labels,
-                                                       minSide, m_grid->spacing(), frame);
-    if (best != m_arrangement)
-        place(best);
+    const QMargins margins = m_grid->contentsMargins();
+    const QSize area(std::max(width() - legend - bar - margins.left() - margins.right(), 100),
+                     std::max(height() - stale - margins.top() - margins.bottom(), 100));
+    const int rows = std::max(m_cellRows, 1);
+    const int cols = std::max(m_cellCols, 1);
+    // Each placement changes which heatmaps draw which labels, and so the room they take:
+    // measured again, the next pass places them by it (the second pass keeps what the first
+    // placed, once every kind of heatmap has been measured).
+    for (int pass = 0; pass < 3; ++pass) {
+        const TileRoom room = measureRoom();
+        const GridArrangement best = bestArrangement(area, rows, cols, room);
+        if (best == m_arrangement && room == m_placedRoom)
+            return;
+        place(best, room);
+    }
 }
 
-void HeadsGridView::place(const GridArrangement &arrangement)
+GridArrangement HeadsGridView::bestArrangement(QSize area, int rows, int cols,
+                                               const TileRoom &room) const
+{
+    const int count = int(m_plots.size());
+    const HeatmapPlot *first = m_plots.front();
+    // Cells a label's pitch tall draw every token label (when there are few enough to label);
+    // no heatmap is smaller than kMinPlotSide either way.
+    const double smallest = double(kMinPlotSide) / std::max(rows, cols);
+    const bool everyLabel = std::max(rows, cols) <= HeatmapPlot::kMaxLabelledRows;
+    const double labelled = std::max(
+        everyLabel ? HeatmapPlot::labelPitch(first->yAxis->tickLabelFont()) : 0.0, smallest);
+    const bool framed = !m_groups.empty();
+    const auto arrangement = [&](double minCell) {
+        return GridArrangement::best(
+            count, int(m_groups.size()), area, rows, cols, room, minCell,
+            framed ? m_groups.front()->grid()->spacing() : m_grid->spacing(),
+            framed ? m_groups.front()->overhead() : QSize(), m_grid->spacing());
+    };
+    const GridArrangement best = arrangement(labelled);
+    // A layer's heads (up to kAllAtOnce) are seen at once on a projector, with every other
+    // label, rather than some of them with every label and the rest below the fold.
+    if (!best.fits && count <= kAllAtOnce) {
+        const GridArrangement readable = arrangement(std::max(kReadableCell, smallest));
+        if (readable.fits)
+            return readable;
+    }
+    return best;
+}
+
+// The room around each kind of heatmap's cells (by the labels it draws), measured now where it
+// changed; a kind no heatmap is yet takes the room of one drawing both its labels.
+TileRoom HeadsGridView::measureRoom()
+{
+    TileRoom room;
+    bool known[2][2] = {{false, false}, {false, false}};
+    QMargins any;
+    for (HeatmapPlot *plot : m_plots) {
+        const QMargins &m = plot->measuredMargins();
+        if (m.isNull())
+            continue;
+        const int r = plot->rowLabelsShown(), c = plot->columnLabelsShown();
+        room.labelled[r][c] = m;
+        known[r][c] = true;
+        if (any.isNull() || (r && c))
+            any = m;
+    }
+    for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 2; ++c)
+            if (!known[r][c])
+                room.labelled[r][c] = any;
+    return room;
+}
+
+void HeadsGridView::arrangeSoon()
+{
+    if (m_arrangePending)
+        return;
+    m_arrangePending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_arrangePending = false;
+        arrange();
+    });
+}
+
+void HeadsGridView::place(const GridArrangement &arrangement, const TileRoom &room)
 {
     m_arrangement = arrangement;
+    m_placedRoom = room;
     for (HeatmapPlot *plot : m_plots)
         m_grid->removeWidget(plot);
     for (KvGroupFrame *frame : m_groups)
         m_grid->removeWidget(frame);
     const int count = int(m_plots.size());
+    const int perGroup = m_groups.empty() ? count : count / int(m_groups.size());
+    for (int i = 0; i < count; ++i) {
+        HeatmapPlot *plot = m_plots[size_t(i)];
+        const int k = i % perGroup;
+        const bool rows = arrangement.drawsRowLabels(k);
+        const bool cols = arrangement.drawsColumnLabels(k, perGroup);
+        plot->setTickLabelsShown(rows, cols);
+        plot->setFixedSize(arrangement.tileSize(room.labelled[rows][cols], std::max(m_cellRows, 1),
+                                                std::max(m_cellCols, 1)));
+    }
     if (m_groups.empty()) {
         for (int i = 0; i < count; ++i) {
             m_grid->addWidget(m_plots[size_t(i)], i / arrangement.inner, i % arrangement.inner);
@@ -225,7 +313,6 @@ void HeadsGridView::place(const GridArrangement &arrangement)
         }
         return;
     }
-    const int perGroup = count / int(m_groups.size());
     for (int g = 0; g < int(m_groups.size()); ++g) {
         KvGroupFrame *frame = m_groups[size_t(g)];
         m_grid->addWidget(frame, g / arrangement.outer, g % arrangement.outer);

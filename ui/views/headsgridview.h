@@ -39,6 +39,10 @@ public:
     /// No heatmap is drawn smaller than this many pixels a side, nor smaller than its labels
     /// need (HeatmapPlot::minimumSizeHint).
     static constexpr int kMinPlotSide = 120;
+    /// Up to this many heads are shown at once when the view is too small for all of them
+    /// with every token label: with fewer labels, in cells of at least kReadableCell px.
+    static constexpr int kAllAtOnce = 12;
+    static constexpr double kReadableCell = 8.0;
 
     explicit HeadsGridView(QWidget *parent = nullptr);
 
@@ -80,7 +84,11 @@ private:
     bool ensurePlots(int count);
     bool ensureGroups(int kvHeads);
     void arrange();
-    void place(const GridArrangement &arrangement);
+    /// arrange() once the events pending now are handled (many heatmaps may ask at once).
+    void arrangeSoon();
+    TileRoom measureRoom();
+    GridArrangement bestArrangement(QSize area, int rows, int cols, const TileRoom &room) const;
+    void place(const GridArrangement &arrangement, const TileRoom &room);
     void refill();
     void applyThumbnails(const HeadImages &thumbnails);
     void onCellHovered(int head, int row, int col);
@@ -100,8 +108,12 @@ private:
     ColorLegend *m_legend = nullptr;
     std::vector<HeatmapPlot *> m_plots;
     std::vector<KvGroupFrame *> m_groups;
-    int m_groupedHeads = 0;              ///< the head count m_groups were made for
-    GridArrangement m_arrangement{0, 0}; ///< what the grid shows now; {0, 0}: not placed yet
+    int m_groupedHeads = 0;        ///< the head count m_groups were made for
+    GridArrangement m_arrangement; ///< what the grid shows now; cell 0: not placed yet
+    TileRoom m_placedRoom;         ///< the room around the cells it was placed with
+    bool m_arrangePending = false; ///< an arrangeSoon() waits for the event loop
+    int m_cellRows = 0; ///< each heatmap's rows (queries) and columns (keys) in the trace shown
+    int m_cellCols = 0;
     QString m_hoverText;
     HeadImageMaker *m_thumbnails = nullptr;
     HeadImages m_shown; ///< kept so a style change redraws without pooling again

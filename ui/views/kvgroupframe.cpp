@@ -33,6 +33,7 @@ KvGroupFrame::KvGroupFrame(int kvHead, int firstHead, int lastHead, QWidget *par
     m_grid = new QGridLayout;
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(4);
+    m_grid->setAlignment(Qt::AlignTop | Qt::AlignLeft); // heatmaps of the sizes they are given
     layout->addWidget(m_caption);
     layout->addLayout(m_grid, 1);
 }

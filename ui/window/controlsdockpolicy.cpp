@@ -17,8 +17,7 @@ ControlsDockPolicy::ControlsDockPolicy(QTabWidget *tabs, QWidget *trainPage, QDo
         m_wantedInPresentation = false;
         apply();
         if (on && m_dock->isHidden() && m_tabs->currentWidget() != m_trainPage)
-            emit message(tr("Presentation mode: the Controls are hidden; F4 (View > Controls) "
-                            "shows them."));
+            emit message(tr("Controls hidden: F4 shows them"));
     });
     // Shown or closed by the person (View > Controls, its close button, a restored layout):
     // that is their choice for the mode they are in.
