@@ -66,7 +66,7 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
                            m_entries[size_t(row)].problem.empty());
     });
 
-    m_watcher = new QFutureWatcher<std::vector<CatalogEntry>>(this);
+    m_watcher = new PooledWatcher<std::vector<CatalogEntry>>(this);
     connect(m_watcher, &QFutureWatcher<std::vector<CatalogEntry>>::finished, this,
             [this] { fill(takePooledResult(m_watcher).value_or(std::vector<CatalogEntry>())); });
     startPooled(m_watcher,

@@ -21,7 +21,7 @@ template <typename Result> class NewestInPool
 {
 public:
     NewestInPool(QObject *owner, std::function<void(const Result &)> deliver)
-        : m_watcher(new QFutureWatcher<Result>(owner)),
+        : m_watcher(new PooledWatcher<Result>(owner)),
           m_newest(std::make_shared<std::atomic<uint64_t>>(0)), m_deliver(std::move(deliver))
     {
         QObject::connect(m_watcher, &QFutureWatcherBase::finished, owner,

@@ -13,6 +13,17 @@
 
 namespace headlens {
 
+/// The watcher of startPooled's jobs. One destroyed before it took the result (its dialog
+/// closed, its view went) frees what the job made: ThreadHandoff::arrived() first shows
+/// ThreadSanitizer that the job's writes came before (Qt orders them by an atomic count it
+/// cannot see).
+template <typename Result> class PooledWatcher : public QFutureWatcher<Result>
+{
+public:
+    using QFutureWatcher<Result>::QFutureWatcher;
+    ~PooledWatcher() override { ThreadHandoff::arrived(); }
+};
+
 /// Starts `make` (() -> std::optional<Result>: nothing when the job found itself no longer
 /// wanted) in ViewWorkPool; `watcher` then emits finished on its own thread, with the result
 /// when there is one. `make` must only read what it captured by value. The finished handler

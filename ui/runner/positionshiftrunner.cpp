@@ -31,7 +31,7 @@ PositionShiftResult runCheck(std::shared_ptr<const TraceAnalysis> analysis, int 
 PositionShiftRunner::PositionShiftRunner(QObject *parent)
     : QObject(parent), m_generation(std::make_shared<std::atomic<quint64>>(0))
 {
-    m_watcher = new QFutureWatcher<PositionShiftResult>(this);
+    m_watcher = new PooledWatcher<PositionShiftResult>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &PositionShiftRunner::onFinished);
 }
 
