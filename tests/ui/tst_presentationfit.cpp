@@ -32,6 +32,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+
 #include <QScrollBar>
 #include <QSettings>
 #include <QStyleOptionComboBox>
@@ -39,6 +40,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <climits>
 
 #include <algorithm>
 
@@ -416,8 +418,8 @@ private slots:
         QVERIFY(grid->scrollArea()->verticalScrollBar()->maximum() > 0);
     }
 
-    // The Train tab's probe: every head of a two-layer model names every probe token.
-    void trainProbeDrawsEveryTokenLabel()
+    // The Train tab's probe: every head of a two-layer model, both layers on one screen.
+    void trainProbeShowsBothLayersAtOnce()
     {
         TrainView *train = window->trainView();
         window->showTrain();
@@ -435,10 +437,31 @@ private slots:
             tokens << QString::fromStdString(label);
         SnapshotGrid *probe = train->heatmaps();
         QCOMPARE(probe->plotCount(), settings.model.layers * 2);
+        // Both layers at once in the page's height (the lecture compared layer 0 with layer 1
+        // one screen apart), in cells of one size a colour can be read in; each layer's first
+        // head names the rows (every other token where 20 do not fit).
+        auto *page = qobject_cast<QScrollArea *>(window->tabs()->currentWidget());
+        QVERIFY(page);
+        int top = INT_MAX, bottom = 0;
+        QSize cells;
         for (int i = 0; i < probe->plotCount(); ++i) {
-            const QByteArray problem = tokenLabelProblems(probe->plot(i), tokens);
-            QVERIFY2(problem.isEmpty(), problem);
+            HeatmapPlot *plot = probe->plot(i);
+            const QRect at(plot->mapTo(probe, QPoint()), plot->size());
+            top = std::min(top, at.top());
+            bottom = std::max(bottom, at.bottom());
+            if (cells.isEmpty())
+                cells = plot->axisRect()->rect().size();
+            QCOMPARE(plot->axisRect()->rect().size(), cells);
+            QVERIFY2(double(cells.height()) / plot->rowCount() >= 8.0, qPrintable(plot->title()));
+            QCOMPARE(plot->rowLabelsShown(), i % 2 == 0);
+            if (plot->rowLabelsShown())
+                QVERIFY2(drawnLabels(plot->yAxis).size() >= tokens.size() / 2,
+                         qPrintable(plot->title()));
         }
+        QVERIFY2(bottom - top < page->viewport()->height(),
+                 qPrintable(QString("the layers take %1 px of a %2 px page")
+                                .arg(bottom - top)
+                                .arg(page->viewport()->height())));
         checkFitsTheProjector("train");
     }
 

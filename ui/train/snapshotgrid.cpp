@@ -4,9 +4,11 @@
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "train/taskpattern.h"
+#include "views/gridarrangement.h"
 
 #include <QEvent>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -50,33 +52,55 @@ bool SnapshotGrid::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
-// Never smaller than the side that draws every token label (the probe showed every other one
-// in presentation mode): the heads of a layer wrap onto more rows when the width does not hold
-// them, and the grid asks for the height of its rows, so the Train page scrolls down.
+// The layers one under the other, each layer's
+// heads in a row, sharing their token labels as the heads grid does: every head of the model on
+// the probe at once, in the height a screen shows (the Train page scrolls to it), so that the
+// layers can be compared. Every label where the room allows; else every other, in cells of at
+// least 8 px; else every label, and the Train page scrolls.
 void SnapshotGrid::placePlots()
 {
     if (m_plots.empty()) {
         m_host->setMinimumHeight(0);
         return;
     }
-    const int gap = 6;
-    int need = 40;
-    for (const HeatmapPlot *plot : m_plots) {
-        const QSize min = plot->minimumSizeHint();
-        need = std::max({need, min.width(), min.height()});
+    const int rows = std::max(m_plots.front()->rowCount(), 1);
+    const int cols = std::max(m_plots.front()->colCount(), 1);
+    int visible = m_host->height();
+    for (QWidget *w = parentWidget(); w; w = w->parentWidget()) {
+        if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+            visible = scroll->viewport()->height() - m_caption->height() - 12;
+            break;
+        }
     }
-    const int columns = std::clamp((m_host->width() + gap) / (need + gap), 1, m_heads);
-    const int rowsPerLayer = (m_heads + columns - 1) / columns;
-    const int rows = m_layers * rowsPerLayer;
-    const int fit = std::min((m_host->width() - (columns - 1) * gap) / columns,
-                             (m_host->height() - (rows - 1) * gap) / rows);
-    const int side = std::max(need, fit);
+    const QSize area(m_host->width(), std::max(visible, 100));
+    const TileRoom room = TileRoom::measure(m_plots);
+    const auto arrange = [&](double minCell) {
+        return GridArrangement::best(int(m_plots.size()), m_layers, area, rows, cols, room, minCell,
+                                     kGap, QSize(), kLayerGap, 1);
+    };
+    const double labelled =
+        std::max(HeatmapPlot::labelPitch(m_plots.front()->yAxis->tickLabelFont()), 40.0 / rows);
+    GridArrangement best = arrange(labelled);
+    if (!best.fits) {
+        const GridArrangement readable = arrange(8.0);
+        if (readable.fits)
+            best = readable;
+    }
+    int bottom = 0;
     for (size_t i = 0; i < m_plots.size(); ++i) {
-        const int layer = int(i) / m_heads, head = int(i) % m_heads;
-        const int row = layer * rowsPerLayer + head / columns, col = head % columns;
-        m_plots[i]->setGeometry(col * (side + gap), row * (side + gap), side, side);
+        const int head = int(i) % m_heads;
+        m_plots[i]->setTickLabelsShown(best.drawsRowLabels(head),
+                                       best.drawsColumnLabels(head, m_heads));
     }
-    m_host->setMinimumHeight(rows * need + (rows - 1) * gap);
+    // Their room as they now draw their labels (the first pass may have guessed it).
+    const TileRoom placed = TileRoom::measure(m_plots);
+    for (size_t i = 0; i < m_plots.size(); ++i) {
+        const QRect at =
+            best.tileRect(int(i), m_heads, placed, rows, cols, kGap, QSize(), kLayerGap);
+        m_plots[i]->setGeometry(at);
+        bottom = std::max(bottom, at.bottom() + 1);
+    }
+    m_host->setMinimumHeight(bottom);
 }
 
 void SnapshotGrid::rebuild(int layers, int heads)

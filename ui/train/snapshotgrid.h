@@ -38,8 +38,10 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    static constexpr int kGap = 4;       ///< px between heads
+    static constexpr int kLayerGap = 14; ///< px between layers
     void rebuild(int layers, int heads);
-    /// Square heatmaps, as large as the area allows: a stretched one would hide the diagonal.
+    /// Square cells, as large as the area allows: stretched ones would hide the diagonal.
     void placePlots();
 
     QWidget *m_host = nullptr;

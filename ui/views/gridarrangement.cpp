@@ -32,11 +32,32 @@ struct Sides
     }
 };
 
+/// A group of `perGroup` heatmaps `inner` to a row: its rows, and the room around the cells of
+/// its width and of its height (without the frame), as best() counts them.
+struct GroupRoom
+{
+    int rows;
+    int labelledRows; ///< rows whose heatmaps name the columns
+    double width;
+    double height;
+
+    GroupRoom(const Sides &sides, int inner, int perGroup, int spacing)
+        : rows((perGroup + inner - 1) / inner),
+          // A last row that is not full leaves heatmaps of the row above with none below them:
+          // they name the columns too, and that row is as tall as the last.
+          labelledRows(perGroup % inner != 0 && rows > 1 ? 2 : 1),
+          width(sides.left[1] + (inner - 1) * sides.left[0] + inner * sides.right +
+                (inner - 1) * spacing),
+          height(rows * sides.top + labelledRows * sides.bottom[1] +
+                 (rows - labelledRows) * sides.bottom[0] + (rows - 1) * spacing)
+    {}
+};
+
 } // namespace
 
 GridArrangement GridArrangement::best(int count, int frames, QSize area, int rows, int cols,
                                       const TileRoom &room, double minCell, int spacing,
-                                      QSize frame, int frameSpacing)
+                                      QSize frame, int frameSpacing, int maxOuter)
 {
     const Sides sides(room);
     const bool framed = frames > 0;
@@ -48,16 +69,12 @@ GridArrangement GridArrangement::best(int count, int frames, QSize area, int row
         // Without frames, ties go to fewer columns (as the grid always did); with frames, to a
         // group on fewer rows.
         const int inner = framed ? perGroup - step : step + 1;
-        const int groupRows = (perGroup + inner - 1) / inner;
-        // A last row that is not full leaves heatmaps of the row above with none below them:
-        // they name the columns too, and that row is as tall as the last.
-        const int labelledRows = perGroup % inner != 0 && groupRows > 1 ? 2 : 1;
-        const double groupWidth = sides.left[1] + (inner - 1) * sides.left[0] +
-                                  inner * sides.right + (inner - 1) * spacing;
-        const double groupHeight = groupRows * sides.top + labelledRows * sides.bottom[1] +
-                                   (groupRows - labelledRows) * sides.bottom[0] +
-                                   (groupRows - 1) * spacing;
-        for (int outer = 1; outer <= groups; ++outer) {
+        const GroupRoom group(sides, inner, perGroup, spacing);
+        const int groupRows = group.rows;
+        const double groupWidth = group.width;
+        const double groupHeight = group.height;
+        for (int outer = 1; outer <= (maxOuter > 0 ? std::min(groups, maxOuter) : groups);
+             ++outer) {
             const int frameRows = (groups + outer - 1) / outer;
             const double fixedWidth =
                 outer * (groupWidth + frame.width()) + (outer - 1) * frameSpacing;
@@ -80,6 +97,30 @@ GridArrangement GridArrangement::best(int count, int frames, QSize area, int row
         }
     }
     return best;
+}
+
+QRect GridArrangement::tileRect(int index, int perGroup, const TileRoom &room, int rows, int cols,
+                                int spacing, QSize frame, int frameSpacing) const
+{
+    const Sides sides(room);
+    const GroupRoom group(sides, inner, perGroup, spacing);
+    const int g = index / perGroup, k = index % perGroup;
+    const int column = k % inner, row = k / inner;
+    const int cellsWidth = int(std::ceil(cols * cell - 1e-6));
+    const int cellsHeight = int(std::ceil(rows * cell - 1e-6));
+    const int groupWidth = int(group.width) + inner * cellsWidth + frame.width();
+    const int groupHeight = int(group.height) + group.rows * cellsHeight + frame.height();
+    int x = (g % outer) * (groupWidth + frameSpacing);
+    int y = (g / outer) * (groupHeight + frameSpacing);
+    if (column > 0)
+        x += sides.left[1] + sides.right + cellsWidth + spacing +
+             (column - 1) * (sides.left[0] + sides.right + cellsWidth + spacing);
+    for (int above = 0; above < row; ++above) {
+        const bool named = above >= group.rows - group.labelledRows;
+        y += sides.top + cellsHeight + sides.bottom[named] + spacing;
+    }
+    const bool namesRows = drawsRowLabels(k), namesColumns = drawsColumnLabels(k, perGroup);
+    return QRect(QPoint(x, y), tileSize(room.labelled[namesRows][namesColumns], rows, cols));
 }
 
 QSize GridArrangement::tileSize(const QMargins &room, int rows, int cols) const

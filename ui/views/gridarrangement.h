@@ -1,25 +1,12 @@
 // GridArrangement: how many heatmaps per row, and how large their cells, fit the most in a view.
 #pragma once
 
-#include <QMargins>
+#include "views/tileroom.h"
+
+#include <QRect>
 #include <QSize>
 
 namespace headlens {
-
-/// The room a heatmap of the grid takes around its cells (title, token labels, axis titles),
-/// by which of its labels it draws: the heads of one text share their tokens, so only the
-/// first column names the rows and only a heatmap with none below it names the columns.
-struct TileRoom
-{
-    QMargins labelled[2][2]; ///< [draws the rows' labels][draws the columns' labels]
-
-    bool operator==(const TileRoom &o) const
-    {
-        return labelled[0][0] == o.labelled[0][0] && labelled[0][1] == o.labelled[0][1] &&
-               labelled[1][0] == o.labelled[1][0] && labelled[1][1] == o.labelled[1][1];
-    }
-    bool operator!=(const TileRoom &o) const { return !(*this == o); }
-};
 
 /// `count` heatmaps, in `frames` frames of count / frames heatmaps each, or without frames
 /// (frames = 0: then `inner` is the column count and `outer` 1). Inside a frame the heatmaps sit
@@ -44,15 +31,21 @@ struct GridArrangement
     /// around them, `spacing` px apart; each frame takes `frame` around its heatmaps and
     /// frames are `frameSpacing` apart. Precondition: count >= 1; frames = 0 or a divisor of
     /// count; rows, cols >= 1.
+    /// `maxOuter` (0: any) caps the frames side by side: 1 keeps each group on its own rows.
     static GridArrangement best(int count, int frames, QSize area, int rows, int cols,
                                 const TileRoom &room, double minCell, int spacing,
-                                QSize frame = QSize(), int frameSpacing = 0);
+                                QSize frame = QSize(), int frameSpacing = 0, int maxOuter = 0);
 
     /// Whether heatmap `k` of its group (of `perGroup`) draws the rows' labels: the first
     /// column does.
     bool drawsRowLabels(int k) const { return k % inner == 0; }
     /// Whether it draws the columns' labels: when no heatmap of its group sits below it.
     bool drawsColumnLabels(int k, int perGroup) const { return k + inner >= perGroup; }
+    /// Where heatmap `index` (of groups of `perGroup`) sits, from the grid's top-left, and its
+    /// size, for a grid laid out by hand as best() counted it (no frames drawn: `frame` is the
+    /// room between groups).
+    QRect tileRect(int index, int perGroup, const TileRoom &room, int rows, int cols, int spacing,
+                   QSize frame = QSize(), int frameSpacing = 0) const;
     /// The size of a heatmap of `rows` x `cols` cells with `room` around them.
     QSize tileSize(const QMargins &room, int rows, int cols) const;
 };

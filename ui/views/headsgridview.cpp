@@ -215,7 +215,7 @@ void HeadsGridView::arrange()
     // measured again, the next pass places them by it (the second pass keeps what the first
     // placed, once every kind of heatmap has been measured).
     for (int pass = 0; pass < 3; ++pass) {
-        const TileRoom room = measureRoom();
+        const TileRoom room = TileRoom::measure(m_plots);
         const GridArrangement best = bestArrangement(area, rows, cols, room);
         if (best == m_arrangement && room == m_placedRoom)
             return;
@@ -250,30 +250,6 @@ GridArrangement HeadsGridView::bestArrangement(QSize area, int rows, int cols,
             return readable;
     }
     return best;
-}
-
-// The room around each kind of heatmap's cells (by the labels it draws), measured now where it
-// changed; a kind no heatmap is yet takes the room of one drawing both its labels.
-TileRoom HeadsGridView::measureRoom()
-{
-    TileRoom room;
-    bool known[2][2] = {{false, false}, {false, false}};
-    QMargins any;
-    for (HeatmapPlot *plot : m_plots) {
-        const QMargins &m = plot->measuredMargins();
-        if (m.isNull())
-            continue;
-        const int r = plot->rowLabelsShown(), c = plot->columnLabelsShown();
-        room.labelled[r][c] = m;
-        known[r][c] = true;
-        if (any.isNull() || (r && c))
-            any = m;
-    }
-    for (int r = 0; r < 2; ++r)
-        for (int c = 0; c < 2; ++c)
-            if (!known[r][c])
-                room.labelled[r][c] = any;
-    return room;
 }
 
 void HeadsGridView::arrangeSoon()

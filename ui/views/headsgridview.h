@@ -86,7 +86,6 @@ private:
     void arrange();
     /// arrange() once the events pending now are handled (many heatmaps may ask at once).
     void arrangeSoon();
-    TileRoom measureRoom();
     GridArrangement bestArrangement(QSize area, int rows, int cols, const TileRoom &room) const;
     void place(const GridArrangement &arrangement, const TileRoom &room);
     void refill();
