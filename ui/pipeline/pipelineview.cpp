@@ -349,8 +349,14 @@ void PipelineView::setStep(int index, bool animate)
     bringUpToDate(); // the panels must show the trace the step is taken from
     if (!m_trace || stepCount() == 0)
         return;
-    m_step = std::clamp(index, 0, stepCount() - 1);
+    const int step = std::clamp(index, 0, stepCount() - 1);
+    const bool moved = step != m_step;
+    m_step = step;
     showStep(animate);
+    // A new step starts at its top, the shapes and the diagram: scrolled down to the last
+    // step's heatmaps, a class saw the next step's heatmaps under the old step's place.
+    if (moved)
+        m_scroll->verticalScrollBar()->setValue(0);
 }
 
 QString PipelineView::shapeBeforeText() const
