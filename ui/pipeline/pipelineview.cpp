@@ -243,6 +243,7 @@ void PipelineView::fitHeader()
 {
     const bool compact = height() > 0 && height() < kCompactHeight;
     m_shapes->setVisible(!compact);
+    m_diagram->setCompact(compact);
     QFont title = font();
     title.setPointSizeF((compact ? 13.0 : 16.0) * m_style.fontScale);
     title.setBold(true);
@@ -257,7 +258,10 @@ void PipelineView::reflow()
     const int needed = m_gallery->minimumWidth() + m_side->minimumWidth() +
                        m_splitter->handleWidth() +
                        m_scroll->verticalScrollBar()->sizeHint().width() + 16;
-    const Qt::Orientation wanted = width() >= needed ? Qt::Horizontal : Qt::Vertical;
+    // A short view (a 1280x720 projector) puts them below too: the heatmaps, as wide as the
+    // page, then take fewer rows, and the diagram and the heatmaps are seen together.
+    const bool shortView = height() > 0 && height() < kCompactHeight;
+    const Qt::Orientation wanted = width() >= needed && !shortView ? Qt::Horizontal : Qt::Vertical;
     if (m_splitter->orientation() != wanted) {
         m_splitter->setOrientation(wanted);
         m_splitter->setSizes({1000, wanted == Qt::Horizontal ? 1000 : 700});

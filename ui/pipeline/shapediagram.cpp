@@ -99,7 +99,16 @@ QSize ShapeDiagram::sizeHint() const
 
 double ShapeDiagram::rowHeight() const
 {
-    return 34.0 * m_scale;
+    return (m_compact ? 22.0 : 34.0) * m_scale;
+}
+
+void ShapeDiagram::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    setFixedHeight(sizeHint().height());
+    update();
 }
 
 // Pixels per unit of log width: the wider of the two shapes fills the space beside the labels.

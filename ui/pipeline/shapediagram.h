@@ -26,6 +26,8 @@ public:
                    const Shape &after, bool animate);
     /// The shapes of `step`'s first input and first output, striped for the trace's heads.
     void setStep(const Trace &trace, const TraceStep &step, bool animate);
+    /// Thinner bars, for a short view (the page must show its heatmaps with it).
+    void setCompact(bool compact);
     void setFontScale(double scale);
     void setDark(bool dark);
     /// h, for striping product axes such as h*d_k into one segment per head.
@@ -49,6 +51,7 @@ private:
     Shape m_before, m_after;
     QVariantAnimation m_animation;
     double m_progress = 1.0;
+    bool m_compact = false;
     double m_scale = 1.0;
     bool m_dark = false;
     int m_heads = 1;

@@ -6,11 +6,14 @@
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
+#include "views/tileroom.h"
 #include "views/tracereader.h"
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QTimer>
 #include <QToolTip>
 
 #include <algorithm>
@@ -61,6 +64,7 @@ TensorGallery::TensorGallery(QWidget *parent)
     m_grid = new QGridLayout(m_host);
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(4);
+    m_grid->setAlignment(Qt::AlignTop | Qt::AlignLeft); // panels of the sizes arrange() gives
     layout->addLayout(top);
     layout->addWidget(m_host, 1);
     connect(m_choice, &QComboBox::currentIndexChanged, this, &TensorGallery::refill);
@@ -127,24 +131,10 @@ void TensorGallery::ensurePlots(int count)
                 emit cellClicked(QString::fromStdString(m_shown.key.str()), head, cell.x(),
                                  cell.y());
         });
-        // Widths come from the column stretches alone, not from each plot's size hint.
-        plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
         m_plots.push_back(plot);
     }
-    const int columns = columnsFor(count);
-    m_columns = columns;
-    for (HeatmapPlot *plot : m_plots)
-        m_grid->removeWidget(plot);
-    for (int i = 0; i < int(m_plots.size()); ++i) {
+    for (int i = 0; i < int(m_plots.size()); ++i)
         m_plots[size_t(i)]->setVisible(i < count);
-        if (i < count)
-            m_grid->addWidget(m_plots[size_t(i)], i / std::max(columns, 1),
-                              i % std::max(columns, 1));
-    }
-    // The first column also carries the token labels: give it more room so its heatmaps are
-    // as wide as the others' (without this, heads 1 and 5 shrank to slivers at 8 heads).
-    for (int c = 0; c < m_grid->columnCount(); ++c)
-        m_grid->setColumnStretch(c, c == 0 && columns > 1 ? 3 : (c < columns ? 2 : 0));
     m_visible = count;
 }
 
@@ -178,6 +168,9 @@ bool TensorGallery::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_meaning && event->type() == QEvent::Resize)
         fitMeaning(); // the same width gives the same height: no loop
+    if (watched == m_watchedPage &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest))
+        arrangeSoon(); // the arrangement depends on the height, not the other way round
     return QWidget::eventFilter(watched, event);
 }
 
@@ -185,30 +178,104 @@ void TensorGallery::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     fitMeaning();
-    if (m_visible > 0 && columnsFor(m_visible) != m_columns)
-        draw(m_shown); // fewer, wider columns (or more again): the labels go with the first column
+    arrange();
 }
 
-// As many columns as leave square cells tall enough for one token label a row: four columns
-// of eight heads at 830 px drew every other label in presentation mode. More rows scroll down.
-int TensorGallery::columnsFor(int count) const
+// The height the panels have on screen under what is above them in the page (the step's
+// shapes, its diagram and its sentence), when the page is scrolled to its top: the panels
+// are arranged to fit it, so the diagram and the heatmaps are seen together.
+int TensorGallery::heightOnScreen() const
 {
-    const int preferred = count <= 4 ? count : int(std::ceil(std::sqrt(double(count) * 2.0)));
-    if (m_shown.shown->panels.empty() || count <= 1)
-        return std::max(preferred, 1);
-    const RowMatrix &m = m_shown.shown->panels.front();
-    const Eigen::Index rows = m.rows(), cols = m.cols();
-    const bool square =
-        std::max(rows, cols) <= HeatmapPlot::kMaxSquareAspect * std::min(rows, cols);
-    if (!square || rows > HeatmapPlot::kMaxLabelledRows || rows == 0)
-        return std::max(preferred, 1);
-    QFont labels = font();
-    labels.setPointSizeF(7.5 * m_style.fontScale); // the compact plots' label font
-    const double line = HeatmapPlot::labelPitch(labels);
-    const double perPlot = line * double(cols) + 12.0 + m_grid->spacing();
-    const double firstLabels = 90.0 * m_style.fontScale; // the query tokens beside column 1
-    const int fit = int((width() - firstLabels) / perPlot);
-    return std::clamp(fit, 1, std::max(preferred, 1));
+    if (QScrollArea *scroll = page()) {
+        const int top = m_host->mapTo(scroll->widget(), QPoint()).y();
+        return std::max(scroll->viewport()->height() - top - 4, kLeastHeight);
+    }
+    return std::max(m_host->height(), kLeastHeight);
+}
+
+QScrollArea *TensorGallery::page() const
+{
+    for (QWidget *w = parentWidget(); w; w = w->parentWidget()) {
+        auto *scroll = qobject_cast<QScrollArea *>(w);
+        if (scroll && scroll->widget())
+            return scroll;
+    }
+    return nullptr;
+}
+
+// What is above the panels in the page (the header, the sentence) grows and shrinks with each
+// step and resize: the page's content laid out again may leave them another height on screen.
+void TensorGallery::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (QScrollArea *scroll = page(); scroll && scroll->widget() != m_watchedPage) {
+        m_watchedPage = scroll->widget();
+        m_watchedPage->installEventFilter(this);
+    }
+    arrangeSoon();
+}
+
+void TensorGallery::arrangeSoon()
+{
+    if (m_arrangePending)
+        return;
+    m_arrangePending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_arrangePending = false;
+        arrange();
+    });
+}
+
+// As the heads grid arranges its heads: the panels share their token labels (the first column
+// names the rows, the bottom panels the columns), every cell of one size; every label where
+// the room allows, else (up to 12 panels) every other in cells of at least 8 px, all on
+// screen; else every label, and the page scrolls. Panels far from square (a (n, d_k) slice)
+// get square tiles, their cells stretched.
+void TensorGallery::arrange()
+{
+    if (m_visible == 0 || !m_shown.shown || m_shown.shown->panels.empty())
+        return;
+    std::vector<HeatmapPlot *> plots(m_plots.begin(), m_plots.begin() + m_visible);
+    const RowMatrix &first = m_shown.shown->panels.front();
+    const int rows = std::max(int(first.rows()), 1);
+    const bool square = std::max<Eigen::Index>(first.rows(), first.cols()) <=
+                        HeatmapPlot::kMaxSquareAspect *
+                            std::max<Eigen::Index>(std::min(first.rows(), first.cols()), 1);
+    const int cols = square ? std::max(int(first.cols()), 1) : rows;
+    const QSize area(std::max(m_host->width(), 100), heightOnScreen());
+    const double smallest = double(kLeastSide) / std::max(rows, cols);
+    const double labelled =
+        std::max(rows <= HeatmapPlot::kMaxLabelledRows
+                     ? HeatmapPlot::labelPitch(plots.front()->yAxis->tickLabelFont())
+                     : 0.0,
+                 smallest);
+    for (int pass = 0; pass < 3; ++pass) {
+        const TileRoom room = TileRoom::measure(plots);
+        const auto fit = [&](double minCell) {
+            return GridArrangement::best(m_visible, 0, area, rows, cols, room, minCell,
+                                         m_grid->spacing());
+        };
+        GridArrangement best = fit(labelled);
+        if (!best.fits && m_visible <= kAllAtOnce) {
+            const GridArrangement readable = fit(std::max(kReadableCell, smallest));
+            if (readable.fits)
+                best = readable;
+        }
+        if (best == m_arrangement && room == m_placedRoom)
+            return;
+        m_arrangement = best;
+        m_placedRoom = room;
+        for (HeatmapPlot *plot : m_plots)
+            m_grid->removeWidget(plot);
+        for (int i = 0; i < m_visible; ++i) {
+            HeatmapPlot *plot = plots[size_t(i)];
+            const bool namesRows = best.drawsRowLabels(i);
+            const bool namesColumns = best.drawsColumnLabels(i, m_visible);
+            plot->setTickLabelsShown(namesRows, namesColumns);
+            plot->setFixedSize(best.tileSize(room.labelled[namesRows][namesColumns], rows, cols));
+            m_grid->addWidget(plot, i / best.inner, i % best.inner);
+        }
+    }
 }
 
 // The wrapped sentence's height at this width is part of the gallery's minimum: counted only
@@ -267,14 +334,11 @@ void TensorGallery::draw(const GalleryImages &images)
             m_meaning->text() +
             tr(". Colours: %1%2").arg(ColorRange::legendTitle(m_style.colorScale), span));
     }
-    // Token labels only in the first column: the other panels keep their width for cells.
-    const QStringList unnamedRows(images.rowLabels.size(), QString());
     for (size_t i = 0; i < panels.panels.size(); ++i) {
         HeatmapPlot *plot = m_plots[i];
         const RowMatrix &m = panels.panels[i];
         plot->setPooledMatrix(images.pooled[i], int(m.rows()), int(m.cols()), images.maxCells);
-        const bool firstColumn = int(i) % std::max(m_columns, 1) == 0;
-        plot->setLabels(firstColumn ? images.rowLabels : unnamedRows, images.colLabels);
+        plot->setLabels(images.rowLabels, images.colLabels);
         plot->setAxisTitles(QString::fromStdString(panels.rowsAxis),
                             QString::fromStdString(panels.colsAxis));
         const bool queryHead = panels.perHead && panels.headAxis == "h";
@@ -290,6 +354,7 @@ void TensorGallery::draw(const GalleryImages &images)
         plot->setColorRange(range.lower, range.upper);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
+    arrange();
 }
 
 } // namespace headlens

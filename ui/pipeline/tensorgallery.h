@@ -5,6 +5,7 @@
 #include "pipeline/galleryimages.h"
 #include "plot/plotstyle.h"
 #include "runner/newestinpool.h"
+#include "views/gridarrangement.h"
 
 #include <QWidget>
 
@@ -14,6 +15,7 @@
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 
 namespace headlens {
 
@@ -45,11 +47,23 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    /// As many panels at once as the page shows (HeadsGridView's numbers).
+    static constexpr int kAllAtOnce = 12;
+    static constexpr double kReadableCell = 8.0;
+    /// The panels are never arranged for less height than this (they scroll below it)...
+    static constexpr int kLeastHeight = 160;
+    /// ...and no panel's cells take less than this a side.
+    static constexpr int kLeastSide = 80;
+
     void fitMeaning();
-    int columnsFor(int count) const;
+    int heightOnScreen() const;
+    QScrollArea *page() const; ///< the page the gallery scrolls in, if any
+    void arrange();
+    void arrangeSoon(); ///< arrange() once the events pending now are handled
     void refill();
     void draw(const GalleryImages &images);
     void ensurePlots(int count);
@@ -68,7 +82,10 @@ private:
     GalleryImages m_shown; ///< what the panels draw, for the hover text
     NewestInPool<GalleryImages> m_images;
     int m_visible = 0;
-    int m_columns = 1;
+    GridArrangement m_arrangement;    ///< how the panels are placed now
+    TileRoom m_placedRoom;            ///< the room around their cells they were placed with
+    QWidget *m_watchedPage = nullptr; ///< the page's content, whose layout moves the panels
+    bool m_arrangePending = false;
 };
 
 } // namespace headlens

@@ -37,19 +37,16 @@ struct Sides
 struct GroupRoom
 {
     int rows;
-    int labelledRows; ///< rows whose heatmaps name the columns
     double width;
     double height;
 
+    // Only the last row names the columns (drawsColumnLabels), so every other row has the
+    // bottom room of heatmaps that do not.
     GroupRoom(const Sides &sides, int inner, int perGroup, int spacing)
-        : rows((perGroup + inner - 1) / inner),
-          // A last row that is not full leaves heatmaps of the row above with none below them:
-          // they name the columns too, and that row is as tall as the last.
-          labelledRows(perGroup % inner != 0 && rows > 1 ? 2 : 1),
-          width(sides.left[1] + (inner - 1) * sides.left[0] + inner * sides.right +
-                (inner - 1) * spacing),
-          height(rows * sides.top + labelledRows * sides.bottom[1] +
-                 (rows - labelledRows) * sides.bottom[0] + (rows - 1) * spacing)
+        : rows((perGroup + inner - 1) / inner), width(sides.left[1] + (inner - 1) * sides.left[0] +
+                                                      inner * sides.right + (inner - 1) * spacing),
+          height(rows * sides.top + sides.bottom[1] + (rows - 1) * sides.bottom[0] +
+                 (rows - 1) * spacing)
     {}
 };
 
@@ -115,10 +112,7 @@ QRect GridArrangement::tileRect(int index, int perGroup, const TileRoom &room, i
     if (column > 0)
         x += sides.left[1] + sides.right + cellsWidth + spacing +
              (column - 1) * (sides.left[0] + sides.right + cellsWidth + spacing);
-    for (int above = 0; above < row; ++above) {
-        const bool named = above >= group.rows - group.labelledRows;
-        y += sides.top + cellsHeight + sides.bottom[named] + spacing;
-    }
+    y += row * (sides.top + cellsHeight + sides.bottom[0] + spacing);
     const bool namesRows = drawsRowLabels(k), namesColumns = drawsColumnLabels(k, perGroup);
     return QRect(QPoint(x, y), tileSize(room.labelled[namesRows][namesColumns], rows, cols));
 }

@@ -39,8 +39,13 @@ struct GridArrangement
     /// Whether heatmap `k` of its group (of `perGroup`) draws the rows' labels: the first
     /// column does.
     bool drawsRowLabels(int k) const { return k % inner == 0; }
-    /// Whether it draws the columns' labels: when no heatmap of its group sits below it.
-    bool drawsColumnLabels(int k, int perGroup) const { return k + inner >= perGroup; }
+    /// Whether it draws the columns' labels: in its group's last row (every heatmap has the
+    /// same tokens; a heatmap above an empty place of a short last row names none, so that
+    /// every row of the grid keeps one height).
+    bool drawsColumnLabels(int k, int perGroup) const
+    {
+        return k >= (perGroup - 1) / inner * inner;
+    }
     /// Where heatmap `index` (of groups of `perGroup`) sits, from the grid's top-left, and its
     /// size, for a grid laid out by hand as best() counted it (no frames drawn: `frame` is the
     /// room between groups).
