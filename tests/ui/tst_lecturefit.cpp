@@ -2,6 +2,8 @@
 #include "windowsettled.h"
 
 #include "pipeline/pipelineview.h"
+#include "pipeline/shapediagram.h"
+#include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"
 
@@ -93,6 +95,8 @@ private slots:
     void theWindowStaysOnTheScreen_data();
     void theWindowStaysOnTheScreen();
     void aNewPipelineStepStartsAtItsTop();
+    void aPipelineStepShowsItsDiagramAndEveryHead_data();
+    void aPipelineStepShowsItsDiagramAndEveryHead();
 };
 
 void TestLectureFit::everyHeadShowsAtOnce_data()
@@ -178,6 +182,59 @@ void TestLectureFit::aNewPipelineStepStartsAtItsTop()
         QCOMPARE(scroll->verticalScrollBar()->value(), 0);
     }
     QVERIFY(scrolled > 0);
+}
+
+void TestLectureFit::aPipelineStepShowsItsDiagramAndEveryHead_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("dModel");
+    QTest::newRow("the lesson's 8 heads") << 8 << 512;
+    QTest::newRow("12 heads") << 12 << 768;
+}
+
+// The lecture scrolled between the Softmax step's shape diagram and its heatmaps, which sat a
+// screen apart. At the projector's size, with the Controls hidden as presentation mode starts,
+// the step's diagram and every head's panel are on screen together, in cells of one size.
+void TestLectureFit::aPipelineStepShowsItsDiagramAndEveryHead()
+{
+    QFETCH(int, heads);
+    QFETCH(int, dModel);
+    AttentionConfig config = window->workspace()->state().config;
+    config.heads = heads;
+    config.dModel = dModel;
+    window->workspace()->setConfig(config);
+    window->showPipeline();
+    QVERIFY(settle());
+    PipelineView *pipeline = window->pipeline();
+    QVERIFY(dock()->isHidden());
+    auto *scroll = pipeline->findChild<QScrollArea *>(QString(), Qt::FindDirectChildrenOnly);
+    QVERIFY(scroll);
+    for (int step = 1; step < pipeline->stepCount(); ++step) {
+        QTest::keyClick(pipeline, Qt::Key_Right);
+        QVERIFY(settle());
+        if (pipeline->gallery()->currentTensor() == "weights")
+            break;
+    }
+    QCOMPARE(pipeline->gallery()->currentTensor(), QString("weights"));
+    const QRect view = scroll->viewport()->rect();
+    const QRect diagram(pipeline->diagram()->mapTo(scroll->viewport(), QPoint()),
+                        pipeline->diagram()->size());
+    QVERIFY2(view.contains(diagram), "the shape diagram is not on screen");
+    QList<HeatmapPlot *> panels;
+    for (HeatmapPlot *plot : pipeline->gallery()->findChildren<HeatmapPlot *>())
+        if (plot->isVisibleTo(pipeline->gallery()))
+            panels << plot;
+    QCOMPARE(int(panels.size()), heads);
+    QSize cells;
+    for (HeatmapPlot *plot : panels) {
+        const QRect at(plot->mapTo(scroll->viewport(), QPoint()), plot->size());
+        QVERIFY2(view.contains(at), qPrintable(plot->title() + " is not on screen"));
+        if (cells.isEmpty())
+            cells = plot->axisRect()->rect().size();
+        QCOMPARE(plot->axisRect()->rect().size(), cells);
+        QVERIFY2(double(cells.height()) / plot->rowCount() >= TensorGallery::kReadableCell,
+                 qPrintable(plot->title()));
+    }
 }
 
 QTEST_MAIN(TestLectureFit)

@@ -112,12 +112,20 @@ bool showStepWriting(PipelineView &view, TraceKey tensor)
 }
 
 // The panels in reading order, as a person counts them: left to right, then the next row.
-std::vector<std::pair<HeatmapPlot *, bool>> panelsInReadingOrder(QWidget *gallery)
+struct Panel
 {
-    std::vector<std::pair<HeatmapPlot *, bool>> panels; // and whether it starts a row
-    for (const auto &row : plotRowsOnScreen(gallery))
-        for (size_t c = 0; c < row.size(); ++c)
-            panels.emplace_back(row[c], c == 0);
+    HeatmapPlot *plot;
+    bool startsRow; ///< first of its row: names the rows
+    bool inLastRow; ///< nothing below it: names the columns
+};
+
+std::vector<Panel> panelsInReadingOrder(QWidget *gallery)
+{
+    std::vector<Panel> panels;
+    const auto rows = plotRowsOnScreen(gallery);
+    for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t c = 0; c < rows[r].size(); ++c)
+            panels.push_back({rows[r][c], c == 0, r + 1 == rows.size()});
     return panels;
 }
 
@@ -178,10 +186,14 @@ void TestPipelineDrawing::everyStepShowsItsFirstOutput()
                   QByteArray::number(qint64(slices.size())) + " slices")
                      .constData());
         for (size_t p = 0; p < slices.size(); ++p) {
-            const QByteArray mismatch = cellsMismatch(drawnCells(*panels[p].first),
+            const QByteArray mismatch = cellsMismatch(drawnCells(*panels[p].plot),
                                                       referenceMaxPool(slices[p], kPanelCells));
             QVERIFY2(mismatch.isEmpty(),
-                     (where + ", panel " + QByteArray::number(qint64(p) + 1) + ": " + mismatch)
+                     (where + ", panel " + QByteArray::number(qint64(p) + 1) + " (" +
+                      panels[p].plot->title().toUtf8() + " at " +
+                      QByteArray::number(rectIn(view.gallery(), panels[p].plot).x()) + "," +
+                      QByteArray::number(rectIn(view.gallery(), panels[p].plot).y()) +
+                      "): " + mismatch)
                          .constData());
         }
     }
@@ -223,11 +235,14 @@ void TestPipelineDrawing::eachPanelDrawsItsHead()
     const auto panels = panelsInReadingOrder(view.gallery());
     QCOMPARE(int(panels.size()), t.heads());
     for (int h = 0; h < t.heads(); ++h) {
-        const auto [plot, startsRow] = panels[size_t(h)];
+        const auto [plot, startsRow, inLastRow] = panels[size_t(h)];
         QCOMPARE(plot->title(), QString("head %1").arg(h + 1));
         QCOMPARE(plot->colLabels(), keys);
-        // Query tokens label the first panel of each row; the others keep their width for cells.
-        QCOMPARE(plot->rowLabels(), startsRow ? queries : QStringList(queries.size(), QString()));
+        QCOMPARE(plot->rowLabels(), queries);
+        // The panels share their labels: the first of each row names the queries, the bottom
+        // row the keys; the others give the room to cells.
+        QCOMPARE(plot->rowLabelsShown(), startsRow);
+        QCOMPARE(plot->columnLabelsShown(), inLastRow);
         const RowMatrix want =
             referenceMaxPool(expectedPanel(t, tensorNamed(tensor), b, h), kPanelCells);
         const QByteArray mismatch = cellsMismatch(drawnCells(*plot), want);
@@ -298,9 +313,8 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
     QCOMPARE(int(panels.size()), t.heads());
     for (int h = 0; h < t.heads(); ++h) {
         const bool own = tensor == "weights" && scale == ColorScaleMode::PerHead;
-        const QByteArray mismatch =
-            pictureMismatch(*panels[size_t(h)].first, wanted[size_t(h)], map,
-                            own ? unmaskedRange(wanted[size_t(h)]) : range);
+        const QByteArray mismatch = pictureMismatch(*panels[size_t(h)].plot, wanted[size_t(h)], map,
+                                                    own ? unmaskedRange(wanted[size_t(h)]) : range);
         QVERIFY2(mismatch.isEmpty(), inPanel(h, mismatch).constData());
     }
 }

@@ -124,8 +124,14 @@ QByteArray plotProblems(QWidget *page, bool labels)
         HeadsGridView *grid = nullptr;
         for (QWidget *w = plot; w && !grid; w = w->parentWidget())
             grid = qobject_cast<HeadsGridView *>(w);
-        const bool allHeadsShown = grid && grid->plotCount() <= HeadsGridView::kAllAtOnce &&
-                                   grid->scrollArea()->verticalScrollBar()->maximum() == 0;
+        TensorGallery *gallery = nullptr;
+        for (QWidget *w = plot; w && !gallery; w = w->parentWidget())
+            gallery = qobject_cast<TensorGallery *>(w);
+        // So does the Pipeline's gallery, with the shape diagram above it.
+        const bool allHeadsShown = (grid && grid->plotCount() <= HeadsGridView::kAllAtOnce &&
+                                    grid->scrollArea()->verticalScrollBar()->maximum() == 0) ||
+                                   (gallery && gallery->panelCount() <= TensorGallery::kAllAtOnce &&
+                                    gallery->fitsOnScreen());
         if (allHeadsShown && rows >= 2)
             continue;
         if (rows != plot->rowCount())

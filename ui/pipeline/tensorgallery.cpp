@@ -275,6 +275,9 @@ void TensorGallery::arrange()
             plot->setFixedSize(best.tileSize(room.labelled[namesRows][namesColumns], rows, cols));
             m_grid->addWidget(plot, i / best.inner, i % best.inner);
         }
+        // Placed now, not at the next event loop turn: a frame of panels at the last step's
+        // places drew a head in another's place.
+        m_grid->activate();
     }
 }
 

@@ -40,6 +40,12 @@ public:
     /// The tensor drawn now. Precondition: the step has one (currentTensor() is not empty).
     TraceKey currentKey() const;
     int panelCount() const;
+    /// As many panels at once as the page shows (HeadsGridView's numbers).
+    static constexpr int kAllAtOnce = 12;
+    static constexpr double kReadableCell = 8.0;
+    /// Whether every panel is on screen at once (up to kAllAtOnce: then in cells of at least
+    /// kReadableCell, every other label where every label does not fit).
+    bool fitsOnScreen() const { return m_arrangement.fits; }
 
 signals:
     /// A click on cell (row, col) of head `head`'s panel of tensor `tensor`.
@@ -51,9 +57,6 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    /// As many panels at once as the page shows (HeadsGridView's numbers).
-    static constexpr int kAllAtOnce = 12;
-    static constexpr double kReadableCell = 8.0;
     /// The panels are never arranged for less height than this (they scroll below it)...
     static constexpr int kLeastHeight = 160;
     /// ...and no panel's cells take less than this a side.
