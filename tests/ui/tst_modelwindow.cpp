@@ -297,6 +297,32 @@ private slots:
     }
 
     // An example is a lesson for the built-in layer: it leaves the toy model, and says so.
+    // Students read meaning into the random weights' patterns: the note above the heads says
+    // they are random (and their seed) until a trained model is shown, and again after it.
+    void theBuiltInLayerSaysItsWeightsAreRandom()
+    {
+        auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
+        QVERIFY(note);
+        const auto says = [&](const QString &what) {
+            return note->isVisible() && note->text().contains(what);
+        };
+        QVERIFY2(says("random weights, seed 0: these patterns are not learned"),
+                 qPrintable(note->text()));
+        AttentionConfig config = window->workspace()->state().config;
+        config.seed = 7;
+        window->workspace()->setConfig(config);
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY2(says("random weights, seed 7"), qPrintable(note->text()));
+        window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(
+            Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel()));
+        QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY2(note->isVisible() && !note->text().contains("random"), qPrintable(note->text()));
+        window->models()->controller()->useBuiltIn();
+        QVERIFY(waitUntilSettled(*window));
+        QVERIFY2(says("random weights, seed 7"), qPrintable(note->text()));
+    }
+
     void anExampleReturnsToTheBuiltInLayer()
     {
         window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(

@@ -9,6 +9,7 @@
 #include "views/tokenstrip.h"
 #include "workspace/workspace.h"
 
+#include <QFileInfo>
 #include <QLabel>
 
 namespace headlens {
@@ -55,10 +56,14 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
     // made the window 2292 px wide at least.
     m_note->setWordWrap(true);
-    m_note->hide();
+    showBuiltInLayer();
     connect(m_controller, &ModelController::runChanged, this, &ModelWiring::showRun);
     connect(m_controller, &ModelController::sourceChanged, this, &ModelWiring::syncActive);
     connect(workspace, &Workspace::inputChanged, this, &ModelWiring::syncActive);
+    connect(workspace, &Workspace::inputChanged, this, [this] {
+        if (!m_controller->run())
+            showBuiltInLayer();
+    });
     connect(m_overview, &ModelOverview::headChosen, m_controller, &ModelController::openHead);
     connect(m_corpus, &CorpusPanel::headChosen, m_controller, &ModelController::openHead);
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
@@ -78,11 +83,13 @@ void ModelWiring::syncActive()
 void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
 {
     emit runShown(bool(run));
-    m_note->setVisible(bool(run));
     m_workspace->setKvTextIsSentenceB(run && run->readsPairs);
     m_corpus->setModel(run ? run->source.model : nullptr);
-    if (!run)
+    if (!run) {
+        showBuiltInLayer();
         return;
+    }
+    m_note->show();
     m_overview->setRun(run);
     m_overview->setCurrent(run->source.layer, m_selection->pinnedHead());
     m_note->setText(tr("<b>%1</b> · layer %2 of %3 · %4")
@@ -90,6 +97,23 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
                         .arg(run->source.layer)
                         .arg(run->layers)
                         .arg(tokenSummary(*run)));
+}
+
+// Students read meaning into the patterns of random weights: until a trained or opened model
+// is shown, the note says they are not learned (#33.5).
+void ModelWiring::showBuiltInLayer()
+{
+    const WorkspaceState &state = m_workspace->state();
+    // A model chosen but not read yet: its note comes with its run.
+    m_note->setVisible(state.modelPath.isEmpty());
+    if (!state.weightsPath.isEmpty()) {
+        m_note->setText(tr("<b>Built-in layer</b> · weights from %1")
+                            .arg(QFileInfo(state.weightsPath).fileName().toHtmlEscaped()));
+        return;
+    }
+    m_note->setText(tr("<b>Built-in layer</b> · random weights, seed %1: these patterns are not "
+                       "learned · open a model or train one to see learned heads")
+                        .arg(qulonglong(state.config.seed)));
 }
 
 void ModelWiring::openHead(int layer, int head)

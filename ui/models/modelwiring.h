@@ -33,7 +33,8 @@ public:
     ModelBox *box() const { return m_box; }
     /// The "Corpus" tab: the open model's heads over a text file.
     CorpusPanel *corpus() const { return m_corpus; }
-    /// Above the token strip: which model and layer the views show; hidden without a model.
+    /// Above the token strip: which model and layer the views show, or that the built-in
+    /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
     void setPlotStyle(const PlotStyle &style);
     /// Says layerSettingsVisibleChanged for the current choice (after the window connected).
@@ -50,6 +51,7 @@ signals:
 
 private:
     void showRun(const std::shared_ptr<const ModelRun> &run);
+    void showBuiltInLayer();
     void openHead(int layer, int head);
 
     Workspace *m_workspace;
