@@ -75,6 +75,15 @@ struct ModelRun
     /// What reading the text changed ("toy vocabulary a–t, …; cut to the first 20
     /// characters"): OpenedModel::readingNote of the text; empty for token ids or a pair.
     std::string readingNote;
+    /// Toy models: the task's name ("reverse"), its probe as text to type (ToyTask::probe),
+    /// and why the run's tokens are not an example of it (ToyTask::formatProblem, empty when
+    /// they are); all empty for other models.
+    struct
+    {
+        std::string name;
+        std::string example;
+        std::string formatProblem;
+    } task;
     std::string settingsSummary; ///< "d_model 16 · 2 heads · d_k 8 · causal\n2 layers · ..."
     /// The pass of a checkpoint's model this run reads (its tensors are handles on it), with
     /// every layer's keys and values for a causal one, so that a text starting with the same

@@ -109,6 +109,7 @@ std::shared_ptr<ModelRun> ToyOpenedModel::run(const ModelInput &input, int layer
     run->topNext = topPredictions(run->firstLogits, kTopPredictions,
                                   [&task](int id) { return task.label(id); });
     run->mappedOntoToyVocabulary = true;
+    run->task = {toString(task.kind()), exampleText(), task.formatProblem(ids).value_or("")};
     run->taskAccuracy = changes ? Trainer(model).evaluate(changes).accuracy : unablatedAccuracy();
     run->settingsSummary =
         summary(model.layerConfig(0), shape.layers, shape.vocabulary, shape.maxLength);
@@ -125,9 +126,25 @@ double ToyOpenedModel::unablatedAccuracy() const
     return m_unablatedAccuracy;
 }
 
+std::string ToyOpenedModel::exampleText() const
+{
+    std::string text;
+    for (const std::string &label : m_model->labels(m_model->task().probe(m_model->settings.seed)))
+        text += label;
+    return text;
+}
+
 HeadImportance ToyOpenedModel::importance(const ModelInput &input,
                                           const std::function<bool(double)> &progress) const
 {
+    // Ranked on a text outside the task, every head came out "unimportant" against a loss of
+    // 8-11 nats: say so, with the text that is an example, instead of ranking.
+    if (const auto problem = m_model->task().formatProblem(input.tokenIds))
+        throw InputError(*problem +
+                         " Head importance on such a text measures noise: rank the "
+                         "heads on the task's own example, \"" +
+                         exampleText() + "\" (--text in the CLI; the button \"Use the " +
+                         toString(m_model->task().kind()) + " task's example\" in the window).");
     const ToyRanking ranking(*m_model);
     return ranking.importance(input.tokenIds, ranking.targetsFor(input.tokenIds), progress);
 }

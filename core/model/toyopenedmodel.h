@@ -43,6 +43,8 @@ public:
 private:
     /// The task accuracy on the held-out set without interventions, evaluated once.
     double unablatedAccuracy() const;
+    /// The task's probe written in its labels: typed, it reads back as the probe.
+    std::string exampleText() const;
 
     std::shared_ptr<const TrainedModel> m_model;
     std::string m_path;

@@ -227,6 +227,45 @@ std::string ToyTask::readingNote(const std::string &text) const
     return note;
 }
 
+std::optional<std::string> ToyTask::formatProblem(const std::vector<int> &x) const
+{
+    const int n = int(x.size());
+    const std::string task = "The " + toString(m_kind) + " task";
+    if (m_kind == TaskKind::PreviousToken) {
+        if (n >= 2)
+            return std::nullopt;
+        return task + " predicts each token's previous one: it needs at least 2 tokens.";
+    }
+    if (n != m_length)
+        return task + " reads " + std::to_string(m_length) + " tokens; the text has " +
+               std::to_string(n) + ".";
+    if (m_kind == TaskKind::Induction) {
+        // f s s, every token of f and s distinct: the shape example() draws, for some |s|.
+        for (int repeat = minimumRepeat(n); repeat <= n / 2; ++repeat) {
+            const auto second = x.begin() + (n - repeat);
+            if (!std::equal(second - repeat, second, second))
+                continue;
+            std::vector<int> distinct(x.begin(), second);
+            std::sort(distinct.begin(), distinct.end());
+            if (std::adjacent_find(distinct.begin(), distinct.end()) == distinct.end())
+                return std::nullopt;
+        }
+        return task + " needs distinct tokens ending in a run of at least " +
+               std::to_string(minimumRepeat(n)) + " typed twice (filler, s, s).";
+    }
+    const int half = n / 2;
+    const auto separatorAt = std::find(x.begin(), x.end(), separator());
+    if (separatorAt != x.begin() + half)
+        return task + " needs " + std::to_string(half) + " tokens, then '|', then the answer.";
+    const std::vector<int> targets = targetsFor(x);
+    for (int k = half + 1; k < n; ++k)
+        if (x[size_t(k)] != targets[size_t(k - 1)])
+            return task + " needs the answer after '|': the " +
+                   (m_kind == TaskKind::Reverse ? "first half backwards" : "first half sorted") +
+                   ", and token " + std::to_string(k + 1) + " is not.";
+    return std::nullopt;
+}
+
 std::string ToyTask::description() const
 {
     switch (m_kind) {

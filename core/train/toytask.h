@@ -63,6 +63,15 @@ public:
     /// The targets the task scores for `tokens` (length() of them); -1 where not scored.
     std::vector<int> targetsFor(const std::vector<int> &tokens) const;
 
+    /// Why `tokens` is not an example of the task (its length, a missing separator, a second
+    /// half that is not the answer, no repeated run of distinct tokens at the end), as a
+    /// sentence; nothing when it is one. A model ranked on a text outside its task's format
+    /// measures noise (a lecture saw 8-11 nats unablated and every head "unimportant").
+    std::optional<std::string> formatProblem(const std::vector<int> &tokens) const;
+    /// The task's own probe: held-out example 0 under `seed`, the sequence the Train tab
+    /// draws the heads on.
+    std::vector<int> probe(uint64_t seed) const { return example(seed, kHeldOutStream, 0); }
+
     /// Stream numbers of the training examples and of the held-out set.
     static constexpr uint64_t kTrainStream = 1;
     static constexpr uint64_t kHeldOutStream = 2;

@@ -230,6 +230,46 @@ private slots:
         QVERIFY(expected.lossIncrease.cwiseAbs().maxCoeff() > 0.0f); // the check can fail
     }
 
+    // On a toy model, "Heads that matter" ranked the heads on typed text outside the task
+    // (8-11 nats unablated, every head "unimportant"). Now the view says the text is not an
+    // example, refuses to rank it, and one click types the task's probe and ranks on it.
+    void toyImportanceOffersTheTasksExample()
+    {
+        TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::Reverse);
+        Trainer trainer(settings);
+        trainer.step(50);
+        const auto toy = std::make_shared<const TrainedModel>(trainer.trainedModel());
+        window->models()->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        window->showHeadsThatMatter();
+        HeadImportanceView *view = window->headsThatMatter()->importance();
+        const ToyTask task = toy->task();
+        const auto typed = window->models()->controller()->run()->tokenIds;
+        const std::string problem = task.formatProblem(typed).value_or("");
+        QVERIFY(!problem.empty()); // the lesson's sentence is not a reverse example
+        QVERIFY(view->formatNote()->isVisible());
+        QVERIFY2(view->formatNote()->text().contains(QString::fromStdString(problem)),
+                 qPrintable(view->formatNote()->text()));
+        QVERIFY(view->exampleButton()->isVisible());
+        QCOMPARE(view->exampleButton()->text(), QString("Use the reverse task's example"));
+
+        view->computeButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view->heatmap()->status().contains("measures noise"), 20000);
+        QVERIFY(!view->importance());
+
+        view->exampleButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view->importance(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        const std::vector<int> probe = task.probe(settings.seed);
+        QCOMPARE(window->models()->controller()->run()->tokenIds, probe);
+        QVERIFY(!view->formatNote()->isVisible());
+        const ToyRanking ranking(*toy);
+        const HeadImportance expected = ranking.importance(probe, ranking.targetsFor(probe));
+        compareTables(view->heatmap()->values(), expected.lossIncrease);
+        QCOMPARE(view->importance()->cleanLoss, expected.cleanLoss);
+    }
+
     // A toy model's ablation bar gives the task's held-out accuracy before and after, as the
     // trainer's own evaluation of the model with and without the head.
     void toyAblationShowsTheTaskAccuracy()

@@ -3,6 +3,7 @@
 
 #include "interventions/rankingheatmap.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -19,12 +20,36 @@ HeadImportanceView::HeadImportanceView(QWidget *parent) : QWidget(parent)
     about->setWordWrap(true);
     m_compute = new QPushButton(tr("Compute importance"), this);
     m_compute->setObjectName("computeImportance");
+    m_useExample = new QPushButton(this);
+    m_useExample->setObjectName("useTaskExample");
+    m_useExample->hide();
+    m_formatNote = new QLabel(this);
+    m_formatNote->setObjectName("taskFormatNote");
+    m_formatNote->setWordWrap(true);
+    m_formatNote->hide();
     m_heatmap = new RankingHeatmap(this);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_compute);
+    buttons->addWidget(m_useExample);
+    buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(about);
-    layout->addWidget(m_compute, 0, Qt::AlignLeft);
+    layout->addWidget(m_formatNote);
+    layout->addLayout(buttons);
     layout->addWidget(m_heatmap, 1);
     connect(m_compute, &QPushButton::clicked, this, &HeadImportanceView::computeRequested);
+    connect(m_useExample, &QPushButton::clicked, this, &HeadImportanceView::exampleRequested);
+}
+
+void HeadImportanceView::setTask(const QString &task, const QString &formatProblem)
+{
+    m_useExample->setVisible(!task.isEmpty());
+    m_useExample->setText(tr("Use the %1 task's example").arg(task));
+    m_formatNote->setVisible(!task.isEmpty() && !formatProblem.isEmpty());
+    m_formatNote->setText(
+        tr("<b>The text is not an example of the task:</b> %1 Ranked on it, the heads would "
+           "measure noise.")
+            .arg(formatProblem.toHtmlEscaped()));
 }
 
 void HeadImportanceView::setImportance(std::shared_ptr<const HeadImportance> importance)

@@ -46,6 +46,28 @@ RankingCommands::RankingCommands(TraceRunner *runner, Workspace *workspace, Mode
         m_active = nullptr;
         patching->setPatching(std::move(result));
     });
+    connect(models, &ModelController::runChanged, importance, [this, importance](const auto &run) {
+        importance->setTask(run ? QString::fromStdString(run->task.name) : QString(),
+                            run ? QString::fromStdString(run->task.formatProblem) : QString());
+        // The example typed by "Use the task's example" has run: rank the heads on it.
+        if (m_rankExample && run && run->task.formatProblem.empty() &&
+            m_workspace->state().text.toStdString() == run->task.example) {
+            m_rankExample = false;
+            computeImportance();
+        }
+    });
+    connect(importance, &HeadImportanceView::exampleRequested, this, [this] {
+        const auto &run = m_models->run();
+        if (!run || run->task.example.empty())
+            return;
+        const QString example = QString::fromStdString(run->task.example);
+        if (m_workspace->state().text == example) {
+            computeImportance(); // typed already: no new run will come
+            return;
+        }
+        m_rankExample = true;
+        m_workspace->setText(example);
+    });
     // The names of the example are one token each in GPT-2's vocabulary.
     connect(models, &ModelController::runChanged, patching, [patching](const auto &run) {
         patching->setExampleAvailable(run && run->name.rfind("GPT-2", 0) == 0);

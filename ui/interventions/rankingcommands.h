@@ -36,6 +36,7 @@ private:
     ModelController *m_models;
     HeadsThatMatterView *m_view;
     RankingHeatmap *m_active = nullptr; ///< the heatmap of the ranking in flight
+    bool m_rankExample = false;         ///< rank the heads once the task's example typed has run
 };
 
 } // namespace headlens
