@@ -1,7 +1,8 @@
 #!/bin/sh
-# Renders the classroom checklist of issue 22 in presentation mode: every tab at 1280x720 and
-# 1920x1080, light and dark; the pipeline's steps 1-14 stepped forward from step 1 and back from
-# the last step; the Train tab during and after training.
+# Renders the classroom checklist of issues 22 and 33 in presentation mode: every tab at 1280x720,
+# 1366x768 and 1920x1080, light and dark (8, 12 and grouped heads); the pipeline's steps 1-14
+# forward from step 1 and back from the last; the Train tab during and after training; and the
+# handout of a grouped, RoPE, causal layer (handout-gqa-rope-causal.pdf).
 # Usage: scripts/presentation-screenshots.sh [--out DIR | OUT_DIR] [BUILD_DIR]   (then look at
 # every PNG). The screenshots go to /tmp/headlens-presentation, outside the repository, unless
 # --out DIR (or OUT_DIR) names another folder; BUILD_DIR defaults to build/release.
@@ -9,7 +10,7 @@ set -eu
 OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --out) [ $# -ge 2 ] || { echo "--out needs a folder" >&2; exit 2; }; OUT="$2"; shift 2 ;;
     -*) echo "presentation-screenshots.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
@@ -39,11 +40,18 @@ shot() { # NAME, then the window's options
     { echo "failed: $name ($*)" >&2; return 1; }
 }
 
-for size in 1280x720 1920x1080; do
+# The handout of the lesson with grouped K/V heads, RoPE and the causal mask (17 pages).
+"$BUILD/app/headlens-cli" --text "The tired robot dropped the heavy gear because it broke" \
+  --heads 8 --kv-heads 2 --attention-positions rope --causal \
+  --handout "$OUT/handout-gqa-rope-causal.pdf" >/dev/null
+
+for size in 1280x720 1366x768 1920x1080; do
   for theme in light dark; do
     at="$size-$theme"
     shot "heads-16-$at" --size "$size" --theme "$theme" --heads 16
     shot "heads-8-$at" --size "$size" --theme "$theme"
+    shot "heads-12-$at" --size "$size" --theme "$theme" --heads 12 --d-model 768
+    shot "heads-gqa-$at" --size "$size" --theme "$theme" --heads 8 --kv-heads 2
     shot "cost-$at" --size "$size" --theme "$theme" --view cost
     # The tiny GPT-2 reads 32 positions: a short sentence.
     shot "model-$at" --size "$size" --theme "$theme" --model "$MODEL" --view model \
