@@ -81,6 +81,17 @@ private slots:
             QVERIFY2(cells.isEmpty(),
                      ("head " + QByteArray::number(head + 1) + ": " + cells).constData());
         }
+        // Each frame hugs its heads, whatever room the grid has: frames as tall as the grid's
+        // rows left an empty band of frame under the heads at 1400x900.
+        for (KvGroupFrame *frame : grid.findChildren<KvGroupFrame *>()) {
+            int bottom = 0;
+            for (HeatmapPlot *plot : frame->findChildren<HeatmapPlot *>())
+                bottom = std::max(bottom, plot->geometry().bottom());
+            QVERIFY2(frame->height() - bottom <= 12,
+                     qPrintable(QString("%1 is %2 px taller than its heads")
+                                    .arg(frame->objectName())
+                                    .arg(frame->height() - bottom)));
+        }
         // Back to multi-head: the frames go, every heatmap stays.
         const auto plain = groupedTrace(heads, heads, 0);
         grid.setTrace(plain, 0);

@@ -6,6 +6,7 @@
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"
+#include "views/kvgroupframe.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -69,6 +70,15 @@ private:
             if (double(size.height()) / plot->rowCount() < minCell)
                 return name + ": cells " +
                        QByteArray::number(double(size.height()) / plot->rowCount(), 'f', 1) + " px";
+        }
+        // A K/V group's frame hugs its heads: one as tall as the grid left an empty band.
+        for (KvGroupFrame *frame : grid->findChildren<KvGroupFrame *>()) {
+            int bottom = 0;
+            for (HeatmapPlot *plot : frame->findChildren<HeatmapPlot *>())
+                bottom = std::max(bottom, plot->geometry().bottom());
+            if (frame->height() - bottom > 12)
+                return frame->objectName().toUtf8() + " is " +
+                       QByteArray::number(frame->height() - bottom) + " px taller than its heads";
         }
         return {};
     }

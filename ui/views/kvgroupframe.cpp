@@ -18,6 +18,9 @@ KvGroupFrame::KvGroupFrame(int kvHead, int firstHead, int lastHead, QWidget *par
     : QFrame(parent), m_kvHead(kvHead)
 {
     setObjectName(QString("kvGroup%1").arg(kvHead + 1));
+    // As big as its heatmaps (each of a fixed size), no bigger: a frame that took the grid's
+    // height left a band of empty frame under its heads.
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, 2, kMargin, kMargin);
     layout->setSpacing(2);
