@@ -134,9 +134,9 @@ void checkMemory(const AttentionConfig &config, int64_t b, int64_t n, int64_t nK
     const int64_t bytes = floats * static_cast<int64_t>(sizeof(float));
     if (bytes <= config.memoryBudgetBytes)
         return;
-    const std::string sizes = std::to_string(b) + " sentences of up to " +
-                              std::to_string(std::max(n, nKv)) + " tokens, " + std::to_string(d) +
-                              " wide";
+    const std::string sizes =
+        std::to_string(b) + (b == 1 ? " sentence of " : " sentences of up to ") +
+        std::to_string(std::max(n, nKv)) + " tokens, " + std::to_string(d) + " wide";
     throw InputError("The input (" + sizes + ") needs " + formatBytes(bytes) +
                      ", more than the memory budget of " + formatBytes(config.memoryBudgetBytes) +
                      ": use fewer or shorter lines, or a smaller " + widthAxis(config) + ".");
