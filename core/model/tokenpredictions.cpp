@@ -1,5 +1,6 @@
 // tokenpredictions: the vocabulary softmax and a partial sort of the logits.
 #include "model/tokenpredictions.h"
+#include "linalg/logsumexp.h"
 
 #include <algorithm>
 #include <cassert>
@@ -17,10 +18,7 @@ std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logi
     if (logits.hasNaN())
         return {};
     const Eigen::Index vocab = logits.size();
-    const double top = logits.maxCoeff();
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < vocab; ++i)
-        sum += std::exp(double(logits[i]) - top);
+    const double logSum = logSumExp(logits);
     std::vector<int> order(static_cast<size_t>(vocab));
     std::iota(order.begin(), order.end(), 0);
     const size_t k = std::min(order.size(), size_t(std::max(count, 0)));
@@ -32,8 +30,7 @@ std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logi
     predictions.reserve(k);
     for (size_t i = 0; i < k; ++i) {
         const int id = order[i];
-        predictions.push_back(
-            {id, label(id), std::exp(double(logits[id]) - top) / sum, logits[id]});
+        predictions.push_back({id, label(id), std::exp(double(logits[id]) - logSum), logits[id]});
     }
     return predictions;
 }

@@ -1,5 +1,6 @@
 // ToyRanking: clean pass, then one batch of L*h intervened sequences through ToyModel::forward.
 #include "model/toyranking.h"
+#include "linalg/logsumexp.h"
 
 #include "attention/attentionforward.h"
 #include "train/toymodel.h"
@@ -39,9 +40,7 @@ double meanLoss(const RowMatrix &logits, int s, const std::vector<int> &targets)
         if (targets[size_t(i)] < 0)
             continue;
         const auto row = logits.row(s * n + i);
-        const float max = row.maxCoeff();
-        sum += double(max) + std::log(double((row.array() - max).exp().sum())) -
-               double(row(targets[size_t(i)]));
+        sum += logSumExp(row) - double(row(targets[size_t(i)]));
         ++scored;
     }
     return sum / double(scored);

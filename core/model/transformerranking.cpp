@@ -1,5 +1,6 @@
 // TransformerRanking: the clean run once, then per layer one batch of h intervened passes.
 #include "model/transformerranking.h"
+#include "linalg/logsumexp.h"
 
 #include "attention/attentionforward.h"
 #include "util/inputerror.h"
@@ -138,10 +139,7 @@ std::vector<double> TransformerRanking::losses(const RowMatrix &final, int64_t c
             double sum = 0.0;
             for (int64_t k = 0; k < per; ++k) {
                 const auto row = logits.row(s * per + k);
-                const float max = row.maxCoeff();
-                const double logSum =
-                    double(max) + std::log(double((row.array() - max).exp().sum()));
-                sum += logSum - double(row(t.tokens[size_t(k)]));
+                sum += logSumExp(row) - double(row(t.tokens[size_t(k)]));
             }
             result[size_t(first + s)] = sum / double(per);
         }

@@ -1,5 +1,6 @@
 // AblationEffect: a softmax over the vocabulary twice, or the difference of two layer outputs.
 #include "session/ablationeffect.h"
+#include "linalg/logsumexp.h"
 
 #include <cmath>
 
@@ -7,11 +8,7 @@ namespace headlens {
 
 double AblationEffect::probability(const Eigen::Ref<const Vector> &logits, int id)
 {
-    const double top = logits.maxCoeff();
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        sum += std::exp(double(logits[i]) - top);
-    return std::exp(double(logits[id]) - top) / sum;
+    return softmaxProbability(logits, id);
 }
 
 TraceRun AblationEffect::baselineOf(const TraceRun &unchanged)
