@@ -1,5 +1,6 @@
 // BenchReport: fixed-width tables on stdout and the versioned JSON file.
 #include "benchreport.h"
+#include "util/bytesize.h"
 
 #include "attention/attentionforward.h"
 #include "io/atomicfile.h"

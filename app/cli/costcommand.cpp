@@ -1,5 +1,6 @@
 // CostCommand: one line per choice of K/V heads, the KV cache in bytes and GiB.
 #include "costcommand.h"
+#include "util/bytesize.h"
 
 #include "attention/attentioncost.h"
 #include "text/tokenizer.h"
@@ -17,18 +18,10 @@ double bytesPerValue(const std::string &dtype)
     return dtype == "f32" ? 4.0 : dtype == "int8" ? 1.0 : 2.0;
 }
 
-/// "1.25 GiB", "640 KiB", "512 bytes": two decimals, binary units.
+/// "1.25 GiB", "640.00 KiB", "512 bytes": two decimals, binary units.
 std::string bytesText(double bytes)
 {
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (bytes >= 1024.0 && unit < 4) {
-        bytes /= 1024.0;
-        ++unit;
-    }
-    char text[48];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", bytes, units[unit]);
-    return text;
+    return formatBytes(bytes, 2);
 }
 
 std::string line(const char *label, const AttentionCost &c)

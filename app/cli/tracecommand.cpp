@@ -1,5 +1,6 @@
 // TraceCommand: the job through a Session, then the tables and files the person asked for.
 #include "tracecommand.h"
+#include "util/bytesize.h"
 
 #include "commandlinejob.h"
 #include "comparisonprinter.h"

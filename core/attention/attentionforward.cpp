@@ -1,5 +1,6 @@
 // computeTrace: multi-head attention step by step, each intermediate kept for the views.
 #include "attention/attentionforward.h"
+#include "util/bytesize.h"
 
 #include "attention/alibi.h"
 #include "attention/forwardsteps.h"

@@ -87,7 +87,4 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
 int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, int64_t nKv,
                            bool keyPadding = false, bool crossAttention = false);
 
-/// "1.5 GiB", "12 MiB": sizes for messages.
-std::string formatBytes(int64_t bytes);
-
 } // namespace headlens

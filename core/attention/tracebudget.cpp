@@ -35,18 +35,4 @@ int64_t estimateTraceBytes(const AttentionConfig &config, int64_t b, int64_t n, 
            (inputs + projections + rotated + repeated + scoreLike + outputs);
 }
 
-std::string formatBytes(int64_t bytes)
-{
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-    return text;
-}
-
 } // namespace headlens

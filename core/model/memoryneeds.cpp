@@ -1,5 +1,6 @@
 // MemoryNeeds: the sizes from the spec, the available memory from /proc/meminfo.
 #include "model/memoryneeds.h"
+#include "util/bytesize.h"
 
 #include "attention/attentionforward.h"
 #include "util/inputerror.h"

@@ -1,5 +1,6 @@
 // InputBuilder: tokenizing, padding, embedding and checking the input of one layer.
 #include "text/inputbuilder.h"
+#include "util/bytesize.h"
 
 #include "attention/attentionforward.h"
 #include "text/positionalencoding.h"

@@ -31,7 +31,7 @@ QString data(const QString &path)
     return QString(HEADLENS_TEST_DATA) + "/" + path;
 }
 
-/// HEADLENS_MONKEY_SECONDS (`make soak` runs 1800), else `fallback`.
+/// HEADLENS_MONKEY_SECONDS (`make soak` runs 600 a seed), else `fallback`.
 double secondsWanted(double fallback)
 {
     bool ok = false;
@@ -214,5 +214,15 @@ void TestMonkey::randomUseLosesNothing()
                                 .arg(figures.longestGapAfter)));
 }
 
-QTEST_MAIN(TestMonkey)
+// QTest aborts a test function after 5 minutes (QTEST_FUNCTION_TIMEOUT): `make soak`'s 10-minute
+// runs were killed half way as a "fatal error". The watchdog gets the run's length and 5
+// minutes more to settle, unless the caller set it.
+static void giveTheWatchdogTheRunsLength()
+{
+    if (qEnvironmentVariableIsEmpty("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT",
+                QByteArray::number(qint64((secondsWanted(60) + 300) * 1000)));
+}
+
+QTEST_MAIN_WRAPPER(TestMonkey, giveTheWatchdogTheRunsLength(); QTEST_MAIN_SETUP())
 #include "tst_monkey.moc"

@@ -1,5 +1,6 @@
 // CostNumbers: one rounding rule for every number of the cost panel.
 #include "cost/costnumbers.h"
+#include "util/bytesize.h"
 
 #include <cmath>
 
@@ -35,8 +36,8 @@ QString CostNumbers::significant(double value)
 
 QString CostNumbers::bytes(double value)
 {
-    static const char *const units[] = {" bytes", " KiB", " MiB", " GiB", " TiB", " PiB"};
-    return scaled(value, 1024.0, units, 6);
+    const ByteUnit unit = byteUnitFor(value);
+    return significant(value / unit.divisor) + " " + unit.name;
 }
 
 QString CostNumbers::count(double value)

@@ -1,5 +1,6 @@
 // KvCachePlot: three points a line (0, n and 4n); y in the unit of the largest value.
 #include "cost/kvcacheplot.h"
+#include "util/bytesize.h"
 
 #include "plot/axesstyle.h"
 #include "plot/titlefit.h"
@@ -8,12 +9,6 @@
 #include <cmath>
 
 namespace headlens {
-
-namespace {
-
-const char *const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
-
-} // namespace
 
 KvCachePlot::KvCachePlot(QWidget *parent) : QCustomPlot(parent)
 {
@@ -59,10 +54,9 @@ void KvCachePlot::setComparison(const CostComparison &costs, int64_t tokens)
     // its label against the tick labels. Straight lines read the same at any scale.
     const int64_t last = std::max<int64_t>(8, tokens * 4);
     const double largest = costs.multiHead.kvCacheBytesAt(last);
-    int unit = 0;
-    for (m_unit = 1.0; largest / m_unit >= 1024.0 && unit < 5; ++unit)
-        m_unit *= 1024.0;
-    yAxis->setLabel(tr("KV cache (%1)").arg(kUnits[unit]));
+    const ByteUnit unit = byteUnitFor(largest);
+    m_unit = unit.divisor;
+    yAxis->setLabel(tr("KV cache (%1)").arg(unit.name));
     // "K/V heads", not "h_kv": a legend entry clips its text to the line's height, and the
     // underscore fell below it ("h kv").
     const QString names[] = {tr("MHA: %1 K/V heads"), tr("yours: %1 K/V heads"),
