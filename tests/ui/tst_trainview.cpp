@@ -5,16 +5,20 @@
 #include "plot/heatmapplot.h"
 #include "train/curveplot.h"
 #include "train/snapshotgrid.h"
+#include "train/toymodelfile.h"
 #include "train/trainingrunner.h"
 #include "train/trainmodelfiles.h"
 #include "train/trainsettingsform.h"
 #include "train/trainview.h"
 
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace headlens;
 
@@ -201,6 +205,42 @@ private slots:
         const RowMatrix &after = view->lastReport()->snapshot.weights[0];
         QVERIFY(test::elementsMismatch(after.data(), before.data(), before.size(), 0, 0).isEmpty());
         QCOMPARE(view->lastReport()->evaluation.loss, saved->evaluation.loss);
+    }
+
+    // Found by tst_monkey (seed 13): Save's file dialog runs its own event loop and training goes
+    // on, so reports replace the model while the person types a name. The file must hold the
+    // model of the click (the name proposed says its steps), not freed memory or a later one.
+    void savingWhileTrainingWritesTheModelOfTheClick()
+    {
+        spin("trainSpeed")->setValue(20);
+        view->form()->setSteps(100000);
+        view->start();
+        QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() >= 2, 20000);
+        // Copies, not a shared_ptr: holding the model here would hide the bug.
+        const int64_t clickedSteps = view->lastReport()->model->steps;
+        const MatrixT<float> clickedEmbedding =
+            view->lastReport()->model->parameters.tokenEmbedding;
+        QTemporaryDir dir;
+        QString proposed;
+        int64_t stepsWhenWritten = 0;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            proposed = dialog->selectedFiles().value(0);
+            QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() >= clickedSteps + 3, 20000);
+            stepsWhenWritten = view->stepsDone();
+            dialog->setDirectory(dir.path());         // keeps the name proposed
+            static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept checks the name
+        });
+        QTest::mouseClick(button("trainSave"), Qt::LeftButton);
+        view->pause();
+        QVERIFY2(proposed.endsWith(QString("-%1steps.npz").arg(clickedSteps)),
+                 qPrintable(proposed));
+        QVERIFY(stepsWhenWritten > clickedSteps); // training did go on behind the dialog
+        const QString path = dir.filePath(QFileInfo(proposed).fileName());
+        const TrainedModel saved = ToyModelFile::load(path.toStdString());
+        QCOMPARE(saved.steps, clickedSteps);
+        QVERIFY(saved.parameters.tokenEmbedding == clickedEmbedding);
     }
 
     void openInViewsSendsTheCurrentModel()

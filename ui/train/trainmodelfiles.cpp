@@ -15,11 +15,11 @@ TrainModelFiles::TrainModelFiles(QWidget *parent)
     : QObject(parent), m_parent(parent), m_folder(QDir::homePath())
 {}
 
-void TrainModelFiles::chooseAndSave(const TrainedModel &model)
+void TrainModelFiles::chooseAndSave(std::shared_ptr<const TrainedModel> model)
 {
     const QString name = QString("toy-%1-%2steps.npz")
-                             .arg(QString::fromStdString(toString(model.settings.task)))
-                             .arg(model.steps);
+                             .arg(QString::fromStdString(toString(model->settings.task)))
+                             .arg(model->steps);
     QString path =
         QFileDialog::getSaveFileName(m_parent, tr("Save trained model"),
                                      QDir(m_folder).filePath(name), tr("Toy models (*.npz)"));
@@ -27,7 +27,7 @@ void TrainModelFiles::chooseAndSave(const TrainedModel &model)
         return;
     if (!path.endsWith(".npz", Qt::CaseInsensitive))
         path += ".npz";
-    save(path, model);
+    save(path, *model);
 }
 
 void TrainModelFiles::chooseAndOpen()

@@ -20,7 +20,9 @@ class TrainModelFiles : public QObject
 public:
     explicit TrainModelFiles(QWidget *parent);
 
-    void chooseAndSave(const TrainedModel &model);
+    /// Saves the model as it was when asked: the caller may replace its own copy while the
+    /// dialog is open, so this one is held until it is written.
+    void chooseAndSave(std::shared_ptr<const TrainedModel> model);
     void chooseAndOpen();
     /// Writes atomically (ToyModelFile::save); false and a message when it cannot.
     bool save(const QString &path, const TrainedModel &model);

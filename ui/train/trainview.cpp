@@ -67,6 +67,7 @@ QWidget *TrainView::buildControls()
     m_reset->setObjectName("trainReset");
     m_reset->setToolTip(tr("Back to step 0 with the same initial weights"));
     m_save = new QPushButton(tr("Save model…"), column);
+    m_save->setObjectName("trainSave");
     auto *open = new QPushButton(tr("Open model…"), column);
     m_openInViews = new QPushButton(tr("Open in Heads view"), column);
     m_openInViews->setObjectName("openInViews");
@@ -226,8 +227,10 @@ void TrainView::openModel(std::shared_ptr<const TrainedModel> model)
 
 void TrainView::chooseAndSave()
 {
+    // The file dialog runs its own event loop while training goes on: reports that arrive
+    // meanwhile replace m_report, so the model of the click is held here until it is written.
     if (m_report)
-        m_files->chooseAndSave(*m_report->model);
+        m_files->chooseAndSave(m_report->model);
 }
 
 void TrainView::chooseAndOpen()
