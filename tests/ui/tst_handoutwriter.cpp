@@ -7,6 +7,7 @@
 #include "print/printcanvas.h"
 #include "views/tracereader.h"
 
+#include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -24,6 +25,8 @@ class TestHandoutWriter : public QObject
 private slots:
     void onePagePerStep_data();
     void onePagePerStep();
+    void progressHearsOfEveryPage();
+    void stoppingLeavesTheFileAsItWas();
     void noPageShowsAWidget_data();
     void noPageShowsAWidget();
     void eachStepPageNamesItsStepAndFormula();
@@ -107,6 +110,50 @@ void TestHandoutWriter::onePagePerStep()
     QCOMPARE(pages, int(c.trace->steps.size()) + 1);
     QCOMPARE(pdf.pageSizes().size(), pages);
     QCOMPARE(pdf.pageTexts().size(), pages);
+}
+
+// The window shows "page k of n" and turns the event loop between pages (a long handout took
+// 1.6 s in one go): it hears of every page, in order, each once.
+void TestHandoutWriter::progressHearsOfEveryPage()
+{
+    const test::PipelineCase c = test::makePipelineCase("untied");
+    QTemporaryDir dir;
+    HandoutWriter writer(c.trace, nullptr, 0, PlotStyle());
+    QList<QPair<int, int>> heard;
+    writer.setProgress([&heard](int painted, int pages) {
+        heard << qMakePair(painted, pages);
+        return true;
+    });
+    const int pages = writer.write(dir.filePath("handout.pdf"));
+    QCOMPARE(pages, int(c.trace->steps.size()) + 1);
+    QCOMPARE(heard.size(), pages);
+    for (int i = 0; i < pages; ++i)
+        QCOMPARE(heard.at(i), qMakePair(i + 1, pages));
+}
+
+// Cancel in the progress dialog: no half handout, and the file that was there stays whole.
+void TestHandoutWriter::stoppingLeavesTheFileAsItWas()
+{
+    const test::PipelineCase c = test::makePipelineCase("untied");
+    QTemporaryDir dir;
+    const QString path = dir.filePath("handout.pdf");
+    {
+        QFile earlier(path);
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.write("last week's handout");
+    }
+    HandoutWriter writer(c.trace, nullptr, 0, PlotStyle());
+    int heard = 0;
+    writer.setProgress([&heard](int painted, int) {
+        ++heard;
+        return painted < 3;
+    });
+    QCOMPARE(writer.write(path), 0);
+    QCOMPARE(heard, 3); // stopped at once, not at the end
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("last week's handout"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"handout.pdf"}); // no leftovers
 }
 
 void TestHandoutWriter::noPageShowsAWidget_data()

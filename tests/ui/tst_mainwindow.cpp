@@ -12,14 +12,20 @@
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QFileDialog>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace headlens;
 using headlens::test::waitUntilSettled;
@@ -160,6 +166,61 @@ private slots:
         QVERIFY(!window->workspace()->state().config.validate());
         QTRY_VERIFY(!window->controls()->banner()->isVisible());
         QVERIFY(!stale->isVisible()); // the new trace is the settings' own
+    }
+
+    // Found by tst_monkey (seed 12): the handout was painted in one go and held the window
+    // 1.6 s. Now a progress dialog says which page it is on, the event loop turns between
+    // pages, and Cancel leaves no half-written file.
+    void printingTheHandoutShowsEachPageAndCanBeCancelled_data()
+    {
+        QTest::addColumn<bool>("cancel");
+        QTest::newRow("to the end") << false;
+        QTest::newRow("cancelled at page 3") << true;
+    }
+    void printingTheHandoutShowsEachPageAndCanBeCancelled()
+    {
+        QFETCH(bool, cancel);
+        QAction *print = nullptr;
+        for (QAction *menu : window->menuBar()->actions())
+            for (QAction *action : menu->menu() ? menu->menu()->actions() : QList<QAction *>())
+                if (action->text().remove('&').startsWith("Print pipeline handout"))
+                    print = action;
+        QVERIFY(print);
+        const int pages = int(window->trace()->steps.size()) + 1;
+        QTemporaryDir dir;
+        QList<int> pagesSeen; // the progress dialog's value at each turn of the event loop
+        QTimer answer;        // a person answering the paper and file dialogs, then watching
+        connect(&answer, &QTimer::timeout, this, [&] {
+            QWidget *modal = QApplication::activeModalWidget();
+            if (auto *paper = qobject_cast<QInputDialog *>(modal)) {
+                paper->accept();
+            } else if (auto *file = qobject_cast<QFileDialog *>(modal)) {
+                file->setDirectory(dir.path()); // keeps the name proposed
+                static_cast<QDialog *>(file)->accept();
+            } else if (auto *progress = qobject_cast<QProgressDialog *>(modal)) {
+                if (pagesSeen.isEmpty() || pagesSeen.last() != progress->value())
+                    pagesSeen << progress->value();
+                if (cancel && progress->value() >= 3)
+                    QTest::mouseClick(progress->findChild<QPushButton *>(), Qt::LeftButton);
+            }
+        });
+        answer.start(0);
+        print->trigger();
+        answer.stop();
+        const QString path = dir.filePath("attention_handout.pdf");
+        QVERIFY2(!pagesSeen.isEmpty(), "no progress dialog while the handout was written");
+        if (cancel) {
+            QVERIFY(!QFile::exists(path));
+            QCOMPARE(pagesSeen.last(), 3);
+            QVERIFY2(window->statusBar()->currentMessage().startsWith("Stopped the handout"),
+                     qPrintable(window->statusBar()->currentMessage()));
+        } else {
+            QVERIFY(QFile::exists(path));
+            // The window answered after every page but the title page, not once at the end.
+            QVERIFY2(pagesSeen.size() >= pages - 2, qPrintable(QString::number(pagesSeen.size())));
+            QCOMPARE(window->statusBar()->currentMessage(),
+                     QString("Wrote %1 (%2 pages)").arg(path).arg(pages));
+        }
     }
 
     void hoveringACellShowsItsNumbers()

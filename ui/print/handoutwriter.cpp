@@ -50,10 +50,14 @@ int HandoutWriter::write(const QString &path, std::vector<LaidOutPage> *laidOut)
         page.footer = layout.footer();
     title.paint(canvas.painter(), layout.body(), 2, &laid[0]);
     layout.paintFooter(canvas.painter(), footer, 1, pages);
+    if (m_progress && !m_progress(1, pages))
+        return 0; // the canvas's QSaveFile is dropped uncommitted
     for (int step = 0; step + 1 < pages; ++step) {
         canvas.newPage();
         StepPage(from, step).paint(canvas.painter(), layout.body(), &laid[size_t(step) + 1]);
         layout.paintFooter(canvas.painter(), footer, step + 2, pages);
+        if (m_progress && !m_progress(step + 2, pages))
+            return 0;
     }
     canvas.finish();
     if (laidOut)

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -39,8 +40,16 @@ public:
     /// The cell the one-cell pages work out; without one, the strongest weight of head 1.
     void setCell(const CellChoice &cell) { m_cell = cell; }
 
-    /// Writes the handout; returns the number of pages written (steps + 1). Throws InputError.
-    /// `laidOut`, when given, gets where each page put its blocks, its heatmaps and its footer.
+    /// Called after each page with the pages painted so far and the total; returning false
+    /// stops the handout. A window shows progress here and gives the event loop a turn: a
+    /// page takes a tenth of a second, a long handout seconds.
+    using PagePainted = std::function<bool(int painted, int pages)>;
+    void setProgress(PagePainted progress) { m_progress = std::move(progress); }
+
+    /// Writes the handout; returns the number of pages written (steps + 1), or 0 when the
+    /// progress callback stopped it (then whatever was at `path` is left as it was). Throws
+    /// InputError. `laidOut`, when given, gets where each page put its blocks, its heatmaps
+    /// and its footer.
     int write(const QString &path, std::vector<LaidOutPage> *laidOut = nullptr) const;
 
     /// The title page's lines: the text, the sizes and the settings.
@@ -55,6 +64,7 @@ private:
     PlotStyle m_style;
     PageSetup m_page;
     std::optional<CellChoice> m_cell;
+    PagePainted m_progress;
 };
 
 } // namespace headlens
