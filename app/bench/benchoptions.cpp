@@ -101,7 +101,12 @@ BenchOptions BenchOptions::parse(const std::vector<std::string> &arguments)
             options.busyPrograms = parseCount(arg, value());
         else if (arg == "--single-case")
             options.single = parseSingleCase(value());
-        else
+        else if (arg == "--compare") {
+            if (i + 2 >= arguments.size())
+                throw InputError("--compare expects two reports, OLD.json NEW.json; see --help");
+            options.compare = {arguments[i + 1], arguments[i + 2]};
+            i += 2;
+        } else
             throw InputError("unknown option '" + quotedText(arg) + "'; see --help");
     }
     return options;
@@ -110,6 +115,7 @@ BenchOptions BenchOptions::parse(const std::vector<std::string> &arguments)
 std::string BenchOptions::helpText()
 {
     return R"(Usage: headlens-bench [options]
+       headlens-bench --compare OLD.json NEW.json
 
 Benchmarks the attention core and the window, prints a table; times are the median (mean, 90th
 percentile, min, max, interquartile range) over repeated runs, repeated until ~0.75 s and at
@@ -156,6 +162,9 @@ Options:
   --threads LIST          thread counts, default 1,2
   --busy N                N other programs spin on the cores while the suites run (a busy
                           machine; compare mean and p90 with a run without)
+  --compare OLD NEW       runs nothing: prints every case timed in both JSON reports, old
+                          and new median and their ratio (faster/slower past 10%), the
+                          longest stalls, and the cases only one report has
   --single-case N,D,H,T   internal: one forward pass, print its memory as JSON and exit
   --help                  this text
 )";

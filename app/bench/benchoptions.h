@@ -26,6 +26,7 @@ struct BenchOptions
     std::vector<int> threads{1, 2};   ///< --threads 1,2: thread counts the timed suites use
     int busyPrograms = 0;             ///< --busy N: spinning programs beside the benchmarks
     std::optional<SingleCase> single; ///< --single-case N,D_MODEL,H,THREADS (internal)
+    std::vector<std::string> compare; ///< --compare OLD.json NEW.json: two reports, no runs
 
     /// Full runs: ~0.75 s and at least 5 repetitions per case; --quick: ~0.1 s and at least 3.
     RepetitionPolicy repetitionPolicy() const;

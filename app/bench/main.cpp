@@ -1,5 +1,6 @@
 // headlens-bench: benchmarks of the attention core and the window, as a table and as JSON.
 #include "backgroundload.h"
+#include "benchcomparison.h"
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
             BenchOptions::parse(std::vector<std::string>(argv + 1, argv + argc));
         if (options.help) {
             std::cout << BenchOptions::helpText();
+            return 0;
+        }
+        if (!options.compare.empty()) {
+            BenchComparison::fromFiles(options.compare[0], options.compare[1]).print(std::cout);
             return 0;
         }
         if (options.single)
