@@ -106,6 +106,7 @@ void TestScripts::everyScriptIsListed()
     QStringList scripts = QDir(kScripts).entryList({"*.py", "*.mjs", "*.sh"}, QDir::Files);
     scripts.removeAll("script_out.py"); // the helper the Python scripts import
     const QStringList expected{"bench_reference.py",
+                               "folder_graph.py",
                                "fuzz-smoke.sh",
                                "install-deps.sh",
                                "make_attention_goldens.py",
@@ -128,6 +129,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::addColumn<QString>("script");
     QTest::addColumn<bool>("writesFiles"); // then its --help says where: --out
     QTest::newRow("bench_reference.py") << "bench_reference.py" << false; // prints a table
+    QTest::newRow("folder_graph.py") << "folder_graph.py" << false; // prints the graph
     QTest::newRow("fuzz-smoke.sh") << "fuzz-smoke.sh" << true;
     QTest::newRow("install-deps.sh") << "install-deps.sh" << false; // apt and the npm cache
     QTest::newRow("make_attention_goldens.py") << "make_attention_goldens.py" << true;
