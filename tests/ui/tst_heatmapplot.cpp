@@ -41,6 +41,32 @@ private slots:
         plot.resize(600, 300);
         QCOMPARE(shownTitle(plot), title); // widening brings the whole title back
     }
+
+    // The widest label is measured once for all the heatmaps of a grid (they share their
+    // labels): a heatmap with other labels, or the same ones in another font, still gets the
+    // room of its own.
+    void eachHeatmapHasTheRoomOfItsOwnLabels()
+    {
+        const QStringList shortLabels{"a", "b", "c", "d"};
+        const QStringList longLabels{"a", "extraordinary", "c", "d"};
+        HeatmapPlot first, second, third;
+        first.setLabels(shortLabels, shortLabels);
+        second.setLabels(longLabels, longLabels);
+        third.setLabels(shortLabels, shortLabels);
+        const int shortRoom = first.measuredMargins().left();
+        const int longRoom = second.measuredMargins().left();
+        QVERIFY2(longRoom > shortRoom + 20,
+                 qPrintable(QString("%1 %2").arg(longRoom).arg(shortRoom)));
+        QCOMPARE(third.measuredMargins().left(), shortRoom);
+        QStringList copy = longLabels; // the same texts in another list
+        copy.detach();
+        third.setLabels(copy, copy);
+        QCOMPARE(third.measuredMargins().left(), longRoom);
+        PlotStyle larger;
+        larger.fontScale = 2.0;
+        third.setPlotStyle(larger, true);
+        QVERIFY(third.measuredMargins().left() > longRoom + 20);
+    }
 };
 
 namespace {
