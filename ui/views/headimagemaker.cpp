@@ -57,6 +57,10 @@ HeadImage readHead(const Trace &trace, int b, int head, int maxCells)
         upper = std::fmax(upper, double(top));
         if ((row.array() > 0.0f).count() > 1) // two keys shared the query's attention
             image.largest = std::max(image.largest, double(top));
+        if (fr == 1 && fc == 1) { // every cell shown: the row as it is
+            image.pooled.row(i) = row;
+            continue;
+        }
         for (int c = 0; c * fc < nKv; ++c) {
             const int width = std::min(fc, nKv - c * fc);
             float &target = image.pooled(i / fr, c);
