@@ -1,8 +1,8 @@
 // tst_scripts: every script in scripts/ answers --help, and writes into the repository only when
 // --out asks for it.
 #include <QDir>
-#include <QFile>
 #include <QDirIterator>
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -129,7 +129,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::addColumn<QString>("script");
     QTest::addColumn<bool>("writesFiles"); // then its --help says where: --out
     QTest::newRow("bench_reference.py") << "bench_reference.py" << false; // prints a table
-    QTest::newRow("folder_graph.py") << "folder_graph.py" << false; // prints the graph
+    QTest::newRow("folder_graph.py") << "folder_graph.py" << false;       // prints the graph
     QTest::newRow("fuzz-smoke.sh") << "fuzz-smoke.sh" << true;
     QTest::newRow("install-deps.sh") << "install-deps.sh" << false; // apt and the npm cache
     QTest::newRow("make_attention_goldens.py") << "make_attention_goldens.py" << true;
