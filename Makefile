@@ -9,7 +9,7 @@ UNITY := $(if $(CI),ON,OFF)
 CONFIGURE_FLAGS := -DHEADLENS_WERROR=$(WERROR) -DCMAKE_UNITY_BUILD=$(UNITY) \
   -DCMAKE_UNITY_BUILD_BATCH_SIZE=12
 
-.PHONY: all deps build run test test-asan test-tsan soak bench format clean
+.PHONY: all deps build run test test-core test-asan test-tsan soak bench format clean
 
 all: build
 
@@ -25,6 +25,12 @@ run: build
 
 test: build
 	ctest --preset release
+
+# The Qt-free core's tests alone: builds headlens_core and tests/core, no Widgets code.
+test-core: deps
+	cmake --preset release $(CONFIGURE_FLAGS) >/dev/null
+	cmake --build --preset release -j $(JOBS) --target core_tests
+	ctest --preset release -L core
 
 test-asan: deps
 	cmake --preset asan $(CONFIGURE_FLAGS) >/dev/null
