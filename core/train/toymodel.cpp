@@ -18,7 +18,7 @@ template <typename S>
 ToyModelT<S>::ToyModelT(const ToyModelConfig &config, ToyParametersT<S> parameters)
     : m_config(config), m_parameters(std::move(parameters))
 {
-    assert(!config.validate());
+    assert(!config.validate(ToyModelConfig::kLanguageModelLimits));
     assert(int(m_parameters.layers.size()) == config.layers);
 }
 
@@ -40,10 +40,54 @@ void ToyModelT<S>::forward(const std::vector<int> &tokens, int count, int length
     for (int l = 0; l < m_config.layers; ++l)
         x = blockForward(l, x, count, length, acts.blocks[size_t(l)], interventions);
     acts.residual = std::move(x);
-    acts.final = m_config.layerNorm ? Ops::layerNorm(acts.residual, m_parameters.finalGamma,
-                                                     m_parameters.finalBeta, acts.finalNorm)
-                                    : acts.residual;
-    acts.logits = Ops::linear(acts.final, m_parameters.unembedding, m_parameters.unembeddingBias);
+    acts.final =
+        maybeNorm(acts.residual, m_parameters.finalGamma, m_parameters.finalBeta, acts.finalNorm);
+    acts.logits = m_config.tiedEmbedding ? Ops::tiedLinear(acts.final, m_parameters.tokenEmbedding)
+                                         : Ops::linear(acts.final, m_parameters.unembedding,
+                                                       m_parameters.unembeddingBias);
+}
+
+template <typename S>
+MatrixT<S> ToyModelT<S>::maybeNorm(const Matrix &x, const VectorT<S> &gamma, const VectorT<S> &beta,
+                                   LayerNormCacheT<S> &cache) const
+{
+    return m_config.layerNorm ? TrainOps<S>::layerNorm(x, gamma, beta, cache) : x;
+}
+
+template <typename S>
+MatrixT<S> ToyModelT<S>::maybeNormBackward(const Matrix &dY, const LayerNormCacheT<S> &cache,
+                                           const VectorT<S> &gamma, VectorT<S> &dGamma,
+                                           VectorT<S> &dBeta) const
+{
+    return m_config.layerNorm ? TrainOps<S>::layerNormBackward(dY, cache, gamma, dGamma, dBeta)
+                              : dY;
+}
+
+template <typename S>
+MatrixT<S> ToyModelT<S>::mlpForward(int l, const Matrix &x, BlockActivations &acts) const
+{
+    using Ops = TrainOps<S>;
+    const ToyLayerParametersT<S> &p = m_parameters.layers[size_t(l)];
+    acts.afterAttention = x;
+    acts.mlpNormed = maybeNorm(x, p.mlpLnGamma, p.mlpLnBeta, acts.mlpLayerNorm);
+    acts.fc = Ops::linear(acts.mlpNormed, p.fcWeight, p.fcBias);
+    acts.activated = Ops::gelu(acts.fc);
+    return x + Ops::linear(acts.activated, p.projWeight, p.projBias);
+}
+
+template <typename S>
+MatrixT<S> ToyModelT<S>::mlpBackward(int l, const Matrix &dOut, const BlockActivations &acts,
+                                     ToyLayerParametersT<S> &g) const
+{
+    using Ops = TrainOps<S>;
+    const ToyLayerParametersT<S> &p = m_parameters.layers[size_t(l)];
+    const Matrix dActivated =
+        Ops::linearBackward(dOut, acts.activated, p.projWeight, g.projWeight, g.projBias);
+    const Matrix dFc = Ops::geluBackward(dActivated, acts.fc);
+    const Matrix dNormed =
+        Ops::linearBackward(dFc, acts.mlpNormed, p.fcWeight, g.fcWeight, g.fcBias);
+    return dOut +
+           maybeNormBackward(dNormed, acts.mlpLayerNorm, p.mlpLnGamma, g.mlpLnGamma, g.mlpLnBeta);
 }
 
 template <typename S>
@@ -58,7 +102,7 @@ MatrixT<S> ToyModelT<S>::blockForward(int l, const Matrix &x, int count, int n,
     const int dk = m_config.headDim();
     const S scale = S(1) / std::sqrt(S(dk));
     acts.input = x;
-    acts.normed = m_config.layerNorm ? Ops::layerNorm(x, p.lnGamma, p.lnBeta, acts.layerNorm) : x;
+    acts.normed = maybeNorm(x, p.lnGamma, p.lnBeta, acts.layerNorm);
     acts.qkv = Ops::linear(acts.normed, p.inProj, p.inBias);
     acts.probs.resize(Eigen::Index(count) * h * n, n);
     acts.concat.resize(x.rows(), d);
@@ -76,7 +120,8 @@ MatrixT<S> ToyModelT<S>::blockForward(int l, const Matrix &x, int count, int n,
                 interventions->apply<S>(l, s, i, acts.concat.block(row, i * dk, n, dk), n);
         }
     }
-    return x + Ops::linear(acts.concat, p.outProj, p.outBias);
+    Matrix out = x + Ops::linear(acts.concat, p.outProj, p.outBias);
+    return m_config.mlp ? mlpForward(l, out, acts) : out;
 }
 
 template <typename S>
@@ -85,12 +130,14 @@ void ToyModelT<S>::backward(const Activations &acts, const Matrix &dLogits,
 {
     using Ops = TrainOps<S>;
     const ToyParametersT<S> &p = m_parameters;
-    const Matrix dFinal = Ops::linearBackward(dLogits, acts.final, p.unembedding,
-                                              gradients.unembedding, gradients.unembeddingBias);
-    Matrix dx = m_config.layerNorm
-                    ? Ops::layerNormBackward(dFinal, acts.finalNorm, p.finalGamma,
-                                             gradients.finalGamma, gradients.finalBeta)
-                    : dFinal;
+    const Matrix dFinal =
+        m_config.tiedEmbedding
+            ? Ops::tiedLinearBackward(dLogits, acts.final, p.tokenEmbedding,
+                                      gradients.tokenEmbedding)
+            : Ops::linearBackward(dLogits, acts.final, p.unembedding, gradients.unembedding,
+                                  gradients.unembeddingBias);
+    Matrix dx = maybeNormBackward(dFinal, acts.finalNorm, p.finalGamma, gradients.finalGamma,
+                                  gradients.finalBeta);
     for (int l = m_config.layers - 1; l >= 0; --l)
         dx = blockBackward(l, dx, acts.blocks[size_t(l)], acts.count, acts.length,
                            gradients.layers[size_t(l)]);
@@ -108,7 +155,11 @@ MatrixT<S> ToyModelT<S>::blockBackward(int l, const Matrix &dOut, const BlockAct
     const int h = m_config.heads;
     const int dk = m_config.headDim();
     const S scale = S(1) / std::sqrt(S(dk));
-    const Matrix dConcat = Ops::linearBackward(dOut, acts.concat, p.outProj, g.outProj, g.outBias);
+    // Through the MLP first (its residual included): dAfterAttention is what the attention
+    // sublayer's output and its own residual receive.
+    const Matrix dAfter = m_config.mlp ? mlpBackward(l, dOut, acts, g) : dOut;
+    const Matrix dConcat =
+        Ops::linearBackward(dAfter, acts.concat, p.outProj, g.outProj, g.outBias);
     Matrix dQkv(acts.qkv.rows(), acts.qkv.cols());
     Matrix dProbs, dV, dQ, dK;
     for (int s = 0; s < count; ++s) {
@@ -127,9 +178,7 @@ MatrixT<S> ToyModelT<S>::blockBackward(int l, const Matrix &dOut, const BlockAct
         }
     }
     const Matrix dNormed = Ops::linearBackward(dQkv, acts.normed, p.inProj, g.inProj, g.inBias);
-    if (!m_config.layerNorm)
-        return dOut + dNormed;
-    return dOut + Ops::layerNormBackward(dNormed, acts.layerNorm, p.lnGamma, g.lnGamma, g.lnBeta);
+    return dAfter + maybeNormBackward(dNormed, acts.layerNorm, p.lnGamma, g.lnGamma, g.lnBeta);
 }
 
 template class ToyModelT<float>;

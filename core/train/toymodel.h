@@ -8,10 +8,12 @@
 
 namespace headlens {
 
-/// x_0 = E[tokens] + P[positions]; per block l: x_{l+1} = x_l + MHA_l(LN_l(x_l)) with causal
-/// multi-head self-attention (Vaswani et al. 2017, eq. 1; LN only when config.layerNorm);
-/// logits = LN_f(x_L) U^T + b_U. Written once for float (training) and double (gradient checks);
-/// the backward is the chain rule through TrainOps, operation by operation.
+/// x_0 = E[tokens] + P[positions]; per block l: a_l = x_l + MHA_l(LN_l(x_l)) with causal
+/// multi-head self-attention (Vaswani et al. 2017, eq. 1; LN only when config.layerNorm), then
+/// x_{l+1} = a_l + W_proj GELU(W_fc LN'_l(a_l) + b_fc) + b_proj with an MLP (else a_l);
+/// logits = LN_f(x_L) U^T + b_U, or LN_f(x_L) E^T when tied (GPT-2's forward). Written once
+/// for float (training) and double (gradient checks); each block's backward sits beside its
+/// forward as in llm.c's train_gpt2.c, the chain rule through TrainOps, operation by operation.
 template <typename S> class ToyModelT
 {
 public:
@@ -26,6 +28,12 @@ public:
         Matrix qkv;                   ///< (r, 3*d_model) Q | K | V, head i at columns i*d_k
         Matrix probs;                 ///< (count*h*n, n) softmax weights, block (s*h + i) per head
         Matrix concat;                ///< (r, d_model) Concat(head_1..head_h)
+        // The MLP's (empty without one):
+        Matrix afterAttention;           ///< (r, d_model) a_l = input + attention's output
+        Matrix mlpNormed;                ///< (r, d_model) what the MLP reads
+        LayerNormCacheT<S> mlpLayerNorm; ///< empty without LayerNorm
+        Matrix fc;                       ///< (r, 4*d_model) before GELU
+        Matrix activated;                ///< (r, 4*d_model) GELU(fc)
     };
 
     /// Every intermediate of one forward pass, kept for the backward (as llm.c's activations).
@@ -69,6 +77,15 @@ private:
                         const HeadInterventions *interventions) const;
     Matrix blockBackward(int l, const Matrix &dOut, const BlockActivations &acts, int count, int n,
                          ToyLayerParametersT<S> &gradients) const;
+    /// x + MLP(LN'(x)) of block l, and its backward (returns dL/dx including the residual).
+    Matrix mlpForward(int l, const Matrix &x, BlockActivations &acts) const;
+    Matrix mlpBackward(int l, const Matrix &dOut, const BlockActivations &acts,
+                       ToyLayerParametersT<S> &gradients) const;
+    /// LN_l(x) when the model has LayerNorm, else x.
+    Matrix maybeNorm(const Matrix &x, const VectorT<S> &gamma, const VectorT<S> &beta,
+                     LayerNormCacheT<S> &cache) const;
+    Matrix maybeNormBackward(const Matrix &dY, const LayerNormCacheT<S> &cache,
+                             const VectorT<S> &gamma, VectorT<S> &dGamma, VectorT<S> &dBeta) const;
 
     ToyModelConfig m_config;
     ToyParametersT<S> m_parameters;

@@ -15,17 +15,17 @@ std::optional<std::string> outside(const char *name, int value, int low, int hig
 
 } // namespace
 
-std::optional<std::string> ToyModelConfig::validate() const
+std::optional<std::string> ToyModelConfig::validate(const Limits &limits) const
 {
-    if (auto problem = outside("layers", layers, 1, 2))
+    if (auto problem = outside("layers", layers, 1, limits.layers))
         return problem;
-    if (auto problem = outside("heads", heads, 1, 8))
+    if (auto problem = outside("heads", heads, 1, limits.heads))
         return problem;
-    if (auto problem = outside("d_model", dModel, 16, 128))
+    if (auto problem = outside("d_model", dModel, 16, limits.dModel))
         return problem;
-    if (auto problem = outside("vocabulary", vocabulary, 2, 64))
+    if (auto problem = outside("vocabulary", vocabulary, 2, limits.vocabulary))
         return problem;
-    if (auto problem = outside("sequence length", maxLength, 2, 32))
+    if (auto problem = outside("sequence length", maxLength, 2, limits.maxLength))
         return problem;
     if (dModel % heads != 0) {
         const int below = dModel / heads * heads;
@@ -41,7 +41,7 @@ bool ToyModelConfig::operator==(const ToyModelConfig &other) const
 {
     return layers == other.layers && heads == other.heads && dModel == other.dModel &&
            vocabulary == other.vocabulary && maxLength == other.maxLength &&
-           layerNorm == other.layerNorm;
+           layerNorm == other.layerNorm && mlp == other.mlp && tiedEmbedding == other.tiedEmbedding;
 }
 
 } // namespace headlens

@@ -6,24 +6,45 @@
 
 namespace headlens {
 
-/// An attention-only transformer: token embeddings + learned positions, `layers` blocks of
-/// causal multi-head self-attention each added back to the residual stream (optionally after a
-/// pre-LayerNorm), then (optional final LayerNorm and) an unembedding to the vocabulary.
+/// A GPT-style decoder: token embeddings + learned positions, `layers` blocks of causal
+/// multi-head self-attention each added back to the residual stream (optionally after a
+/// pre-LayerNorm), optionally followed in each block by a GELU MLP (its own pre-LayerNorm,
+/// width 4 * d_model, as GPT-2), then (optional final LayerNorm and) an unembedding to the
+/// vocabulary, its own matrix and bias or the token embedding itself (tied, as GPT-2).
+/// The toy tasks use the attention-only model without LayerNorm (Olsson et al. 2022's
+/// setting); a language model turns everything on.
 struct ToyModelConfig
 {
+    /// The largest sizes a run accepts: the toy tasks' (the Train tab's spin boxes, the .npz
+    /// files) or a language model's.
+    struct Limits
+    {
+        int layers;
+        int heads;
+        int dModel;
+        int vocabulary;
+        int maxLength;
+    };
+    static constexpr Limits kToyLimits{2, 8, 128, 64, 32};
+    static constexpr Limits kLanguageModelLimits{12, 16, 768, 65536, 1024};
+
     int layers = 2;      ///< 1 or 2 attention blocks
     int heads = 2;       ///< h, 1..8, dividing d_model
     int dModel = 64;     ///< d_model, 16..128
     int vocabulary = 24; ///< token ids 0..vocabulary-1, 2..64
     int maxLength = 32;  ///< learned positions: the longest sequence, 2..32
-    bool layerNorm =
-        false; ///< pre-LayerNorm before each attention block and before the unembedding
+    /// Pre-LayerNorm before each attention block (and MLP) and before the unembedding.
+    bool layerNorm = false;
+    bool mlp = false;           ///< a GELU MLP after each attention block
+    bool tiedEmbedding = false; ///< the unembedding is the token embedding, without bias
 
     int headDim() const { return dModel / heads; }
+    int mlpWidth() const { return 4 * dModel; }
 
-    /// The first setting outside the ranges above, said so that a person can fix it
-    /// ("d_model 30 cannot be split over 4 heads: use 28 or 32"); nothing when all fit.
-    std::optional<std::string> validate() const;
+    /// The first setting outside `limits` (the toy tasks' by default), said so that a person
+    /// can fix it ("d_model 30 cannot be split over 4 heads: use 28 or 32"); nothing when all
+    /// fit.
+    std::optional<std::string> validate(const Limits &limits = kToyLimits) const;
 
     bool operator==(const ToyModelConfig &other) const;
     bool operator!=(const ToyModelConfig &other) const { return !(*this == other); }

@@ -30,7 +30,8 @@ ToyParametersT<S> ToyParametersT<S>::initialize(const ToyModelConfig &config, ui
     const float linearBound = 1.0f / std::sqrt(float(d));
     const float xavierBound = std::sqrt(6.0f / float(d + 3 * d));
     ToyParametersT p;
-    p.tokenEmbedding = uniformMatrix<S>(seed, "token_embedding", config.vocabulary, d, embedBound);
+    p.tokenEmbedding = uniformMatrix<S>(seed, "token_embedding", config.vocabulary, d,
+                                        config.tiedEmbedding ? linearBound : embedBound);
     p.positionEmbedding =
         uniformMatrix<S>(seed, "position_embedding", config.maxLength, d, embedBound);
     for (int l = 0; l < config.layers; ++l) {
@@ -42,12 +43,24 @@ ToyParametersT<S> ToyParametersT<S>::initialize(const ToyModelConfig &config, ui
         layer.outBias = VectorT<S>::Zero(d);
         layer.lnGamma = VectorT<S>::Ones(d);
         layer.lnBeta = VectorT<S>::Zero(d);
+        if (config.mlp) {
+            const int w = config.mlpWidth();
+            layer.mlpLnGamma = VectorT<S>::Ones(d);
+            layer.mlpLnBeta = VectorT<S>::Zero(d);
+            layer.fcWeight = uniformMatrix<S>(seed, prefix + "fc", w, d, linearBound);
+            layer.fcBias = VectorT<S>::Zero(w);
+            layer.projWeight =
+                uniformMatrix<S>(seed, prefix + "proj", d, w, 1.0f / std::sqrt(float(w)));
+            layer.projBias = VectorT<S>::Zero(d);
+        }
         p.layers.push_back(std::move(layer));
     }
     p.finalGamma = VectorT<S>::Ones(d);
     p.finalBeta = VectorT<S>::Zero(d);
-    p.unembedding = uniformMatrix<S>(seed, "unembedding", config.vocabulary, d, linearBound);
-    p.unembeddingBias = VectorT<S>::Zero(config.vocabulary);
+    if (!config.tiedEmbedding) {
+        p.unembedding = uniformMatrix<S>(seed, "unembedding", config.vocabulary, d, linearBound);
+        p.unembeddingBias = VectorT<S>::Zero(config.vocabulary);
+    }
     return p;
 }
 
@@ -68,7 +81,8 @@ std::vector<View> viewsOf(Parameters &p, bool withLayerNorm)
 {
     std::vector<View> out;
     const auto add = [&out](std::string name, auto &m) {
-        out.push_back({std::move(name), m.data(), m.rows(), m.cols()});
+        if (m.size() > 0) // no MLP, or a tied unembedding
+            out.push_back({std::move(name), m.data(), m.rows(), m.cols()});
     };
     add("token_embedding.weight", p.tokenEmbedding);
     add("position_embedding.weight", p.positionEmbedding);
@@ -82,6 +96,14 @@ std::vector<View> viewsOf(Parameters &p, bool withLayerNorm)
         add(prefix + "attn.in_proj_bias", p.layers[l].inBias);
         add(prefix + "attn.out_proj.weight", p.layers[l].outProj);
         add(prefix + "attn.out_proj.bias", p.layers[l].outBias);
+        if (withLayerNorm) {
+            add(prefix + "mlp_ln.weight", p.layers[l].mlpLnGamma);
+            add(prefix + "mlp_ln.bias", p.layers[l].mlpLnBeta);
+        }
+        add(prefix + "mlp.fc.weight", p.layers[l].fcWeight);
+        add(prefix + "mlp.fc.bias", p.layers[l].fcBias);
+        add(prefix + "mlp.proj.weight", p.layers[l].projWeight);
+        add(prefix + "mlp.proj.bias", p.layers[l].projBias);
     }
     if (withLayerNorm) {
         add("final_ln.weight", p.finalGamma);

@@ -11,16 +11,24 @@
 
 namespace headlens {
 
-/// One attention block. The fused in-projection is nn.MultiheadAttention's in_proj_weight:
+/// One block. The fused in-projection is nn.MultiheadAttention's in_proj_weight:
 /// rows [0, d) give Q, [d, 2d) K, [2d, 3d) V; head i owns rows [i*d_k, (i+1)*d_k) of each.
+/// The MLP's matrices are empty (0 x 0) in a model without MLP; every matrix is in
+/// nn.Linear's layout (d_out, d_in).
 template <typename S> struct ToyLayerParametersT
 {
-    MatrixT<S> inProj;  ///< (3*d_model, d_model) W_Q; W_K; W_V stacked
-    VectorT<S> inBias;  ///< (3*d_model)
-    MatrixT<S> outProj; ///< (d_model, d_model) W_O; head i owns columns [i*d_v, (i+1)*d_v)
-    VectorT<S> outBias; ///< (d_model)
-    VectorT<S> lnGamma; ///< (d_model) pre-LayerNorm scale (unused without LayerNorm)
-    VectorT<S> lnBeta;  ///< (d_model)
+    MatrixT<S> inProj;     ///< (3*d_model, d_model) W_Q; W_K; W_V stacked
+    VectorT<S> inBias;     ///< (3*d_model)
+    MatrixT<S> outProj;    ///< (d_model, d_model) W_O; head i owns columns [i*d_v, (i+1)*d_v)
+    VectorT<S> outBias;    ///< (d_model)
+    VectorT<S> lnGamma;    ///< (d_model) pre-LayerNorm scale (unused without LayerNorm)
+    VectorT<S> lnBeta;     ///< (d_model)
+    VectorT<S> mlpLnGamma; ///< (d_model) the MLP's pre-LayerNorm (unused without LayerNorm)
+    VectorT<S> mlpLnBeta;  ///< (d_model)
+    MatrixT<S> fcWeight;   ///< (4*d_model, d_model) the MLP's first layer, before GELU
+    VectorT<S> fcBias;     ///< (4*d_model)
+    MatrixT<S> projWeight; ///< (d_model, 4*d_model) back to the residual stream
+    VectorT<S> projBias;   ///< (d_model)
 };
 
 /// A named view of one parameter's storage, for the optimizer, the files and gradient checks.
@@ -48,19 +56,22 @@ template <typename S> struct ToyParametersT
     std::vector<ToyLayerParametersT<S>> layers;
     VectorT<S> finalGamma;      ///< (d_model) final LayerNorm (unused without LayerNorm)
     VectorT<S> finalBeta;       ///< (d_model)
-    MatrixT<S> unembedding;     ///< (vocabulary, d_model)
-    VectorT<S> unembeddingBias; ///< (vocabulary)
+    MatrixT<S> unembedding;     ///< (vocabulary, d_model); empty when tied to the embedding
+    VectorT<S> unembeddingBias; ///< (vocabulary); empty when tied
 
     /// Seeded initial values (CounterRandom, one stream per parameter name): embeddings and
     /// positions U(-1, 1) * sqrt(3 / d_model) (unit-length rows on average), in-projection
     /// xavier-uniform and out-projection U(+-1/sqrt(d_model)) as nn.MultiheadAttention,
-    /// unembedding U(+-1/sqrt(d_model)) as nn.Linear; biases 0; LayerNorm gamma 1, beta 0.
+    /// the MLP and the unembedding U(+-1/sqrt(d_in)) as nn.Linear; biases 0; LayerNorm gamma
+    /// 1, beta 0. With a tied embedding its rows start at the unembedding's scale
+    /// U(+-1/sqrt(d_model)), so the first logits are as small as an untied model's.
     /// The values are floats, so a float and a double model start from the same numbers.
     static ToyParametersT initialize(const ToyModelConfig &config, uint64_t seed);
     /// Same shapes as `like`, all zero (gradients, Adam's moments).
     static ToyParametersT zerosLike(const ToyParametersT &like);
 
-    /// Every parameter in a fixed order. LayerNorm parameters are listed only when
+    /// Every parameter the model has, in a fixed order: the empty ones (no MLP, a tied
+    /// unembedding) are left out, and LayerNorm parameters are listed only when
     /// `withLayerNorm` (without LayerNorm they do not take part in the model).
     std::vector<ParameterViewT<S>> views(bool withLayerNorm);
     /// The same list, read-only: for reading the values in place (saving, scanning for NaN)
@@ -77,7 +88,10 @@ template <typename S> struct ToyParametersT
             out.layers.push_back(
                 {layer.inProj.template cast<T>(), layer.inBias.template cast<T>(),
                  layer.outProj.template cast<T>(), layer.outBias.template cast<T>(),
-                 layer.lnGamma.template cast<T>(), layer.lnBeta.template cast<T>()});
+                 layer.lnGamma.template cast<T>(), layer.lnBeta.template cast<T>(),
+                 layer.mlpLnGamma.template cast<T>(), layer.mlpLnBeta.template cast<T>(),
+                 layer.fcWeight.template cast<T>(), layer.fcBias.template cast<T>(),
+                 layer.projWeight.template cast<T>(), layer.projBias.template cast<T>()});
         out.finalGamma = finalGamma.template cast<T>();
         out.finalBeta = finalBeta.template cast<T>();
         out.unembedding = unembedding.template cast<T>();

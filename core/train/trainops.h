@@ -23,11 +23,13 @@ template <typename S> struct LayerNormCacheT
     VectorT<S> invStd;     ///< (r) 1 / sqrt(var + eps) per row
 };
 
-/// The operations of an attention-only transformer, each as a forward and its backward.
+/// The operations of a GPT-style transformer, each as a forward and its backward.
 /// Every backward takes dL/d(output) and returns (or accumulates, where it says so) dL/d(input)
 /// and dL/d(parameters). Rows are tokens; a batch of sequences is stacked along the rows.
 template <typename S> class TrainOps
 {
+    static constexpr S kGeluScale = S(0.7978845608028654); // sqrt(2 / pi)
+
 public:
     using Matrix = MatrixT<S>;
     using Vector = VectorT<S>;
@@ -70,6 +72,40 @@ public:
         dW.noalias() += dY.transpose() * x;
         db += dY.colwise().sum().transpose();
         return dY * w;
+    }
+
+    /// The unembedding tied to the token embedding: Y = X E^T, no bias. X (r, d), E (vocab, d).
+    static Matrix tiedLinear(const ConstMatrixRef &x, const ConstMatrixRef &e)
+    {
+        return x * e.transpose();
+    }
+
+    /// Backward of tiedLinear: dE += dY^T X (accumulates: the embedding's gather adds its
+    /// own part); returns dX = dY E.
+    static Matrix tiedLinearBackward(const ConstMatrixRef &dY, const ConstMatrixRef &x,
+                                     const ConstMatrixRef &e, Matrix &dE)
+    {
+        dE.noalias() += dY.transpose() * x;
+        return dY * e;
+    }
+
+    /// GELU, the tanh approximation GPT-2 uses ("gelu_new", nn.GELU(approximate="tanh")):
+    /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+    static Matrix gelu(const ConstMatrixRef &x)
+    {
+        const auto a = x.array();
+        return (S(0.5) * a * (S(1) + (kGeluScale * (a + S(0.044715) * a.cube())).tanh())).matrix();
+    }
+
+    /// Backward of gelu: dX = dY * (0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 0.044715
+    /// x^2)) with t = tanh(sqrt(2/pi) (x + 0.044715 x^3)).
+    static Matrix geluBackward(const ConstMatrixRef &dY, const ConstMatrixRef &x)
+    {
+        const auto a = x.array();
+        const auto t = (kGeluScale * (a + S(0.044715) * a.cube())).tanh().eval();
+        const auto slope = S(0.5) * (S(1) + t) + S(0.5) * a * (S(1) - t.square()) * kGeluScale *
+                                                     (S(1) + S(3 * 0.044715) * a.square());
+        return (dY.array() * slope).matrix();
     }
 
     /// Scaled scores of one head, S = scale * Q K^T (Vaswani et al. 2017, eq. 1; scale =

@@ -128,6 +128,22 @@ GradCase makeCase(const QByteArray &op)
                     return std::vector<M>{dX, M(dGamma), M(dBeta)};
                 }};
     }
+    if (op == "gelu") {
+        const M r = randomMatrix(n, d, 99);
+        return {{randomMatrix(n, d, 1, 3.0)},
+                [=](const auto &in) { return project(Ops::gelu(in[0]), r); },
+                [=](const auto &in) { return std::vector<M>{Ops::geluBackward(r, in[0])}; }};
+    }
+    if (op == "tied unembedding") {
+        const M r = randomMatrix(n, vocab, 99);
+        return {{randomMatrix(n, d, 1), randomMatrix(vocab, d, 2)},
+                [=](const auto &in) { return project(Ops::tiedLinear(in[0], in[1]), r); },
+                [=](const auto &in) {
+                    M dE = M::Zero(vocab, d);
+                    const M dX = Ops::tiedLinearBackward(r, in[0], in[1], dE);
+                    return std::vector<M>{dX, dE};
+                }};
+    }
     // "unembedding + cross-entropy": logits = X U^T + b, mean loss over the scored rows.
     return {{randomMatrix(n, d, 1), randomMatrix(vocab, d, 2), randomMatrix(vocab, 1, 3)},
             [=](const auto &in) {
@@ -188,9 +204,9 @@ private slots:
 void TestGradCheck::operation_data()
 {
     QTest::addColumn<QByteArray>("op");
-    for (const char *op :
-         {"embedding", "projection", "scaled scores", "softmax", "causal mask + softmax",
-          "weighted sum", "concat", "layernorm", "unembedding + cross-entropy"})
+    for (const char *op : {"embedding", "projection", "scaled scores", "softmax",
+                           "causal mask + softmax", "weighted sum", "concat", "layernorm", "gelu",
+                           "tied unembedding", "unembedding + cross-entropy"})
         QTest::newRow(op) << QByteArray(op);
 }
 
@@ -209,9 +225,14 @@ void TestGradCheck::model_data()
     QTest::addColumn<int>("layers");
     QTest::addColumn<int>("heads");
     QTest::addColumn<bool>("layerNorm");
-    QTest::newRow("1 layer, 1 head") << 1 << 1 << false;
-    QTest::newRow("2 layers, 2 heads") << 2 << 2 << false;
-    QTest::newRow("2 layers, 4 heads, LayerNorm") << 2 << 4 << true;
+    QTest::addColumn<bool>("mlp");
+    QTest::addColumn<bool>("tied");
+    QTest::newRow("1 layer, 1 head") << 1 << 1 << false << false << false;
+    QTest::newRow("2 layers, 2 heads") << 2 << 2 << false << false << false;
+    QTest::newRow("2 layers, 4 heads, LayerNorm") << 2 << 4 << true << false << false;
+    // The MLP's 4 * d_model widths make a whole-model check of it take seconds; one layer is
+    // enough to wire its backward here (tst_lmgradients checks two against PyTorch).
+    QTest::newRow("1 layer, MLP, tied (GPT-2)") << 1 << 2 << true << true << true;
 }
 
 /// The whole model, every parameter: the chain of backwards wired in the right order.
@@ -220,7 +241,9 @@ void TestGradCheck::model()
     QFETCH(int, layers);
     QFETCH(int, heads);
     QFETCH(bool, layerNorm);
-    const ToyModelConfig config{layers, heads, 16, 7, 6, layerNorm};
+    QFETCH(bool, mlp);
+    QFETCH(bool, tied);
+    const ToyModelConfig config{layers, heads, 16, 7, 6, layerNorm, mlp, tied};
     const std::vector<int> tokens = {1, 4, 4, 0, 6, 2, 3, 5, 1, 1, 0, 2};
     const std::vector<int> targets = {-1, 1, 4, 4, 0, 6, -1, 3, 5, 1, 1, 0};
     const auto lossOf = [&](const ToyModelT<double> &model, ToyParametersT<double> *gradients) {
