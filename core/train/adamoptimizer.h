@@ -7,8 +7,11 @@
 
 namespace headlens {
 
-/// Adam, Kingma & Ba 2015, Algorithm 1, as torch.optim.Adam (no weight decay, no amsgrad):
+/// Adam, Kingma & Ba 2015, Algorithm 1, as torch.optim.AdamW (no amsgrad):
+/// p -= lr * wd * p (decoupled weight decay, Loshchilov & Hutter 2019; matrices only, as
+/// nanoGPT decays every parameter of two dimensions and no bias or LayerNorm), then
 /// m = b1 m + (1-b1) g, v = b2 v + (1-b2) g^2, p -= lr * m/(1-b1^t) / (sqrt(v/(1-b2^t)) + eps).
+/// With weightDecay 0 it is torch.optim.Adam.
 class AdamOptimizer
 {
 public:
@@ -18,14 +21,18 @@ public:
         float beta1 = 0.9f;
         float beta2 = 0.999f;
         float epsilon = 1e-8f;
+        float weightDecay = 0.0f;
     };
 
     /// Moments start at zero, shaped like `parameters`.
     AdamOptimizer(const Settings &settings, const ToyParameters &parameters);
 
-    /// One update of every parameter listed by views(withLayerNorm) from its gradient.
+    /// One update of every parameter listed by views(withLayerNorm) from its gradient, at
+    /// settings().learningRate, or at `learningRate` (a schedule's rate for this step).
     /// Precondition: `gradients` has the shapes of `parameters`.
     void step(ToyParameters &parameters, ToyParameters &gradients, bool withLayerNorm);
+    void step(ToyParameters &parameters, ToyParameters &gradients, bool withLayerNorm,
+              float learningRate);
 
     int64_t steps() const { return m_steps; }
     const Settings &settings() const { return m_settings; }

@@ -1,10 +1,13 @@
-# Sources of core/train/ (the toy attention model, its backpropagation, Adam and the tasks).
+# Sources of core/train/ (the trainable decoder, its backpropagation, AdamW, the toy tasks and
+# the batches of a text).
 target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/toymodelconfig.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyparameters.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toymodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toytask.cpp
     ${CMAKE_CURRENT_LIST_DIR}/adamoptimizer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/learningrateschedule.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/textbatches.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headscores.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingsettings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainedmodel.cpp

@@ -1,7 +1,7 @@
 // ToyTask: the toy tasks (previous token, reverse, sort, induction), their examples and scoring.
 #pragma once
 
-#include "train/toybatch.h"
+#include "train/batchsource.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,7 +38,7 @@ std::optional<TaskKind> taskKindFromString(const std::string &text);
 ///    for i = n-R..n-2 (from the start of the second copy on).
 /// Examples are pure functions of (seed, stream, index), so batches and the held-out set
 /// reproduce bit for bit; training and held-out draw from different streams.
-class ToyTask
+class ToyTask : public BatchSource
 {
 public:
     /// Precondition: validate(kind, vocabulary, length) is empty.
@@ -59,7 +59,7 @@ public:
     int separator() const;
 
     /// Examples number first .. first+count-1 of stream `stream` under `seed`.
-    ToyBatch batch(uint64_t seed, uint64_t stream, uint64_t first, int count) const;
+    ToyBatch batch(uint64_t seed, uint64_t stream, uint64_t first, int count) const override;
     /// The targets the task scores for `tokens` (length() of them); -1 where not scored.
     std::vector<int> targetsFor(const std::vector<int> &tokens) const;
 
@@ -71,10 +71,6 @@ public:
     /// The task's own probe: held-out example 0 under `seed`, the sequence the Train tab
     /// draws the heads on.
     std::vector<int> probe(uint64_t seed) const { return example(seed, kHeldOutStream, 0); }
-
-    /// Stream numbers of the training examples and of the held-out set.
-    static constexpr uint64_t kTrainStream = 1;
-    static constexpr uint64_t kHeldOutStream = 2;
 
     /// A short label per id: "a".."z", "A".."Z", "0".."9", "+", "-" and "|" for the separator.
     std::string label(int id) const;

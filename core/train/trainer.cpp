@@ -11,11 +11,26 @@ namespace headlens {
 
 namespace {
 
-const TrainingSettings &checked(const TrainingSettings &settings)
+std::shared_ptr<const BatchSource> taskOf(const TrainingSettings &settings)
 {
     if (auto problem = settings.validate())
         throw InputError(*problem);
-    return settings;
+    return std::make_shared<ToyTask>(settings.task, settings.model.vocabulary,
+                                     settings.model.maxLength);
+}
+
+std::shared_ptr<const BatchSource> checkedText(const TrainingSettings &settings,
+                                               std::shared_ptr<const TextBatches> text)
+{
+    if (auto problem = settings.validateLanguageModel())
+        throw InputError(*problem);
+    if (auto problem = TextBatches::validate(text->tokens().size(), settings.model.maxLength))
+        throw InputError(*problem);
+    if (text->length() != settings.model.maxLength)
+        throw InputError("The text's windows hold " + std::to_string(text->length()) +
+                         " tokens, the model's context " +
+                         std::to_string(settings.model.maxLength) + ".");
+    return text;
 }
 
 /// Sequences [first, first + count) of `batch` as a batch of their own.
@@ -39,16 +54,27 @@ int scoredCount(const std::vector<int> &targets)
 
 } // namespace
 
-Trainer::Trainer(const TrainingSettings &settings)
-    : m_settings(checked(settings)),
-      m_task(settings.task, settings.model.vocabulary, settings.model.maxLength),
+Trainer::Trainer(const TrainingSettings &settings) : Trainer(taskOf(settings), settings) {}
+
+Trainer::Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBatches> text)
+    : Trainer(checkedText(settings, std::move(text)), settings)
+{}
+
+Trainer::Trainer(std::shared_ptr<const BatchSource> data, const TrainingSettings &settings)
+    : m_settings(settings), m_data(std::move(data)),
       m_model(settings.model, ToyParameters::initialize(settings.model, settings.seed)),
-      m_optimizer({settings.learningRate}, m_model.parameters()),
-      m_heldOut(m_task.batch(settings.seed, ToyTask::kHeldOutStream, 0, settings.heldOutSize)),
+      m_optimizer({settings.learningRate, 0.9f, 0.999f, 1e-8f, settings.weightDecay},
+                  m_model.parameters()),
+      m_heldOut(m_data->batch(settings.seed, BatchSource::kHeldOutStream, 0, settings.heldOutSize)),
       m_gradients(ToyParameters::zerosLike(m_model.parameters()))
 {
     for (Part &part : m_parts)
         part.gradients = m_gradients;
+}
+
+ToyTask Trainer::task() const
+{
+    return {m_settings.task, m_settings.model.vocabulary, m_settings.model.maxLength};
 }
 
 Trainer::Trainer(const TrainedModel &model) : Trainer(model.settings)
@@ -60,7 +86,7 @@ Trainer::Trainer(const TrainedModel &model) : Trainer(model.settings)
 void Trainer::reset()
 {
     m_model.parameters() = ToyParameters::initialize(m_settings.model, m_settings.seed);
-    m_optimizer = AdamOptimizer({m_settings.learningRate}, m_model.parameters());
+    m_optimizer = AdamOptimizer(m_optimizer.settings(), m_model.parameters());
     m_steps = 0;
     m_seconds = 0.0;
 }
@@ -116,11 +142,12 @@ TrainingMetrics Trainer::step(int steps)
     int64_t scored = 0;
     for (int s = 0; s < steps; ++s) {
         const ToyBatch batch =
-            m_task.batch(m_settings.seed, ToyTask::kTrainStream,
-                         uint64_t(m_steps) * uint64_t(m_settings.batchSize), m_settings.batchSize);
+            m_data->batch(m_settings.seed, BatchSource::kTrainStream,
+                          uint64_t(m_steps) * uint64_t(m_settings.batchSize), m_settings.batchSize);
         computeGradients(batch);
         clipGradients();
-        m_optimizer.step(m_model.parameters(), m_gradients, m_settings.model.layerNorm);
+        m_optimizer.step(m_model.parameters(), m_gradients, m_settings.model.layerNorm,
+                         m_settings.schedule().at(m_steps));
         ++m_steps;
         for (const Part &part : m_parts) {
             lossSum += part.lossSum;

@@ -3,6 +3,7 @@
 
 #include "train/adamoptimizer.h"
 #include "train/headscores.h"
+#include "train/textbatches.h"
 #include "train/toymodel.h"
 #include "train/toytask.h"
 #include "train/trainedmodel.h"
@@ -10,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,17 +51,22 @@ struct AttentionSnapshot
     std::vector<HeadScores> scores;  ///< the heads' scores on this probe alone
 };
 
-/// Trains a ToyModel on a ToyTask with Adam. Not thread-safe: one thread (the window's worker)
-/// owns it and calls step() in chunks of a few steps, then evaluate() / snapshot() and sends the
-/// returned values (plain copies) to the window. Pausing is not calling step(); reset() is
-/// instant. Every batch is a pure function of (seed, step), each batch is split into a fixed
+/// Trains a ToyModel on a ToyTask or a text with AdamW. Not thread-safe: one thread (the window's
+/// worker) owns it and calls step() in chunks of a few steps, then evaluate() / snapshot() and
+/// sends the returned values (plain copies) to the window. Pausing is not calling step(); reset()
+/// is instant. Every batch is a pure function of (seed, step), each batch is split into a fixed
 /// number of parts computed in parallel (parallelFor) and summed in order, so a run reproduces bit
 /// for bit on one machine whatever the number of threads.
 class Trainer
 {
 public:
-    /// A fresh model. Throws InputError with settings.validate()'s message.
+    /// A fresh model for the toy task of `settings`. Throws InputError with
+    /// settings.validate()'s message.
     explicit Trainer(const TrainingSettings &settings);
+    /// A fresh language model on `text` (its windows are settings.model.maxLength tokens;
+    /// settings.task is not used). Throws InputError with settings.validateLanguageModel()'s
+    /// message, or when the text's length does not suit the context.
+    Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBatches> text);
     /// Continues from a saved model (its settings, weights and step count; Adam's moments
     /// restart at zero). Throws InputError as above.
     explicit Trainer(const TrainedModel &model);
@@ -78,7 +85,8 @@ public:
     int64_t stepsDone() const { return m_steps; }
     double secondsTrained() const { return m_seconds; }
     const TrainingSettings &settings() const { return m_settings; }
-    const ToyTask &task() const { return m_task; }
+    /// The toy task of settings() (meaningful for a run on a task, not on a text).
+    ToyTask task() const;
     /// A copy of the current model, to save or to show in the heads and pipeline views.
     TrainedModel trainedModel() const;
 
@@ -97,8 +105,11 @@ private:
     void computeGradients(const ToyBatch &batch);
     float clipGradients();
 
+    /// The run's batches come from `data`; `heldOutSize` was checked by the caller.
+    Trainer(std::shared_ptr<const BatchSource> data, const TrainingSettings &settings);
+
     TrainingSettings m_settings;
-    ToyTask m_task;
+    std::shared_ptr<const BatchSource> m_data;
     ToyModel m_model;
     AdamOptimizer m_optimizer;
     ToyBatch m_heldOut;

@@ -33,6 +33,23 @@ std::optional<std::string> TrainingSettings::validate() const
         return problem;
     if (auto problem = ToyTask::validate(task, model.vocabulary, model.maxLength))
         return problem;
+    return validateOptimizer();
+}
+
+std::optional<std::string> TrainingSettings::validateLanguageModel() const
+{
+    if (auto problem = model.validate(ToyModelConfig::kLanguageModelLimits))
+        return problem;
+    return validateOptimizer();
+}
+
+LearningRateSchedule TrainingSettings::schedule() const
+{
+    return {learningRate, warmupSteps, decaySteps, 0.1f};
+}
+
+std::optional<std::string> TrainingSettings::validateOptimizer() const
+{
     if (!(learningRate > 0.0f && learningRate <= 1.0f))
         return "The learning rate must be above 0 and at most 1 (try 0.003), got " +
                std::to_string(learningRate) + ".";
@@ -43,6 +60,11 @@ std::optional<std::string> TrainingSettings::validate() const
                std::to_string(heldOutSize) + ".";
     if (!(gradientClip >= 0.0f) || std::isinf(gradientClip))
         return "The gradient clip must be 0 (off) or a positive number.";
+    if (!(weightDecay >= 0.0f && weightDecay <= 1.0f))
+        return "The weight decay must be between 0 and 1 (try 0.1), got " +
+               std::to_string(weightDecay) + ".";
+    if (warmupSteps < 0 || decaySteps < 0)
+        return "The warm-up and decay steps must be 0 or more.";
     return std::nullopt;
 }
 
@@ -50,7 +72,8 @@ bool TrainingSettings::operator==(const TrainingSettings &other) const
 {
     return task == other.task && model == other.model && learningRate == other.learningRate &&
            batchSize == other.batchSize && seed == other.seed && heldOutSize == other.heldOutSize &&
-           gradientClip == other.gradientClip;
+           gradientClip == other.gradientClip && weightDecay == other.weightDecay &&
+           warmupSteps == other.warmupSteps && decaySteps == other.decaySteps;
 }
 
 } // namespace headlens

@@ -2,6 +2,7 @@
 #include "approx.h"
 
 #include "train/adamoptimizer.h"
+#include "train/learningrateschedule.h"
 #include "train/trainer.h"
 #include "util/inputerror.h"
 
@@ -43,6 +44,8 @@ private slots:
     void resetStartsTheSameRunAgain();
     void snapshotIsCausalAttentionOnTheProbe();
     void adamFirstStepMovesEachWeightByTheLearningRate();
+    void adamWDecaysMatricesAtEachStepsRate();
+    void learningRateWarmsUpThenDecaysAlongACosine();
     void rejectsImpossibleSettings_data();
     void rejectsImpossibleSettings();
 };
@@ -128,6 +131,45 @@ void TestTrainer::adamFirstStepMovesEachWeightByTheLearningRate()
     gradients.unembedding.setZero();
     adam.step(parameters, gradients, false);
     HL_COMPARE_NEAR(parameters.unembedding(1, 2), start.unembedding(1, 2) - 0.0835029, 0.0, 2e-6);
+}
+
+/// AdamW decays matrices by lr * wd before Adam's step, at the rate of the step; vectors not.
+/// torch.optim.AdamW(lr=0.05, weight_decay=0.1) from 0.5 on grads 3 then 0, the second step
+/// at lr 0.02: 0.4475000001666667 then 0.4332038351467921 (torch 1.13, float64).
+void TestTrainer::adamWDecaysMatricesAtEachStepsRate()
+{
+    const ToyModelConfig config{1, 1, 16, 4, 4, false};
+    ToyParameters parameters = ToyParameters::initialize(config, 0);
+    parameters.unembedding(1, 2) = 0.5f;
+    parameters.unembeddingBias(1) = 0.5f;
+    ToyParameters gradients = ToyParameters::zerosLike(parameters);
+    gradients.unembedding(1, 2) = 3.0f;
+    gradients.unembeddingBias(1) = 3.0f;
+    AdamOptimizer::Settings settings;
+    settings.weightDecay = 0.1f;
+    AdamOptimizer adam(settings, parameters);
+    adam.step(parameters, gradients, false, 0.05f);
+    HL_COMPARE_NEAR(parameters.unembedding(1, 2), 0.4475000001666667, 0.0, 1e-6);
+    HL_COMPARE_NEAR(parameters.unembeddingBias(1), 0.45, 0.0, 1e-6); // not decayed
+    gradients.unembedding.setZero();
+    adam.step(parameters, gradients, false, 0.02f);
+    HL_COMPARE_NEAR(parameters.unembedding(1, 2), 0.4332038351467921, 0.0, 1e-6);
+}
+
+/// Warm-up to the peak in `warmupSteps`, half a cosine down to a tenth over `decaySteps`.
+void TestTrainer::learningRateWarmsUpThenDecaysAlongACosine()
+{
+    const LearningRateSchedule schedule{1e-3f, 10, 100, 0.1f};
+    HL_COMPARE_NEAR(schedule.at(0), 1e-4, 0.0, 1e-9);
+    HL_COMPARE_NEAR(schedule.at(4), 5e-4, 0.0, 1e-9);
+    HL_COMPARE_NEAR(schedule.at(9), 1e-3, 0.0, 1e-9);
+    HL_COMPARE_NEAR(schedule.at(10), 1e-3, 0.0, 1e-9);
+    HL_COMPARE_NEAR(schedule.at(60), 5.5e-4, 0.0, 1e-9); // halfway: 0.1 + 0.9 * 0.5
+    HL_COMPARE_NEAR(schedule.at(110), 1e-4, 0.0, 1e-9);
+    HL_COMPARE_NEAR(schedule.at(5000), 1e-4, 0.0, 1e-9);
+    const LearningRateSchedule constant{3e-3f, 0, 0, 0.1f};
+    QCOMPARE(constant.at(0), 3e-3f);
+    QCOMPARE(constant.at(999), 3e-3f);
 }
 
 void TestTrainer::rejectsImpossibleSettings_data()
