@@ -1,6 +1,7 @@
 // headlens-cli: multi-head attention from the command line, no display needed.
 #include "tracecommand.h"
 #include "traincommand.h"
+#include "trainlanguagemodelcommand.h"
 
 #include "util/inputerror.h"
 
@@ -12,6 +13,8 @@ int main(int argc, char **argv)
     try {
         const CommandLineRequest request =
             CommandLine::parse(std::vector<std::string>(argv + 1, argv + argc), false);
+        if (request.train.languageModel)
+            return TrainLanguageModelCommand(std::cout).run(request);
         if (!request.train.task.empty())
             return TrainCommand(std::cout, std::cerr).run(request);
         return TraceCommand(std::cout, std::cerr).run(request);

@@ -1,6 +1,7 @@
 // TrainCommand: settings from the command line, the training loop with reports, the saved model.
 #include "traincommand.h"
 
+#include "printfline.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "util/inputerror.h"
@@ -8,26 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdarg>
-#include <cstdio>
 
 namespace headlens {
-
-namespace {
-
-std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-std::string line(const char *format, ...)
-{
-    char text[256];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    return text;
-}
-
-} // namespace
 
 TrainingSettings TrainCommand::settingsFor(const CommandLineRequest &request)
 {
@@ -60,11 +43,12 @@ int TrainCommand::run(const CommandLineRequest &request)
     const TrainOptions &t = request.train;
     Trainer trainer(s);
     m_out << "Training " << toString(s.task) << ": " << trainer.task().description() << "\n"
-          << line("%d layer(s), %d head(s), d_model %d, vocabulary %d, sequence %d%s, batch %d, "
-                  "lr %g, seed %llu\n",
-                  s.model.layers, s.model.heads, s.model.dModel, s.model.vocabulary,
-                  s.model.maxLength, s.model.layerNorm ? ", LayerNorm" : "", s.batchSize,
-                  double(s.learningRate), static_cast<unsigned long long>(s.seed))
+          << printfLine(
+                 "%d layer(s), %d head(s), d_model %d, vocabulary %d, sequence %d%s, batch %d, "
+                 "lr %g, seed %llu\n",
+                 s.model.layers, s.model.heads, s.model.dModel, s.model.vocabulary,
+                 s.model.maxLength, s.model.layerNorm ? ", LayerNorm" : "", s.batchSize,
+                 double(s.learningRate), static_cast<unsigned long long>(s.seed))
           << "   step  train loss  train acc  held-out loss  held-out acc  seconds\n";
     const auto start = std::chrono::steady_clock::now();
     Evaluation evaluation;
@@ -74,15 +58,15 @@ int TrainCommand::run(const CommandLineRequest &request)
         evaluation = trainer.evaluate();
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        m_out << line("%7lld  %10.4f  %9.3f  %13.4f  %12.3f  %7.2f\n",
-                      static_cast<long long>(metrics.step), metrics.loss, metrics.accuracy,
-                      evaluation.loss, evaluation.accuracy, wall)
+        m_out << printfLine("%7lld  %10.4f  %9.3f  %13.4f  %12.3f  %7.2f\n",
+                            static_cast<long long>(metrics.step), metrics.loss, metrics.accuracy,
+                            evaluation.loss, evaluation.accuracy, wall)
               << std::flush;
         if (t.untilAccuracy > 0.0 && evaluation.accuracy >= t.untilAccuracy) {
-            m_out << line("Reached held-out accuracy %.3f at step %lld after %.2f s (%.2f s "
-                          "training, the rest evaluation).\n",
-                          evaluation.accuracy, static_cast<long long>(trainer.stepsDone()), wall,
-                          trainer.secondsTrained());
+            m_out << printfLine("Reached held-out accuracy %.3f at step %lld after %.2f s (%.2f s "
+                                "training, the rest evaluation).\n",
+                                evaluation.accuracy, static_cast<long long>(trainer.stepsDone()),
+                                wall, trainer.secondsTrained());
             break;
         }
     }
@@ -90,8 +74,8 @@ int TrainCommand::run(const CommandLineRequest &request)
           << "  layer  head  previous-token  induction\n";
     for (const HeadScores &head : evaluation.heads)
         // Heads counted from 1 as everywhere people read them; layers from 0 (h.0, h.1, ...).
-        m_out << line("  %5d  %4d  %14.3f  %9.3f\n", head.layer, head.head + 1, head.previousToken,
-                      head.induction);
+        m_out << printfLine("  %5d  %4d  %14.3f  %9.3f\n", head.layer, head.head + 1,
+                            head.previousToken, head.induction);
     if (!t.savePath.empty()) {
         ToyModelFile::save(t.savePath, trainer.trainedModel());
         m_out << "Saved the model to " << t.savePath << "\n";

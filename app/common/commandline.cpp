@@ -70,6 +70,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.config.bias = false;
     else if (option == "--layer-norm")
         r.train.layerNorm = true;
+    else if (option == "--train-lm")
+        r.train.languageModel = true;
     else if (option == "--print-shapes")
         r.printShapes = true;
     else if (option == "--stats")

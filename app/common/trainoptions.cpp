@@ -27,6 +27,12 @@ bool TrainOptions::take(const std::string &option, const std::string &value)
         untilAccuracy = OptionValues::number(option, value);
     else if (option == "--save")
         savePath = value;
+    else if (option == "--preset")
+        preset = value;
+    else if (option == "--train-text")
+        textPath = value;
+    else if (option == "--sample-tokens")
+        sampleTokens = OptionValues::size(option, value);
     else
         return false;
     return true;

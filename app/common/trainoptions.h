@@ -5,20 +5,25 @@
 
 namespace headlens {
 
-/// The training playground's options (--train and its companions); 0 means the task's default.
+/// The training playground's options (--train, --train-lm and their companions); 0 means the
+/// task's (or the preset's) default.
 struct TrainOptions
 {
-    std::string task;           ///< --train previous|reverse|sort|induction; empty = no training
-    int layers = 0;             ///< --layers
-    int steps = 2000;           ///< --steps
-    int sequenceLength = 0;     ///< --seq-len
-    int vocabulary = 0;         ///< --vocab
-    int batchSize = 0;          ///< --batch-size
-    float learningRate = 0.0f;  ///< --lr
-    bool layerNorm = false;     ///< --layer-norm
-    int reportEvery = 100;      ///< --report-every: steps between printed lines
-    double untilAccuracy = 0.0; ///< --until-accuracy: stop once held-out accuracy reaches it
-    std::string savePath;       ///< --save FILE.npz
+    std::string task;            ///< --train previous|reverse|sort|induction; empty = no training
+    int layers = 0;              ///< --layers
+    int steps = 2000;            ///< --steps
+    int sequenceLength = 0;      ///< --seq-len
+    int vocabulary = 0;          ///< --vocab
+    int batchSize = 0;           ///< --batch-size
+    float learningRate = 0.0f;   ///< --lr
+    bool layerNorm = false;      ///< --layer-norm
+    int reportEvery = 100;       ///< --report-every: steps between printed lines
+    double untilAccuracy = 0.0;  ///< --until-accuracy: stop once held-out accuracy reaches it
+    std::string savePath;        ///< --save FILE.npz, or the folder of a language model
+    bool languageModel = false;  ///< --train-lm: a GPT-2-style model on a text
+    std::string preset = "tiny"; ///< --preset tiny|small (--train-lm)
+    std::string textPath;        ///< --train-text FILE (--train-lm); empty = the stories
+    int sampleTokens = 120;      ///< --sample-tokens: the sample printed at each report
 
     /// Sets the field of `option` (one that takes a value) from `value`; false when `option`
     /// is not one of these. Throws InputError when the value does not fit.

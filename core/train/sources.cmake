@@ -8,6 +8,11 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/adamoptimizer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/learningrateschedule.cpp
     ${CMAKE_CURRENT_LIST_DIR}/textbatches.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/repeatedtokens.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/languagemodelpreset.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainingtext.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headscores.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingsettings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainedmodel.cpp

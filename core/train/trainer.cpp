@@ -57,8 +57,10 @@ int scoredCount(const std::vector<int> &targets)
 Trainer::Trainer(const TrainingSettings &settings) : Trainer(taskOf(settings), settings) {}
 
 Trainer::Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBatches> text)
-    : Trainer(checkedText(settings, std::move(text)), settings)
-{}
+    : Trainer(checkedText(settings, text), settings)
+{
+    m_probePool.assign(text->tokens().begin() + long(text->trainingTokens()), text->tokens().end());
+}
 
 Trainer::Trainer(std::shared_ptr<const BatchSource> data, const TrainingSettings &settings)
     : m_settings(settings), m_data(std::move(data)),
@@ -70,6 +72,8 @@ Trainer::Trainer(std::shared_ptr<const BatchSource> data, const TrainingSettings
 {
     for (Part &part : m_parts)
         part.gradients = m_gradients;
+    for (int id = 0; id < settings.model.vocabulary; ++id)
+        m_probePool.push_back(id);
 }
 
 ToyTask Trainer::task() const
@@ -213,6 +217,46 @@ Evaluation Trainer::evaluate(const HeadInterventions *interventions) const
         result.heads[i].induction /= m_heldOut.count;
     }
     return result;
+}
+
+InContextScores Trainer::inContext(int count) const
+{
+    using Ops = TrainOps<float>;
+    const ToyModelConfig &c = m_settings.model;
+    const ToyBatch batch = repeatedTokens(m_probePool, c.maxLength, count, m_settings.seed);
+    const int n = batch.length;
+    ToyModel::Activations acts;
+    m_model.forward(batch.tokens, batch.count, n, acts);
+    // Targets of one copy at a time: the first copy's queries predict its own tokens 2..L;
+    // the second copy's (from its first token on) predict tokens the first copy showed. The
+    // last query of the first copy is in neither: its target, the second copy's first token,
+    // is not announced by anything before it.
+    const int half = n / 2;
+    std::vector<int> first(batch.targets.size(), -1), second = first;
+    for (size_t r = 0; r < batch.targets.size(); ++r) {
+        const int i = int(r) % n;
+        if (i < half - 1)
+            first[r] = batch.targets[r];
+        else if (i >= half)
+            second[r] = batch.targets[r];
+    }
+    InContextScores scores;
+    const auto firstLoss = Ops::crossEntropy(acts.logits, first, 1.0f);
+    const auto secondLoss = Ops::crossEntropy(acts.logits, second, 1.0f);
+    scores.firstCopyLoss = firstLoss.lossSum / std::max(1, firstLoss.scored);
+    scores.secondCopyLoss = secondLoss.lossSum / std::max(1, secondLoss.scored);
+    scores.previousToken.assign(size_t(c.layers * c.heads), 0.0);
+    scores.induction = scores.previousToken;
+    for (int s = 0; s < batch.count; ++s) {
+        const std::vector<int> tokens(batch.tokens.begin() + long(s) * n,
+                                      batch.tokens.begin() + long(s + 1) * n);
+        for (int i = 0; i < c.layers * c.heads; ++i) {
+            const auto w = acts.attention(i / c.heads, i % c.heads, s);
+            scores.previousToken[size_t(i)] += previousTokenScore(w) / batch.count;
+            scores.induction[size_t(i)] += inductionScore(w, tokens) / batch.count;
+        }
+    }
+    return scores;
 }
 
 AttentionSnapshot Trainer::snapshot() const

@@ -3,6 +3,7 @@
 
 #include "train/adamoptimizer.h"
 #include "train/headscores.h"
+#include "train/repeatedtokens.h"
 #include "train/textbatches.h"
 #include "train/toymodel.h"
 #include "train/toytask.h"
@@ -79,12 +80,18 @@ public:
     Evaluation evaluate(const HeadInterventions *interventions = nullptr) const;
     /// The attention of every head on the probe sequence.
     AttentionSnapshot snapshot() const;
+    /// The model on `count` repeated random runs of the text's held-out tokens (the toy
+    /// task's vocabulary for a task): the losses on the first and the second copy and every
+    /// head's induction and previous-token scores there. The same sequences at every step.
+    InContextScores inContext(int count = 32) const;
     /// Back to step 0 with freshly initialised weights (the same ones: same seed).
     void reset();
 
     int64_t stepsDone() const { return m_steps; }
     double secondsTrained() const { return m_seconds; }
     const TrainingSettings &settings() const { return m_settings; }
+    /// The model as trained so far (to sample text from; copy it with trainedModel()).
+    const ToyModel &model() const { return m_model; }
     /// The toy task of settings() (meaningful for a run on a task, not on a text).
     ToyTask task() const;
     /// A copy of the current model, to save or to show in the heads and pipeline views.
@@ -110,6 +117,7 @@ private:
 
     TrainingSettings m_settings;
     std::shared_ptr<const BatchSource> m_data;
+    std::vector<int> m_probePool; ///< the tokens repeated runs are drawn from
     ToyModel m_model;
     AdamOptimizer m_optimizer;
     ToyBatch m_heldOut;

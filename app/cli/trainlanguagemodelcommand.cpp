@@ -1,0 +1,118 @@
+// TrainLanguageModelCommand: the text, the preset's settings, the loop with its reports.
+#include "trainlanguagemodelcommand.h"
+
+#include "printfline.h"
+#include "train/languagemodelpreset.h"
+#include "train/tokensampler.h"
+#include "train/trainer.h"
+#include "train/trainingtext.h"
+#include "util/inputerror.h"
+#include "util/quotedtext.h"
+
+#include <chrono>
+
+namespace headlens {
+
+namespace {
+
+/// A sample as one printable line: newlines and tabs shown as ⏎ and ⇥ would hide the text's
+/// shape, so they become spaces; other control bytes become '?'.
+std::string printable(const std::vector<int> &bytes)
+{
+    std::string out;
+    for (int b : bytes)
+        out += b == '\n' || b == '\t' ? ' ' : (b < 0x20 || b == 0x7f) ? '?' : char(b);
+    return out;
+}
+
+int64_t parameterCount(const ToyParameters &parameters, bool layerNorm)
+{
+    int64_t count = 0;
+    for (const ParameterViewT<const float> &view : parameters.views(layerNorm))
+        count += view.size();
+    return count;
+}
+
+} // namespace
+
+int TrainLanguageModelCommand::run(const CommandLineRequest &request)
+{
+    const TrainOptions &t = request.train;
+    const auto preset = LanguageModelPreset::named(t.preset);
+    if (!preset)
+        throw InputError("--preset expects " + LanguageModelPreset::names() + ", got '" +
+                         quotedText(t.preset) + "'.");
+    if (t.textPath.empty())
+        throw InputError("--train-lm needs a text: --train-text FILE (UTF-8 plain text).");
+    const std::string text = TrainingText::read(t.textPath);
+    std::vector<int> tokens(text.begin(), text.end());
+    for (int &token : tokens)
+        token = static_cast<unsigned char>(token);
+
+    TrainingSettings s = preset->settings(256, t.steps, request.config.seed);
+    if (t.batchSize > 0)
+        s.batchSize = t.batchSize;
+    if (t.learningRate > 0.0f)
+        s.learningRate = t.learningRate;
+    const int n = s.model.maxLength;
+    if (auto problem = TextBatches::validate(tokens.size(), n))
+        throw InputError(t.textPath + ": " + *problem);
+    Trainer trainer(s, std::make_shared<TextBatches>(tokens, n));
+
+    m_out << "Training a language model, " << preset->name << ": " << preset->summary << ", "
+          << printfLine("%.2f M parameters\n",
+                        double(parameterCount(trainer.trainedModel().parameters, true)) / 1e6)
+          << "Text: " << t.textPath << ", " << tokens.size()
+          << " bytes, one byte per token (vocabulary 256); the last tenth held out\n"
+          << printfLine("AdamW: lr %g, weight decay %g, warm-up %d steps then cosine decay; batch "
+                        "%d x %d tokens; seed %llu\n",
+                        double(s.learningRate), double(s.weightDecay), s.warmupSteps, s.batchSize,
+                        n, static_cast<unsigned long long>(s.seed))
+          << "   step  train loss  held-out loss  1st copy  2nd copy  tokens/s  seconds\n";
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<int> prompt(tokens.begin() + long(trainer.settings().model.maxLength),
+                                  tokens.begin() + long(2 * n));
+    int64_t inductionStep = -1;
+    Evaluation evaluation;
+    InContextScores repeats;
+    while (trainer.stepsDone() < t.steps) {
+        const int chunk = int(std::min<int64_t>(t.reportEvery, t.steps - trainer.stepsDone()));
+        const TrainingMetrics metrics = trainer.step(chunk);
+        evaluation = trainer.evaluate();
+        repeats = trainer.inContext();
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double tokensPerSecond =
+            double(metrics.step) * s.batchSize * n / std::max(1e-9, metrics.seconds);
+        m_out << printfLine("%7lld  %10.4f  %13.4f  %8.3f  %8.3f  %8.0f  %7.1f\n",
+                            static_cast<long long>(metrics.step), metrics.loss, evaluation.loss,
+                            repeats.firstCopyLoss, repeats.secondCopyLoss, tokensPerSecond, wall);
+        if (inductionStep < 0 && repeats.secondCopyLoss < 0.5 * repeats.firstCopyLoss) {
+            inductionStep = metrics.step;
+            m_out << "         ^ in-context copying: the second copy's loss fell below half "
+                     "the first's\n";
+        }
+        if (t.sampleTokens > 0)
+            m_out << "         sample: "
+                  << printable(sampleTokens(trainer.model(), prompt, t.sampleTokens, 0.8f,
+                                            uint64_t(metrics.step)))
+                  << "\n";
+        m_out << std::flush;
+    }
+    m_out << "Heads (mean attention weight; held-out text, and repeated random runs):\n"
+          << "  layer  head  previous-token  induction  | repeats: previous-token  induction\n";
+    for (size_t i = 0; i < evaluation.heads.size(); ++i) {
+        const HeadScores &head = evaluation.heads[i];
+        m_out << printfLine("  %5d  %4d  %14.3f  %9.3f  |          %14.3f  %9.3f\n", head.layer,
+                            head.head + 1, head.previousToken, head.induction,
+                            repeats.previousToken[i], repeats.induction[i]);
+    }
+    if (inductionStep >= 0)
+        m_out << "In-context copying appeared at step " << inductionStep << ".\n";
+    else
+        m_out << "In-context copying has not appeared yet (the second copy's loss is above half "
+                 "the first's): train for more steps.\n";
+    return 0;
+}
+
+} // namespace headlens

@@ -1,0 +1,107 @@
+// tst_trainlmcli: `headlens-cli --train-lm` through the real binary: the loss table, the samples,
+// the heads' scores, and bad texts refused with what to do.
+#include "clirun.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using headlens::test::CliResult;
+using headlens::test::runCli;
+
+class TestTrainLmCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void trainsAndPrintsTheTableAndTheHeads();
+    void badTextsSayWhatToDo_data();
+    void badTextsSayWhatToDo();
+
+private:
+    QString write(const QByteArray &bytes);
+    QTemporaryDir m_dir;
+};
+
+QString TestTrainLmCli::write(const QByteArray &bytes)
+{
+    static int count = 0;
+    const QString path = m_dir.filePath(QStringLiteral("text%1.txt").arg(++count));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+void TestTrainLmCli::trainsAndPrintsTheTableAndTheHeads()
+{
+    QByteArray text;
+    for (int i = 0; i < 60; ++i)
+        text += "Mira found a lamp. She gave the lamp to Tobias, and he smiled.\n";
+    const CliResult r = runCli({"--train-lm", "--train-text", write(text), "--steps", "40",
+                                "--report-every", "20", "--sample-tokens", "30"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("tiny: 2 layers, 4 heads, d_model 128, context 64, 0.44 M parameters"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QString::number(text.size()) + " bytes, one byte per token"),
+             qPrintable(r.out));
+    // Two report lines, steps 20 and 40, each with a sample of 30 characters.
+    const QRegularExpression row(
+        QStringLiteral("\\n\\s+(20|40)\\s+(\\d+\\.\\d+)\\s+(\\d+\\.\\d+)"));
+    auto rows = row.globalMatch(r.out);
+    QStringList steps;
+    double lastHeldOut = 0.0;
+    while (rows.hasNext()) {
+        const auto match = rows.next();
+        steps << match.captured(1);
+        lastHeldOut = match.captured(3).toDouble();
+    }
+    QCOMPARE(steps, (QStringList{"20", "40"}));
+    // The text repeats one line: 40 steps take the held-out loss well under log 256 = 5.5.
+    QVERIFY2(lastHeldOut < 3.5, qPrintable(r.out));
+    const QRegularExpression sample(QStringLiteral("sample: (.*)\\n"));
+    auto samples = sample.globalMatch(r.out);
+    int sampleCount = 0;
+    while (samples.hasNext()) {
+        QCOMPARE(samples.next().captured(1).size(), 30);
+        ++sampleCount;
+    }
+    QCOMPARE(sampleCount, 2);
+    // Every head of the two layers, numbered as people read them.
+    for (const char *head : {"\\n\\s+0\\s+1\\s", "\\n\\s+0\\s+4\\s", "\\n\\s+1\\s+4\\s"})
+        QVERIFY2(r.out.contains(QRegularExpression(QString::fromLatin1(head))), head);
+    QVERIFY(r.out.contains("previous-token  induction"));
+}
+
+void TestTrainLmCli::badTextsSayWhatToDo_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty") << QByteArray() << QStringList() << "is empty: choose a plain-text file";
+    QTest::newRow("binary") << QByteArray("\x7f"
+                                          "ELF\0\0\0",
+                                          7)
+                            << QStringList() << "looks binary (a zero byte at offset 4)";
+    QTest::newRow("too short") << QByteArray(1000, 'a') << QStringList()
+                               << "it gives 1000 tokens, and training needs at least 1300";
+    QTest::newRow("unknown preset") << QByteArray(5000, 'a') << QStringList{"--preset", "huge"}
+                                    << "--preset expects tiny or small, got 'huge'";
+}
+
+void TestTrainLmCli::badTextsSayWhatToDo()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QStringList, extra);
+    QFETCH(QString, expected);
+    const CliResult r = runCli(QStringList{"--train-lm", "--train-text", write(text)} + extra);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    const CliResult missing = runCli({"--train-lm", "--train-text", m_dir.filePath("none.txt")});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY2(missing.err.contains("none.txt"), qPrintable(missing.err));
+}
+
+QTEST_APPLESS_MAIN(TestTrainLmCli)
+#include "tst_trainlmcli.moc"

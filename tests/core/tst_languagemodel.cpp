@@ -1,0 +1,147 @@
+// tst_languagemodel: the pieces of training a language model on a text: the text's checks, the
+// presets, sampling, and the repeated-runs probe of in-context copying.
+#include "train/languagemodelpreset.h"
+#include "train/repeatedtokens.h"
+#include "train/tokensampler.h"
+#include "train/trainer.h"
+#include "train/trainingtext.h"
+#include "util/inputerror.h"
+
+#include <QTest>
+
+using namespace headlens;
+
+class TestLanguageModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void badTextsAreRefusedWithWhatToDo_data();
+    void badTextsAreRefusedWithWhatToDo();
+    void presetsAreTheIssuesSizes();
+    void greedySamplesAreTheMostLikelyTokens();
+    void repeatedRunsAreTwoCopiesOfTextTokens();
+    void aModelThatCopiesHasASecondCopyLossFarBelowTheFirst();
+};
+
+void TestLanguageModel::badTextsAreRefusedWithWhatToDo_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty") << QByteArray() << "story.txt is empty: choose a plain-text file";
+    QTest::newRow("binary") << QByteArray("abc\0def", 7)
+                            << "story.txt looks binary (a zero byte at offset 3)";
+    QTest::newRow("Latin-1") << QByteArray("caf\xe9 au lait")
+                             << "story.txt is not UTF-8 text (byte 3 starts no character)";
+}
+
+void TestLanguageModel::badTextsAreRefusedWithWhatToDo()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    try {
+        TrainingText::check(text.toStdString(), "story.txt");
+        QFAIL("accepted");
+    } catch (const InputError &error) {
+        QVERIFY2(QString::fromStdString(error.what()).startsWith(expected), error.what());
+    }
+    TrainingText::check("caf\xc3\xa9 \xe2\x80\x94 na\xc3\xafve", "utf8.txt"); // UTF-8 is fine
+}
+
+void TestLanguageModel::presetsAreTheIssuesSizes()
+{
+    const auto tiny = LanguageModelPreset::named("Tiny");
+    QVERIFY(tiny);
+    QCOMPARE(tiny->model.layers, 2);
+    QCOMPARE(tiny->model.heads, 4);
+    QCOMPARE(tiny->model.dModel, 128);
+    QCOMPARE(tiny->model.maxLength, 64);
+    const auto small = LanguageModelPreset::named("small");
+    QVERIFY(small);
+    QCOMPARE(small->model.layers, 4);
+    QCOMPARE(small->model.dModel, 192);
+    QCOMPARE(small->model.maxLength, 128);
+    QVERIFY(!LanguageModelPreset::named("huge"));
+    QCOMPARE(LanguageModelPreset::names(), std::string("tiny or small"));
+    const TrainingSettings s = tiny->settings(256, 2000, 7);
+    QVERIFY(!s.validateLanguageModel());
+    QCOMPARE(s.model.vocabulary, 256);
+    QCOMPARE(s.warmupSteps, 100);
+    QCOMPARE(s.decaySteps, 1900); // the rate reaches its floor at the last step
+    QVERIFY(s.model.layerNorm && s.model.mlp && s.model.tiedEmbedding); // GPT-2's block
+}
+
+void TestLanguageModel::greedySamplesAreTheMostLikelyTokens()
+{
+    const ToyModelConfig config{2, 2, 16, 12, 8, true, true, true};
+    const ToyModel model(config, ToyParameters::initialize(config, 5));
+    const std::vector<int> prompt = {3, 1, 4, 1, 5};
+    const std::vector<int> sample = sampleTokens(model, prompt, 6, 0.0f, 1);
+    QCOMPARE(int(sample.size()), 6);
+    std::vector<int> context = prompt;
+    for (int token : sample) {
+        // The window slides: at most maxLength (8) tokens are read.
+        const std::vector<int> window(context.end() - std::min<long>(long(context.size()), 8),
+                                      context.end());
+        ToyModel::Activations acts;
+        model.forward(window, 1, int(window.size()), acts);
+        Eigen::Index best = 0;
+        acts.logits.row(acts.logits.rows() - 1).maxCoeff(&best);
+        QCOMPARE(token, int(best));
+        context.push_back(token);
+    }
+    QCOMPARE(sampleTokens(model, prompt, 6, 1.0f, 9), sampleTokens(model, prompt, 6, 1.0f, 9));
+}
+
+void TestLanguageModel::repeatedRunsAreTwoCopiesOfTextTokens()
+{
+    const std::vector<int> pool = {7, 8, 9};
+    const ToyBatch batch = repeatedTokens(pool, 9, 3, 2); // an odd length keeps 2 * 4
+    QCOMPARE(batch.length, 8);
+    QCOMPARE(batch.count, 3);
+    for (int s = 0; s < 3; ++s)
+        for (int i = 0; i < 4; ++i) {
+            const int token = batch.tokens[size_t(s * 8 + i)];
+            QVERIFY(token >= 7 && token <= 9);
+            QCOMPARE(batch.tokens[size_t(s * 8 + i + 4)], token);
+        }
+    QCOMPARE(batch.targets[1], batch.tokens[2]);
+    QCOMPARE(batch.targets[7], -1);
+}
+
+/// A model trained on nothing but repeated runs learns to copy: its loss on the second copy
+/// drops far below the first copy's (which stays near log 40 = 3.7 nats, nothing to copy),
+/// and a head attends to the token after the earlier occurrence.
+void TestLanguageModel::aModelThatCopiesHasASecondCopyLossFarBelowTheFirst()
+{
+    std::vector<int> pool(40);
+    for (int i = 0; i < 40; ++i)
+        pool[size_t(i)] = i;
+    std::vector<int> text;
+    for (int chunk = 0; chunk < 200; ++chunk) {
+        const ToyBatch run = repeatedTokens(pool, 16, 1, uint64_t(chunk) + 100);
+        text.insert(text.end(), run.tokens.begin(), run.tokens.end());
+    }
+    TrainingSettings settings;
+    settings.model = {2, 2, 32, 40, 16, true, false, true};
+    settings.learningRate = 3e-3f;
+    settings.batchSize = 16;
+    settings.heldOutSize = 16;
+    auto batches = std::make_shared<TextBatches>(text, 16);
+    Trainer trainer(settings, batches);
+    const InContextScores before = trainer.inContext();
+    QVERIFY2(qAbs(before.secondCopyLoss - before.firstCopyLoss) < 0.5,
+             std::to_string(before.inContextScore()).c_str());
+    trainer.step(400);
+    const InContextScores after = trainer.inContext();
+    QVERIFY2(
+        after.secondCopyLoss < 0.5 * after.firstCopyLoss,
+        (std::to_string(after.firstCopyLoss) + " " + std::to_string(after.secondCopyLoss)).c_str());
+    // Every repeat here is 8 tokens back, so one layer can copy by position alone; the score
+    // still says a head looks at the token after the earlier occurrence.
+    const double strongest = *std::max_element(after.induction.begin(), after.induction.end());
+    QVERIFY2(strongest > 0.5, std::to_string(strongest).c_str());
+}
+
+QTEST_APPLESS_MAIN(TestLanguageModel)
+#include "tst_languagemodel.moc"
