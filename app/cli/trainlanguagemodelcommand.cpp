@@ -5,10 +5,12 @@
 #include "train/languagemodelpreset.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
+#include "train/traininglog.h"
 #include "train/trainingtext.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace headlens {
@@ -54,6 +56,7 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
         s.batchSize = t.batchSize;
     if (t.learningRate > 0.0f)
         s.learningRate = t.learningRate;
+    s.model.mlp = !t.attentionOnly;
     const int n = s.model.maxLength;
     if (auto problem = TextBatches::validate(tokens.size(), n))
         throw InputError(t.textPath + ": " + *problem);
@@ -68,11 +71,11 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                         "%d x %d tokens; seed %llu\n",
                         double(s.learningRate), double(s.weightDecay), s.warmupSteps, s.batchSize,
                         n, static_cast<unsigned long long>(s.seed))
-          << "   step  train loss  held-out loss  1st copy  2nd copy  tokens/s  seconds\n";
+          << "   step  train loss  held-out loss  unrepeated  repeated  tokens/s  seconds\n";
     const auto start = std::chrono::steady_clock::now();
     const std::vector<int> prompt(tokens.begin() + long(trainer.settings().model.maxLength),
                                   tokens.begin() + long(2 * n));
-    int64_t inductionStep = -1;
+    TrainingLog log(s);
     Evaluation evaluation;
     InContextScores repeats;
     while (trainer.stepsDone() < t.steps) {
@@ -84,14 +87,17 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double tokensPerSecond =
             double(metrics.step) * s.batchSize * n / std::max(1e-9, metrics.seconds);
-        m_out << printfLine("%7lld  %10.4f  %13.4f  %8.3f  %8.3f  %8.0f  %7.1f\n",
+        m_out << printfLine("%7lld  %10.4f  %13.4f  %10.3f  %8.3f  %8.0f  %7.1f\n",
                             static_cast<long long>(metrics.step), metrics.loss, evaluation.loss,
-                            repeats.firstCopyLoss, repeats.secondCopyLoss, tokensPerSecond, wall);
-        if (inductionStep < 0 && repeats.secondCopyLoss < 0.5 * repeats.firstCopyLoss) {
-            inductionStep = metrics.step;
-            m_out << "         ^ in-context copying: the second copy's loss fell below half "
-                     "the first's\n";
-        }
+                            repeats.unrepeatedLoss, repeats.repeatedLoss, tokensPerSecond, wall);
+        const bool copyingBefore = log.copyingStep() >= 0;
+        log.add({metrics.step, metrics.seconds, metrics.loss, evaluation.loss,
+                 repeats.unrepeatedLoss, repeats.repeatedLoss,
+                 *std::max_element(repeats.induction.begin(), repeats.induction.end()),
+                 *std::max_element(repeats.previousToken.begin(), repeats.previousToken.end())});
+        if (!copyingBefore && log.copyingStep() >= 0)
+            m_out << "         ^ in-context copying: a repeated run's loss fell below half "
+                     "the same run's unrepeated\n";
         if (t.sampleTokens > 0)
             m_out << "         sample: "
                   << printable(sampleTokens(trainer.model(), prompt, t.sampleTokens, 0.8f,
@@ -107,11 +113,11 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                             head.head + 1, head.previousToken, head.induction,
                             repeats.previousToken[i], repeats.induction[i]);
     }
-    if (inductionStep >= 0)
-        m_out << "In-context copying appeared at step " << inductionStep << ".\n";
+    if (log.copyingStep() >= 0)
+        m_out << "In-context copying appeared at step " << log.copyingStep() << ".\n";
     else
-        m_out << "In-context copying has not appeared yet (the second copy's loss is above half "
-                 "the first's): train for more steps.\n";
+        m_out << "In-context copying has not appeared yet (a repeated run's loss is above half "
+                 "the unrepeated): train for more steps.\n";
     return 0;
 }
 

@@ -9,10 +9,10 @@
 namespace headlens {
 
 /// Trains a preset's GPT-2-style model on --train-text (one byte per token) and prints, every
-/// --report-every steps: the training and held-out loss, the loss on the first and the second
-/// copy of repeated random runs (Olsson et al.'s in-context learning test), tokens per second
-/// and a sample of generated text; at the end every head's previous-token and induction
-/// scores, and the step at which induction appeared.
+/// --report-every steps: the training and held-out loss, the loss on runs of held-out text
+/// repeated (r r) against the same runs unrepeated (Olsson et al.'s in-context copying test),
+/// tokens per second and a sample of generated text; at the end every head's previous-token
+/// and induction scores, and the step at which copying appeared.
 class TrainLanguageModelCommand
 {
 public:

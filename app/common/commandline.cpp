@@ -72,6 +72,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.train.layerNorm = true;
     else if (option == "--train-lm")
         r.train.languageModel = true;
+    else if (option == "--attention-only")
+        r.train.attentionOnly = true;
     else if (option == "--print-shapes")
         r.printShapes = true;
     else if (option == "--stats")

@@ -141,11 +141,13 @@ Training playground (a tiny attention-only transformer on a toy task):
   --until-accuracy A        stop once the held-out accuracy reaches A (e.g. 0.99)
   --save FILE.npz           save the trained model (open it later in the window)
 Language model (a GPT-2-style model trained on a text, its heads scored as they form):
-  --train-lm                train one; prints held-out loss, the loss on repeated random
-                            runs (first and second copy), samples and the heads' scores
+  --train-lm                train one; prints held-out loss, the loss on runs of text seen
+                            twice against once (in-context copying), samples and the heads'
+                            previous-token and induction scores
   --preset tiny|small       tiny: 2 layers, 4 heads, d_model 128, context 64 (default);
                             small: 4 layers, 4 heads, d_model 192, context 128
   --train-text FILE         the text to learn (UTF-8; one byte per token)
+  --attention-only          no MLP in the blocks (the models of Olsson et al. 2022)
   --steps N                 AdamW steps (default 2000), warm-up then cosine decay
   --sample-tokens N         length of the sample printed at each report (default 120)
   --save DIR                save as a Hugging Face GPT-2 folder (open it with --model DIR)

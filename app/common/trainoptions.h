@@ -24,6 +24,7 @@ struct TrainOptions
     std::string preset = "tiny"; ///< --preset tiny|small (--train-lm)
     std::string textPath;        ///< --train-text FILE (--train-lm); empty = the stories
     int sampleTokens = 120;      ///< --sample-tokens: the sample printed at each report
+    bool attentionOnly = false;  ///< --attention-only: no MLP (Olsson et al.'s models)
 
     /// Sets the field of `option` (one that takes a value) from `value`; false when `option`
     /// is not one of these. Throws InputError when the value does not fit.

@@ -8,26 +8,47 @@
 
 namespace headlens {
 
-/// `count` sequences r r of 2 * (length / 2) tokens, r drawn from `pool` at seeded random
-/// positions (the text's own tokens, so the model has seen each of them), every position's
-/// next token as its target. A model can predict the second copy only by finding the earlier
-/// occurrence of the current token and copying what came after it: the test of induction heads
-/// (Olsson et al. 2022, and TransformerLens's detect_head "induction" on repeated random
-/// tokens). Precondition: pool is not empty, length >= 4.
-ToyBatch repeatedTokens(const std::vector<int> &pool, int length, int count, uint64_t seed);
+/// How the run r of repeatedTokens is drawn from its pool.
+enum class RunKind
+{
+    /// Each token from a seeded random position: random tokens, as Olsson et al. and
+    /// TransformerLens's detect_head "induction" use them for a model of many tokens.
+    RandomTokens,
+    /// One contiguous segment from a seeded random start: a stretch of real text. A byte-level
+    /// model has no sense of random bytes (its loss there exceeds a uniform guess), but copying
+    /// a stretch of text it has read is what its induction heads do: names and words it could
+    /// not have guessed are predictable the second time.
+    TextSegment,
+};
 
-/// How a model does on repeated tokens: the loss on the first copy (nothing to copy from) and
-/// on the second, and each head's previous-token and induction score there. A model that has
-/// learnt in-context copying has a second-copy loss far below the first (Olsson et al.'s
-/// in-context learning score is the difference).
+/// `count` sequences r r of 2 * (length / 2) tokens, r drawn from `pool` as `kind` says, every
+/// position's next token as its target. What the model cannot guess in the first copy it can
+/// predict in the second only by finding the earlier occurrence of the current token and
+/// copying what came after it: the test of induction heads (Olsson et al. 2022).
+/// Precondition: pool holds more than length / 2 tokens, length >= 4.
+ToyBatch repeatedTokens(const std::vector<int> &pool, int length, int count, uint64_t seed,
+                        RunKind kind = RunKind::RandomTokens);
+
+/// `batch` with each sequence's first half replaced by the next sequence's (the last takes the
+/// first's): the same second halves after a run they do not repeat. The control of the
+/// copying test: whatever makes a second half hard to predict there (a splice in the middle
+/// of a sentence) is the same, only the earlier copy is missing. Precondition: batch.count >= 2.
+ToyBatch unrepeated(const ToyBatch &batch);
+
+/// How a model does on the second half of repeated runs r r, against the same halves after
+/// another run (unrepeated()): a model that copies in context (induction heads) predicts the
+/// repeated halves far better; one that does not predicts both alike. Also each head's
+/// previous-token and induction score on the repeated runs.
 struct InContextScores
 {
-    double firstCopyLoss = 0.0;  ///< mean cross-entropy predicting tokens 2..L of the first copy
-    double secondCopyLoss = 0.0; ///< the same for the tokens of the second copy after its first
+    double unrepeatedLoss = 0.0; ///< mean cross-entropy of the second halves after another run
+    double repeatedLoss = 0.0;   ///< the same halves after their own first copy
     std::vector<double> previousToken; ///< per head, index layer * heads + head
     std::vector<double> induction;     ///< per head
 
-    double inContextScore() const { return secondCopyLoss - firstCopyLoss; }
+    /// What seeing the run before saves, in nats per token (Olsson et al.'s in-context
+    /// learning score compares losses the same way); about 0 without copying.
+    double copyingGain() const { return unrepeatedLoss - repeatedLoss; }
 };
 
 } // namespace headlens

@@ -60,6 +60,7 @@ Trainer::Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBat
     : Trainer(checkedText(settings, text), settings)
 {
     m_probePool.assign(text->tokens().begin() + long(text->trainingTokens()), text->tokens().end());
+    m_probeRuns = RunKind::TextSegment;
 }
 
 Trainer::Trainer(std::shared_ptr<const BatchSource> data, const TrainingSettings &settings)
@@ -223,28 +224,26 @@ InContextScores Trainer::inContext(int count) const
 {
     using Ops = TrainOps<float>;
     const ToyModelConfig &c = m_settings.model;
-    const ToyBatch batch = repeatedTokens(m_probePool, c.maxLength, count, m_settings.seed);
+    const ToyBatch batch =
+        repeatedTokens(m_probePool, c.maxLength, count, m_settings.seed, m_probeRuns);
     const int n = batch.length;
-    ToyModel::Activations acts;
-    m_model.forward(batch.tokens, batch.count, n, acts);
-    // Targets of one copy at a time: the first copy's queries predict its own tokens 2..L;
-    // the second copy's (from its first token on) predict tokens the first copy showed. The
-    // last query of the first copy is in neither: its target, the second copy's first token,
-    // is not announced by anything before it.
-    const int half = n / 2;
-    std::vector<int> first(batch.targets.size(), -1), second = first;
-    for (size_t r = 0; r < batch.targets.size(); ++r) {
-        const int i = int(r) % n;
-        if (i < half - 1)
-            first[r] = batch.targets[r];
-        else if (i >= half)
+    // The second halves only, from the first token after the splice on: the same targets in
+    // the repeated batch and in its control.
+    std::vector<int> second(batch.targets.size(), -1);
+    for (size_t r = 0; r < batch.targets.size(); ++r)
+        if (int(r) % n >= n / 2)
             second[r] = batch.targets[r];
-    }
+    const auto meanLoss = [&second](const ToyModel::Activations &acts) {
+        const auto loss = Ops::crossEntropy(acts.logits, second, 1.0f);
+        return loss.lossSum / std::max(1, loss.scored);
+    };
     InContextScores scores;
-    const auto firstLoss = Ops::crossEntropy(acts.logits, first, 1.0f);
-    const auto secondLoss = Ops::crossEntropy(acts.logits, second, 1.0f);
-    scores.firstCopyLoss = firstLoss.lossSum / std::max(1, firstLoss.scored);
-    scores.secondCopyLoss = secondLoss.lossSum / std::max(1, secondLoss.scored);
+    ToyModel::Activations acts;
+    const ToyBatch control = unrepeated(batch);
+    m_model.forward(control.tokens, control.count, n, acts);
+    scores.unrepeatedLoss = meanLoss(acts);
+    m_model.forward(batch.tokens, batch.count, n, acts);
+    scores.repeatedLoss = meanLoss(acts);
     scores.previousToken.assign(size_t(c.layers * c.heads), 0.0);
     scores.induction = scores.previousToken;
     for (int s = 0; s < batch.count; ++s) {

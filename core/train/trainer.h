@@ -80,9 +80,10 @@ public:
     Evaluation evaluate(const HeadInterventions *interventions = nullptr) const;
     /// The attention of every head on the probe sequence.
     AttentionSnapshot snapshot() const;
-    /// The model on `count` repeated random runs of the text's held-out tokens (the toy
-    /// task's vocabulary for a task): the losses on the first and the second copy and every
-    /// head's induction and previous-token scores there. The same sequences at every step.
+    /// The model on `count` repeated runs: segments of the text's held-out part, or random
+    /// tokens of the toy task's vocabulary (repeatedtokens.h): the losses on the first and the
+    /// second copy and every head's induction and previous-token scores there. The same
+    /// sequences at every step.
     InContextScores inContext(int count = 32) const;
     /// Back to step 0 with freshly initialised weights (the same ones: same seed).
     void reset();
@@ -118,6 +119,7 @@ private:
     TrainingSettings m_settings;
     std::shared_ptr<const BatchSource> m_data;
     std::vector<int> m_probePool; ///< the tokens repeated runs are drawn from
+    RunKind m_probeRuns = RunKind::RandomTokens;
     ToyModel m_model;
     AdamOptimizer m_optimizer;
     ToyBatch m_heldOut;

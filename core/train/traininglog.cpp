@@ -1,0 +1,55 @@
+// TrainingLog: the rows, the moment copying appeared, and the JSON.
+#include "train/traininglog.h"
+
+#include <nlohmann/json.hpp>
+
+namespace headlens {
+
+void TrainingLog::add(const TrainingLogRow &row)
+{
+    m_rows.push_back(row);
+    if (m_copyingStep < 0 && row.repeatedLoss < 0.5 * row.unrepeatedLoss)
+        m_copyingStep = row.step;
+}
+
+std::string TrainingLog::toJson(const std::string &textName, const std::string &tokenizer) const
+{
+    const TrainingSettings &s = m_settings;
+    nlohmann::ordered_json json = {
+        {"format", "headlens-training"},
+        {"version", 1},
+        {"text", textName},
+        {"tokenizer", tokenizer},
+        {"settings",
+         {{"layers", s.model.layers},
+          {"heads", s.model.heads},
+          {"d_model", s.model.dModel},
+          {"vocabulary", s.model.vocabulary},
+          {"context", s.model.maxLength},
+          {"layer_norm", s.model.layerNorm},
+          {"mlp", s.model.mlp},
+          {"tied_embedding", s.model.tiedEmbedding},
+          {"learning_rate", s.learningRate},
+          {"weight_decay", s.weightDecay},
+          {"warmup_steps", s.warmupSteps},
+          {"decay_steps", s.decaySteps},
+          {"batch_size", s.batchSize},
+          {"gradient_clip", s.gradientClip},
+          {"seed", s.seed}}},
+        {"copying_step", m_copyingStep >= 0 ? nlohmann::ordered_json(m_copyingStep) : nullptr},
+    };
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const TrainingLogRow &r : m_rows)
+        rows.push_back({{"step", r.step},
+                        {"seconds", r.seconds},
+                        {"train_loss", r.trainLoss},
+                        {"held_out_loss", r.heldOutLoss},
+                        {"unrepeated_loss", r.unrepeatedLoss},
+                        {"repeated_loss", r.repeatedLoss},
+                        {"strongest_induction", r.strongestInduction},
+                        {"strongest_previous_token", r.strongestPreviousToken}});
+    json["rows"] = rows;
+    return json.dump(2) + "\n";
+}
+
+} // namespace headlens

@@ -1,0 +1,51 @@
+// TrainingLog: a language model's run as it went, row by row, and its JSON for the saved folder.
+#pragma once
+
+#include "train/trainingsettings.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headlens {
+
+/// What one report of a run measured.
+struct TrainingLogRow
+{
+    int64_t step = 0;
+    double seconds = 0.0;                ///< training time so far
+    double trainLoss = 0.0;              ///< mean over the steps since the previous row
+    double heldOutLoss = 0.0;            ///< on the held-out tenth of the text
+    double unrepeatedLoss = 0.0;         ///< second halves after another run (InContextScores)
+    double repeatedLoss = 0.0;           ///< the same halves after their own first copy
+    double strongestInduction = 0.0;     ///< the largest head induction score on the repeats
+    double strongestPreviousToken = 0.0; ///< the largest previous-token score there
+};
+
+/// The rows of a run, and the step at which in-context copying appeared: the first row whose
+/// loss on repeated halves is below half the loss on the same halves unrepeated (Olsson et
+/// al. 2022 see the in-context learning score drop in a step as induction heads form; this is
+/// where seeing a run before has halved the loss on it). Written beside the model as
+/// headlens_training.json.
+class TrainingLog
+{
+public:
+    explicit TrainingLog(const TrainingSettings &settings) : m_settings(settings) {}
+
+    /// Appends a row (steps increasing).
+    void add(const TrainingLogRow &row);
+    const std::vector<TrainingLogRow> &rows() const { return m_rows; }
+    /// The step of the first row where copying appeared, or -1.
+    int64_t copyingStep() const { return m_copyingStep; }
+
+    /// {"format": "headlens-training", "version": 1, "settings": {...}, "copying_step",
+    /// "text": `textName`, "tokenizer": `tokenizer`, "rows": [{...}, ...]}, indented.
+    std::string toJson(const std::string &textName, const std::string &tokenizer) const;
+
+private:
+    TrainingSettings m_settings;
+    std::vector<TrainingLogRow> m_rows;
+    int64_t m_copyingStep = -1;
+};
+
+} // namespace headlens
