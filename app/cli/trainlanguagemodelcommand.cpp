@@ -2,6 +2,8 @@
 #include "trainlanguagemodelcommand.h"
 
 #include "printfline.h"
+#include "text/bytetokenizerjson.h"
+#include "train/gpt2folderwriter.h"
 #include "train/languagemodelpreset.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
@@ -60,6 +62,8 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
     const int n = s.model.maxLength;
     if (auto problem = TextBatches::validate(tokens.size(), n))
         throw InputError(t.textPath + ": " + *problem);
+    if (auto problem = Gpt2FolderWriter::unsupported(s.model); problem && !t.savePath.empty())
+        throw InputError(*problem + " It cannot be saved with --save.");
     Trainer trainer(s, std::make_shared<TextBatches>(tokens, n));
 
     m_out << "Training a language model, " << preset->name << ": " << preset->summary << ", "
@@ -96,8 +100,8 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                  *std::max_element(repeats.induction.begin(), repeats.induction.end()),
                  *std::max_element(repeats.previousToken.begin(), repeats.previousToken.end())});
         if (!copyingBefore && log.copyingStep() >= 0)
-            m_out << "         ^ in-context copying: a repeated run's loss fell below half "
-                     "the same run's unrepeated\n";
+            m_out << "         ^ in-context copying: a repeated run's loss fell below "
+                  << TrainingLog::kCopyingRatio << " of the same run's unrepeated\n";
         if (t.sampleTokens > 0)
             m_out << "         sample: "
                   << printable(sampleTokens(trainer.model(), prompt, t.sampleTokens, 0.8f,
@@ -105,7 +109,7 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                   << "\n";
         m_out << std::flush;
     }
-    m_out << "Heads (mean attention weight; held-out text, and repeated random runs):\n"
+    m_out << "Heads (mean attention weight; held-out text, and repeated runs of it):\n"
           << "  layer  head  previous-token  induction  | repeats: previous-token  induction\n";
     for (size_t i = 0; i < evaluation.heads.size(); ++i) {
         const HeadScores &head = evaluation.heads[i];
@@ -113,11 +117,22 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                             head.head + 1, head.previousToken, head.induction,
                             repeats.previousToken[i], repeats.induction[i]);
     }
+    if (!t.savePath.empty()) {
+        ToyModel::Activations acts;
+        trainer.model().forward(prompt, 1, int(prompt.size()), acts);
+        const auto last = acts.logits.row(acts.logits.rows() - 1);
+        log.setCheck(prompt, std::vector<float>(last.data(), last.data() + last.size()));
+        Gpt2FolderWriter::write(t.savePath, s.model, trainer.model().parameters(),
+                                byteTokenizerJson(), log.toJson(t.textPath, "bytes"));
+        m_out << "Saved the model to " << t.savePath
+              << " (a Hugging Face GPT-2 folder: open it with headlens --model " << t.savePath
+              << ")\n";
+    }
     if (log.copyingStep() >= 0)
         m_out << "In-context copying appeared at step " << log.copyingStep() << ".\n";
     else
-        m_out << "In-context copying has not appeared yet (a repeated run's loss is above half "
-                 "the unrepeated): train for more steps.\n";
+        m_out << "In-context copying has not appeared yet (a repeated run's loss is above "
+              << TrainingLog::kCopyingRatio << " of the unrepeated): train for more steps.\n";
     return 0;
 }
 

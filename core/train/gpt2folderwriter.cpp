@@ -38,8 +38,16 @@ SafetensorsTensor transposed(const std::string &name, const MatrixT<float> &m)
     return matrixTensor(name, m.transpose());
 }
 
-std::vector<SafetensorsTensor> gpt2Tensors(const ToyParameters &p)
+std::vector<SafetensorsTensor> gpt2Tensors(const ToyModelConfig &config, const ToyParameters &p)
 {
+    // An attention-only model is GPT-2 with an MLP of zeros: GELU(0 x + 0) = 0 adds nothing.
+    const int d = config.dModel;
+    const int w = config.mlpWidth();
+    const MatrixT<float> zeroFc = MatrixT<float>::Zero(w, d);
+    const MatrixT<float> zeroProj = MatrixT<float>::Zero(d, w);
+    const VectorT<float> ones = VectorT<float>::Ones(d);
+    const VectorT<float> zeros = VectorT<float>::Zero(d);
+    const VectorT<float> zeroWide = VectorT<float>::Zero(w);
     std::vector<SafetensorsTensor> out;
     out.push_back(matrixTensor("wte.weight", p.tokenEmbedding));
     out.push_back(matrixTensor("wpe.weight", p.positionEmbedding));
@@ -52,12 +60,13 @@ std::vector<SafetensorsTensor> gpt2Tensors(const ToyParameters &p)
         out.push_back(vectorTensor(h + "attn.c_attn.bias", layer.inBias));
         out.push_back(transposed(h + "attn.c_proj.weight", layer.outProj));
         out.push_back(vectorTensor(h + "attn.c_proj.bias", layer.outBias));
-        out.push_back(vectorTensor(h + "ln_2.weight", layer.mlpLnGamma));
-        out.push_back(vectorTensor(h + "ln_2.bias", layer.mlpLnBeta));
-        out.push_back(transposed(h + "mlp.c_fc.weight", layer.fcWeight));
-        out.push_back(vectorTensor(h + "mlp.c_fc.bias", layer.fcBias));
-        out.push_back(transposed(h + "mlp.c_proj.weight", layer.projWeight));
-        out.push_back(vectorTensor(h + "mlp.c_proj.bias", layer.projBias));
+        const bool mlp = config.mlp;
+        out.push_back(vectorTensor(h + "ln_2.weight", mlp ? layer.mlpLnGamma : ones));
+        out.push_back(vectorTensor(h + "ln_2.bias", mlp ? layer.mlpLnBeta : zeros));
+        out.push_back(transposed(h + "mlp.c_fc.weight", mlp ? layer.fcWeight : zeroFc));
+        out.push_back(vectorTensor(h + "mlp.c_fc.bias", mlp ? layer.fcBias : zeroWide));
+        out.push_back(transposed(h + "mlp.c_proj.weight", mlp ? layer.projWeight : zeroProj));
+        out.push_back(vectorTensor(h + "mlp.c_proj.bias", mlp ? layer.projBias : zeros));
     }
     out.push_back(vectorTensor("ln_f.weight", p.finalGamma));
     out.push_back(vectorTensor("ln_f.bias", p.finalBeta));
@@ -111,14 +120,11 @@ void syncFolder(const fs::path &dir)
 
 std::optional<std::string> Gpt2FolderWriter::unsupported(const ToyModelConfig &config)
 {
-    if (config.layerNorm && config.mlp && config.tiedEmbedding)
+    if (config.layerNorm && config.tiedEmbedding)
         return std::nullopt;
-    return "A GPT-2 folder holds GPT-2's block: LayerNorm, an MLP and a tied unembedding; this "
-           "model has " +
-           std::string(!config.layerNorm ? "no LayerNorm"
-                       : !config.mlp     ? "no MLP"
-                                         : "an untied unembedding") +
-           ".";
+    return std::string("A GPT-2 folder holds GPT-2's block, with LayerNorm and a tied "
+                       "unembedding; this model has ") +
+           (!config.layerNorm ? "no LayerNorm." : "an untied unembedding.");
 }
 
 void Gpt2FolderWriter::write(const std::string &dir, const ToyModelConfig &config,
@@ -144,8 +150,8 @@ void Gpt2FolderWriter::write(const std::string &dir, const ToyModelConfig &confi
         fail(dir, error.message() + " (is the place read-only?).");
     try {
         AtomicFile::write((fresh / "config.json").string(), configJson(config));
-        SafetensorsWriter::write((fresh / "model.safetensors").string(), gpt2Tensors(parameters),
-                                 {{"format", "pt"}});
+        SafetensorsWriter::write((fresh / "model.safetensors").string(),
+                                 gpt2Tensors(config, parameters), {{"format", "pt"}});
         AtomicFile::write((fresh / "tokenizer.json").string(), tokenizerJson);
         AtomicFile::write((fresh / kTrainingLog).string(), trainingJson);
     } catch (const InputError &) {

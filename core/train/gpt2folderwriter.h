@@ -24,8 +24,9 @@ namespace headlens {
 class Gpt2FolderWriter
 {
 public:
-    /// Why `config` cannot be a GPT-2 checkpoint (GPT-2's block needs LayerNorm, the MLP and
-    /// a tied unembedding), as a sentence; nothing when it can.
+    /// Why `config` cannot be a GPT-2 checkpoint (GPT-2's block needs LayerNorm and a tied
+    /// unembedding; an attention-only model is saved with an MLP of zeros, which adds
+    /// nothing), as a sentence; nothing when it can.
     static std::optional<std::string> unsupported(const ToyModelConfig &config);
 
     /// Writes the folder `dir`. Throws InputError naming the folder and what went wrong (a

@@ -8,8 +8,14 @@ namespace headlens {
 void TrainingLog::add(const TrainingLogRow &row)
 {
     m_rows.push_back(row);
-    if (m_copyingStep < 0 && row.repeatedLoss < 0.5 * row.unrepeatedLoss)
+    if (m_copyingStep < 0 && row.repeatedLoss < kCopyingRatio * row.unrepeatedLoss)
         m_copyingStep = row.step;
+}
+
+void TrainingLog::setCheck(std::vector<int> ids, std::vector<float> lastLogits)
+{
+    m_checkIds = std::move(ids);
+    m_checkLogits = std::move(lastLogits);
 }
 
 std::string TrainingLog::toJson(const std::string &textName, const std::string &tokenizer) const
@@ -49,6 +55,8 @@ std::string TrainingLog::toJson(const std::string &textName, const std::string &
                         {"strongest_induction", r.strongestInduction},
                         {"strongest_previous_token", r.strongestPreviousToken}});
     json["rows"] = rows;
+    if (!m_checkIds.empty())
+        json["check"] = {{"ids", m_checkIds}, {"last_logits", m_checkLogits}};
     return json.dump(2) + "\n";
 }
 

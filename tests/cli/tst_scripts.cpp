@@ -106,6 +106,7 @@ void TestScripts::everyScriptIsListed()
     QStringList scripts = QDir(kScripts).entryList({"*.py", "*.mjs", "*.sh"}, QDir::Files);
     scripts.removeAll("script_out.py"); // the helper the Python scripts import
     const QStringList expected{"bench_reference.py",
+                               "check_trained_gpt2.py",
                                "folder_graph.py",
                                "fuzz-smoke.sh",
                                "install-deps.sh",
@@ -115,6 +116,7 @@ void TestScripts::everyScriptIsListed()
                                "make_gpt2_tiny.py",
                                "make_intervention_goldens.py",
                                "make_llama_tiny.py",
+                               "make_lm_gradient_goldens.py",
                                "make_npy_samples.py",
                                "make_tokenizer_goldens.mjs",
                                "monkey-x11.sh",
@@ -128,8 +130,9 @@ void TestScripts::helpWritesNothing_data()
 {
     QTest::addColumn<QString>("script");
     QTest::addColumn<bool>("writesFiles"); // then its --help says where: --out
-    QTest::newRow("bench_reference.py") << "bench_reference.py" << false; // prints a table
-    QTest::newRow("folder_graph.py") << "folder_graph.py" << false;       // prints the graph
+    QTest::newRow("bench_reference.py") << "bench_reference.py" << false;       // prints a table
+    QTest::newRow("check_trained_gpt2.py") << "check_trained_gpt2.py" << false; // compares
+    QTest::newRow("folder_graph.py") << "folder_graph.py" << false;             // prints the graph
     QTest::newRow("fuzz-smoke.sh") << "fuzz-smoke.sh" << true;
     QTest::newRow("install-deps.sh") << "install-deps.sh" << false; // apt and the npm cache
     QTest::newRow("make_attention_goldens.py") << "make_attention_goldens.py" << true;
@@ -138,6 +141,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::newRow("make_gpt2_tiny.py") << "make_gpt2_tiny.py" << true;
     QTest::newRow("make_intervention_goldens.py") << "make_intervention_goldens.py" << true;
     QTest::newRow("make_llama_tiny.py") << "make_llama_tiny.py" << true;
+    QTest::newRow("make_lm_gradient_goldens.py") << "make_lm_gradient_goldens.py" << true;
     QTest::newRow("make_npy_samples.py") << "make_npy_samples.py" << true;
     QTest::newRow("make_tokenizer_goldens.mjs") << "make_tokenizer_goldens.mjs" << true;
     QTest::newRow("monkey-x11.sh") << "monkey-x11.sh" << false; // into a temporary folder
@@ -167,9 +171,9 @@ void TestScripts::withoutOutWritesNothing_data()
 {
     QTest::addColumn<QString>("script");
     QTest::addColumn<QString>("says"); // what the refusal names
-    for (const char *script :
-         {"make_attention_goldens.py", "make_bert_tiny.py", "make_goldens.py",
-          "make_intervention_goldens.py", "make_llama_tiny.py", "make_npy_samples.py"})
+    for (const char *script : {"make_attention_goldens.py", "make_bert_tiny.py", "make_goldens.py",
+                               "make_intervention_goldens.py", "make_llama_tiny.py",
+                               "make_lm_gradient_goldens.py", "make_npy_samples.py"})
         QTest::newRow(script) << script << "the following arguments are required: --out";
     QTest::newRow("make_gpt2_tiny.py")
         << "make_gpt2_tiny.py"
