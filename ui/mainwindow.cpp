@@ -18,6 +18,7 @@
 #include "pipeline/pipelinewiring.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
+#include "train/languagemodelview.h"
 #include "train/trainpage.h"
 #include "train/trainview.h"
 #include "views/headspage.h"
@@ -124,6 +125,14 @@ void MainWindow::buildModels()
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this, [this] { m_tabs->setCurrentWidget(m_heads); });
+    // A language model trained here opens from its saved folder, like any checkpoint.
+    connect(m_trainPage->languageModel(), &LanguageModelView::openFolder, this,
+            [this, controller](const QString &folder) {
+                controller->openFolder(folder);
+                m_tabs->setCurrentWidget(m_heads);
+            });
+    connect(m_trainPage->languageModel(), &LanguageModelView::message, statusBar(),
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     new CompareCommands(m_runner, m_workspace, controller, m_compare, this);
     auto *examples = new ExampleCommands(m_workspace, controller, this);
     connect(m_actions, &MainActions::exampleChosen, examples, &ExampleCommands::apply);
@@ -179,6 +188,17 @@ void MainWindow::showCost()
 void MainWindow::showTrain()
 {
     m_tabs->setCurrentWidget(m_trainPage);
+}
+
+void MainWindow::showLanguageModel()
+{
+    m_trainPage->modes()->setCurrentWidget(m_trainPage->languageModel());
+    showTrain();
+}
+
+LanguageModelView *MainWindow::languageModelView() const
+{
+    return m_trainPage->languageModel();
 }
 
 // The pipeline works only while its tab shows; the Train tab shows neither the dock nor the b/n/h
@@ -304,6 +324,7 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
     m_pipeline->setPlotStyle(style);
     m_cost->setPlotStyle(style);
     m_train->setPlotStyle(style);
+    m_trainPage->languageModel()->setPlotStyle(style);
     if (m_ablations)
         m_ablations->matter()->setPlotStyle(style);
     if (m_models)

@@ -35,6 +35,7 @@ class StyleCommands;
 class TokenStrip;
 class TraceRunner;
 class TrainPage;
+class LanguageModelView;
 class TrainView;
 class Workspace;
 
@@ -72,7 +73,10 @@ public:
     void showCost();
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
+    LanguageModelView *languageModelView() const;
     void showTrain();
+    /// The Train tab in its "Language model" mode.
+    void showLanguageModel();
     /// Brings the "Model" tab to the front when a model has run (it is hidden otherwise).
     void showModelTab();
     void showLines();

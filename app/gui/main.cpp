@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 #include "startupoptions.h"
 #include "startupprobe.h"
+#include "train/languagemodelview.h"
 #include "train/trainview.h"
 #include "traincommand.h"
 #include "util/inputerror.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -83,7 +85,16 @@ int main(int argc, char *argv[])
         return 2;
     }
     window.recompute();
-    if (const auto &request = options->request(); !request.train.task.empty()) {
+    if (const auto &request = options->request(); request.train.languageModel) {
+        // --train-lm --train-text FILE --steps N: the Language model view trains N steps.
+        headlens::LanguageModelView *lm = window.languageModelView();
+        lm->presetBox()->setCurrentIndex(
+            std::max(0, lm->presetBox()->findData(QString::fromStdString(request.train.preset))));
+        lm->stepsBox()->setValue(request.train.steps);
+        lm->openText(QString::fromStdString(request.train.textPath));
+        lm->train();
+        window.showLanguageModel();
+    } else if (!request.train.task.empty()) {
         try { // --train TASK --steps N: the Train view trains N steps in its worker thread
             if (request.view == "train-live") // a picture mid-run: at the watch speed
                 window.trainView()->setStepsPerSecond(

@@ -11,10 +11,12 @@ const std::vector<LanguageModelPreset> &LanguageModelPreset::all()
     // layers, heads, d_model, vocabulary (set by the tokenizer), context, LayerNorm, MLP, tied
     static const std::vector<LanguageModelPreset> presets = {
         {"tiny",
+         "Tiny",
          "2 layers, 4 heads, d_model 128, context 64",
          {2, 4, 128, 256, 64, true, true, true},
          16},
         {"small",
+         "Small",
          "4 layers, 4 heads, d_model 192, context 128",
          {4, 4, 192, 256, 128, true, true, true},
          16},

@@ -17,6 +17,7 @@ namespace headlens {
 struct LanguageModelPreset
 {
     std::string name;    ///< "tiny", "small"
+    std::string title;   ///< "Tiny", "Small"
     std::string summary; ///< "2 layers, 4 heads, d_model 128, context 64"
     ToyModelConfig model;
     int batchSize = 16;

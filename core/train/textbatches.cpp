@@ -7,10 +7,16 @@
 
 namespace headlens {
 
-TextBatches::TextBatches(std::vector<int> tokens, int length)
-    : m_tokens(std::move(tokens)), m_length(length), m_heldOutStart(m_tokens.size() * 9 / 10)
+TextBatches::TextBatches(std::vector<int> tokens, int length, std::vector<std::string> labels)
+    : m_tokens(std::move(tokens)), m_length(length), m_heldOutStart(m_tokens.size() * 9 / 10),
+      m_labels(std::move(labels))
 {
     assert(!validate(m_tokens.size(), length));
+}
+
+std::string TextBatches::label(int id) const
+{
+    return id >= 0 && size_t(id) < m_labels.size() ? m_labels[size_t(id)] : std::to_string(id);
 }
 
 size_t TextBatches::minimumTokens(int length)

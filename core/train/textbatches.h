@@ -16,8 +16,9 @@ namespace headlens {
 class TextBatches : public BatchSource
 {
 public:
-    /// Precondition: validate(tokens.size(), length) is empty.
-    TextBatches(std::vector<int> tokens, int length);
+    /// Precondition: validate(tokens.size(), length) is empty. `labels` (optional) spell each
+    /// id of the vocabulary for the heatmaps' axes.
+    TextBatches(std::vector<int> tokens, int length, std::vector<std::string> labels = {});
 
     /// Why a text of `tokenCount` tokens cannot train a context of `length`, said with the
     /// length it needs; nothing when it can. Each part must hold several windows, so the text
@@ -32,11 +33,14 @@ public:
     size_t trainingTokens() const { return m_heldOutStart; }
     size_t heldOutTokens() const { return m_tokens.size() - m_heldOutStart; }
     const std::vector<int> &tokens() const { return m_tokens; }
+    /// The label of `id`: labels[id] when given, else the id as a number.
+    std::string label(int id) const;
 
 private:
     std::vector<int> m_tokens;
     int m_length;
     size_t m_heldOutStart;
+    std::vector<std::string> m_labels;
 };
 
 } // namespace headlens

@@ -59,6 +59,7 @@ Trainer::Trainer(const TrainingSettings &settings) : Trainer(taskOf(settings), s
 Trainer::Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBatches> text)
     : Trainer(checkedText(settings, text), settings)
 {
+    m_text = text;
     m_probePool.assign(text->tokens().begin() + long(text->trainingTokens()), text->tokens().end());
     m_probeRuns = RunKind::TextSegment;
 }
@@ -258,16 +259,22 @@ InContextScores Trainer::inContext(int count) const
     return scores;
 }
 
-AttentionSnapshot Trainer::snapshot() const
+AttentionSnapshot Trainer::snapshot(int length) const
 {
+    // A prefix of the probe: causal attention gives its rows exactly as the whole probe would.
+    const int n = length > 0 ? std::min(length, m_heldOut.length) : m_heldOut.length;
     const TrainedModel model = trainedModel();
     AttentionSnapshot snap;
     snap.step = m_steps;
     snap.layers = m_settings.model.layers;
     snap.heads = m_settings.model.heads;
-    snap.tokens.assign(m_heldOut.tokens.begin(), m_heldOut.tokens.begin() + m_heldOut.length);
-    snap.targets.assign(m_heldOut.targets.begin(), m_heldOut.targets.begin() + m_heldOut.length);
-    snap.labels = model.labels(snap.tokens);
+    snap.tokens.assign(m_heldOut.tokens.begin(), m_heldOut.tokens.begin() + n);
+    snap.targets.assign(m_heldOut.targets.begin(), m_heldOut.targets.begin() + n);
+    if (m_text)
+        for (int id : snap.tokens)
+            snap.labels.push_back(m_text->label(id));
+    else
+        snap.labels = model.labels(snap.tokens);
     snap.predictions = model.predictions(snap.tokens);
     snap.weights = model.attention(snap.tokens);
     for (size_t i = 0; i < snap.weights.size(); ++i)

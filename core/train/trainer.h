@@ -78,8 +78,9 @@ public:
     /// with `interventions` on heads' outputs when given (an ablated model's accuracy; an item
     /// with a `sequence` acts on that part's sequence index, so leave it at -1).
     Evaluation evaluate(const HeadInterventions *interventions = nullptr) const;
-    /// The attention of every head on the probe sequence.
-    AttentionSnapshot snapshot() const;
+    /// The attention of every head on the probe sequence, or on its first `length` tokens
+    /// when 0 < length < its length.
+    AttentionSnapshot snapshot(int length = 0) const;
     /// The model on `count` repeated runs: segments of the text's held-out part, or random
     /// tokens of the toy task's vocabulary (repeatedtokens.h): the losses on the first and the
     /// second copy and every head's induction and previous-token scores there. The same
@@ -95,6 +96,8 @@ public:
     const ToyModel &model() const { return m_model; }
     /// The toy task of settings() (meaningful for a run on a task, not on a text).
     ToyTask task() const;
+    /// The text of a language model's run; null for a task.
+    const std::shared_ptr<const TextBatches> &text() const { return m_text; }
     /// A copy of the current model, to save or to show in the heads and pipeline views.
     TrainedModel trainedModel() const;
 
@@ -118,7 +121,8 @@ private:
 
     TrainingSettings m_settings;
     std::shared_ptr<const BatchSource> m_data;
-    std::vector<int> m_probePool; ///< the tokens repeated runs are drawn from
+    std::shared_ptr<const TextBatches> m_text; ///< a language model's text; null for a task
+    std::vector<int> m_probePool;              ///< the tokens repeated runs are drawn from
     RunKind m_probeRuns = RunKind::RandomTokens;
     ToyModel m_model;
     AdamOptimizer m_optimizer;

@@ -48,6 +48,15 @@ void ModelController::openToyModel(std::shared_ptr<const TrainedModel> model)
     emit sourceChanged();
 }
 
+void ModelController::openFolder(const QString &path)
+{
+    const bool hadMemory = source().isModel();
+    m_memoryChosen = false;
+    m_workspace->setModel(path, 0);
+    if (hadMemory)
+        emit sourceChanged();
+}
+
 void ModelController::useBuiltIn()
 {
     if (!m_workspace->state().modelPath.isEmpty())

@@ -36,6 +36,9 @@ public:
 public slots:
     /// Makes `model` (e.g. just trained in the Train view) the active source, layer 0.
     void openToyModel(std::shared_ptr<const headlens::TrainedModel> model);
+    /// Makes the checkpoint folder `path` (e.g. a language model just saved by the Train
+    /// view) the model the views show, layer 0, in place of a toy model in memory.
+    void openFolder(const QString &path);
     void useBuiltIn();
     /// Back to the last model after the built-in layer.
     void useModel();

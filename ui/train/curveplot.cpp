@@ -119,7 +119,35 @@ void CurvePlot::clearPoints()
 {
     for (int i = 0; i < graphCount(); ++i)
         graph(i)->data()->clear();
+    if (m_marker) {
+        removeItem(m_marker);
+        removeItem(m_markerLabel);
+        m_marker = nullptr;
+        m_markerLabel = nullptr;
+    }
     scheduleReplot();
+}
+
+void CurvePlot::setMarker(double x, const QString &label)
+{
+    if (!m_marker) {
+        m_marker = new QCPItemStraightLine(this);
+        m_marker->setPen(QPen(QColor("#2e7d32"), 1.4, Qt::DashLine));
+        m_markerLabel = new QCPItemText(this);
+        m_markerLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_markerLabel->setColor(QColor("#2e7d32"));
+        m_markerLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    m_marker->point1->setCoords(x, 0.0);
+    m_marker->point2->setCoords(x, 1.0);
+    m_markerLabel->position->setCoords(x, 0.02);
+    m_markerLabel->setText(QStringLiteral(" ") + label);
+    scheduleReplot();
+}
+
+double CurvePlot::markerStep() const
+{
+    return m_marker ? m_marker->point1->key() : -1.0;
 }
 
 int CurvePlot::pointCount(int series) const

@@ -34,8 +34,13 @@ public:
     void setLegendColumns(int columns);
     void setTitle(const QString &title);
     void addPoint(int series, double step, double value);
-    /// Empties every series but keeps them (a run starting again).
+    /// Empties every series but keeps them (a run starting again); removes the marker.
     void clearPoints();
+    /// A dashed vertical line at step `x` labelled `label` (the moment something appeared);
+    /// one at a time.
+    void setMarker(double x, const QString &label);
+    /// The marker's step, or -1 without one.
+    double markerStep() const;
 
     QSize sizeHint() const override { return {260, 190}; }
     int seriesCount() const { return graphCount(); }
@@ -52,6 +57,8 @@ private:
     void rescale();
 
     QCPTextElement *m_title = nullptr;
+    QCPItemStraightLine *m_marker = nullptr; ///< null until setMarker()
+    QCPItemText *m_markerLabel = nullptr;
     QString m_titleText;     ///< as set; shown on two lines when one is wider than the plot
     int m_legendColumns = 1; ///< as set; fewer when the entries would not fit the width
     bool m_legendBelow = false;

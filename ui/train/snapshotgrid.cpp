@@ -81,13 +81,22 @@ void SnapshotGrid::placePlots()
     const double labelled =
         std::max(HeatmapPlot::labelPitch(m_plots.front()->yAxis->tickLabelFont()), 40.0 / rows);
     GridArrangement best = arrange(labelled);
+    bool unlabelled = false;
     if (!best.fits) {
         const GridArrangement readable = arrange(8.0);
-        if (readable.fits)
+        if (readable.fits) {
             best = readable;
+        } else if (m_shrinkToFit) {
+            for (HeatmapPlot *plot : m_plots)
+                plot->setTickLabelsShown(false, false);
+            best =
+                GridArrangement::best(int(m_plots.size()), m_layers, area, rows, cols,
+                                      TileRoom::measure(m_plots), 2.0, kGap, QSize(), kLayerGap, 1);
+            unlabelled = true;
+        }
     }
     int bottom = 0;
-    for (size_t i = 0; i < m_plots.size(); ++i) {
+    for (size_t i = 0; i < m_plots.size() && !unlabelled; ++i) {
         const int head = int(i) % m_heads;
         m_plots[i]->setTickLabelsShown(best.drawsRowLabels(head),
                                        best.drawsColumnLabels(head, m_heads));
@@ -101,6 +110,12 @@ void SnapshotGrid::placePlots()
         bottom = std::max(bottom, at.bottom() + 1);
     }
     m_host->setMinimumHeight(bottom);
+}
+
+void SnapshotGrid::setShrinkToFit(bool shrink)
+{
+    m_shrinkToFit = shrink;
+    placePlots();
 }
 
 void SnapshotGrid::rebuild(int layers, int heads)

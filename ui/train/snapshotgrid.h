@@ -24,6 +24,10 @@ public:
     explicit SnapshotGrid(QWidget *parent = nullptr);
 
     void setSnapshot(const AttentionSnapshot &snapshot, TaskKind task);
+    /// When no arrangement fits cells of 8 px with labels in the visible height: true shrinks
+    /// the cells to fit, without token labels (every head still in view: the language
+    /// model's probe); false (the default) keeps 8 px cells and labels, and the page scrolls.
+    void setShrinkToFit(bool shrink);
     void clear();
     void setPlotStyle(const PlotStyle &style);
 
@@ -48,6 +52,7 @@ private:
     QLabel *m_caption = nullptr;
     std::vector<HeatmapPlot *> m_plots;
     int64_t m_step = -1;
+    bool m_shrinkToFit = false;
     int m_layers = 0;
     int m_heads = 0;
     PlotStyle m_style;

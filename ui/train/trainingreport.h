@@ -4,6 +4,8 @@
 #include "train/trainer.h"
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace headlens {
 
@@ -16,6 +18,10 @@ struct TrainingReport
     AttentionSnapshot snapshot;
     std::shared_ptr<const TrainedModel> model;
     double seconds = 0.0; ///< training time up to this step (evaluations not counted)
+    /// A language model's: the copying test on repeated runs of its text (none for a task).
+    std::optional<InContextScores> inContext;
+    /// A language model's: text it generated from the probe, every few reports (else empty).
+    std::vector<int> sample;
 };
 
 } // namespace headlens

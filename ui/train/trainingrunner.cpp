@@ -1,6 +1,7 @@
 // TrainingRunner: the chunk loop, its timing, and the hand-over between the worker and the window.
 #include "train/trainingrunner.h"
 
+#include "train/tokensampler.h"
 #include "util/inputerror.h"
 
 #include <QTimer>
@@ -63,6 +64,20 @@ void TrainingRunner::restart(const TrainingSettings &settings)
     setRunning(false);
     queue([this, generation, settings] {
         m_trainer = std::make_unique<Trainer>(settings);
+        report(generation);
+    });
+}
+
+void TrainingRunner::restartOnText(const TrainingSettings &settings,
+                                   std::shared_ptr<const TextBatches> text)
+{
+    const quint64 generation = ++m_generation;
+    ++m_chain;
+    setRunning(false);
+    queue([this, generation, settings, text] {
+        m_trainer.reset(); // a refused text leaves no run of the settings before
+        m_trainer = std::make_unique<Trainer>(settings, text);
+        m_reportsSinceSample = kSampleEvery; // a sample with the first report
         report(generation);
     });
 }
@@ -145,8 +160,10 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
         const double took = secondsSince(start);
         const bool done = m_trainer->stepsDone() >= m_goal.load();
         sinceReport += took;
-        if (done || rate > 0 || sinceReport >= kReportSeconds ||
-            (stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
+        const bool text = m_trainer->text() != nullptr;
+        const double every = text ? kTextReportSeconds : kReportSeconds;
+        if (done || rate > 0 || sinceReport >= every ||
+            (!text && stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
             report(generation); // watched: every chunk, so each step taken shows
             sinceReport = 0.0;
             stepsSinceReport = 0;
@@ -197,9 +214,17 @@ void TrainingRunner::report(quint64 generation)
         return;
     auto report = std::make_shared<TrainingReport>();
     report->evaluation = m_trainer->evaluate();
-    report->snapshot = m_trainer->snapshot();
+    report->snapshot = m_trainer->snapshot(m_trainer->text() ? kTextProbeTokens : 0);
     report->model = std::make_shared<const TrainedModel>(m_trainer->trainedModel());
     report->seconds = m_trainer->secondsTrained();
+    if (m_trainer->text()) {
+        report->inContext = m_trainer->inContext();
+        if (++m_reportsSinceSample >= kSampleEvery) {
+            m_reportsSinceSample = 0;
+            report->sample = sampleTokens(m_trainer->model(), report->snapshot.tokens,
+                                          kSampleTokens, 0.8f, uint64_t(m_trainer->stepsDone()));
+        }
+    }
     std::shared_ptr<const TrainingReport> result = std::move(report);
     queueOn(this, [this, generation, result] {
         if (generation == m_generation.load())

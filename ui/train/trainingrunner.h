@@ -30,12 +30,23 @@ public:
     static constexpr double kReportSeconds = 0.15;
     static constexpr double kMinReportSeconds = 0.01;
     static constexpr int kReportSteps = 25;
+    static constexpr double kTextReportSeconds = 1.0;
+    static constexpr int kSampleEvery = 4;
+    static constexpr int kSampleTokens = 100;
+    /// A language model's heads are drawn on the first 32 tokens of its probe: 64 would not
+    /// fit two layers on a 720-pixel screen in cells a class can see.
+    static constexpr int kTextProbeTokens = 32;
 
     explicit TrainingRunner(QObject *parent = nullptr);
     ~TrainingRunner() override;
 
     /// A fresh run (step 0, paused). Precondition: settings.validate() is empty.
     void restart(const TrainingSettings &settings);
+    /// A fresh language model on `text` (step 0, paused); a problem with the text or the
+    /// settings arrives as failed(). Its reports carry the copying test and, every
+    /// kSampleEvery reports, a sample; they come every kTextReportSeconds (a report reads
+    /// 6,000 tokens, a tenth of a second of training).
+    void restartOnText(const TrainingSettings &settings, std::shared_ptr<const TextBatches> text);
     /// Continues from a saved model (paused at its step count).
     void load(const TrainedModel &model);
     /// Back to step 0 with the same initial weights (paused).
@@ -78,6 +89,7 @@ private:
     std::atomic<int64_t> m_goal{0};
     std::atomic<int> m_rate{0}; ///< steps per second; 0: full speed
     int m_inFlight = 0;
+    int m_reportsSinceSample = 0; ///< touched only in m_worker
     bool m_running = false;
 };
 

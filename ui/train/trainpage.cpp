@@ -1,7 +1,10 @@
-// TrainPage: a frameless scroll area that resizes the TrainView to its width when it can.
+// TrainPage: a frameless scroll area around the two modes, resized to its width when it can.
 #include "train/trainpage.h"
 
+#include "train/languagemodelview.h"
 #include "train/trainview.h"
+
+#include <QTabWidget>
 
 namespace headlens {
 
@@ -9,8 +12,14 @@ TrainPage::TrainPage(QWidget *parent) : QScrollArea(parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
-    m_view = new TrainView(this);
-    setWidget(m_view);
+    m_modes = new QTabWidget(this);
+    m_modes->setObjectName("trainModes");
+    m_modes->setDocumentMode(true);
+    m_view = new TrainView(m_modes);
+    m_languageModel = new LanguageModelView(m_modes);
+    m_modes->addTab(m_view, tr("Toy task"));
+    m_modes->addTab(m_languageModel, tr("Language model"));
+    setWidget(m_modes);
 }
 
 } // namespace headlens

@@ -15,6 +15,7 @@
 #include "runner/tracerunner.h"
 #include "runner/viewworkpool.h"
 #include "selection/selection.h"
+#include "train/languagemodelview.h"
 #include "train/trainview.h"
 #include "util/inputerror.h"
 #include "views/attentionlines.h"
@@ -40,6 +41,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
         m_window->showPipeline();
     if (m_view == "train" || m_view == "train-live")
         m_window->showTrain();
+    if (m_view == "train-lm")
+        m_window->showLanguageModel();
     if (m_view == "cost")
         m_window->showCost();
     if (m_view == "lines")
@@ -58,6 +61,7 @@ void ScreenshotTaker::poll()
     const TrainView *train = m_window->trainView();
     const bool training =
         (m_view == "train" && train->isBusy()) ||
+        (m_view == "train-lm" && m_window->languageModelView()->isBusy()) ||
         (m_view == "train-live" && train->isBusy() &&
          (!train->lastReport() || train->lastReport()->evaluation.step < kLiveSteps));
     if ((m_window->runner()->isBusy() || training) && !timedOut)

@@ -1,0 +1,118 @@
+// LanguageModelView: the Train tab's language model: a preset and a text, Train/Pause/Reset,
+// the loss curves with the moment copying appeared, the heads forming, samples, save and open.
+#pragma once
+
+#include "plot/plotstyle.h"
+#include "train/traininglog.h"
+#include "train/trainingreport.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace headlens {
+
+class CurvePlot;
+class ProblemBanner;
+class SnapshotGrid;
+class TrainingRunner;
+
+/// Trains a GPT-2-style model (LanguageModelPreset) on a text, one byte per token, in
+/// TrainingRunner's worker. The text is the one set with setText() or chosen with "Text
+/// file…". Reports fill the loss curves (training, held-out, and the copying test: a run of
+/// the text after itself against after another run), the heads' strongest induction and
+/// previous-token scores, the heads of every layer on a held-out window, and the status line
+/// (step, tokens per second, time left). Save writes a Hugging Face GPT-2 folder;
+/// "Open in views" opens the saved folder in every view (saving it first when needed).
+class LanguageModelView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LanguageModelView(QWidget *parent = nullptr);
+
+    /// The text to train on next, named for messages and the saved log. Starts a new run
+    /// (paused at step 0) when the text can train the preset; else the banner says why.
+    void setText(const QString &name, const std::string &text);
+    /// Reads `path` (TrainingText's checks) and trains on it next.
+    void openText(const QString &path);
+    void train();
+    void pause();
+    void reset();
+    /// Writes the model as it is now into `folder` (Gpt2FolderWriter); false with the reason
+    /// in the banner.
+    bool saveTo(const QString &folder);
+    void chooseAndSave();
+    void chooseText();
+    /// Opens the last saved folder in the views, saving into a new folder of the cache first
+    /// when the model has changed since.
+    void openInViews();
+    void setPlotStyle(const PlotStyle &style);
+
+    bool isBusy() const;
+    int64_t stepsDone() const { return m_steps; }
+    std::shared_ptr<const TrainingReport> lastReport() const { return m_report; }
+    const TrainingLog &log() const { return m_log; }
+
+    TrainingRunner *runner() const { return m_runner; }
+    ProblemBanner *banner() const { return m_banner; }
+    CurvePlot *lossPlot() const { return m_loss; }
+    CurvePlot *scorePlot() const { return m_scores; }
+    SnapshotGrid *heatmaps() const { return m_heatmaps; }
+    QComboBox *presetBox() const { return m_preset; }
+    QSpinBox *stepsBox() const { return m_stepsBox; }
+    QLabel *statusLabel() const { return m_status; }
+    QLabel *sampleLabel() const { return m_sample; }
+
+signals:
+    /// Show the saved model folder `folder` in the views.
+    void openFolder(const QString &folder);
+    /// A sentence for the status bar.
+    void message(const QString &text);
+
+private:
+    QWidget *buildControls();
+    QWidget *buildCharts();
+    void restart();
+    void showMetrics(const TrainingMetrics &metrics);
+    void showReport(std::shared_ptr<const TrainingReport> report);
+    void updateButtons();
+    TrainingSettings settings() const;
+    /// Writes `report`'s model (the one on screen when Save was clicked) into `folder`.
+    bool save(const QString &folder, const std::shared_ptr<const TrainingReport> &report);
+
+    TrainingRunner *m_runner = nullptr;
+    QComboBox *m_preset = nullptr;
+    QSpinBox *m_stepsBox = nullptr;
+    QLabel *m_textName = nullptr;
+    QPushButton *m_train = nullptr;
+    QPushButton *m_pause = nullptr;
+    QPushButton *m_reset = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_open = nullptr;
+    ProblemBanner *m_banner = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_sample = nullptr;
+    CurvePlot *m_loss = nullptr;
+    CurvePlot *m_scores = nullptr;
+    SnapshotGrid *m_heatmaps = nullptr;
+
+    QString m_name;                            ///< the text's name
+    std::vector<int> m_tokens;                 ///< the text's bytes
+    std::shared_ptr<const TextBatches> m_text; ///< the run's windows; null when it cannot train
+    std::shared_ptr<const TrainingReport> m_report;
+    TrainingLog m_log{TrainingSettings()};
+    double m_trainLoss = 0.0; ///< the latest chunk's, for the log row of the next report
+    int64_t m_steps = 0;
+    int64_t m_goal = 0;
+    QString m_savedFolder;    ///< the last folder saved to
+    int64_t m_savedStep = -1; ///< the step it holds
+};
+
+} // namespace headlens
