@@ -96,8 +96,9 @@ QWidget *LanguageModelView::buildControls()
     m_stepsBox->setRange(10, 1000000);
     m_stepsBox->setValue(2000);
     m_stepsBox->setSingleStep(500);
-    m_stepsBox->setToolTip(tr("AdamW steps: warm-up, then the learning rate decays along a "
-                              "cosine to a tenth at the last step"));
+    m_stepsBox->setToolTip(tr("The run's length in AdamW steps: warm-up, then the learning rate "
+                              "decays along a cosine to a tenth at the last step. Train goes on "
+                              "to it from where the run stands."));
     m_textName = new QLabel(tr("no text yet"), column);
     m_textName->setObjectName("lmTextName");
     m_textName->setWordWrap(true);
@@ -143,6 +144,11 @@ QWidget *LanguageModelView::buildControls()
     layout->addWidget(m_sample);
     layout->addStretch(1);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &LanguageModelView::restart);
+    // The learning rate decays over the run's length: a run not started yet takes a new one.
+    connect(m_stepsBox, &QSpinBox::valueChanged, this, [this] {
+        if (m_steps == 0 && !m_runner->isRunning())
+            restart();
+    });
     connect(chooseText, &QPushButton::clicked, this, &LanguageModelView::chooseText);
     connect(m_train, &QPushButton::clicked, this, &LanguageModelView::train);
     connect(m_pause, &QPushButton::clicked, this, &LanguageModelView::pause);

@@ -1,0 +1,204 @@
+// tst_languagemodelview: Train > Language model as a person uses it: a text, Train, Pause and
+// Train again, the curves and the heads, Save, "Open in views", texts that cannot train.
+#include "mainwindow.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
+#include "panels/problembanner.h"
+#include "plot/heatmapplot.h"
+#include "train/curveplot.h"
+#include "train/languagemodelview.h"
+#include "train/snapshotgrid.h"
+#include "train/trainingrunner.h"
+#include "util/counterrandom.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+
+namespace {
+
+/// Short sentences about two made-up names that recur within a few words (what a byte-level
+/// model learns to copy), 20 kB of them, the same on every run.
+std::string stories()
+{
+    const CounterRandom random(4, 1);
+    const char *syllables[] = {"ka", "lo", "mi", "ra", "to", "bi", "se", "nu", "fa", "de"};
+    const char *verbs[] = {"saw", "met", "helped", "called"};
+    uint64_t draw = 0;
+    const auto pick = [&](uint64_t count) { return random.bits(draw++) % count; };
+    std::string text;
+    while (text.size() < 20000) {
+        std::string a, b;
+        for (int s = 0; s < 3; ++s) {
+            a += syllables[pick(10)];
+            b += syllables[pick(10)];
+        }
+        a[0] = char(a[0] - 32);
+        b[0] = char(b[0] - 32);
+        for (int k = 0; k < 4; ++k)
+            text += a + " " + verbs[pick(4)] + " " + b + ". " + b + " ran. ";
+        text += "\n";
+    }
+    return text;
+}
+
+} // namespace
+
+class TestLanguageModelView : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<LanguageModelView> view;
+    QTemporaryDir dir;
+
+    void settle()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->lastReport(), 60000);
+        QApplication::processEvents();
+    }
+    QPushButton *button(const char *name) { return view->findChild<QPushButton *>(name); }
+
+private slots:
+    void initTestCase() { test::keepSettingsIn(dir.filePath("settings")); }
+    void init()
+    {
+        view = std::make_unique<LanguageModelView>();
+        view->resize(1280, 720);
+        view->show();
+    }
+    void cleanup() { view.reset(); }
+
+    void trainsAndDrawsTheCurvesAndEveryHead()
+    {
+        QVERIFY(!button("lmTrain")->isEnabled()); // nothing to train on yet
+        view->setText("stories", stories());
+        settle(); // step 0 of the new run
+        QVERIFY(button("lmTrain")->isEnabled());
+        view->stepsBox()->setValue(40);
+        QTest::mouseClick(button("lmTrain"), Qt::LeftButton);
+        QVERIFY(view->runner()->isRunning());
+        QVERIFY(!button("lmTrain")->isEnabled());
+        QVERIFY(!view->presetBox()->isEnabled()); // the size does not change under a run
+        QTRY_VERIFY_WITH_TIMEOUT(!view->runner()->isRunning(), 120000);
+        settle();
+        QCOMPARE(view->stepsDone(), int64_t(40));
+        QCOMPARE(view->lastReport()->evaluation.step, int64_t(40));
+        // The held-out loss has fallen from about log 256 = 5.5 nats a byte.
+        QVERIFY2(view->lastReport()->evaluation.loss < 4.0,
+                 std::to_string(view->lastReport()->evaluation.loss).c_str());
+        QVERIFY(view->lossPlot()->pointCount(0) > 0);  // training
+        QVERIFY(view->lossPlot()->pointCount(1) >= 2); // held-out, step 0 and the end
+        QCOMPARE(view->lossPlot()->pointCount(2), view->lossPlot()->pointCount(3));
+        QVERIFY(view->lossPlot()->pointCount(2) >= 2); // the copying test at every report
+        QCOMPARE(int(view->log().rows().size()), view->lossPlot()->pointCount(2));
+        // Every head of the Tiny preset (2 layers x 4 heads) on 32 tokens of held-out text,
+        // each row of each head a distribution over the keys it may see.
+        SnapshotGrid *grid = view->heatmaps();
+        QCOMPARE(grid->plotCount(), 8);
+        QCOMPARE(grid->shownStep(), int64_t(40));
+        for (int i = 0; i < 8; ++i) {
+            HeatmapPlot *plot = grid->plot(i);
+            QCOMPARE(plot->rowCount(), 32);
+            QVERIFY2(plot->isVisible() && plot->height() >= 2 * 32,
+                     qPrintable(QStringLiteral("head %1: %2 px").arg(i).arg(plot->height())));
+        }
+        QVERIFY(view->statusLabel()->text().startsWith("Step 40 of 40 · "));
+        QVERIFY(view->statusLabel()->text().contains("tokens/s"));
+        QVERIFY(view->sampleLabel()->text().startsWith("Sample at step "));
+    }
+
+    void pauseStopsAndTrainGoesOnFromThere()
+    {
+        view->setText("stories", stories());
+        settle();
+        view->stepsBox()->setValue(100000);
+        QTest::mouseClick(button("lmTrain"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() >= 5, 60000);
+        QTest::mouseClick(button("lmPause"), Qt::LeftButton);
+        QVERIFY(!view->runner()->isRunning());
+        settle();
+        const int64_t paused = view->stepsDone();
+        QCOMPARE(view->lastReport()->evaluation.step, paused); // the exact state it stopped at
+        QTest::qWait(300);
+        QCOMPARE(view->stepsDone(), paused);
+        // Steps is the run's length: Train goes on from where it stood to the new length.
+        view->stepsBox()->setValue(int(paused) + 10);
+        QTest::mouseClick(button("lmTrain"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->runner()->isRunning(), 120000);
+        settle();
+        QCOMPARE(view->stepsDone(), paused + 10);
+        QTest::mouseClick(button("lmReset"), Qt::LeftButton);
+        settle();
+        QCOMPARE(view->stepsDone(), int64_t(0));
+        QCOMPARE(view->lossPlot()->pointCount(0), 0);
+    }
+
+    void textsThatCannotTrainSayWhy()
+    {
+        view->setText("note.txt", std::string(1000, 'a'));
+        QVERIFY(view->banner()->isVisible());
+        QVERIFY2(view->banner()->message().contains(
+                     "note.txt: The text is too short to train a context of 64 tokens: it gives "
+                     "1000 tokens, and training needs at least 1300"),
+                 qPrintable(view->banner()->message()));
+        QVERIFY(!button("lmTrain")->isEnabled());
+        QFile binary(dir.filePath("program.bin"));
+        QVERIFY(binary.open(QIODevice::WriteOnly) && binary.write("\x7f"
+                                                                  "ELF\0\0",
+                                                                  6) == 6);
+        binary.close();
+        view->openText(binary.fileName());
+        QVERIFY2(view->banner()->message().contains("looks binary (a zero byte at offset 4)"),
+                 qPrintable(view->banner()->message()));
+    }
+
+    /// Saved, the model is a GPT-2 folder; "Open in views" shows it in the Heads view as any
+    /// checkpoint (its 2 layers and 4 heads, its byte tokens).
+    void openInViewsShowsTheModelAsACheckpoint()
+    {
+        view.reset();
+        std::unique_ptr<MainWindow> window = test::settledWindow(QString(), QSize(1280, 720));
+        QVERIFY(window);
+        LanguageModelView *lm = window->languageModelView();
+        lm->setText("stories", stories());
+        QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->lastReport(), 60000);
+        lm->stepsBox()->setValue(20);
+        lm->train();
+        QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->stepsDone() == 20, 120000);
+        QApplication::processEvents();
+
+        const QString folder = dir.filePath("saved");
+        QVERIFY(lm->saveTo(folder));
+        QCOMPARE(QDir(folder).entryList(QDir::Files, QDir::Name),
+                 (QStringList{"config.json", "headlens_training.json", "model.safetensors",
+                              "tokenizer.json"}));
+        QSignalSpy opened(lm, &LanguageModelView::openFolder);
+        lm->findChild<QPushButton *>("lmOpenInViews")->click();
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.at(0).at(0).toString(), folder);               // saved at this step already
+        QCOMPARE(window->tabs()->currentWidget(), window->viewArea()); // the Heads tab
+        QCOMPARE(window->workspace()->state().modelPath, folder);
+        QVERIFY(test::waitUntilSettled(*window));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        const auto &run = window->models()->controller()->run();
+        QCOMPARE(run->layers, 2);
+        QCOMPARE(run->heads, 4);
+        QVERIFY2(QString::fromStdString(run->name).contains("saved"),
+                 run->name.c_str()); // the folder's name
+    }
+};
+
+QTEST_MAIN(TestLanguageModelView)
+#include "tst_languagemodelview.moc"
