@@ -2,9 +2,11 @@
 #include "trainlanguagemodelcommand.h"
 
 #include "printfline.h"
+#include "stories/storygenerator.h"
 #include "text/bytetokenizerjson.h"
 #include "train/gpt2folderwriter.h"
 #include "train/languagemodelpreset.h"
+#include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
 #include "train/traininglog.h"
@@ -39,6 +41,22 @@ int64_t parameterCount(const ToyParameters &parameters, bool layerNorm)
 
 } // namespace
 
+void TrainLanguageModelCommand::printRelations(const Trainer &trainer, const StoryText &stories,
+                                               size_t heldOutFrom)
+{
+    const auto heads = storyProbe(trainer.model(), stories, heldOutFrom, kProbeWindows);
+    const ToyModelConfig &c = trainer.settings().model;
+    m_out << "Heads against the stories' relations (mean attention from a word onto the word it "
+             "refers to, on held-out stories):\n"
+          << printfLine("  layer  head  antecedent  subject  bracket   (chance %.3f, %.3f, "
+                        "%.3f)\n",
+                        heads[0][0].chance, heads[0][1].chance, heads[0][2].chance);
+    for (size_t h = 0; h < heads.size(); ++h)
+        m_out << printfLine("  %5d  %4d  %10.3f  %7.3f  %7.3f\n", int(h) / c.heads,
+                            int(h) % c.heads + 1, heads[h][0].score, heads[h][1].score,
+                            heads[h][2].score);
+}
+
 int TrainLanguageModelCommand::run(const CommandLineRequest &request)
 {
     const TrainOptions &t = request.train;
@@ -46,9 +64,15 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
     if (!preset)
         throw InputError("--preset expects " + LanguageModelPreset::names() + ", got '" +
                          quotedText(t.preset) + "'.");
+    // Without a text of the person's own: the generated stories, whose relations the heads
+    // are scored against at the end.
+    std::optional<StoryText> stories;
     if (t.textPath.empty())
-        throw InputError("--train-lm needs a text: --train-text FILE (UTF-8 plain text).");
-    const std::string text = TrainingText::read(t.textPath);
+        stories = StoryGenerator(request.config.seed).generate(kStoryBytes);
+    const std::string textName =
+        stories ? "generated stories (seed " + std::to_string(request.config.seed) + ")"
+                : t.textPath;
+    const std::string text = stories ? stories->text : TrainingText::read(t.textPath);
     std::vector<int> tokens(text.begin(), text.end());
     for (int &token : tokens)
         token = static_cast<unsigned char>(token);
@@ -61,7 +85,7 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
     s.model.mlp = !t.attentionOnly;
     const int n = s.model.maxLength;
     if (auto problem = TextBatches::validate(tokens.size(), n))
-        throw InputError(t.textPath + ": " + *problem);
+        throw InputError(textName + ": " + *problem);
     if (auto problem = Gpt2FolderWriter::unsupported(s.model); problem && !t.savePath.empty())
         throw InputError(*problem + " It cannot be saved with --save.");
     Trainer trainer(s, std::make_shared<TextBatches>(tokens, n));
@@ -69,7 +93,7 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
     m_out << "Training a language model, " << preset->name << ": " << preset->summary << ", "
           << printfLine("%.2f M parameters\n",
                         double(parameterCount(trainer.trainedModel().parameters, true)) / 1e6)
-          << "Text: " << t.textPath << ", " << tokens.size()
+          << "Text: " << textName << ", " << tokens.size()
           << " bytes, one byte per token (vocabulary 256); the last tenth held out\n"
           << printfLine("AdamW: lr %g, weight decay %g, warm-up %d steps then cosine decay; batch "
                         "%d x %d tokens; seed %llu\n",
@@ -117,13 +141,15 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                             head.head + 1, head.previousToken, head.induction,
                             repeats.previousToken[i], repeats.induction[i]);
     }
+    if (stories)
+        printRelations(trainer, *stories, tokens.size() - trainer.text()->heldOutTokens());
     if (!t.savePath.empty()) {
         ToyModel::Activations acts;
         trainer.model().forward(prompt, 1, int(prompt.size()), acts);
         const auto last = acts.logits.row(acts.logits.rows() - 1);
         log.setCheck(prompt, std::vector<float>(last.data(), last.data() + last.size()));
         Gpt2FolderWriter::write(t.savePath, s.model, trainer.model().parameters(),
-                                byteTokenizerJson(), log.toJson(t.textPath, "bytes"));
+                                byteTokenizerJson(), log.toJson(textName, "bytes"));
         m_out << "Saved the model to " << t.savePath
               << " (a Hugging Face GPT-2 folder: open it with headlens --model " << t.savePath
               << ")\n";

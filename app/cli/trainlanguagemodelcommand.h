@@ -4,15 +4,20 @@
 
 #include "commandline.h"
 
+#include <cstddef>
 #include <ostream>
 
 namespace headlens {
 
-/// Trains a preset's GPT-2-style model on --train-text (one byte per token) and prints, every
-/// --report-every steps: the training and held-out loss, the loss on runs of held-out text
-/// repeated (r r) against the same runs unrepeated (Olsson et al.'s in-context copying test),
-/// tokens per second and a sample of generated text; at the end every head's previous-token
-/// and induction scores, and the step at which copying appeared.
+class Trainer;
+struct StoryText;
+
+/// Trains a preset's GPT-2-style model on --train-text, or on generated stories without it (one
+/// byte per token), and prints, every --report-every steps: the training and held-out loss,
+/// the loss on runs of held-out text repeated (r r) against the same runs unrepeated (Olsson et
+/// al.'s in-context copying test), tokens per second and a sample of generated text; at the
+/// end every head's previous-token and induction scores, on the stories its scores against
+/// their relations (antecedent, subject, bracket), and the step at which copying appeared.
 class TrainLanguageModelCommand
 {
 public:
@@ -21,7 +26,15 @@ public:
     /// Returns the exit code. Throws InputError for a text or settings a person can fix.
     int run(const CommandLineRequest &request);
 
+    /// Bytes of generated stories trained on without --train-text: 2 MB, two passes of a
+    /// 2,000-step Tiny run.
+    static constexpr size_t kStoryBytes = size_t(2) << 20;
+    /// Held-out windows the heads are scored on against the stories' relations.
+    static constexpr int kProbeWindows = 64;
+
 private:
+    void printRelations(const Trainer &trainer, const StoryText &stories, size_t heldOutFrom);
+
     std::ostream &m_out;
 };
 

@@ -99,8 +99,8 @@ Output:
                             the heads grid, head N large beside it, the pipeline, the cost of
                             MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
                             after N steps)
-  --view train-lm           with --train-lm --train-text FILE --steps N: the Language model
-                            view after N steps
+  --view train-lm           with --train-lm [--train-text FILE] --steps N: the Language
+                            model view after N steps
   --view train-live         with --train TASK --steps N: the Train view during training, at
                             10 steps a second (its watch speed), after 20 steps
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
@@ -148,7 +148,9 @@ Language model (a GPT-2-style model trained on a text, its heads scored as they 
                             previous-token and induction scores
   --preset tiny|small       tiny: 2 layers, 4 heads, d_model 128, context 64 (default);
                             small: 4 layers, 4 heads, d_model 192, context 128
-  --train-text FILE         the text to learn (UTF-8; one byte per token)
+  --train-text FILE         the text to learn (UTF-8; one byte per token); without it, 2 MB
+                            of generated stories, and the heads are scored against their
+                            pronouns' antecedents, verbs' subjects and brackets
   --attention-only          no MLP in the blocks (the models of Olsson et al. 2022)
   --steps N                 AdamW steps (default 2000), warm-up then cosine decay
   --sample-tokens N         length of the sample printed at each report (default 120)

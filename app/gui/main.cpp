@@ -86,12 +86,15 @@ int main(int argc, char *argv[])
     }
     window.recompute();
     if (const auto &request = options->request(); request.train.languageModel) {
-        // --train-lm --train-text FILE --steps N: the Language model view trains N steps.
+        // --train-lm [--train-text FILE] --steps N: the Language model view trains N steps.
         headlens::LanguageModelView *lm = window.languageModelView();
         lm->presetBox()->setCurrentIndex(
             std::max(0, lm->presetBox()->findData(QString::fromStdString(request.train.preset))));
         lm->stepsBox()->setValue(request.train.steps);
-        lm->openText(QString::fromStdString(request.train.textPath));
+        if (request.train.textPath.empty())
+            lm->useStories();
+        else
+            lm->openText(QString::fromStdString(request.train.textPath));
         lm->train();
         window.showLanguageModel();
     } else if (!request.train.task.empty()) {

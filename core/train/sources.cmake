@@ -14,6 +14,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp
     ${CMAKE_CURRENT_LIST_DIR}/traininglog.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/storyprobe.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headscores.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingsettings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainedmodel.cpp

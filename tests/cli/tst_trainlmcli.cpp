@@ -16,6 +16,7 @@ class TestTrainLmCli : public QObject
 
 private slots:
     void trainsAndPrintsTheTableAndTheHeads();
+    void withoutATextItTrainsOnTheStories();
     void badTextsSayWhatToDo_data();
     void badTextsSayWhatToDo();
 
@@ -72,6 +73,28 @@ void TestTrainLmCli::trainsAndPrintsTheTableAndTheHeads()
     for (const char *head : {"\\n\\s+0\\s+1\\s", "\\n\\s+0\\s+4\\s", "\\n\\s+1\\s+4\\s"})
         QVERIFY2(r.out.contains(QRegularExpression(QString::fromLatin1(head))), head);
     QVERIFY(r.out.contains("previous-token  induction"));
+}
+
+/// No --train-text: 2 MB of generated stories, and every head scored against their relations
+/// beside the chance level of each kind.
+void TestTrainLmCli::withoutATextItTrainsOnTheStories()
+{
+    const CliResult r = runCli({"--train-lm", "--steps", "10", "--report-every", "10",
+                                "--sample-tokens", "10", "--seed", "3"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 "Text: generated stories \\(seed 3\\), 20\\d{5} bytes, one byte per token")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("Heads against the stories' relations"), qPrintable(r.out));
+    const QRegularExpression chance(QStringLiteral(
+        "antecedent  subject  bracket   \\(chance (0\\.\\d+), (0\\.\\d+), (0\\.\\d+)\\)"));
+    const auto match = chance.match(r.out);
+    QVERIFY2(match.hasMatch(), qPrintable(r.out));
+    for (int kind = 1; kind <= 3; ++kind) // each kind was scored: its chance level is above 0
+        QVERIFY2(match.captured(kind).toDouble() > 0.0, qPrintable(match.captured(0)));
+    // A row per head: layer 1, head 4 is the last of the Tiny preset's eight.
+    QVERIFY(r.out.contains(
+        QRegularExpression("\\n\\s+1\\s+4\\s+\\d\\.\\d{3}\\s+\\d\\.\\d{3}\\s+\\d\\.\\d{3}\\n")));
 }
 
 void TestTrainLmCli::badTextsSayWhatToDo_data()

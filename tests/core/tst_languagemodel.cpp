@@ -1,7 +1,9 @@
 // tst_languagemodel: the pieces of training a language model on a text: the text's checks, the
 // presets, sampling, and the repeated-runs probe of in-context copying.
+#include "stories/storygenerator.h"
 #include "train/languagemodelpreset.h"
 #include "train/repeatedtokens.h"
+#include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
 #include "train/trainingtext.h"
@@ -22,6 +24,7 @@ private slots:
     void greedySamplesAreTheMostLikelyTokens();
     void repeatedRunsAreTwoCopiesOfTextTokens();
     void aModelThatCopiesHasASecondCopyLossFarBelowTheFirst();
+    void storyProbeAveragesEveryWindowsRelations();
 };
 
 void TestLanguageModel::badTextsAreRefusedWithWhatToDo_data()
@@ -159,6 +162,51 @@ void TestLanguageModel::aModelThatCopiesHasASecondCopyLossFarBelowTheFirst()
     // still says a head looks at the token after the earlier occurrence.
     const double strongest = *std::max_element(after.induction.begin(), after.induction.end());
     QVERIFY2(strongest > 0.5, std::to_string(strongest).c_str());
+}
+
+/// storyProbe over two windows equals relationScores on each window's attention, the two
+/// weighted by their relation counts.
+void TestLanguageModel::storyProbeAveragesEveryWindowsRelations()
+{
+    const int n = 64;
+    const ToyModelConfig config{1, 2, 16, 256, n, true, true, true};
+    const ToyModel model(config, ToyParameters::initialize(config, 2));
+    const StoryText story = StoryGenerator(1).generate(20000);
+    const size_t from = 1000;
+    const int windows = 16;
+    const auto probed = storyProbe(model, story, from, windows);
+    QCOMPARE(int(probed.size()), 2);
+    const size_t room = story.text.size() - from - size_t(n);
+    for (int head = 0; head < 2; ++head)
+        for (size_t kind = 0; kind < 3; ++kind) {
+            double sum = 0.0;
+            int count = 0;
+            for (int w = 0; w < windows; ++w) { // evenly spaced, the last one ends the text
+                const size_t start = from + room * size_t(w) / size_t(windows - 1);
+                std::vector<int> tokens;
+                std::vector<std::pair<size_t, size_t>> spans;
+                for (size_t i = 0; i < size_t(n); ++i) {
+                    tokens.push_back(static_cast<unsigned char>(story.text[start + i]));
+                    spans.push_back({start + i, start + i + 1});
+                }
+                std::vector<StoryRelation> inside;
+                for (const StoryRelation &r : story.relations)
+                    if (r.sourceBegin >= start && r.sourceEnd <= start + size_t(n))
+                        inside.push_back(r);
+                ToyModel::Activations acts;
+                model.forward(tokens, 1, n, acts);
+                const auto one = relationScores(acts.attention(0, head, 0), spans, inside);
+                sum += one[kind].score * one[kind].count;
+                count += one[kind].count;
+            }
+            QCOMPARE(probed[size_t(head)][kind].count, count);
+            if (count > 0)
+                QVERIFY(qAbs(probed[size_t(head)][kind].score - sum / count) < 1e-6);
+        }
+    int total = 0;
+    for (const auto &kind : probed[0])
+        total += kind.count;
+    QVERIFY2(total >= 4, std::to_string(total).c_str()); // 16 windows of stories hold some
 }
 
 QTEST_APPLESS_MAIN(TestLanguageModel)

@@ -5,6 +5,7 @@
 #include "models/modelwiring.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
+#include "stories/storygenerator.h"
 #include "train/curveplot.h"
 #include "train/languagemodelview.h"
 #include "train/snapshotgrid.h"
@@ -80,9 +81,24 @@ private slots:
     }
     void cleanup() { view.reset(); }
 
+    /// Shown for the first time, the view trains on HeadLens's generated stories.
+    void startsWithTheGeneratedStories()
+    {
+        settle();
+        QVERIFY2(view->findChild<QLabel *>("lmTextName")
+                     ->text()
+                     .startsWith(QStringLiteral("Generated stories (%1 bytes)")
+                                     .arg(StoryGenerator(0)
+                                              .generate(LanguageModelView::kStoryBytes)
+                                              .text.size())),
+                 qPrintable(view->findChild<QLabel *>("lmTextName")->text()));
+        QVERIFY(button("lmTrain")->isEnabled());
+        QCOMPARE(view->stepsDone(), int64_t(0));
+        QCOMPARE(view->heatmaps()->plotCount(), 8); // the heads at step 0 already
+    }
+
     void trainsAndDrawsTheCurvesAndEveryHead()
     {
-        QVERIFY(!button("lmTrain")->isEnabled()); // nothing to train on yet
         view->setText("stories", stories());
         settle(); // step 0 of the new run
         QVERIFY(button("lmTrain")->isEnabled());

@@ -3,6 +3,7 @@
 
 #include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
+#include "stories/storygenerator.h"
 #include "text/bytetokenizerjson.h"
 #include "text/tokenizer.h"
 #include "train/curveplot.h"
@@ -81,6 +82,16 @@ LanguageModelView::LanguageModelView(QWidget *parent) : QWidget(parent)
     updateButtons();
 }
 
+// The stories are made and their run prepared when the view is first shown, not with the
+// window: every window would otherwise spend a fifth of a second of a core on a first report
+// nobody looks at.
+void LanguageModelView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_tokens.empty())
+        useStories(); // something meaningful to train on, with no file of one's own
+}
+
 QWidget *LanguageModelView::buildControls()
 {
     auto *column = new QWidget;
@@ -104,10 +115,17 @@ QWidget *LanguageModelView::buildControls()
     m_textName->setWordWrap(true);
     auto *chooseText = new QPushButton(tr("Text file…"), column);
     chooseText->setObjectName("lmChooseText");
+    auto *stories = new QPushButton(tr("Stories"), column);
+    stories->setObjectName("lmStories");
+    stories->setToolTip(tr("HeadLens's own stories: made-up names that recur, pronouns, relative "
+                           "clauses, quotes and brackets (2 MB, generated in a moment)"));
+    auto *textButtons = new QHBoxLayout;
+    textButtons->addWidget(stories);
+    textButtons->addWidget(chooseText);
     auto *form = new QFormLayout;
     form->addRow(tr("Size"), m_preset);
     form->addRow(tr("Text"), m_textName);
-    form->addRow(QString(), chooseText);
+    form->addRow(QString(), textButtons);
     form->addRow(tr("Steps"), m_stepsBox);
     m_banner = new ProblemBanner(column);
     m_train = new QPushButton(tr("Train"), column);
@@ -150,6 +168,7 @@ QWidget *LanguageModelView::buildControls()
             restart();
     });
     connect(chooseText, &QPushButton::clicked, this, &LanguageModelView::chooseText);
+    connect(stories, &QPushButton::clicked, this, &LanguageModelView::useStories);
     connect(m_train, &QPushButton::clicked, this, &LanguageModelView::train);
     connect(m_pause, &QPushButton::clicked, this, &LanguageModelView::pause);
     connect(m_reset, &QPushButton::clicked, this, &LanguageModelView::reset);
@@ -211,6 +230,11 @@ void LanguageModelView::setText(const QString &name, const std::string &text)
         token = static_cast<unsigned char>(token);
     m_text.reset();
     restart();
+}
+
+void LanguageModelView::useStories()
+{
+    setText(tr("Generated stories"), StoryGenerator(0).generate(kStoryBytes).text);
 }
 
 void LanguageModelView::openText(const QString &path)

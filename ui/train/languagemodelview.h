@@ -25,12 +25,13 @@ class SnapshotGrid;
 class TrainingRunner;
 
 /// Trains a GPT-2-style model (LanguageModelPreset) on a text, one byte per token, in
-/// TrainingRunner's worker. The text is the one set with setText() or chosen with "Text
-/// file…". Reports fill the loss curves (training, held-out, and the copying test: a run of
-/// the text after itself against after another run), the heads' strongest induction and
-/// previous-token scores, the heads of every layer on a held-out window, and the status line
-/// (step, tokens per second, time left). Save writes a Hugging Face GPT-2 folder;
-/// "Open in views" opens the saved folder in every view (saving it first when needed).
+/// TrainingRunner's worker. The text is HeadLens's generated stories (useStories(), the
+/// default), the one set with setText(), or one chosen with "Text file…". Reports fill the loss
+/// curves (training, held-out, and the copying test: a run of the text after itself against after
+/// another run), the heads' strongest induction and previous-token scores, the heads of every layer
+/// on a held-out window, and the status line (step, tokens per second, time left). Save writes a
+/// Hugging Face GPT-2 folder; "Open in views" opens the saved folder in every view (saving it first
+/// when needed).
 class LanguageModelView : public QWidget
 {
     Q_OBJECT
@@ -42,6 +43,10 @@ public:
     void setText(const QString &name, const std::string &text);
     /// Reads `path` (TrainingText's checks) and trains on it next.
     void openText(const QString &path);
+    /// HeadLens's generated stories (StoryGenerator, seed 0), the text a new view starts with.
+    void useStories();
+    /// 2 MB: two passes of a 2,000-step Tiny run.
+    static constexpr size_t kStoryBytes = size_t(2) << 20;
     void train();
     void pause();
     void reset();
@@ -75,6 +80,9 @@ signals:
     void openFolder(const QString &folder);
     /// A sentence for the status bar.
     void message(const QString &text);
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     QWidget *buildControls();
