@@ -100,7 +100,7 @@ Output:
                             MHA, GQA and MQA, or the Train view (with --train TASK --steps N:
                             after N steps)
   --view train-lm           with --train-lm [--train-text FILE] --steps N: the Language
-                            model view after N steps
+                            model view after N steps (with --step K: at step K of them)
   --view train-live         with --train TASK --steps N: the Train view during training, at
                             10 steps a second (its watch speed), after 20 steps
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics

@@ -54,7 +54,8 @@ struct CommandLineRequest
     int screenshotWidth = 1400;
     int screenshotHeight = 900;
     std::string view = "heads";
-    int step = 0;      ///< --step N with --view pipeline: 1-based; 0 = the first step
+    int step = 0; ///< --step N with --view pipeline: 1-based (0 = the first); with train-lm: the
+                  ///< training step to picture
     std::string theme; ///< --theme light|dark; empty: the saved choice (light for --screenshot)
     std::string page = "a4";   ///< --page a4|letter: the handout's paper
     bool landscape = false;    ///< --landscape: the handout's pages on their side

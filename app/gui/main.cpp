@@ -95,7 +95,11 @@ int main(int argc, char *argv[])
             lm->useStories();
         else
             lm->openText(QString::fromStdString(request.train.textPath));
-        lm->train();
+        // --step K: the run of N steps pictured at step K.
+        if (request.step > 0)
+            lm->trainTo(request.step);
+        else
+            lm->train();
         window.showLanguageModel();
     } else if (!request.train.task.empty()) {
         try { // --train TASK --steps N: the Train view trains N steps in its worker thread

@@ -11,6 +11,30 @@ namespace headlens {
 
 namespace {
 
+/// The sequence of `batch` whose first `length` tokens repeat the most pairs of tokens seen
+/// earlier in them: where a text's probe shows induction heads at work (a name said twice).
+int repeatingWindow(const ToyBatch &batch, int length)
+{
+    int best = 0;
+    int bestRepeats = -1;
+    const int n = std::min(length, batch.length);
+    for (int s = 0; s < batch.count; ++s) {
+        const int *x = batch.tokens.data() + long(s) * batch.length;
+        int repeats = 0;
+        for (int i = 2; i < n; ++i)
+            for (int j = 1; j < i; ++j)
+                if (x[j] == x[i] && x[j - 1] == x[i - 1]) {
+                    ++repeats;
+                    break;
+                }
+        if (repeats > bestRepeats) {
+            best = s;
+            bestRepeats = repeats;
+        }
+    }
+    return best;
+}
+
 std::shared_ptr<const BatchSource> taskOf(const TrainingSettings &settings)
 {
     if (auto problem = settings.validate())
@@ -60,6 +84,7 @@ Trainer::Trainer(const TrainingSettings &settings, std::shared_ptr<const TextBat
     : Trainer(checkedText(settings, text), settings)
 {
     m_text = text;
+    m_probe = repeatingWindow(m_heldOut, kTextProbeTokens);
     m_probePool.assign(text->tokens().begin() + long(text->trainingTokens()), text->tokens().end());
     m_probeRuns = RunKind::TextSegment;
 }
@@ -268,8 +293,9 @@ AttentionSnapshot Trainer::snapshot(int length) const
     snap.step = m_steps;
     snap.layers = m_settings.model.layers;
     snap.heads = m_settings.model.heads;
-    snap.tokens.assign(m_heldOut.tokens.begin(), m_heldOut.tokens.begin() + n);
-    snap.targets.assign(m_heldOut.targets.begin(), m_heldOut.targets.begin() + n);
+    const auto first = long(m_probe) * m_heldOut.length;
+    snap.tokens.assign(m_heldOut.tokens.begin() + first, m_heldOut.tokens.begin() + first + n);
+    snap.targets.assign(m_heldOut.targets.begin() + first, m_heldOut.targets.begin() + first + n);
     if (m_text)
         for (int id : snap.tokens)
             snap.labels.push_back(m_text->label(id));

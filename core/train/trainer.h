@@ -79,8 +79,13 @@ public:
     /// with a `sequence` acts on that part's sequence index, so leave it at -1).
     Evaluation evaluate(const HeadInterventions *interventions = nullptr) const;
     /// The attention of every head on the probe sequence, or on its first `length` tokens
-    /// when 0 < length < its length.
+    /// when 0 < length < its length. A task's probe is its held-out example 0; a text's, the
+    /// held-out window whose first kTextProbeTokens tokens repeat the most (a name said
+    /// twice: where induction heads show).
     AttentionSnapshot snapshot(int length = 0) const;
+    /// How many tokens of a text's probe the window draws (64 would not fit two layers on a
+    /// 720-pixel screen in cells a class can see).
+    static constexpr int kTextProbeTokens = 32;
     /// The model on `count` repeated runs: segments of the text's held-out part, or random
     /// tokens of the toy task's vocabulary (repeatedtokens.h): the losses on the first and the
     /// second copy and every head's induction and previous-token scores there. The same
@@ -124,6 +129,7 @@ private:
     std::shared_ptr<const TextBatches> m_text; ///< a language model's text; null for a task
     std::vector<int> m_probePool;              ///< the tokens repeated runs are drawn from
     RunKind m_probeRuns = RunKind::RandomTokens;
+    int m_probe = 0; ///< the held-out sequence snapshot() draws: a text's most repeating one
     ToyModel m_model;
     AdamOptimizer m_optimizer;
     ToyBatch m_heldOut;

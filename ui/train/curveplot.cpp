@@ -71,6 +71,23 @@ void CurvePlot::setFixedYRange(double lower, double upper)
     yAxis->setRange(lower, upper);
 }
 
+void CurvePlot::setLogarithmicY(bool logarithmic)
+{
+    m_logY = logarithmic;
+    yAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logarithmic) {
+        // Doublings, labelled as plain numbers: a log ticker crowds a range of less than a
+        // decade (a loss from 5.5 down to 0.6) with a label per unit.
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (double tick : {0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0})
+            ticker->addTick(tick, QString::number(tick));
+        yAxis->setTicker(ticker);
+    } else {
+        yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    scheduleReplot();
+}
+
 void CurvePlot::setPercentAxis(bool percent)
 {
     if (!percent)
@@ -186,7 +203,12 @@ void CurvePlot::rescale()
     }
     xAxis->setRange(found ? steps.lower : 0.0,
                     found ? std::max(steps.upper, steps.lower + 1.0) : 1.0);
-    if (!m_fixedY) {
+    if (m_logY) {
+        yAxis->rescale();
+        const QCPRange range = yAxis->range();
+        if (range.lower > 0.0) // a little room above and below the curves, in log terms
+            yAxis->setRange(range.lower / 1.15, range.upper * 1.15);
+    } else if (!m_fixedY) {
         yAxis->rescale();
         yAxis->setRangeLower(std::min(0.0, yAxis->range().lower));
         yAxis->scaleRange(1.08, yAxis->range().lower);

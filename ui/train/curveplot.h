@@ -28,6 +28,9 @@ public:
     /// A fixed y range (accuracy, scores: 0..1); without one the axis follows the data (loss).
     void setFixedYRange(double lower, double upper);
     void setPercentAxis(bool percent);
+    /// A logarithmic y axis (a language model's loss: 5.5 nats at step 0, under 1 later, where
+    /// the differences that matter are).
+    void setLogarithmicY(bool logarithmic);
     /// The legend in a row of its own below the axes, for curves that fill every corner.
     void setLegendBelow();
     /// Legend entries side by side, `columns` per row (a row per layer of heads).
@@ -65,6 +68,7 @@ private:
     QTimer m_replot;
     PlotStyle m_style;
     bool m_fixedY = false;
+    bool m_logY = false;
 };
 
 } // namespace headlens

@@ -154,6 +154,7 @@ QWidget *LanguageModelView::buildControls()
     m_sample = new QLabel(column);
     m_sample->setObjectName("lmSample");
     m_sample->setWordWrap(true);
+    m_sample->setTextFormat(Qt::PlainText); // generated text is never markup
     m_sample->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addLayout(form);
     layout->addWidget(m_banner);
@@ -188,9 +189,10 @@ QWidget *LanguageModelView::buildCharts()
     m_loss->addSeries(tr("training"), kTrainColor, Qt::SolidLine, 1.2);
     m_loss->addSeries(tr("held-out"), kHeldOutColor, Qt::SolidLine, 2.0);
     m_loss->addSeries(tr("a run of text, once"), kUnrepeatedColor, Qt::DashLine, 1.6);
-    m_loss->addSeries(tr("the same run, seen before"), kRepeatedColor, Qt::SolidLine, 2.0);
+    m_loss->addSeries(tr("the run seen before"), kRepeatedColor, Qt::SolidLine, 2.0);
     m_loss->setLegendBelow();
-    m_loss->setLegendColumns(2);
+    m_loss->setLegendColumns(4);
+    m_loss->setLogarithmicY(true);
     m_scores = new CurvePlot(tr("Strongest head"), charts);
     m_scores->setFixedYRange(0.0, 1.0);
     m_scores->addSeries(tr("induction"), kRepeatedColor, Qt::SolidLine, 2.0);
@@ -288,10 +290,15 @@ void LanguageModelView::restart()
 
 void LanguageModelView::train()
 {
+    const int steps = m_stepsBox->value();
+    trainTo(m_steps < steps ? steps : m_steps + steps);
+}
+
+void LanguageModelView::trainTo(int64_t goal)
+{
     if (!m_text)
         return;
-    const int steps = m_stepsBox->value();
-    m_goal = m_steps < steps ? steps : m_steps + steps;
+    m_goal = goal;
     m_runner->trainUntil(m_goal);
 }
 
@@ -354,7 +361,7 @@ void LanguageModelView::showReport(std::shared_ptr<const TrainingReport> report)
     if (!report->sample.empty())
         m_sample->setText(tr("Sample at step %1: “%2”")
                               .arg(report->evaluation.step)
-                              .arg(printable(report->sample).toHtmlEscaped()));
+                              .arg(printable(report->sample)));
     updateButtons();
 }
 

@@ -47,7 +47,10 @@ public:
     void useStories();
     /// 2 MB: two passes of a 2,000-step Tiny run.
     static constexpr size_t kStoryBytes = size_t(2) << 20;
+    /// Trains to the Steps box's length (from where the run stands).
     void train();
+    /// Trains until step `goal` of the run, then pauses (a picture mid-run).
+    void trainTo(int64_t goal);
     void pause();
     void reset();
     /// Writes the model as it is now into `folder` (Gpt2FolderWriter); false with the reason

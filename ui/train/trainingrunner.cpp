@@ -214,7 +214,7 @@ void TrainingRunner::report(quint64 generation)
         return;
     auto report = std::make_shared<TrainingReport>();
     report->evaluation = m_trainer->evaluate();
-    report->snapshot = m_trainer->snapshot(m_trainer->text() ? kTextProbeTokens : 0);
+    report->snapshot = m_trainer->snapshot(m_trainer->text() ? Trainer::kTextProbeTokens : 0);
     report->model = std::make_shared<const TrainedModel>(m_trainer->trainedModel());
     report->seconds = m_trainer->secondsTrained();
     if (m_trainer->text()) {

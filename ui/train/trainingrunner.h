@@ -33,9 +33,6 @@ public:
     static constexpr double kTextReportSeconds = 1.0;
     static constexpr int kSampleEvery = 4;
     static constexpr int kSampleTokens = 100;
-    /// A language model's heads are drawn on the first 32 tokens of its probe: 64 would not
-    /// fit two layers on a 720-pixel screen in cells a class can see.
-    static constexpr int kTextProbeTokens = 32;
 
     explicit TrainingRunner(QObject *parent = nullptr);
     ~TrainingRunner() override;
