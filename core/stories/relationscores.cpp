@@ -21,6 +21,15 @@ int tokenAt(const std::vector<std::pair<size_t, size_t>> &spans, size_t byte)
 
 } // namespace
 
+void averageByCount(std::array<RelationScore, 3> &sums)
+{
+    for (RelationScore &s : sums)
+        if (s.count > 0) {
+            s.score /= s.count;
+            s.chance /= s.count;
+        }
+}
+
 std::array<RelationScore, 3> relationScores(const Eigen::Ref<const RowMatrix> &weights,
                                             const std::vector<std::pair<size_t, size_t>> &spans,
                                             const std::vector<StoryRelation> &relations)
@@ -38,11 +47,7 @@ std::array<RelationScore, 3> relationScores(const Eigen::Ref<const RowMatrix> &w
         s.chance += double(last - first + 1) / double(query + 1);
         s.count += 1;
     }
-    for (RelationScore &s : out)
-        if (s.count > 0) {
-            s.score /= s.count;
-            s.chance /= s.count;
-        }
+    averageByCount(out);
     return out;
 }
 

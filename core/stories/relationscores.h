@@ -18,6 +18,10 @@ struct RelationScore
     int count = 0;       ///< relations scored (source and target both in the window)
 };
 
+/// Sums of scores and chances over `count` relations turned into their means (kinds with none
+/// stay 0).
+void averageByCount(std::array<RelationScore, 3> &sums);
+
 /// For each RelationKind (indexed by its value), one head's scores on a window of tokens:
 /// `weights` (n, n) causal attention, row = query; `spans[i]` the bytes [begin, end) of the
 /// text that token i covers (a byte tokenizer: [i, i+1) from the window's start). A relation

@@ -50,11 +50,7 @@ std::vector<std::array<RelationScore, 3>> storyProbe(const ToyModel &model, cons
         }
     }
     for (auto &head : sums)
-        for (RelationScore &s : head)
-            if (s.count > 0) {
-                s.score /= s.count;
-                s.chance /= s.count;
-            }
+        averageByCount(head);
     return sums;
 }
 
