@@ -3,7 +3,7 @@
 
 For each option set (attention-only without LayerNorm, as the toy tasks train; with
 LayerNorm; with a GELU MLP; GPT-2's whole block with a tied unembedding) a small model
-(2 layers, 2 heads, d_model 8, vocabulary 11, 6 positions) gets seeded weights rounded to
+(2 layers, 2 heads, d_model 16, vocabulary 11, 6 positions) gets seeded weights rounded to
 float32 (so HeadLens reads them exactly), a batch of 2 sequences of 5 tokens with some
 positions unscored (-1), and PyTorch computes the mean cross-entropy and the gradient of every
 parameter with torch.autograd. The model is written here from its definition (Vaswani et al.
@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-LAYERS, HEADS, D, VOCAB, MAXLEN = 2, 2, 8, 11, 6
+LAYERS, HEADS, D, VOCAB, MAXLEN = 2, 2, 16, 11, 6  # d_model 16: the smallest HeadLens takes
 COUNT, LENGTH = 2, 5
 TOKENS = [[3, 0, 10, 3, 7], [1, 4, 4, 9, 2]]
 TARGETS = [[0, -1, 3, 7, 5], [4, 4, -1, 2, 8]]

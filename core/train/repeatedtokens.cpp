@@ -10,7 +10,8 @@ namespace headlens {
 ToyBatch repeatedTokens(const std::vector<int> &pool, int length, int count, uint64_t seed,
                         RunKind kind)
 {
-    assert(pool.size() > size_t(length / 2) && length >= 4);
+    assert(!pool.empty() && length >= 4);
+    assert(kind == RunKind::RandomTokens || pool.size() > size_t(length / 2));
     const int half = length / 2;
     // A stream of its own: the probe never shares numbers with the batches.
     const CounterRandom random(seed, CounterRandom::hash("repeated tokens"));
@@ -20,7 +21,9 @@ ToyBatch repeatedTokens(const std::vector<int> &pool, int length, int count, uin
     for (int s = 0; s < count; ++s) {
         std::vector<int> run(size_t(half), 0);
         const size_t start =
-            random.bits(uint64_t(s) * uint64_t(half)) % (pool.size() - size_t(half));
+            kind == RunKind::TextSegment
+                ? random.bits(uint64_t(s) * uint64_t(half)) % (pool.size() - size_t(half))
+                : 0;
         for (int i = 0; i < half; ++i)
             run[size_t(i)] =
                 kind == RunKind::TextSegment

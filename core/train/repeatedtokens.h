@@ -25,7 +25,8 @@ enum class RunKind
 /// position's next token as its target. What the model cannot guess in the first copy it can
 /// predict in the second only by finding the earlier occurrence of the current token and
 /// copying what came after it: the test of induction heads (Olsson et al. 2022).
-/// Precondition: pool holds more than length / 2 tokens, length >= 4.
+/// Precondition: pool is not empty (a text segment: holds more than length / 2 tokens),
+/// length >= 4.
 ToyBatch repeatedTokens(const std::vector<int> &pool, int length, int count, uint64_t seed,
                         RunKind kind = RunKind::RandomTokens);
 

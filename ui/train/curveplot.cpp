@@ -3,6 +3,7 @@
 
 #include "plot/axesstyle.h"
 #include "plot/titlefit.h"
+#include "train/curvecolors.h"
 
 #include <algorithm>
 
@@ -149,10 +150,10 @@ void CurvePlot::setMarker(double x, const QString &label)
 {
     if (!m_marker) {
         m_marker = new QCPItemStraightLine(this);
-        m_marker->setPen(QPen(QColor("#2e7d32"), 1.4, Qt::DashLine));
+        m_marker->setPen(QPen(CurveColors::repeated(), 1.4, Qt::DashLine));
         m_markerLabel = new QCPItemText(this);
         m_markerLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        m_markerLabel->setColor(QColor("#2e7d32"));
+        m_markerLabel->setColor(CurveColors::repeated());
         m_markerLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
     m_marker->point1->setCoords(x, 0.0);

@@ -6,6 +6,7 @@
 #include "stories/storygenerator.h"
 #include "text/bytetokenizerjson.h"
 #include "text/tokenizer.h"
+#include "train/curvecolors.h"
 #include "train/curveplot.h"
 #include "train/gpt2folderwriter.h"
 #include "train/languagemodelpreset.h"
@@ -33,11 +34,6 @@
 namespace headlens {
 
 namespace {
-
-const QColor kTrainColor("#8c96a3");
-const QColor kHeldOutColor("#c0392b");
-const QColor kUnrepeatedColor("#6c5ce7");
-const QColor kRepeatedColor("#2e7d32");
 
 /// The byte's label on the heatmaps' axes: ASCII as it reads (a space as ␣, a newline as ⏎),
 /// other bytes as \xNN (one byte of a longer UTF-8 character).
@@ -186,17 +182,17 @@ QWidget *LanguageModelView::buildCharts()
     auto *layout = new QVBoxLayout(charts);
     layout->setContentsMargins(0, 0, 0, 0);
     m_loss = new CurvePlot(tr("Loss (nats per byte)"), charts);
-    m_loss->addSeries(tr("training"), kTrainColor, Qt::SolidLine, 1.2);
-    m_loss->addSeries(tr("held-out"), kHeldOutColor, Qt::SolidLine, 2.0);
-    m_loss->addSeries(tr("a run of text, once"), kUnrepeatedColor, Qt::DashLine, 1.6);
-    m_loss->addSeries(tr("the run seen before"), kRepeatedColor, Qt::SolidLine, 2.0);
+    m_loss->addSeries(tr("training"), CurveColors::training(), Qt::SolidLine, 1.2);
+    m_loss->addSeries(tr("held-out"), CurveColors::heldOut(), Qt::SolidLine, 2.0);
+    m_loss->addSeries(tr("a run of text, once"), CurveColors::unrepeated(), Qt::DashLine, 1.6);
+    m_loss->addSeries(tr("the run seen before"), CurveColors::repeated(), Qt::SolidLine, 2.0);
     m_loss->setLegendBelow();
     m_loss->setLegendColumns(4);
     m_loss->setLogarithmicY(true);
     m_scores = new CurvePlot(tr("Strongest head"), charts);
     m_scores->setFixedYRange(0.0, 1.0);
-    m_scores->addSeries(tr("induction"), kRepeatedColor, Qt::SolidLine, 2.0);
-    m_scores->addSeries(tr("previous token"), kHeldOutColor, Qt::SolidLine, 1.6);
+    m_scores->addSeries(tr("induction"), CurveColors::repeated(), Qt::SolidLine, 2.0);
+    m_scores->addSeries(tr("previous token"), CurveColors::heldOut(), Qt::SolidLine, 1.6);
     m_scores->setLegendBelow();
     m_scores->setLegendColumns(2);
     auto *curves = new QWidget(charts);

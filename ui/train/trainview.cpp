@@ -4,6 +4,7 @@
 #include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
 #include "plot/headcolors.h"
+#include "train/curvecolors.h"
 #include "train/curveplot.h"
 #include "train/snapshotgrid.h"
 #include "train/taskpattern.h"
@@ -21,13 +22,6 @@
 #include <QVBoxLayout>
 
 namespace headlens {
-
-namespace {
-
-const QColor kTrainColor("#8c96a3");   // training curves: the noisier, quieter line
-const QColor kHeldOutColor("#c0392b"); // held-out: what the scoreboard reports
-
-} // namespace
 
 TrainView::TrainView(QWidget *parent) : QWidget(parent)
 {
@@ -129,8 +123,8 @@ QWidget *TrainView::buildCharts()
     for (CurvePlot *plot : {m_loss, m_accuracy, m_scores})
         plot->setLegendBelow();
     for (CurvePlot *plot : {m_loss, m_accuracy}) {
-        plot->addSeries(tr("training"), kTrainColor, Qt::SolidLine, 1.2);
-        plot->addSeries(tr("held-out"), kHeldOutColor, Qt::SolidLine, 2.0);
+        plot->addSeries(tr("training"), CurveColors::training(), Qt::SolidLine, 1.2);
+        plot->addSeries(tr("held-out"), CurveColors::heldOut(), Qt::SolidLine, 2.0);
         plot->setLegendColumns(2);
     }
     auto *curves = new QWidget(charts);
