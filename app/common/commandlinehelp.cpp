@@ -146,7 +146,8 @@ Language model (a GPT-2-style model trained on a text, its heads scored as they 
   --train-lm                train one; prints held-out loss, the loss on runs of text seen
                             twice against once (in-context copying), samples and the heads'
                             previous-token and induction scores
-  --preset tiny|small       tiny: 2 layers, 4 heads, d_model 128, context 64 (default);
+  --preset micro|tiny|small micro: 2 layers, 4 heads, d_model 64, context 32;
+                            tiny: 2 layers, 4 heads, d_model 128, context 64 (default);
                             small: 4 layers, 4 heads, d_model 192, context 128
   --train-text FILE         the text to learn (UTF-8; one byte per token); without it, 2 MB
                             of generated stories, and the heads are scored against their

@@ -10,6 +10,11 @@ const std::vector<LanguageModelPreset> &LanguageModelPreset::all()
 {
     // layers, heads, d_model, vocabulary (set by the tokenizer), context, LayerNorm, MLP, tied
     static const std::vector<LanguageModelPreset> presets = {
+        {"micro",
+         "Micro",
+         "2 layers, 4 heads, d_model 64, context 32",
+         {2, 4, 64, 256, 32, true, true, true},
+         16},
         {"tiny",
          "Tiny",
          "2 layers, 4 heads, d_model 128, context 64",

@@ -110,7 +110,7 @@ void TestTrainLmCli::badTextsSayWhatToDo_data()
     QTest::newRow("too short") << QByteArray(1000, 'a') << QStringList()
                                << "it gives 1000 tokens, and training needs at least 1300";
     QTest::newRow("unknown preset") << QByteArray(5000, 'a') << QStringList{"--preset", "huge"}
-                                    << "--preset expects tiny or small, got 'huge'";
+                                    << "--preset expects micro, tiny or small, got 'huge'";
 }
 
 void TestTrainLmCli::badTextsSayWhatToDo()

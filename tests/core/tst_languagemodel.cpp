@@ -65,7 +65,11 @@ void TestLanguageModel::presetsAreTheIssuesSizes()
     QCOMPARE(small->model.dModel, 192);
     QCOMPARE(small->model.maxLength, 128);
     QVERIFY(!LanguageModelPreset::named("huge"));
-    QCOMPARE(LanguageModelPreset::names(), std::string("tiny or small"));
+    QCOMPARE(LanguageModelPreset::names(), std::string("micro, tiny or small"));
+    const auto micro = LanguageModelPreset::named("micro");
+    QVERIFY(micro && micro->model.layers == 2 && micro->model.heads == 4);
+    QCOMPARE(micro->model.dModel, 64);
+    QCOMPARE(micro->model.maxLength, 32);
     const TrainingSettings s = tiny->settings(256, 2000, 7);
     QVERIFY(!s.validateLanguageModel());
     QCOMPARE(s.model.vocabulary, 256);

@@ -98,6 +98,7 @@ QWidget *LanguageModelView::buildControls()
     for (const LanguageModelPreset &preset : LanguageModelPreset::all())
         m_preset->addItem(QString::fromStdString(preset.title + ": " + preset.summary),
                           QString::fromStdString(preset.name));
+    m_preset->setCurrentIndex(m_preset->findData(QStringLiteral("tiny")));
     m_stepsBox = new QSpinBox(column);
     m_stepsBox->setObjectName("lmSteps");
     m_stepsBox->setRange(10, 1000000);
