@@ -46,15 +46,22 @@ void TrainLanguageModelCommand::printRelations(const Trainer &trainer, const Sto
 {
     const auto heads = storyProbe(trainer.model(), stories, heldOutFrom, kProbeWindows);
     const ToyModelConfig &c = trainer.settings().model;
+    // A kind none of whose relations fits a window (a subject far from its verb, in a short
+    // context) is "n/a", not a score of 0.
+    const auto cell = [](const RelationScore &s, double value, int width) {
+        return s.count > 0 ? printfLine("%*.3f", width, value) : printfLine("%*s", width, "n/a");
+    };
     m_out << "Heads against the stories' relations (mean attention from a word onto the word it "
              "refers to, on held-out stories):\n"
-          << printfLine("  layer  head  antecedent  subject  bracket   (chance %.3f, %.3f, "
-                        "%.3f)\n",
-                        heads[0][0].chance, heads[0][1].chance, heads[0][2].chance);
+          << "  layer  head  antecedent  subject  bracket   (chance"
+          << cell(heads[0][0], heads[0][0].chance, 6) << ","
+          << cell(heads[0][1], heads[0][1].chance, 6) << ","
+          << cell(heads[0][2], heads[0][2].chance, 6) << ")\n";
     for (size_t h = 0; h < heads.size(); ++h)
-        m_out << printfLine("  %5d  %4d  %10.3f  %7.3f  %7.3f\n", int(h) / c.heads,
-                            int(h) % c.heads + 1, heads[h][0].score, heads[h][1].score,
-                            heads[h][2].score);
+        m_out << printfLine("  %5d  %4d  ", int(h) / c.heads, int(h) % c.heads + 1)
+              << cell(heads[h][0], heads[h][0].score, 10) << "  "
+              << cell(heads[h][1], heads[h][1].score, 7) << "  "
+              << cell(heads[h][2], heads[h][2].score, 7) << "\n";
 }
 
 int TrainLanguageModelCommand::run(const CommandLineRequest &request)

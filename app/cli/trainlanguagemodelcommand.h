@@ -30,7 +30,7 @@ public:
     /// 2,000-step Tiny run.
     static constexpr size_t kStoryBytes = size_t(2) << 20;
     /// Held-out windows the heads are scored on against the stories' relations.
-    static constexpr int kProbeWindows = 64;
+    static constexpr int kProbeWindows = 256;
 
 private:
     void printRelations(const Trainer &trainer, const StoryText &stories, size_t heldOutFrom);
