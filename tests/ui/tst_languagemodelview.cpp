@@ -174,7 +174,20 @@ private slots:
 
     void textsThatCannotTrainSayWhy()
     {
+        // Training on the stories when a text too short is chosen: the run stops, and none of
+        // its reports reaches the curves of the text that cannot train.
+        view->stepsBox()->setValue(100000);
+        settle();
+        view->train();
+        QTRY_VERIFY_WITH_TIMEOUT(view->stepsDone() > 0, 60000);
         view->setText("note.txt", std::string(500, 'a'));
+        QVERIFY(!view->runner()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), 60000);
+        QApplication::processEvents();
+        QCOMPARE(view->stepsDone(), int64_t(0));
+        QVERIFY(!view->lastReport());
+        QCOMPARE(view->lossPlot()->pointCount(0), 0);
+        QCOMPARE(view->lossPlot()->pointCount(1), 0);
         QVERIFY(view->banner()->isVisible());
         QVERIFY2(view->banner()->message().contains(
                      "note.txt: The text is too short to train a context of 32 tokens: it gives "

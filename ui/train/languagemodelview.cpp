@@ -270,6 +270,9 @@ void LanguageModelView::restart()
     const TrainingSettings s = settings();
     m_log = TrainingLog(s);
     m_text.reset();
+    // The run of the text before stops: nothing trains, and nothing it reports is shown, until
+    // a text that fits starts a run of its own.
+    m_runner->pause();
     if (m_tokens.empty()) {
         updateButtons();
         return;
@@ -311,6 +314,8 @@ void LanguageModelView::reset()
 
 void LanguageModelView::showMetrics(const TrainingMetrics &metrics)
 {
+    if (!m_text)
+        return; // the last words of a run whose text was replaced by one that cannot train
     m_steps = metrics.step;
     m_trainLoss = metrics.loss;
     m_loss->addPoint(0, double(metrics.step), metrics.loss);
@@ -331,6 +336,8 @@ void LanguageModelView::showMetrics(const TrainingMetrics &metrics)
 
 void LanguageModelView::showReport(std::shared_ptr<const TrainingReport> report)
 {
+    if (!m_text)
+        return;
     m_report = report;
     m_steps = report->evaluation.step;
     const double step = double(report->evaluation.step);
