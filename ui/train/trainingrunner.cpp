@@ -161,7 +161,11 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
         const bool done = m_trainer->stepsDone() >= m_goal.load();
         sinceReport += took;
         const bool text = m_trainer->text() != nullptr;
-        const double every = text ? kTextReportSeconds : kReportSeconds;
+        // A language model's report reads thousands of tokens: on a slow machine (or a
+        // sanitizer's build) it would take most of the time, so it comes after at least four
+        // times its own cost in training.
+        const double every =
+            text ? std::max(kTextReportSeconds, 4.0 * m_lastReportSeconds) : kReportSeconds;
         if (done || rate > 0 || sinceReport >= every ||
             (!text && stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
             report(generation); // watched: every chunk, so each step taken shows
@@ -212,6 +216,7 @@ void TrainingRunner::report(quint64 generation)
 {
     if (generation != m_generation.load())
         return;
+    const auto start = Clock::now();
     auto report = std::make_shared<TrainingReport>();
     report->evaluation = m_trainer->evaluate();
     report->snapshot = m_trainer->snapshot(m_trainer->text() ? Trainer::kTextProbeTokens : 0);
@@ -225,6 +230,7 @@ void TrainingRunner::report(quint64 generation)
                                           kSampleTokens, 0.8f, uint64_t(m_trainer->stepsDone()));
         }
     }
+    m_lastReportSeconds = secondsSince(start);
     std::shared_ptr<const TrainingReport> result = std::move(report);
     queueOn(this, [this, generation, result] {
         if (generation == m_generation.load())

@@ -86,7 +86,8 @@ private:
     std::atomic<int64_t> m_goal{0};
     std::atomic<int> m_rate{0}; ///< steps per second; 0: full speed
     int m_inFlight = 0;
-    int m_reportsSinceSample = 0; ///< touched only in m_worker
+    int m_reportsSinceSample = 0;     ///< touched only in m_worker
+    double m_lastReportSeconds = 0.0; ///< the last report's cost; touched only in m_worker
     bool m_running = false;
 };
 
