@@ -57,6 +57,30 @@ private slots:
                 QVERIFY2(!item->outerRect().intersects(axes),
                          qPrintable(QString("entry %1 lies on the curves").arg(i)));
     }
+
+    // The moment copying appeared: a dashed line at its step, labelled, across the whole
+    // height; a run starting again takes it away with its points.
+    void theMarkerStandsAtItsStepUntilTheRunStartsAgain()
+    {
+        CurvePlot plot("loss");
+        plot.addSeries("held-out", Qt::red);
+        QCOMPARE(plot.markerStep(), -1.0);
+        plot.setMarker(660.0, "copying from step 660");
+        QCOMPARE(plot.markerStep(), 660.0);
+        auto *line = qobject_cast<QCPItemStraightLine *>(plot.item(0));
+        QVERIFY(line);
+        QCOMPARE(line->point1->key(), line->point2->key()); // vertical
+        QCOMPARE(line->pen().style(), Qt::DashLine);
+        auto *label = qobject_cast<QCPItemText *>(plot.item(1));
+        QVERIFY(label);
+        QCOMPARE(label->text(), QStringLiteral(" copying from step 660"));
+        plot.setMarker(700.0, "copying from step 700"); // one at a time
+        QCOMPARE(plot.itemCount(), 2);
+        QCOMPARE(plot.markerStep(), 700.0);
+        plot.clearPoints();
+        QCOMPARE(plot.markerStep(), -1.0);
+        QCOMPARE(plot.itemCount(), 0);
+    }
 };
 
 QTEST_MAIN(TestCurvePlot)
