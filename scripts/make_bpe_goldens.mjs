@@ -2,9 +2,10 @@
 // make_bpe_goldens.mjs: Hugging Face's BpeTrainer (Rust, through its Node binding) on a text,
 // written as the merges, vocabulary and ids that HeadLens's BpeTrainer must reproduce.
 //
-//   node scripts/make_bpe_goldens.mjs                  the committed goldens: tests/data/bpe/
+//   node scripts/make_bpe_goldens.mjs --out DIR        goldens of tests/data/bpe/
 //                                                      training_text.txt at vocabularies 300
-//                                                      and 1000, into tests/data/bpe
+//                                                      and 1000 (the committed ones:
+//                                                      --out tests/data/bpe)
 //   node scripts/make_bpe_goldens.mjs --text FILE --vocab N [--vocab M ...] --out DIR
 //                                                      the same for another text (the story
 //                                                      corpus): DIR/<name>.vocab<N>.json
@@ -36,14 +37,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = `Usage: node scripts/make_bpe_goldens.mjs [--text FILE --vocab N [--vocab M ...] --out DIR]
-  (no option)  the committed goldens: tests/data/bpe/training_text.txt, vocabularies 300 and
-               1000, written to tests/data/bpe
-  --text FILE  the text to train on (read as Tokenizer.train reads a file: line by line)
+const USAGE = `Usage: node scripts/make_bpe_goldens.mjs [--text FILE --vocab N [--vocab M ...]] --out DIR
+  --out DIR    where the goldens go: DIR/<name>.hf_defaults.json and DIR/<name>.vocab<N>.json
+               (the committed ones, from the repository's root: --out tests/data/bpe)
+  --text FILE  the text to train on, read as Tokenizer.train reads a file (line by line);
+               without it tests/data/bpe/training_text.txt at vocabularies 300 and 1000
   --vocab N    a vocabulary size for GPT-2's settings (256 byte symbols + "<|endoftext|>" +
                merges); repeat for several
-  --out DIR    where the goldens go: DIR/<name>.hf_defaults.json and DIR/<name>.vocab<N>.json
   --help       this text
+Nothing is written without --out.
 `;
 const PACKAGE = '@anush008/tokenizers';
 const PACKAGE_VERSION = '0.6.0'; // huggingface/tokenizers 0.22
@@ -112,11 +114,15 @@ function parseArguments(argv) {
             options[flag.slice(2)] = value;
         }
     }
-    if (!options.text && !options.out && options.vocab.length === 0)
-        return { text: path.join(ROOT, 'tests/data/bpe/training_text.txt'), vocab: [300, 1000],
-                 out: path.join(ROOT, 'tests/data/bpe') };
-    if (!options.text || !options.out || options.vocab.length === 0)
-        fail(`give --text, --vocab and --out together\n${USAGE}`);
+    if (!options.out) {
+        process.stderr.write(USAGE);
+        fail('give --out DIR (the committed goldens: --out tests/data/bpe)');
+    }
+    if (!options.text && options.vocab.length === 0)
+        return { ...options, text: path.join(ROOT, 'tests/data/bpe/training_text.txt'),
+                 vocab: [300, 1000] };
+    if (!options.text || options.vocab.length === 0)
+        fail(`give --text and --vocab together\n${USAGE}`);
     return options;
 }
 
@@ -175,7 +181,7 @@ async function encodeCases(tokenizer) {
 /// The derivation's own check: with every merge, the derived tokenizer splits each case whose
 /// characters all occur in the text into the same tokens as HF's trained one.
 async function checkDerivation(trained, run, text) {
-    const all = deriveGpt2(tokenizers, run, Number.MAX_SAFE_INTEGER);
+    const all = deriveGpt2(tokenizers, run, SPECIAL_TOKENS.length + 256 + run.merges.length);
     const full = Tokenizer.fromString(JSON.stringify(gpt2StyleJson(all.tokens, all.merges, [])));
     const seen = new Set([...text]);
     for (const sample of CASES) {

@@ -22,8 +22,9 @@ namespace headlens {
 ///    in every word it occurs in; the counts of the pairs around each occurrence are updated
 ///    in place (no recount), and training stops early when no pair is left or the best one is
 ///    rarer than minFrequency.
-/// Training 1 MB of text to 4096 tokens takes well under a second here (see the report of
-/// issue #35). Immutable: train() may be called from any thread.
+/// 1 MB of English to 4096 tokens: 0.1 s to count the words, 0.04 s to learn the merges on
+/// one core of the development machine (issue #35). Immutable: train() may be called from any
+/// thread.
 class BpeTrainer
 {
 public:
