@@ -232,6 +232,10 @@ void TestBpeTrainer::saysWhenTheTextRunsOut_data()
     QTest::addColumn<int>("tokens");
     QTest::addColumn<QString>("message");
     // "hello hello" is "hello" and "Ġhello": 4 merges make "hello", 1 more "Ġhello".
+    BpeTrainerSettings bytesOnly;
+    bytesOnly.vocabularySize = 256;
+    QTest::newRow("256: the bytes alone")
+        << bytesOnly << int(BpeTrainingResult::Stop::VocabularyFull) << 256 << "";
     QTest::newRow("enough") << BpeTrainerSettings::gpt2(260)
                             << int(BpeTrainingResult::Stop::VocabularyFull) << 260 << "";
     QTest::newRow("no pair left")
