@@ -11,6 +11,8 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/repeatedtokens.cpp
     ${CMAKE_CURRENT_LIST_DIR}/languagemodelpreset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingtext.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainingtokens.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainingmemory.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp
     ${CMAKE_CURRENT_LIST_DIR}/traininglog.cpp
