@@ -148,7 +148,9 @@ private slots:
         }
         QVERIFY(view->statusLabel()->text().startsWith("Step 40 of 40 · "));
         QVERIFY(view->statusLabel()->text().contains("tokens/s"));
-        QVERIFY(view->sampleLabel()->text().startsWith("Sample at step "));
+        // The sample of the model as it stands where the run stopped.
+        QVERIFY2(view->sampleLabel()->text().startsWith("Sample at step 40: "),
+                 qPrintable(view->sampleLabel()->text()));
     }
 
     void pauseStopsAndTrainGoesOnFromThere()
@@ -239,6 +241,8 @@ private slots:
         const std::string label = probe.labels[size_t(merged - probe.tokens.begin())];
         QCOMPARE(label, view->tokens()->labels()[size_t(*merged)]);
         QVERIFY2(Tokenizer::tokenize(label, TokenizerKind::Characters).size() >= 2, label.c_str());
+        QVERIFY2(view->sampleLabel()->text().startsWith("Sample at step 10: "),
+                 qPrintable(view->sampleLabel()->text()));
         const QString folder = dir.filePath("bpe");
         QVERIFY(view->saveTo(folder));
         const TokenizerPipeline saved =
@@ -325,6 +329,20 @@ private slots:
         lm->train();
         QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->stepsDone() == 20, 120000);
         QApplication::processEvents();
+        // At 1280 x 720 every head of both layers is on screen under the curves: the page does
+        // not scroll the second layer (where induction heads form) out of sight.
+        window->showLanguageModel();
+        QApplication::processEvents();
+        for (int i = 0; i < lm->heatmaps()->plotCount(); ++i) {
+            HeatmapPlot *plot = lm->heatmaps()->plot(i);
+            const int bottom = plot->mapTo(window.get(), QPoint(0, plot->height())).y();
+            QVERIFY2(plot->isVisible() && bottom <= window->height() && plot->height() >= 64,
+                     qPrintable(QStringLiteral("head %1: bottom %2 of %3, %4 px")
+                                    .arg(i)
+                                    .arg(bottom)
+                                    .arg(window->height())
+                                    .arg(plot->height())));
+        }
 
         const QString folder = dir.filePath("saved");
         QVERIFY(lm->saveTo(folder));
