@@ -3,6 +3,7 @@
 target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/toymodelconfig.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyparameters.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/dropoutmask.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toymodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toytask.cpp
     ${CMAKE_CURRENT_LIST_DIR}/adamoptimizer.cpp
