@@ -13,6 +13,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/languagemodelpreset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingtext.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/headlensgptformat.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp
     ${CMAKE_CURRENT_LIST_DIR}/traininglog.cpp
     ${CMAKE_CURRENT_LIST_DIR}/storyprobe.cpp
