@@ -26,7 +26,9 @@ AttentionConfig TrainedModel::layerConfig(int layer) const
     config.scale = ScaleMode::InvSqrtDk;
     config.positional = PositionalEncoding::None;
     // The trained model's options, so the traced layer computes what the model computes.
-    config.kvHeads = settings.model.kvHeadCount();
+    // 0 (as many as heads) without GQA, as before the option and as ModelSpec says it.
+    config.kvHeads =
+        settings.model.kvHeadCount() == settings.model.heads ? 0 : settings.model.kvHeads;
     if (settings.model.rope) {
         config.attentionPositions = AttentionPositions::Rope; // split-half, as ToyModel turns
         config.ropeTheta = ToyModelConfig::kRopeTheta;

@@ -72,6 +72,8 @@ void TestTrainedModel::computeTraceShowsTheTrainedLayer()
     trainer.step(20);
     const TrainedModel model = trainer.trainedModel();
     const std::vector<int> tokens = model.task().encode("abcdeabcde");
+    // Without GQA the layer's config is the one it was before the option (0: as many as heads).
+    QCOMPARE(model.layerConfig(layer).kvHeads, kvHeads);
     const Trace trace = computeTrace(model.layerConfig(layer), model.layerInput(layer, tokens),
                                      model.layerWeights(layer));
     QCOMPARE(trace.input.queryLabel(0, 2), std::string("c"));
