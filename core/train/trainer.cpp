@@ -137,7 +137,12 @@ void Trainer::computeGradients(const ToyBatch &batch)
         if (count == 0)
             return;
         const ToyBatch mine = slice(batch, first, count);
-        m_model.forward(mine.tokens, mine.count, mine.length, part.acts);
+        // Dropout draws from (seed, step) and each sequence's place in the whole batch, so the
+        // split into parts does not change which elements drop.
+        const DropoutMask dropout(m_settings.model.dropout, m_settings.seed, uint64_t(m_steps),
+                                  first);
+        m_model.forward(mine.tokens, mine.count, mine.length, part.acts, nullptr,
+                        m_settings.model.dropout > 0.0f ? &dropout : nullptr);
         const auto loss = Ops::crossEntropy(part.acts.logits, mine.targets, weight);
         m_model.backward(part.acts, loss.dLogits, part.gradients);
         part.lossSum = loss.lossSum;
