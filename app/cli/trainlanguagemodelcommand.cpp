@@ -60,6 +60,19 @@ TrainingSettings TrainLanguageModelCommand::settingsFor(const CommandLineRequest
     if (t.learningRate > 0.0f)
         s.learningRate = t.learningRate;
     s.model.mlp = !t.attentionOnly;
+    // The layer's own options name the model's: rotary positions, shared K/V heads, dropout.
+    if (request.given.count("--attention-positions")) {
+        const AttentionPositions positions = request.config.attentionPositions;
+        if (positions != AttentionPositions::None && positions != AttentionPositions::Rope)
+            throw InputError("--train-lm's models take --attention-positions none (learned "
+                             "positions) or rope (split-half RoPE, as Llama), not " +
+                             toString(positions) + ".");
+        s.model.rope = positions == AttentionPositions::Rope;
+    }
+    if (request.given.count("--kv-heads"))
+        s.model.kvHeads = request.config.kvHeads;
+    if (request.given.count("--dropout"))
+        s.model.dropout = request.config.dropout;
     if (auto problem = s.validateLanguageModel())
         throw InputError(*problem);
     return s;

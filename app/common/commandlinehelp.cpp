@@ -160,9 +160,13 @@ Language model (a GPT-2-style model trained on a text, its heads scored as they 
   --bpe N                   tokens: a byte-level BPE of N (257-4096) learned from the text,
                             as Hugging Face's BpeTrainer learns it; without it, one per byte
   --attention-only          no MLP in the blocks (the models of Olsson et al. 2022)
+  --attention-positions rope, --kv-heads N, --dropout P
+                            rotary positions instead of learned ones, N K/V heads shared by
+                            the query heads (GQA), dropout P while training
   --steps N                 AdamW steps (default 2000), warm-up then cosine decay
   --sample-tokens N         length of the sample printed at each report (default 120)
-  --save DIR                save as a Hugging Face GPT-2 folder (open it with --model DIR)
+  --save DIR                save as a Hugging Face GPT-2 folder (open it with --model DIR;
+                            with RoPE or GQA HeadLens's own model_type headlens_gpt)
 )";
     text += "  --help, --version\n";
     return text;

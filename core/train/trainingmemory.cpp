@@ -10,18 +10,23 @@ TrainingMemory TrainingMemory::of(const TrainingSettings &settings)
 {
     const ToyModelConfig &c = settings.model;
     const int64_t d = c.dModel, v = c.vocabulary, n = c.maxLength, h = c.heads;
+    const int64_t kv = int64_t(c.kvHeads > 0 ? c.kvHeads : c.heads) * c.headDim(); // K/V rows
     const int64_t norm = c.layerNorm ? 2 * d : 0;
-    int64_t perLayer = norm + 4 * d * d + 4 * d; // W_Q, W_K, W_V, W_O and their biases
+    // W_Q and W_O (d x d), W_K and W_V (kv x d: fewer rows under GQA), and their biases.
+    int64_t perLayer = norm + 2 * d * d + 2 * kv * d + 2 * d + 2 * kv;
     if (c.mlp)
         perLayer += norm + 8 * d * d + 5 * d; // fc (d x 4d + 4d) and proj (4d x d + d)
     TrainingMemory m;
-    m.parameters = v * d + n * d + c.layers * perLayer + norm + (c.tiedEmbedding ? 0 : v * d + v);
+    m.parameters = v * d + (c.rope ? 0 : n * d) + c.layers * perLayer + norm +
+                   (c.tiedEmbedding ? 0 : v * d + v);
     m.parameterBytes = uint64_t(m.parameters) * 4 * sizeof(float);
     // Per token and layer: the norms' outputs, Q, K and V, the scores and weights of every
     // head, the heads' output, its projection and the residual sum; with an MLP its norm, fc,
-    // GELU, projection and sum (18 d + 2 h n without, 28 d + 2 h n with). At the top: the
-    // final norm and the logits with their softmax.
-    const int64_t layer = (c.mlp ? 28 : 18) * d + 2 * h * n;
+    // GELU, projection and sum (18 d + 2 h n without, 28 d + 2 h n with); dropout keeps its
+    // masks, as large as the weights and the branches' outputs. At the top: the final norm and
+    // the logits with their softmax.
+    const int64_t layer =
+        (c.mlp ? 28 : 18) * d + 2 * h * n + (c.dropout > 0.0f ? h * n + 2 * d : 0);
     const int64_t tokens = int64_t(settings.batchSize) * n;
     m.activationBytes = uint64_t(tokens * ((c.layers + 1) * layer + d + 2 * v)) * sizeof(float);
     return m;

@@ -187,6 +187,11 @@ void TestLanguageModel::memoryCountsEveryParameter_data()
     ToyModelConfig attentionOnly = LanguageModelPreset::named("tiny")->model;
     attentionOnly.mlp = false;
     QTest::newRow("attention-only") << attentionOnly;
+    ToyModelConfig options = LanguageModelPreset::named("micro")->model;
+    options.rope = true; // no position table
+    options.kvHeads = 2; // K and V for two heads, not four
+    options.dropout = 0.1f;
+    QTest::newRow("rope, gqa, dropout") << options;
     // The toy tasks' model: no LayerNorm, no MLP, its own unembedding and bias.
     QTest::newRow("toy") << ToyModelConfig{2, 2, 32, 24, 16, false, false, false};
 }

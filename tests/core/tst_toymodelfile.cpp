@@ -46,9 +46,12 @@ void TestToyModelFile::damagedSettingsAreRefused_data()
     QTest::newRow("vocabulary of a million") << 5 << float(1 << 20)
                                              << "holds settings HeadLens cannot use: vocabulary "
                                                 "must be between 2 and 64, got 1048576.";
-    QTest::newRow("newer format") << 0 << 2.0f
+    QTest::newRow("newer format") << 0 << 3.0f
                                   << "was written by a newer HeadLens (toy model "
-                                     "format 2): update HeadLens to open it.";
+                                     "format 3): update HeadLens to open it.";
+    // Format 2 carries RoPE, K/V heads and dropout after format 1's fields.
+    QTest::newRow("format 2 without its fields")
+        << 0 << 2.0f << "headlens_toy_settings is too short for format 2; the file is damaged.";
 }
 
 void TestToyModelFile::damagedSettingsAreRefused()

@@ -17,9 +17,13 @@
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -294,6 +298,56 @@ private slots:
         QVERIFY(!button("lmTrain")->isEnabled());
         QVERIFY2(view->memoryLabel()->text().contains(" GiB"),
                  qPrintable(view->memoryLabel()->text()));
+    }
+
+    /// Custom… also chooses the model's options: RoPE, shared K/V heads, no MLP, dropout. The
+    /// run trains that model, and it saves as HeadLens's own headlens_gpt (GPT-2 has no RoPE).
+    void customOptionsTrainTheModelTheyName()
+    {
+        view->stepsBox()->setValue(10); // the box's least
+        view->setText("stories", stories());
+        settle();
+        view->presetBox()->setCurrentIndex(view->presetBox()->findData("custom"));
+        QCOMPARE(view->kvHeadsBox()->text(), QStringLiteral("all"));
+        QVERIFY(!view->ropeBox()->isChecked() && !view->attentionOnlyBox()->isChecked());
+        view->kvHeadsBox()->setValue(3); // does not divide 4 heads
+        QVERIFY2(view->banner()->message().contains(
+                     "3 key/value heads cannot be shared evenly by 4 query heads: use one of 1, "
+                     "2, 4."),
+                 qPrintable(view->banner()->message()));
+        QVERIFY(!button("lmTrain")->isEnabled());
+        view->kvHeadsBox()->setValue(1);
+        view->ropeBox()->setChecked(true);
+        view->attentionOnlyBox()->setChecked(true);
+        view->dropoutBox()->setValue(0.1);
+        QTRY_VERIFY2_WITH_TIMEOUT(!view->isBusy() && view->lastReport(),
+                                  qPrintable(QStringLiteral("busy %1, report %2, banner: %3")
+                                                 .arg(view->isBusy())
+                                                 .arg(view->lastReport() != nullptr)
+                                                 .arg(view->banner()->message())),
+                                  20000);
+        QVERIFY(!view->banner()->isVisible());
+        view->train();
+        QTRY_VERIFY2_WITH_TIMEOUT(!view->isBusy() && view->stepsDone() == 10,
+                                  qPrintable(QStringLiteral("busy %1, step %2, banner: %3")
+                                                 .arg(view->isBusy())
+                                                 .arg(view->stepsDone())
+                                                 .arg(view->banner()->message())),
+                                  120000);
+        QApplication::processEvents();
+        const ToyModelConfig &trained = view->lastReport()->model->settings.model;
+        QVERIFY(trained.rope);
+        QCOMPARE(trained.kvHeads, 1);
+        QVERIFY(!trained.mlp);
+        QCOMPARE(trained.dropout, 0.1f);
+        const QString folder = dir.filePath("options");
+        QVERIFY(view->saveTo(folder));
+        QFile config(QDir(folder).filePath("config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+        QCOMPARE(json["model_type"].toString(), QStringLiteral("headlens_gpt"));
+        QCOMPARE(json["n_kv_head"].toInt(), 1);
+        QCOMPARE(json["rope"].toBool(), true);
     }
 
     /// The curves against seconds of training: each report's point at its seconds.

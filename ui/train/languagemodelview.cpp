@@ -18,9 +18,11 @@
 #include "util/bytesize.h"
 #include "util/inputerror.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -250,6 +252,10 @@ TrainingSettings LanguageModelView::settings() const
         s.model.heads = m_heads->value();
         s.model.dModel = m_dModel->value();
         s.model.maxLength = m_context->value();
+        s.model.kvHeads = m_kvHeads->value();
+        s.model.rope = m_rope->isChecked();
+        s.model.mlp = !m_attentionOnly->isChecked();
+        s.model.dropout = float(m_dropout->value());
         return s;
     }
     return preset->settings(vocabulary, m_stepsBox->value(), 0);
@@ -282,6 +288,35 @@ QWidget *LanguageModelView::buildSizes(QWidget *parent)
     grid->addWidget(m_dModel, 1, 1);
     grid->addWidget(new QLabel(tr("Context"), m_customSizes), 1, 2);
     grid->addWidget(m_context, 1, 3);
+    m_kvHeads = box("lmKvHeads", 0, limits.heads, 1);
+    m_kvHeads->setSpecialValueText(tr("all"));
+    m_kvHeads->setToolTip(tr("Grouped-query attention: this many key/value heads, each shared by "
+                             "heads / K/V query heads; \"all\" gives each head its own"));
+    m_dropout = new QDoubleSpinBox(m_customSizes);
+    m_dropout->setObjectName("lmDropout");
+    m_dropout->setRange(0.0, 0.9);
+    m_dropout->setSingleStep(0.05);
+    m_dropout->setDecimals(2);
+    m_dropout->setKeyboardTracking(false);
+    m_dropout->setToolTip(tr("Dropout on the attention weights and each block's branches while "
+                             "training (not when evaluating or sampling)"));
+    connect(m_dropout, &QDoubleSpinBox::valueChanged, this, &LanguageModelView::restart);
+    grid->addWidget(new QLabel(tr("K/V heads"), m_customSizes), 2, 0);
+    grid->addWidget(m_kvHeads, 2, 1);
+    grid->addWidget(new QLabel(tr("Dropout"), m_customSizes), 2, 2);
+    grid->addWidget(m_dropout, 2, 3);
+    m_rope = new QCheckBox(tr("Rotary positions (RoPE)"), m_customSizes);
+    m_rope->setObjectName("lmRope");
+    m_rope->setToolTip(tr("Positions turn queries and keys (as Llama) instead of a learned "
+                          "table added to the input; saved as HeadLens's headlens_gpt"));
+    m_attentionOnly = new QCheckBox(tr("Attention only (no MLP)"), m_customSizes);
+    m_attentionOnly->setObjectName("lmAttentionOnly");
+    m_attentionOnly->setToolTip(tr("Blocks of attention alone, as the models of Olsson et al. "
+                                   "2022"));
+    for (QCheckBox *check : {m_rope, m_attentionOnly})
+        connect(check, &QCheckBox::toggled, this, &LanguageModelView::restart);
+    grid->addWidget(m_rope, 3, 0, 1, 2);
+    grid->addWidget(m_attentionOnly, 3, 2, 1, 2);
     m_customSizes->setVisible(false);
     return m_customSizes;
 }
@@ -299,6 +334,12 @@ void LanguageModelView::presetChanged()
             const QSignalBlocker quiet(spin);
             spin->setValue(value);
         }
+        const QSignalBlocker quietKv(m_kvHeads), quietDropout(m_dropout), quietRope(m_rope),
+            quietMlp(m_attentionOnly);
+        m_kvHeads->setValue(c.kvHeads);
+        m_dropout->setValue(double(c.dropout));
+        m_rope->setChecked(c.rope);
+        m_attentionOnly->setChecked(!c.mlp);
     } else {
         m_lastPresetModel =
             LanguageModelPreset::named(m_preset->currentData().toString().toStdString())->model;

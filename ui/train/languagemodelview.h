@@ -13,7 +13,9 @@
 #include <optional>
 #include <string>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -86,6 +88,11 @@ public:
     QSpinBox *headsBox() const { return m_heads; }
     QSpinBox *dModelBox() const { return m_dModel; }
     QSpinBox *contextBox() const { return m_context; }
+    /// The custom model's options: K/V heads (0: all), dropout, RoPE, attention only.
+    QSpinBox *kvHeadsBox() const { return m_kvHeads; }
+    QDoubleSpinBox *dropoutBox() const { return m_dropout; }
+    QCheckBox *ropeBox() const { return m_rope; }
+    QCheckBox *attentionOnlyBox() const { return m_attentionOnly; }
     /// The curves' x axis: steps (0) or seconds of training (1).
     QComboBox *axisBox() const { return m_axis; }
     /// The memory the run will hold, and its parameters.
@@ -129,6 +136,10 @@ private:
     QSpinBox *m_heads = nullptr;
     QSpinBox *m_dModel = nullptr;
     QSpinBox *m_context = nullptr;
+    QSpinBox *m_kvHeads = nullptr; ///< 0: every head its own K and V
+    QDoubleSpinBox *m_dropout = nullptr;
+    QCheckBox *m_rope = nullptr;
+    QCheckBox *m_attentionOnly = nullptr;
     QLabel *m_memory = nullptr;
     QComboBox *m_axis = nullptr; ///< the curves against steps or seconds
     QComboBox *m_tokenizer = nullptr;
