@@ -26,6 +26,18 @@ const char *toString(HeadPattern pattern)
     return "";
 }
 
+std::optional<HeadPattern> headPatternFromString(const std::string &name)
+{
+    for (HeadPattern p : {HeadPattern::PreviousToken, HeadPattern::Induction,
+                          HeadPattern::Antecedent, HeadPattern::Subject, HeadPattern::Bracket}) {
+        std::string spelled = toString(p);
+        std::replace(spelled.begin(), spelled.end(), ' ', '-');
+        if (spelled == name)
+            return p;
+    }
+    return std::nullopt;
+}
+
 std::optional<RelationKind> relationKindOf(HeadPattern pattern)
 {
     switch (pattern) {

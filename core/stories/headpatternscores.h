@@ -25,6 +25,9 @@ enum class HeadPattern
 
 /// "previous token", "induction", "antecedent", "subject", "bracket".
 const char *toString(HeadPattern pattern);
+/// The pattern named "previous-token", "induction", "antecedent", "subject" or "bracket" (as
+/// command lines spell them), or nothing.
+std::optional<HeadPattern> headPatternFromString(const std::string &name);
 /// The relation kind a pattern scores, or nothing for previous token and induction.
 std::optional<RelationKind> relationKindOf(HeadPattern pattern);
 
