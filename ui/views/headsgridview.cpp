@@ -325,10 +325,9 @@ void HeadsGridView::refill()
     for (int head = 0; head < int(m_plots.size()); ++head) {
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
-        plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
-        plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }
+    retitle();
     if (m_shown.madeFrom(m_trace, m_batch)) {
         applyThumbnails(m_shown);
     } else {
@@ -339,6 +338,35 @@ void HeadsGridView::refill()
     if (m_selection)
         onHoverChanged(m_selection->hoverHead(), m_selection->hoverQuery(),
                        m_selection->hoverKey());
+}
+
+void HeadsGridView::setHeadNotes(std::vector<QString> notes, const QString &toolTip)
+{
+    m_notes = std::move(notes);
+    m_notesToolTip = toolTip;
+    retitle();
+}
+
+// A note goes right after the head's name: a narrow heatmap elides its title at the right, and
+// the note is what its reader asked to see.
+void HeadsGridView::retitle()
+{
+    if (!m_trace)
+        return;
+    for (int head = 0; head < int(m_plots.size()); ++head) {
+        HeatmapPlot *plot = m_plots[size_t(head)];
+        QString title = TraceReader::headTitle(*m_trace, m_batch, head);
+        QString toolTip = TraceReader::headTitleToolTip(*m_trace, m_batch, head);
+        const QString note = size_t(head) < m_notes.size() ? m_notes[size_t(head)] : QString();
+        if (!note.isEmpty()) {
+            const int cut = title.indexOf(QStringLiteral(" · "));
+            title.insert(cut < 0 ? title.size() : cut, QStringLiteral(" · ") + note);
+            toolTip = title + QLatin1Char('\n') + m_notesToolTip +
+                      (toolTip.isEmpty() ? QString() : toolTip.mid(toolTip.indexOf('\n')));
+        }
+        plot->setTitle(title);
+        plot->setTitleToolTip(toolTip);
+    }
 }
 
 void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)
