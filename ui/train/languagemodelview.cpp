@@ -4,6 +4,7 @@
 #include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
 #include "stories/storygenerator.h"
+#include "stories/storywindow.h"
 #include "text/bytetokenizerjson.h"
 #include "text/tokenizer.h"
 #include "train/curvecolors.h"
@@ -224,6 +225,7 @@ void LanguageModelView::setText(const QString &name, const std::string &text)
 {
     m_name = name;
     m_textName->setText(tr("%1 (%2 bytes)").arg(name).arg(text.size()));
+    m_relations.clear();
     m_tokens.assign(text.begin(), text.end());
     for (int &token : m_tokens)
         token = static_cast<unsigned char>(token);
@@ -233,7 +235,9 @@ void LanguageModelView::setText(const QString &name, const std::string &text)
 
 void LanguageModelView::useStories()
 {
-    setText(tr("Generated stories"), StoryGenerator(0).generate(kStoryBytes).text);
+    StoryText stories = StoryGenerator(0).generate(kStoryBytes);
+    setText(tr("Generated stories"), stories.text);
+    m_relations = std::move(stories.relations);
 }
 
 void LanguageModelView::openText(const QString &path)
@@ -426,6 +430,17 @@ void LanguageModelView::openInViews()
             return;
     }
     emit openFolder(m_savedFolder);
+    // The probe is the start of a held-out window: that window becomes the views' text.
+    StoryText text{std::string(m_tokens.size(), '\0'), m_relations};
+    std::transform(m_tokens.begin(), m_tokens.end(), text.text.begin(),
+                   [](int byte) { return char(byte); });
+    const std::vector<int> &probe = m_report->snapshot.tokens;
+    std::string probeText(probe.size(), '\0');
+    std::transform(probe.begin(), probe.end(), probeText.begin(),
+                   [](int byte) { return char(byte); });
+    if (auto window = windowAt(text, probeText, m_text ? m_text->trainingTokens() : 0,
+                               size_t(m_report->model->settings.model.maxLength)))
+        emit probeStory(*window);
 }
 
 void LanguageModelView::setPlotStyle(const PlotStyle &style)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plot/plotstyle.h"
+#include "stories/storytext.h"
 #include "train/traininglog.h"
 #include "train/trainingreport.h"
 
@@ -83,6 +84,9 @@ signals:
     void openFolder(const QString &folder);
     /// A sentence for the status bar.
     void message(const QString &text);
+    /// After openFolder: the probe's window of the text, one line, as the views' text, with the
+    /// stories' relations in it (none for a text of one's own), for the Heads view's scores.
+    void probeStory(const headlens::StoryText &story);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -116,6 +120,7 @@ private:
 
     QString m_name;                            ///< the text's name
     std::vector<int> m_tokens;                 ///< the text's bytes
+    std::vector<StoryRelation> m_relations;    ///< the stories' relations; empty for a file
     std::shared_ptr<const TextBatches> m_text; ///< the run's windows; null when it cannot train
     std::shared_ptr<const TrainingReport> m_report;
     TrainingLog m_log{TrainingSettings()};
