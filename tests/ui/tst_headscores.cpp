@@ -1,0 +1,294 @@
+// tst_headscores: "Score heads against" on the Heads page: each head's caption and the layers x
+// heads table show the score computed here by hand from the trace's weights; induction on a text
+// without a repeated token says so instead of zeros; the story relations are offered only while
+// the text is the story the Story button wrote, and score as its relations say.
+#include "attention/attentionforward.h"
+#include "plot/heatmapplot.h"
+#include "selection/selection.h"
+#include "text/inputbuilder.h"
+#include "views/headscorebar.h"
+#include "views/headscoretable.h"
+#include "views/headsgridview.h"
+#include "views/headspage.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace headlens;
+
+namespace {
+
+std::shared_ptr<const Trace> traceOf(const std::string &text, int heads, bool causal,
+                                     TokenizerKind tokenizer = TokenizerKind::Words)
+{
+    AttentionConfig config;
+    config.dModel = 8 * heads;
+    config.heads = heads;
+    config.causal = causal;
+    config.tokenizer = tokenizer;
+    AttentionInput input = InputBuilder::fromTexts(config, {text});
+    const auto weights = AttentionWeights::initialize(config, int(input.kvInputWidth()));
+    return std::make_shared<const Trace>(computeTrace(config, std::move(input), weights));
+}
+
+RowMatrix weightsOf(const Trace &trace, int head)
+{
+    const int n = int(trace.input.queryLengthOf(0));
+    return trace.tensor(keys::attentionWeights).matrix({0, head}).topLeftCorner(n, n);
+}
+
+/// Mean over queries i >= 1 of w[i, i-1].
+double previousTokenByHand(const RowMatrix &w)
+{
+    double sum = 0.0;
+    for (int i = 1; i < w.rows(); ++i)
+        sum += double(w(i, i - 1));
+    return sum / double(w.rows() - 1);
+}
+
+/// For each query whose word appeared before, the weight on the words after its earlier
+/// occurrences; averaged over those queries.
+double inductionByHand(const RowMatrix &w, const std::vector<std::string> &words)
+{
+    double sum = 0.0;
+    int queries = 0;
+    for (int i = 0; i < w.rows(); ++i) {
+        double onto = 0.0;
+        bool seen = false;
+        for (int j = 0; j + 1 < i; ++j)
+            if (words[size_t(j)] == words[size_t(i)]) {
+                onto += double(w(i, j + 1));
+                seen = true;
+            }
+        if (seen) {
+            sum += onto;
+            ++queries;
+        }
+    }
+    return sum / queries;
+}
+
+QString twoDecimals(double value)
+{
+    return QString::number(value, 'f', 2);
+}
+
+/// The page with `text` typed, shown, `pattern` chosen, `trace` on the grid.
+void choose(HeadsPage &page, HeadPattern pattern)
+{
+    QComboBox *box = page.scoreBar()->patternBox();
+    box->setCurrentIndex(box->findData(int(pattern)));
+    QCOMPARE(page.scoreBar()->pattern(), std::optional<HeadPattern>(pattern));
+}
+
+QStandardItem *itemOf(HeadsPage &page, HeadPattern pattern)
+{
+    QComboBox *box = page.scoreBar()->patternBox();
+    return qobject_cast<QStandardItemModel *>(box->model())->item(box->findData(int(pattern)));
+}
+
+} // namespace
+
+class TestHeadScores : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void previousTokenCaptionsShowTheScoreByHand_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<bool>("causal");
+        QTest::newRow("lesson, 4 heads, causal")
+            << "The tired robot dropped the heavy gear because it broke" << 4 << true;
+        QTest::newRow("2 heads, bidirectional") << "a cat sat on a mat today" << 2 << false;
+    }
+    void previousTokenCaptionsShowTheScoreByHand()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, heads);
+        QFETCH(bool, causal);
+        Selection selection;
+        HeadsPage page(&selection);
+        page.resize(1200, 700);
+        page.show();
+        const auto trace = traceOf(text.toStdString(), heads, causal);
+        page.setText(text);
+        page.setTrace(trace, 0);
+        // None: the captions are the plain head titles, no table.
+        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("prev-token"));
+        QVERIFY(page.scoreTable()->isHidden());
+        choose(page, HeadPattern::PreviousToken);
+        double best = 0.0;
+        for (int h = 0; h < heads; ++h)
+            best = std::max(best, previousTokenByHand(weightsOf(*trace, h)));
+        for (int h = 0; h < heads; ++h) {
+            const double expected = previousTokenByHand(weightsOf(*trace, h));
+            const QString title = page.grid()->plot(h)->title();
+            QTRY_VERIFY2(
+                page.grid()->plot(h)->title().contains(QString("head %1 · prev-token ").arg(h + 1)),
+                qPrintable(page.grid()->plot(h)->title()));
+            QVERIFY2(page.grid()->plot(h)->title().contains(twoDecimals(expected)),
+                     qPrintable(title + " expected " + twoDecimals(expected)));
+            // The table's cell of layer 0, and the star on the strongest head only.
+            QVERIFY2(page.scoreTable()->cellText(0, h).endsWith(twoDecimals(expected)),
+                     qPrintable(page.scoreTable()->cellText(0, h)));
+            QCOMPARE(page.scoreTable()->cellText(0, h).startsWith("★"), expected == best);
+        }
+        QVERIFY(page.scoreTable()->isVisible());
+        QCOMPARE(page.scoreTable()->table()->rowCount(), 1);
+        QCOMPARE(page.scoreTable()->table()->columnCount(), heads);
+        // Chance: an even head's weight on the key before, 1/(i+1) causal, 1/n otherwise.
+        const int n = int(trace->input.queryLengthOf(0));
+        double chance = 0.0;
+        for (int i = 1; i < n; ++i)
+            chance += causal ? 1.0 / (i + 1) : 1.0 / n;
+        chance /= n - 1;
+        QVERIFY2(page.scoreTable()->caption().contains("Chance (a head spreading evenly) " +
+                                                       twoDecimals(chance)),
+                 qPrintable(page.scoreTable()->caption()));
+        // Back to None: the numbers go.
+        page.scoreBar()->setPattern(std::nullopt);
+        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("prev-token"));
+        QVERIFY(page.scoreTable()->isHidden());
+    }
+
+    void inductionNeedsARepeatedToken()
+    {
+        Selection selection;
+        HeadsPage page(&selection);
+        page.resize(1200, 700);
+        page.show();
+        const std::string once = "every word here is new";
+        page.setText(QString::fromStdString(once));
+        page.setTrace(traceOf(once, 2, true), 0);
+        choose(page, HeadPattern::Induction);
+        QTRY_COMPARE(page.scoreBar()->statusLabel()->text(),
+                     QString("no token repeats in this text: type a text that repeats itself"));
+        QVERIFY(!page.grid()->plot(0)->title().contains("induction"));
+        QVERIFY(page.scoreTable()->isHidden());
+
+        const std::string twice = "red fox ran far red fox ran far";
+        const auto trace = traceOf(twice, 2, true);
+        page.setText(QString::fromStdString(twice));
+        page.setTrace(trace, 0);
+        const std::vector<std::string> words{"red", "fox", "ran", "far",
+                                             "red", "fox", "ran", "far"};
+        for (int h = 0; h < 2; ++h) {
+            const QString expected =
+                "induction " + twoDecimals(inductionByHand(weightsOf(*trace, h), words));
+            QTRY_VERIFY2(page.grid()->plot(h)->title().contains(expected),
+                         qPrintable(page.grid()->plot(h)->title() + " expected " + expected));
+        }
+        QVERIFY(page.scoreBar()->statusLabel()->text().startsWith("Each head's induction score"));
+    }
+
+    void relationsHoldOnlyForTheStoryAsWritten()
+    {
+        Selection selection;
+        HeadsPage page(&selection);
+        page.setText("The tired robot dropped the heavy gear because it broke");
+        for (HeadPattern p :
+             {HeadPattern::Antecedent, HeadPattern::Subject, HeadPattern::Bracket}) {
+            QVERIFY(!itemOf(page, p)->isEnabled());
+            QVERIFY2(itemOf(page, p)->toolTip().contains("press Story"),
+                     qPrintable(itemOf(page, p)->toolTip()));
+        }
+        QVERIFY(itemOf(page, HeadPattern::PreviousToken)->isEnabled());
+
+        QSignalSpy wanted(&page, &HeadsPage::textWanted);
+        page.scoreBar()->storyButton()->click();
+        QCOMPARE(wanted.count(), 1);
+        const QString story = wanted.at(0).at(0).toString();
+        QVERIFY(page.story());
+        QCOMPARE(story.toStdString(), page.story()->text);
+        QVERIFY(!page.story()->relations.empty());
+        QVERIFY(!story.contains('\n'));
+        QVERIFY(!page.relationsHold()); // the text box has not taken it yet
+        page.setText(story);
+        QVERIFY(page.relationsHold());
+        for (HeadPattern p : {HeadPattern::Antecedent, HeadPattern::Subject, HeadPattern::Bracket})
+            QVERIFY(itemOf(page, p)->isEnabled());
+
+        // One letter typed: the offsets no longer hold.
+        page.setText(story + "s");
+        QVERIFY(!page.relationsHold());
+        for (HeadPattern p :
+             {HeadPattern::Antecedent, HeadPattern::Subject, HeadPattern::Bracket}) {
+            QVERIFY(!itemOf(page, p)->isEnabled());
+            QVERIFY2(itemOf(page, p)->toolTip().contains("changed since the story was written"),
+                     qPrintable(itemOf(page, p)->toolTip()));
+        }
+        // Undone: they hold again.
+        page.setText(story);
+        QVERIFY(itemOf(page, HeadPattern::Antecedent)->isEnabled());
+        // Another story each time.
+        page.scoreBar()->storyButton()->click();
+        QCOMPARE(wanted.count(), 2);
+        QVERIFY(wanted.at(1).at(0).toString() != story);
+    }
+
+    void storyRelationsScoreAsWritten()
+    {
+        Selection selection;
+        HeadsPage page(&selection);
+        page.resize(1200, 700);
+        page.show();
+        QSignalSpy wanted(&page, &HeadsPage::textWanted);
+        // Stories until one holds the kind scored here.
+        const RelationKind kind = RelationKind::Antecedent;
+        for (int i = 0;
+             i < 20 && !(page.story() &&
+                         std::any_of(page.story()->relations.begin(), page.story()->relations.end(),
+                                     [kind](const StoryRelation &r) { return r.kind == kind; }));
+             ++i)
+            page.makeStory();
+        QVERIFY(page.story());
+        const StoryText story = *page.story();
+        page.setText(QString::fromStdString(story.text));
+        // One character a token: token i is byte i of the (ASCII) story.
+        const auto trace = traceOf(story.text, 2, true, TokenizerKind::Characters);
+        QCOMPARE(trace->input.queryLengthOf(0), int64_t(story.text.size()));
+        page.setTrace(trace, 0);
+        choose(page, HeadPattern::Antecedent);
+        int count = 0;
+        for (const StoryRelation &r : story.relations)
+            count += r.kind == kind ? 1 : 0;
+        QVERIFY(count > 0);
+        for (int h = 0; h < 2; ++h) {
+            const RowMatrix w = weightsOf(*trace, h);
+            double sum = 0.0;
+            for (const StoryRelation &r : story.relations) {
+                if (r.kind != kind)
+                    continue;
+                for (size_t t = r.targetBegin; t < r.targetEnd; ++t)
+                    sum += double(w(int(r.sourceEnd - 1), int(t)));
+            }
+            const QString expected = "antecedent " + twoDecimals(sum / count);
+            QTRY_VERIFY2(page.grid()->plot(h)->title().contains(expected),
+                         qPrintable(page.grid()->plot(h)->title() + " expected " + expected));
+        }
+        double chance = 0.0;
+        for (const StoryRelation &r : story.relations)
+            if (r.kind == kind)
+                chance += double(r.targetEnd - r.targetBegin) / double(r.sourceEnd);
+        QVERIFY2(page.scoreTable()->caption().contains(
+                     QString("over the text's %1 antecedent relations").arg(count)) ||
+                     count == 1,
+                 qPrintable(page.scoreTable()->caption()));
+        QVERIFY2(page.scoreTable()->caption().contains("evenly) " + twoDecimals(chance / count)),
+                 qPrintable(page.scoreTable()->caption()));
+        // An edit takes the relation scores off the heads and says why.
+        page.setText(QString::fromStdString(story.text) + " More.");
+        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("antecedent"));
+        QVERIFY(page.scoreBar()->statusLabel()->text().contains("press Story"));
+    }
+};
+
+QTEST_MAIN(TestHeadScores)
+#include "tst_headscores.moc"
