@@ -3,20 +3,30 @@
 // without a repeated token says so instead of zeros; the story relations are offered only while
 // the text is the story the Story button wrote, and score as its relations say.
 #include "attention/attentionforward.h"
+#include "mainwindow.h"
+#include "models/modelcontroller.h"
+#include "models/modelwiring.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
+#include "stories/storygenerator.h"
+#include "stories/storywindow.h"
 #include "text/inputbuilder.h"
+#include "train/languagemodelview.h"
 #include "views/headscorebar.h"
 #include "views/headscoretable.h"
 #include "views/headsgridview.h"
 #include "views/headspage.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace headlens;
@@ -98,7 +108,11 @@ class TestHeadScores : public QObject
 {
     Q_OBJECT
 
+    QTemporaryDir dir;
+
 private slots:
+    void initTestCase() { test::keepSettingsIn(dir.filePath("settings")); }
+
     void previousTokenCaptionsShowTheScoreByHand_data()
     {
         QTest::addColumn<QString>("text");
@@ -287,6 +301,78 @@ private slots:
         page.setText(QString::fromStdString(story.text) + " More.");
         QTRY_VERIFY(!page.grid()->plot(0)->title().contains("antecedent"));
         QVERIFY(page.scoreBar()->statusLabel()->text().contains("press Story"));
+    }
+
+    /// A model trained on the stories, opened in the views: the text box holds the probe's
+    /// held-out window with the relations inside it, and every head of the real run is scored.
+    void openInViewsBringsTheProbesRelations()
+    {
+        std::unique_ptr<MainWindow> window =
+            test::settledWindow(QStringLiteral("Tokuye saw Moquiste."), QSize(1280, 720));
+        QVERIFY(window);
+        LanguageModelView *lm = window->languageModelView();
+        // Tiny's context of 64 bytes holds a relation or two; 10 steps are enough to open it.
+        lm->presetBox()->setCurrentIndex(lm->presetBox()->findData(QStringLiteral("tiny")));
+        lm->stepsBox()->setValue(10);
+        lm->useStories();
+        QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->lastReport(), 60000);
+        lm->train();
+        QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->stepsDone() == 10, 120000);
+        QApplication::processEvents();
+        // The window the probe starts, found in the held-out tenth of the same stories.
+        const StoryText stories = StoryGenerator(0).generate(LanguageModelView::kStoryBytes);
+        std::string probe;
+        for (int byte : lm->lastReport()->snapshot.tokens)
+            probe += char(byte);
+        const auto expected = windowAt(stories, probe, stories.text.size() * 9 / 10, 64);
+        QVERIFY(expected);
+        QVERIFY2(!expected->relations.empty(), expected->text.c_str());
+        lm->openInViews();
+        QCOMPARE(window->workspace()->state().text.toStdString(), expected->text);
+        HeadsPage *page = window->headsPage();
+        QVERIFY(page->story());
+        QCOMPARE(page->story()->text, expected->text);
+        QCOMPARE(page->story()->relations.size(), expected->relations.size());
+        QVERIFY(page->relationsHold());
+        QVERIFY(test::waitUntilSettled(*window));
+        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run() &&
+                                     window->models()->controller()->run()->tokenIds.size() ==
+                                         expected->text.size(),
+                                 20000);
+        const auto run = window->models()->controller()->run();
+        // The kind of the window's first relation, scored from the run's own weights: one
+        // byte a token, so a relation's bytes are its tokens.
+        const RelationKind kind = expected->relations.front().kind;
+        const HeadPattern pattern = kind == RelationKind::Antecedent ? HeadPattern::Antecedent
+                                    : kind == RelationKind::Subject  ? HeadPattern::Subject
+                                                                     : HeadPattern::Bracket;
+        QVERIFY(itemOf(*page, pattern)->isEnabled());
+        choose(*page, pattern);
+        for (int h = 0; h < run->heads; ++h) {
+            const RowMatrix w = run->probabilities(0, h);
+            double sum = 0.0;
+            int count = 0;
+            for (const StoryRelation &r : expected->relations) {
+                if (r.kind != kind)
+                    continue;
+                for (size_t t = r.targetBegin; t < r.targetEnd; ++t)
+                    sum += double(w(int(r.sourceEnd - 1), int(t)));
+                ++count;
+            }
+            const QString caption =
+                QString::fromUtf8(toString(pattern)) + " " + twoDecimals(sum / count);
+            QTRY_VERIFY2(page->grid()->plot(h)->title().contains(caption),
+                         qPrintable(page->grid()->plot(h)->title() + " expected " + caption));
+        }
+        QCOMPARE(page->scoreTable()->table()->rowCount(), run->layers);
+        QCOMPARE(page->scoreTable()->table()->columnCount(), run->heads);
+        // The second layer's heads are in the table, from its own weights.
+        choose(*page, HeadPattern::PreviousToken);
+        for (int h = 0; h < run->heads; ++h) {
+            const QString cell = twoDecimals(previousTokenByHand(run->probabilities(1, h)));
+            QTRY_VERIFY2(page->scoreTable()->cellText(1, h).endsWith(cell),
+                         qPrintable(page->scoreTable()->cellText(1, h) + " expected " + cell));
+        }
     }
 };
 
