@@ -47,6 +47,8 @@ public:
 
     /// Emits `ready` before returning when the heads hold at most kInlineCells weights in all.
     void request(HeadScoreRequest request);
+    /// Forgets the request running now: its result will not come (the pattern was put off).
+    void drop() { m_pool.drop(); }
     /// The result of `request`, computed where it is called.
     static HeadScoreResult score(const HeadScoreRequest &request);
 

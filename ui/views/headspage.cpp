@@ -206,6 +206,8 @@ void HeadsPage::rescore()
 void HeadsPage::showScores(const HeadScoreResult &result)
 {
     const HeadPatternScores &s = result.scores;
+    if (m_scoreBar->pattern() != std::optional<HeadPattern>(s.pattern))
+        return; // scored for a pattern since put off
     if (s.count == 0 || s.scores.empty()) {
         clearScores(result.problem);
         return;
@@ -237,6 +239,7 @@ void HeadsPage::showScores(const HeadScoreResult &result)
 
 void HeadsPage::clearScores(const QString &status)
 {
+    m_scorer->drop();
     m_grid->setHeadNotes({}, QString());
     m_scoreTable->hide();
     m_scoreBar->setStatus(status);
