@@ -46,7 +46,16 @@ std::optional<StoryText> windowAt(const StoryText &story, const std::string &pro
     const size_t at = probe.empty() ? std::string::npos : story.text.find(probe, from);
     if (at == std::string::npos)
         return std::nullopt;
-    return oneLineExcerpt(story, at, std::min(at + length, story.text.size()));
+    StoryText window = oneLineExcerpt(story, at, std::min(at + length, story.text.size()));
+    if (!window.relations.empty())
+        return window;
+    const size_t lineStart =
+        story.text.rfind('\n', at) == std::string::npos ? 0 : story.text.rfind('\n', at) + 1;
+    const size_t lineEnd = std::min(story.text.find('\n', at), story.text.size());
+    StoryText sentences =
+        storyWindow(storyExcerpt(story, lineStart, lineEnd),
+                    [length](const std::string &t) { return t.size() <= length; });
+    return sentences.relations.empty() ? window : sentences;
 }
 
 StoryText storyWindow(const StoryText &story, const std::function<bool(const std::string &)> &fits)

@@ -21,7 +21,9 @@ StoryText oneLineExcerpt(const StoryText &story, size_t begin, size_t end);
 
 /// The window of `length` bytes of `story` that starts where `probe` first appears at or after
 /// byte `from`, as oneLineExcerpt makes it (a model's probe, found again in the text it came
-/// from, with its relations); nothing when `probe` is not there.
+/// from, with its relations). A probe chosen for its repeated names often holds no relation:
+/// then the whole sentences of the probe's story (its line) within `length` bytes that hold the
+/// most (storyWindow), when they hold any. Nothing when `probe` is not there.
 std::optional<StoryText> windowAt(const StoryText &story, const std::string &probe, size_t from,
                                   size_t length);
 

@@ -166,6 +166,31 @@ private slots:
         QVERIFY(window->text.size() <= 64);
         QVERIFY(story.text.find(window->text) != std::string::npos);
         QVERIFY(!windowAt(story, "not in any story at all", 0, 64));
+        // A probe of names alone: the sentences of its story that fit and hold relations.
+        for (size_t at = story.text.find(". ", 0); at != std::string::npos;
+             at = story.text.find(". ", at + 1)) {
+            const std::string probe = story.text.substr(at + 2, 12);
+            const StoryText plain = oneLineExcerpt(story, at + 2, at + 2 + 64);
+            const auto w = windowAt(story, probe, 0, 64);
+            QVERIFY(w);
+            QVERIFY(w->text.size() <= 64);
+            if (story.text.find(probe) != at + 2)
+                continue; // found earlier in the text
+            if (!plain.relations.empty()) {
+                QCOMPARE(w->text, plain.text); // the probe's own window when it has relations
+                continue;
+            }
+            if (w->relations.empty())
+                continue; // no sentences of the story within 64 bytes hold one
+            // Another window of the same story line, with relations when that line has some
+            // within 64 bytes.
+            const size_t line = story.text.rfind('\n', at) == std::string::npos
+                                    ? 0
+                                    : story.text.rfind('\n', at) + 1;
+            const size_t found = story.text.find(w->text, line);
+            QVERIFY(found != std::string::npos);
+            QVERIFY(found < story.text.find('\n', at));
+        }
     }
 };
 

@@ -83,6 +83,14 @@ double inductionByHand(const RowMatrix &w, const std::vector<std::string> &words
     return sum / queries;
 }
 
+/// The line a score adds under a head's title, without the strongest heads' star.
+QString noteOf(const HeatmapPlot *plot)
+{
+    const QString title = plot->title();
+    const int line = title.indexOf('\n');
+    return line < 0 ? QString() : title.mid(line + 1).remove(QStringLiteral("★"));
+}
+
 QString twoDecimals(double value)
 {
     return QString::number(value, 'f', 2);
@@ -135,41 +143,78 @@ private slots:
         page.setText(text);
         page.setTrace(trace, 0);
         // None: the captions are the plain head titles, no table.
-        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("prev-token"));
+        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("previous token"));
         QVERIFY(page.scoreTable()->isHidden());
         choose(page, HeadPattern::PreviousToken);
         double best = 0.0;
         for (int h = 0; h < heads; ++h)
             best = std::max(best, previousTokenByHand(weightsOf(*trace, h)));
-        for (int h = 0; h < heads; ++h) {
-            const double expected = previousTokenByHand(weightsOf(*trace, h));
-            const QString title = page.grid()->plot(h)->title();
-            QTRY_VERIFY2(
-                page.grid()->plot(h)->title().contains(QString("head %1 · prev-token ").arg(h + 1)),
-                qPrintable(page.grid()->plot(h)->title()));
-            QVERIFY2(page.grid()->plot(h)->title().contains(twoDecimals(expected)),
-                     qPrintable(title + " expected " + twoDecimals(expected)));
-            // The table's cell of layer 0, and the star on the strongest head only.
-            QVERIFY2(page.scoreTable()->cellText(0, h).endsWith(twoDecimals(expected)),
-                     qPrintable(page.scoreTable()->cellText(0, h)));
-            QCOMPARE(page.scoreTable()->cellText(0, h).startsWith("★"), expected == best);
-        }
-        QVERIFY(page.scoreTable()->isVisible());
-        QCOMPARE(page.scoreTable()->table()->rowCount(), 1);
-        QCOMPARE(page.scoreTable()->table()->columnCount(), heads);
         // Chance: an even head's weight on the key before, 1/(i+1) causal, 1/n otherwise.
         const int n = int(trace->input.queryLengthOf(0));
         double chance = 0.0;
         for (int i = 1; i < n; ++i)
             chance += causal ? 1.0 / (i + 1) : 1.0 / n;
         chance /= n - 1;
+        for (int h = 0; h < heads; ++h) {
+            const double expected = previousTokenByHand(weightsOf(*trace, h));
+            const QString title = page.grid()->plot(h)->title();
+            QTRY_VERIFY2(page.grid()->plot(h)->title().contains(QString("head %1 · ").arg(h + 1)) &&
+                             page.grid()->plot(h)->title().contains("\nprevious token "),
+                         qPrintable(page.grid()->plot(h)->title()));
+            QVERIFY2(page.grid()->plot(h)->title().contains(twoDecimals(expected)),
+                     qPrintable(title + " expected " + twoDecimals(expected)));
+            // The table's cell of layer 0, and the star on the strongest head only.
+            QVERIFY2(page.scoreTable()->cellText(0, h).endsWith(twoDecimals(expected)),
+                     qPrintable(page.scoreTable()->cellText(0, h)));
+            // Starred: the highest, or within a tenth of it, and above twice chance.
+            QCOMPARE(page.scoreTable()->cellText(0, h).startsWith("★"),
+                     expected >= 0.9 * best && expected > 2.0 * chance);
+        }
+        QVERIFY(page.scoreTable()->isVisible());
+        QCOMPARE(page.scoreTable()->table()->rowCount(), 1);
+        QCOMPARE(page.scoreTable()->table()->columnCount(), heads);
         QVERIFY2(page.scoreTable()->caption().contains("Chance (a head spreading evenly) " +
                                                        twoDecimals(chance)),
                  qPrintable(page.scoreTable()->caption()));
         // Back to None: the numbers go.
         page.scoreBar()->setPattern(std::nullopt);
-        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("prev-token"));
+        QTRY_VERIFY(!page.grid()->plot(0)->title().contains("previous token"));
         QVERIFY(page.scoreTable()->isHidden());
+    }
+
+    /// The table of a model's scores: a cell per layer and head, the strongest starred (the
+    /// highest and those within a tenth of it, when above twice chance), a click asks for the
+    /// head.
+    void tableStarsTheStrongestHeads()
+    {
+        HeadPatternScores scores;
+        scores.pattern = HeadPattern::Antecedent;
+        scores.layers = 2;
+        scores.heads = 3;
+        scores.scores = {0.05, 0.10, 0.15, 0.90, 0.82, 0.30};
+        scores.chance = 0.12;
+        scores.count = 4;
+        HeadScoreTable table;
+        table.setScores(scores, 1);
+        const QStringList cells{"0.05", "0.10", "0.15", "★0.90", "★0.82", "0.30"};
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(table.cellText(i / 3, i % 3), cells[i]);
+        QVERIFY(table.table()->item(1, 0)->font().bold()); // the grid's layer
+        QVERIFY(!table.table()->item(0, 0)->font().bold());
+        QVERIFY2(table.caption().startsWith("antecedent score: each head's share of attention "
+                                            "from the source word onto its target, over the "
+                                            "text's 4 antecedent relations. Chance (a head "
+                                            "spreading evenly) 0.12"),
+                 qPrintable(table.caption()));
+        // Nothing above twice chance: no star.
+        scores.chance = 0.5;
+        table.setScores(scores, 1);
+        QCOMPARE(table.cellText(1, 0), QString("0.90"));
+        QSignalSpy chosen(&table, &HeadScoreTable::headChosen);
+        emit table.table()->cellClicked(1, 2);
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(chosen.at(0).at(0).toInt(), 1);
+        QCOMPARE(chosen.at(0).at(1).toInt(), 2);
     }
 
     void inductionNeedsARepeatedToken()
@@ -196,7 +241,7 @@ private slots:
         for (int h = 0; h < 2; ++h) {
             const QString expected =
                 "induction " + twoDecimals(inductionByHand(weightsOf(*trace, h), words));
-            QTRY_VERIFY2(page.grid()->plot(h)->title().contains(expected),
+            QTRY_VERIFY2(noteOf(page.grid()->plot(h)) == expected,
                          qPrintable(page.grid()->plot(h)->title() + " expected " + expected));
         }
         QVERIFY(page.scoreBar()->statusLabel()->text().startsWith("Each head's induction score"));
@@ -284,7 +329,7 @@ private slots:
                     sum += double(w(int(r.sourceEnd - 1), int(t)));
             }
             const QString expected = "antecedent " + twoDecimals(sum / count);
-            QTRY_VERIFY2(page.grid()->plot(h)->title().contains(expected),
+            QTRY_VERIFY2(noteOf(page.grid()->plot(h)) == expected,
                          qPrintable(page.grid()->plot(h)->title() + " expected " + expected));
         }
         double chance = 0.0;
@@ -361,7 +406,7 @@ private slots:
             }
             const QString caption =
                 QString::fromUtf8(toString(pattern)) + " " + twoDecimals(sum / count);
-            QTRY_VERIFY2(page->grid()->plot(h)->title().contains(caption),
+            QTRY_VERIFY2(noteOf(page->grid()->plot(h)) == caption,
                          qPrintable(page->grid()->plot(h)->title() + " expected " + caption));
         }
         QCOMPARE(page->scoreTable()->table()->rowCount(), run->layers);

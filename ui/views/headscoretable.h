@@ -30,6 +30,8 @@ public:
     /// A head is marked strongest when its score is the highest of all, or at least
     /// kStrongShare of the highest, and above twice chance.
     static constexpr double kStrongShare = 0.9;
+    /// The table asks for room up to this wide; a wider one scrolls sideways.
+    static constexpr int kWidestTable = 640;
     /// Whether `score` is one of the strongest of `scores` (see kStrongShare).
     static bool isStrong(const HeadPatternScores &scores, double score);
     /// "previous-token score", "antecedent score": what the numbers are.

@@ -347,8 +347,8 @@ void HeadsGridView::setHeadNotes(std::vector<QString> notes, const QString &tool
     retitle();
 }
 
-// A note goes right after the head's name: a narrow heatmap elides its title at the right, and
-// the note is what its reader asked to see.
+// A note is a line of its own under the title: a narrow heatmap elides each line at its right,
+// and the note is what its reader asked to see.
 void HeadsGridView::retitle()
 {
     if (!m_trace)
@@ -359,8 +359,7 @@ void HeadsGridView::retitle()
         QString toolTip = TraceReader::headTitleToolTip(*m_trace, m_batch, head);
         const QString note = size_t(head) < m_notes.size() ? m_notes[size_t(head)] : QString();
         if (!note.isEmpty()) {
-            const int cut = title.indexOf(QStringLiteral(" · "));
-            title.insert(cut < 0 ? title.size() : cut, QStringLiteral(" · ") + note);
+            title += QLatin1Char('\n') + note;
             toolTip = title + QLatin1Char('\n') + m_notesToolTip +
                       (toolTip.isEmpty() ? QString() : toolTip.mid(toolTip.indexOf('\n')));
         }

@@ -57,8 +57,9 @@ public:
     /// settings could not be computed); empty, and a setTrace of a newer trace, clear the mark.
     void setStale(const QString &reason);
     StaleMark *staleMark() const { return m_stale; }
-    /// A few words for each head's caption, after its name (e.g. its score against a pattern,
-    /// "prev-token ★0.83"), explained by `toolTip` under the title's own; empty: none.
+    /// A few words for each head's caption, on a line under its title (e.g. its score against
+    /// a pattern, "previous token ★0.83"), explained by `toolTip` under the title's own; empty:
+    /// none.
     void setHeadNotes(std::vector<QString> notes, const QString &toolTip);
     /// The area the grid scrolls in (down only) when its heatmaps do not fit.
     QScrollArea *scrollArea() const { return m_scroll; }

@@ -23,13 +23,6 @@ namespace headlens {
 
 namespace {
 
-/// The few words a head's caption gets: the pattern's short name and the score.
-QString shortName(HeadPattern pattern)
-{
-    return pattern == HeadPattern::PreviousToken ? QObject::tr("prev-token")
-                                                 : QString::fromUtf8(toString(pattern));
-}
-
 /// The built-in layer reads any sentence; a story of a few sentences is what a lesson shows.
 constexpr size_t kBuiltInStoryBytes = 240;
 
@@ -215,7 +208,7 @@ void HeadsPage::showScores(const HeadScoreResult &result)
     std::vector<QString> notes;
     const int layer = std::clamp(result.shownLayer, 0, s.layers - 1);
     for (int head = 0; head < s.heads; ++head)
-        notes.push_back(shortName(s.pattern) + QLatin1Char(' ') +
+        notes.push_back(QString::fromUtf8(toString(s.pattern)) + QLatin1Char(' ') +
                         HeadScoreTable::cellTextOf(s, s.score(layer, head)));
     const QString name = HeadScoreTable::scoreName(s.pattern);
     m_grid->setHeadNotes(std::move(notes),
