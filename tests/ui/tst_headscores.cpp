@@ -299,15 +299,12 @@ private slots:
         page.resize(1200, 700);
         page.show();
         QSignalSpy wanted(&page, &HeadsPage::textWanted);
-        // Stories until one holds the kind scored here.
+        // Antecedent chosen first: Story writes a story with a pronoun and its antecedent.
         const RelationKind kind = RelationKind::Antecedent;
-        for (int i = 0;
-             i < 20 && !(page.story() &&
-                         std::any_of(page.story()->relations.begin(), page.story()->relations.end(),
-                                     [kind](const StoryRelation &r) { return r.kind == kind; }));
-             ++i)
-            page.makeStory();
+        choose(page, HeadPattern::Antecedent);
+        page.makeStory();
         QVERIFY(page.story());
+        QVERIFY(relationCount(page.story()->relations, kind) > 0);
         const StoryText story = *page.story();
         page.setText(QString::fromStdString(story.text));
         // One character a token: token i is byte i of the (ASCII) story.

@@ -23,8 +23,10 @@ namespace headlens {
 
 namespace {
 
-/// The built-in layer reads any sentence; a story of a few sentences is what a lesson shows.
-constexpr size_t kBuiltInStoryBytes = 240;
+/// The built-in layer reads any sentence; a few sentences are what a lesson shows on a screen.
+constexpr size_t kBuiltInStoryBytes = 120;
+/// Stories tried for one with a relation of the kind being scored.
+constexpr int kStoryAttempts = 32;
 
 } // namespace
 
@@ -132,9 +134,15 @@ void HeadsPage::makeStory()
             return false;
         }
     };
+    // A window without relations, or without one of the kind being scored, is no use: the
+    // next seeds write other stories (one in ten sentences has a pronoun, so a few do).
+    const std::optional<HeadPattern> pattern = m_scoreBar->pattern();
+    const auto kind = pattern ? relationKindOf(*pattern) : std::nullopt;
+    const auto useful = [&kind](const StoryText &s) {
+        return !s.relations.empty() && (!kind || relationCount(s.relations, *kind) > 0);
+    };
     StoryText story;
-    // A story too short for any relation is rare; the next seeds write others.
-    for (int attempt = 0; attempt < 8 && story.relations.empty(); ++attempt)
+    for (int attempt = 0; attempt < kStoryAttempts && !useful(story); ++attempt)
         story = storyWindow(StoryGenerator(m_storySeed++).generate(1), fits);
     if (story.text.empty())
         return;

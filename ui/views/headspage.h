@@ -53,8 +53,8 @@ public:
     /// A text the story generator wrote, with its relations; the caller puts it in the text box.
     /// Without relations it is no story: the relation patterns stay off.
     void setStory(const StoryText &story);
-    /// A short generated story (a new one each time) that fits the model's context as the
-    /// story: emits textWanted with it.
+    /// A short generated story (a new one each time) that fits the model's context, with a
+    /// relation of the kind being scored when one is: the story, and textWanted with it.
     void makeStory();
     /// The story last set (its relations hold while relationsHold()).
     const std::optional<StoryText> &story() const { return m_story; }
