@@ -123,10 +123,12 @@ void HeadScoreTable::setScores(const HeadPatternScores &scores, int shownLayer)
     m_table->resizeRowsToContents();
     // Every head's column in view (up to half a 1280-pixel screen's width, then it scrolls): the
     // splitter gives the column beside the grid no less, and the caption wraps to it.
-    int width = m_table->verticalHeader()->width() + 2 * m_table->frameWidth();
+    // Measured from the hints: a table not shown yet has no header width.
+    int width = m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth() + 4;
+    const QAbstractItemView *view = m_table; // sizeHintForColumn is public here
     for (int h = 0; h < scores.heads; ++h)
-        width += m_table->columnWidth(h);
-    setMinimumWidth(std::min(width, kWidestTable));
+        width += std::max(m_table->columnWidth(h), view->sizeHintForColumn(h));
+    setMinimumWidth(std::clamp(width, kNarrowest, kWidestTable));
 }
 
 QString HeadScoreTable::cellTextOf(const HeadPatternScores &scores, double score)

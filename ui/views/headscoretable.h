@@ -32,6 +32,8 @@ public:
     static constexpr double kStrongShare = 0.9;
     /// The table asks for room up to this wide; a wider one scrolls sideways.
     static constexpr int kWidestTable = 640;
+    /// Narrower, the caption would wrap into a column of single words.
+    static constexpr int kNarrowest = 300;
     /// Whether `score` is one of the strongest of `scores` (see kStrongShare).
     static bool isStrong(const HeadPatternScores &scores, double score);
     /// "previous-token score", "antecedent score": what the numbers are.

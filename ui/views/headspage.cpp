@@ -72,7 +72,8 @@ QWidget *HeadsPage::buildScores()
     auto *layout = new QVBoxLayout(column);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_single, 1);
-    layout->addWidget(m_scoreTable);
+    // Under the single head, or at the top when no head is pinned.
+    layout->addWidget(m_scoreTable, 0, Qt::AlignTop);
     connect(m_scoreBar, &HeadScoreBar::patternChanged, this, &HeadsPage::rescore);
     connect(m_scoreBar, &HeadScoreBar::storyRequested, this, &HeadsPage::makeStory);
     connect(m_scorer, &HeadScorer::ready, this, &HeadsPage::showScores);
