@@ -8,6 +8,13 @@
 
 namespace headlens {
 
+namespace {
+
+/// How many stories from the probe's on windowAt looks through for a relation that fits.
+constexpr int kStoriesAfterProbe = 64;
+
+} // namespace
+
 StoryText storyExcerpt(const StoryText &story, size_t begin, size_t end)
 {
     assert(begin <= end && end <= story.text.size());
@@ -49,13 +56,19 @@ std::optional<StoryText> windowAt(const StoryText &story, const std::string &pro
     StoryText window = oneLineExcerpt(story, at, std::min(at + length, story.text.size()));
     if (!window.relations.empty())
         return window;
-    const size_t lineStart =
+    // The probe's story first, then the stories after it (a short context may hold none of
+    // the probe story's sentences with a relation).
+    const auto fits = [length](const std::string &t) { return t.size() <= length; };
+    size_t lineStart =
         story.text.rfind('\n', at) == std::string::npos ? 0 : story.text.rfind('\n', at) + 1;
-    const size_t lineEnd = std::min(story.text.find('\n', at), story.text.size());
-    StoryText sentences =
-        storyWindow(storyExcerpt(story, lineStart, lineEnd),
-                    [length](const std::string &t) { return t.size() <= length; });
-    return sentences.relations.empty() ? window : sentences;
+    for (int line = 0; line < kStoriesAfterProbe && lineStart < story.text.size(); ++line) {
+        const size_t lineEnd = std::min(story.text.find('\n', lineStart), story.text.size());
+        StoryText sentences = storyWindow(storyExcerpt(story, lineStart, lineEnd), fits);
+        if (!sentences.relations.empty())
+            return sentences;
+        lineStart = lineEnd + 1;
+    }
+    return window;
 }
 
 StoryText storyWindow(const StoryText &story, const std::function<bool(const std::string &)> &fits)

@@ -23,7 +23,8 @@ StoryText oneLineExcerpt(const StoryText &story, size_t begin, size_t end);
 /// byte `from`, as oneLineExcerpt makes it (a model's probe, found again in the text it came
 /// from, with its relations). A probe chosen for its repeated names often holds no relation:
 /// then the whole sentences of the probe's story (its line) within `length` bytes that hold the
-/// most (storyWindow), when they hold any. Nothing when `probe` is not there.
+/// most (storyWindow), or of the first story after it with such sentences (a 32-byte context
+/// fits few). Nothing when `probe` is not there.
 std::optional<StoryText> windowAt(const StoryText &story, const std::string &probe, size_t from,
                                   size_t length);
 
