@@ -13,6 +13,7 @@
 #include "text/inputbuilder.h"
 #include "train/languagemodelview.h"
 #include "views/headscorebar.h"
+#include "views/headscorer.h"
 #include "views/headscoretable.h"
 #include "views/headsgridview.h"
 #include "views/headspage.h"
@@ -129,6 +130,11 @@ private slots:
         QTest::newRow("lesson, 4 heads, causal")
             << "The tired robot dropped the heavy gear because it broke" << 4 << true;
         QTest::newRow("2 heads, bidirectional") << "a cat sat on a mat today" << 2 << false;
+        // 8 heads of 360 x 360 weights: past HeadScorer::kInlineCells, scored in the pool.
+        QStringList words;
+        for (int i = 0; i < 360; ++i)
+            words << QString("w%1").arg(i);
+        QTest::newRow("scored off the UI thread") << words.join(' ') << 8 << true;
     }
     void previousTokenCaptionsShowTheScoreByHand()
     {
@@ -146,6 +152,12 @@ private slots:
         QTRY_VERIFY(!page.grid()->plot(0)->title().contains("previous token"));
         QVERIFY(page.scoreTable()->isHidden());
         choose(page, HeadPattern::PreviousToken);
+        // A sentence is scored before the choice returns; a long text in the pool, its numbers
+        // coming after (the window never waits for them).
+        const int64_t cells =
+            int64_t(heads) * trace->input.queryLengthOf(0) * trace->input.queryLengthOf(0);
+        QCOMPARE(page.grid()->plot(0)->title().contains("\nprevious token"),
+                 cells <= HeadScorer::kInlineCells);
         double best = 0.0;
         for (int h = 0; h < heads; ++h)
             best = std::max(best, previousTokenByHand(weightsOf(*trace, h)));
