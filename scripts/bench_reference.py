@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""NumPy and PyTorch timings of the shapes headlens-bench's core_forward and model_forward
-suites measure.
+"""NumPy and PyTorch timings of the shapes headlens-bench's core_forward, model_forward and
+train_step suites measure.
 
 For each (n, d_model, h) and thread count, the median wall time (and min/max) of
   numpy: a straightforward multi-head attention in float32 that keeps every head's weights
@@ -12,7 +12,12 @@ then until ~0.75 s and at least 5 runs; --quick: ~0.1 s and at least 3). For mod
 cases (GPT-2 small F32 at 64 and 1024 tokens, Qwen2.5-0.5B's shapes BF16 at 128 and 512) a
 decoder forward written with torch ops from Hugging Face's formulas (no transformers package
 needed), random weights, every layer's per-head attention weights kept (output_attentions)
-and the last position's logits; a BF16 model is timed in bfloat16 and widened to float32.
+and the last position's logits; a BF16 model is timed in bfloat16 and widened to float32. For
+train_step's cases (the language-model presets tiny and small, batch 16) one AdamW training step
+of the same GPT-2-style model written with torch ops (LanguageModelStep): a batch of windows,
+forward, cross-entropy, backward, clip_grad_norm_ and torch.optim.AdamW's update; it runs in
+one child per setting of train_settings() (pinned; OMP_WAIT_POLICY=passive; with AVX-512,
+ATEN_CPU_CAPABILITY=avx512 and both) and HeadLens is compared with the fastest.
 
 Each thread count runs in its own child process with OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and
 MKL_NUM_THREADS set before numpy is imported (BLAS reads them only once, at load) and with
@@ -20,7 +25,7 @@ torch.set_num_threads. NumPy's and PyTorch's speed depend on the BLAS they load;
 prints which (and warns about the unoptimised reference BLAS, Debian's default).
 
 Usage (needs numpy and torch for /usr/bin/python3; exits 0 with a message otherwise):
-    /usr/bin/python3 scripts/bench_reference.py [--quick] [--threads 1,2]
+    /usr/bin/python3 scripts/bench_reference.py [--quick] [--threads 1,2] [--suites train]
     /usr/bin/python3 scripts/bench_reference.py --headlens results.json
 where results.json comes from `headlens-bench --json results.json`; the table then adds
 HeadLens's median and the time ratios HeadLens / NumPy and HeadLens / PyTorch (below 1 means
@@ -238,6 +243,108 @@ def time_models(torch, threads, quick):
     return rows
 
 
+# The presets of core/train/languagemodelpreset.cpp (LanguageModelPreset::all), as
+# headlens-bench's train_step suite runs them: name, layers, heads, d_model, context n, batch.
+TRAIN_PRESETS = [("tiny", 2, 4, 128, 64, 16), ("small", 4, 4, 192, 128, 16)]
+
+
+class LanguageModelStep:
+    """One training step of HeadLens's language model (core/train/toymodel.h) in torch ops:
+    x = E[tokens] + P[positions]; per block x += W_o MHA(LN(x)) + b_o with a fused Q|K|V
+    projection (nn.MultiheadAttention's in_proj layout) and causal softmax(Q K^T / sqrt(d_k)) V,
+    then x += W_proj GELU_tanh(W_fc LN'(x) + b_fc) + b_proj (width 4 d_model); logits =
+    LN_f(x) E^T (tied); mean cross-entropy over every position. Then clip_grad_norm_(1.0) and
+    torch.optim.AdamW(lr 1e-3, betas 0.9 / 0.999, eps 1e-8, weight decay 0.1 on matrices only,
+    as AdamOptimizer and nanoGPT decay them). The same sizes and the same work as Trainer::step;
+    the learning rate is constant where HeadLens follows its schedule (one multiply per step)."""
+
+    def __init__(self, torch, preset, foreach):
+        self.torch = torch
+        _, self.layers, self.heads, d, self.n, self.batch = preset
+        self.d = d
+        vocab = 256
+        torch.manual_seed(0)
+
+        def w(*shape):  # GPT-2's N(0, 0.02)
+            return torch.nn.Parameter(torch.randn(*shape) * 0.02)
+
+        def zeros(*shape):
+            return torch.nn.Parameter(torch.zeros(*shape))
+
+        def ones(*shape):
+            return torch.nn.Parameter(torch.ones(*shape))
+
+        self.embed, self.positions = w(vocab, d), w(self.n, d)
+        self.blocks = [{"ln1": (ones(d), zeros(d)), "qkv": (w(3 * d, d), zeros(3 * d)),
+                        "out": (w(d, d), zeros(d)), "ln2": (ones(d), zeros(d)),
+                        "fc": (w(4 * d, d), zeros(4 * d)), "proj": (w(d, 4 * d), zeros(d))}
+                       for _ in range(self.layers)]
+        self.final = (ones(d), zeros(d))
+        self.parameters = [self.embed, self.positions, *self.final]
+        for block in self.blocks:
+            for pair in block.values():
+                self.parameters += pair
+        matrices = [p for p in self.parameters if p.dim() >= 2]
+        vectors = [p for p in self.parameters if p.dim() < 2]
+        self.optimizer = torch.optim.AdamW(
+            [{"params": matrices, "weight_decay": 0.1}, {"params": vectors, "weight_decay": 0.0}],
+            lr=1e-3, betas=(0.9, 0.999), eps=1e-8, foreach=foreach)
+        # Additive causal mask: query i sees keys j <= i.
+        self.mask = torch.full((self.n, self.n), float("-inf")).triu(1)
+        # The text: 200 kB of seeded printable bytes, as the HeadLens suite's.
+        generator = torch.Generator().manual_seed(35)
+        self.text = torch.randint(0x20, 0x7f, (200 * 1000,), generator=generator)
+        self.offsets = torch.arange(self.n + 1)
+
+    def loss(self, ids, targets):
+        torch, F = self.torch, self.torch.nn.functional
+        b, n, d, h = self.batch, self.n, self.d, self.heads
+        d_k = d // h
+        x = self.embed[ids] + self.positions                      # (b, n, d)
+        for L in self.blocks:
+            a = F.layer_norm(x, (d,), *L["ln1"], eps=1e-5)
+            qkv = F.linear(a, *L["qkv"])                           # (b, n, 3d)
+            q, k, v = (t.view(b, n, h, d_k).transpose(1, 2)        # (b, h, n, d_k) each
+                       for t in qkv.split(d, dim=-1))
+            scores = (q @ k.transpose(-1, -2)) * (d_k ** -0.5) + self.mask  # (b, h, n, n)
+            context = torch.softmax(scores, dim=-1) @ v            # (b, h, n, d_k)
+            x = x + F.linear(context.transpose(1, 2).reshape(b, n, d), *L["out"])
+            m = F.layer_norm(x, (d,), *L["ln2"], eps=1e-5)
+            m = F.gelu(F.linear(m, *L["fc"]), approximate="tanh")  # (b, n, 4d)
+            x = x + F.linear(m, *L["proj"])
+        x = F.layer_norm(x, (d,), *self.final, eps=1e-5)
+        logits = x @ self.embed.T                                   # (b, n, vocab)
+        return F.cross_entropy(logits.reshape(b * n, -1), targets.reshape(b * n))
+
+    def step(self):
+        """A batch of `batch` windows at random offsets, then forward, backward, clip, update."""
+        torch = self.torch
+        starts = torch.randint(0, self.text.numel() - self.n - 1, (self.batch, 1))
+        windows = self.text[starts + self.offsets]                  # (b, n + 1)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss = self.loss(windows[:, :-1], windows[:, 1:])
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.parameters, 1.0)
+        self.optimizer.step()
+        return loss
+
+
+def time_train(torch, threads, quick):
+    """train_step rows: one step per preset, timed as headlens-bench times Trainer::step(1)."""
+    rows = []
+    for preset in TRAIN_PRESETS:
+        print(f"reference train_step {preset[0]} threads={threads}", file=sys.stderr,
+              flush=True)
+        # foreach=True updates every parameter in one call per Adam operation (fewer Python
+        # and dispatcher round trips than the default per-parameter loop of torch 1.13).
+        model = LanguageModelStep(torch, preset, foreach=True)
+        timing = measure(model.step, quick)
+        name, layers, heads, d_model, n, batch = preset
+        rows.append({"preset": name, "layers": layers, "d_model": d_model, "h": heads, "n": n,
+                     "batch": batch, "threads": threads, "torch": timing})
+    return rows
+
+
 def blas_kernels():
     """threadpoolctl's view of the BLAS in use ("openblas 0.3.21 Cooperlake"), if installed."""
     try:
@@ -273,17 +380,18 @@ def worker(threads, quick, suites):
                      "numpy": time_numpy(np, shape, quick),
                      "torch": time_torch(torch, shape, quick)})
     model_rows = time_models(torch, threads, quick) if "models" in suites else []
+    train_rows = time_train(torch, threads, quick) if "train" in suites else []
     print(json.dumps({"numpy_version": np.__version__, "torch_version": torch.__version__,
                       "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows,
-                      "model_rows": model_rows}))
+                      "model_rows": model_rows, "train_rows": train_rows}))
 
 
 OPENBLAS_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
 
-def run_worker(threads, quick, keep_openblas_env, suites):
+def run_worker(threads, quick, keep_openblas_env, suites, extra_env=None):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               MKL_NUM_THREADS=str(threads))
+               MKL_NUM_THREADS=str(threads), **(extra_env or {}))
     # Some machines set OPENBLAS_CORETYPE (and OPENBLAS_L2_SIZE) so that old OpenBLAS builds do
     # not crash; they pin a current OpenBLAS to an older, slower kernel (Haswell instead of
     # Cooperlake/SkylakeX here). Unset, for this child only, OpenBLAS picks its own kernel.
@@ -297,9 +405,56 @@ def run_worker(threads, quick, keep_openblas_env, suites):
     return json.loads(output)
 
 
+def has_avx512():
+    """Whether ATen's AVX-512 kernels can run here: ATEN_CPU_CAPABILITY=avx512 is not checked
+    against the processor, so it is only ever set where these flags are present."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return all(flag in flags for flag in ("avx512f", "avx512bw", "avx512vl", "avx512dq"))
+
+
+def train_settings():
+    """PyTorch settings the training step is tried with, beyond the pinned thread counts, so
+    that HeadLens is compared with the fastest of them. On two cores, OpenMP's spinning workers
+    (libgomp's default wait policy) compete with OpenBLAS's own threads, and the pinned step at
+    2 threads took 2-3x its 1-thread time on a 2-core Xeon; OMP_WAIT_POLICY=passive lets them
+    sleep. Torch 1.13 runs its own kernels (softmax, GELU, LayerNorm, Adam) at AVX2 unless
+    told ATEN_CPU_CAPABILITY=avx512."""
+    settings = [("pinned", {}), ("passive", {"OMP_WAIT_POLICY": "passive"})]
+    if has_avx512():
+        settings += [("avx512", {"ATEN_CPU_CAPABILITY": "avx512"}),
+                     ("passive+avx512", {"OMP_WAIT_POLICY": "passive",
+                                         "ATEN_CPU_CAPABILITY": "avx512"})]
+    return settings
+
+
+def best_train_rows(threads, quick, keep_openblas_env):
+    """train_step rows at `threads`, one child per train_settings(): each row keeps the pinned
+    timing as "torch_pinned" and the fastest setting's (by median) as "torch", named in
+    "torch_setting". The fastest of several medians favours PyTorch a little: a fair side for
+    a claim that HeadLens is as fast."""
+    runs = [(label, run_worker(threads, quick, keep_openblas_env, ["train"], extra))
+            for label, extra in train_settings()]
+    rows = []
+    for i, pinned in enumerate(runs[0][1]["train_rows"]):
+        label, best = min(((label, result["train_rows"][i]["torch"]) for label, result in runs),
+                          key=lambda tried: tried[1]["median_ms"])
+        rows.append(dict(pinned, torch=best, torch_setting=label, torch_pinned=pinned["torch"]))
+    return rows, runs[0][1]
+
+
+def train_key(row):
+    """A train_step case: the same keys in headlens-bench's JSON and in time_train's rows."""
+    return tuple(row[k] for k in ("layers", "d_model", "h", "n", "batch", "threads"))
+
+
 def read_headlens(path):
     """HeadLens medians: core_forward keyed by (n, d_model, h, threads), model_forward_run by
-    (model, stored_bytes, n, threads)."""
+    (model, stored_bytes, n, threads), train_step by train_key."""
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
     # Versions 2 and 3 added suites; core_forward's and model_forward's keys are as before.
@@ -311,7 +466,9 @@ def read_headlens(path):
             for r in results if r.get("suite") == "core_forward"}
     models = {(r["model"], r["stored_bytes"], r["n"], r["threads"]): r["median_ms"]
               for r in results if r.get("suite") == "model_forward_run"}
-    return {"core": core, "models": models, "machine": report.get("machine", {})}
+    train = {train_key(r): r["median_ms"] for r in results if r.get("suite") == "train_step"}
+    return {"core": core, "models": models, "train": train,
+            "machine": report.get("machine", {})}
 
 
 def fmt(value, digits=3):
@@ -359,6 +516,31 @@ def print_model_table(rows, headlens):
         print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
 
 
+def print_train_table(rows, headlens):
+    """One line per preset and threads: PyTorch's training step pinned and in its fastest setting
+    (best_train_rows), and HeadLens's, as time and as tokens per second (batch * n per step);
+    HL/torch is against the fastest."""
+    header = ["preset", "layers", "d_model", "n", "batch", "threads", "pinned ms", "torch ms",
+              "(min..max)", "setting", "torch tok/s"]
+    if headlens is not None:
+        header += ["headlens ms", "HL tok/s", "HL/torch"]
+    table = [header]
+    for r in rows:
+        t, tokens = r["torch"], r["batch"] * r["n"]
+        line = [r["preset"], str(r["layers"]), str(r["d_model"]), str(r["n"]), str(r["batch"]),
+                str(r["threads"]), fmt(r["torch_pinned"]["median_ms"], 2), fmt(t["median_ms"], 2),
+                f"{fmt(t['min_ms'], 2)}..{fmt(t['max_ms'], 2)}", r["torch_setting"],
+                f"{tokens / t['median_ms'] * 1000:.0f}"]
+        if headlens is not None:
+            hl = headlens["train"].get(train_key(r))
+            line += [fmt(hl, 2), "-" if hl is None else f"{tokens / hl * 1000:.0f}",
+                     fmt(hl and hl / t["median_ms"], 2)]
+        table.append(line)
+    widths = [max(len(row[c]) for row in table) for c in range(len(header))]
+    for row in table:
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer shapes, shorter runs")
@@ -368,14 +550,14 @@ def main():
                         help="where this machine sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: run "
                              "with them as set (keep), with OpenBLAS choosing its own kernel "
                              "(unset), or one table for each (both, the default)")
-    parser.add_argument("--suites", default="core,models",
-                        help="core (core_forward's shapes), models (model_forward's), or both "
-                             "(default core,models)")
+    parser.add_argument("--suites", default="core,models,train",
+                        help="any of core (core_forward's shapes), models (model_forward's) and "
+                             "train (train_step's), comma-separated (default core,models,train)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     suites = args.suites.split(",")
-    if any(suite not in ("core", "models") for suite in suites):
-        parser.error(f"--suites takes core, models or core,models, not {args.suites}")
+    if not suites or any(suite not in ("core", "models", "train") for suite in suites):
+        parser.error(f"--suites takes core, models and train, comma-separated, not {args.suites}")
     if args.worker:
         worker(args.worker, args.quick, suites)
         return 0
@@ -398,12 +580,17 @@ def main():
         wanted = {"both": (True, False), "keep": (True,), "unset": (False,)}[args.openblas_env]
         variants = [v for v in variants if v[0] in wanted]
     for keep, title in variants:
-        rows, model_rows, versions = [], [], None
+        rows, model_rows, train_rows, versions = [], [], [], None
+        others = [suite for suite in suites if suite != "train"]
         for threads in (int(t) for t in args.threads.split(",")):
-            result = run_worker(threads, args.quick, keep, suites)
-            rows += result["rows"]
-            model_rows += result["model_rows"]
-            versions = result
+            if others:
+                versions = run_worker(threads, args.quick, keep, others)
+                rows += versions["rows"]
+                model_rows += versions["model_rows"]
+            if "train" in suites:
+                best, result = best_train_rows(threads, args.quick, keep)
+                train_rows += best
+                versions = versions or result
         if title:
             print(f"\n{title}")
         print(f"numpy {versions['numpy_version']}, torch {versions['torch_version']}, BLAS loaded: "
@@ -418,6 +605,11 @@ def main():
             print("\nWhole models (model_forward: every head's weights kept, last position's "
                   "logits)")
             print_model_table(model_rows, headlens)
+        if train_rows:
+            print("\nTraining steps (train_step: batch, forward, backward, clip, AdamW), PyTorch "
+                  "pinned and with the fastest of: " +
+                  ", ".join(label for label, _ in train_settings()))
+            print_train_table(train_rows, headlens)
     return 0
 
 

@@ -45,6 +45,13 @@ def main():
         return 1
     with open(os.path.join(args.folder, "config.json")) as f:
         cfg = json.load(f)
+    if cfg.get("model_type") == "headlens_gpt":
+        # RoPE or GQA: neither transformers' GPT-2 nor the NumPy one here runs it.
+        print(f"{args.folder} holds HeadLens's own model type headlens_gpt (RoPE or fewer "
+              "key/value heads), which no GPT-2 reference runs: open it in HeadLens "
+              "(headlens-cli --model DIR), or train without --rope and --kv-heads to get a GPT-2 "
+              "folder this script checks")
+        return 1
     ids = check["ids"]
     expected = np.array(check["last_logits"], dtype=np.float64)
 

@@ -141,6 +141,10 @@ Suites:
                  a full recompute (the first character changed), through the Session the
                  window's runner uses and (with the GUI) through the whole window to the heads
                  grid repainted; ratio = keystroke median / full recompute median
+  train_step     one AdamW step of a language model (Trainer::step: batch, forward,
+                 cross-entropy, backward, clipping, update), presets tiny (2 layers, d_model
+                 128, context 64) and small (4 layers, d_model 192, context 128), batch 16,
+                 on a random 200 kB text; tokens_per_s = batch x context / median step
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
                  n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
                  max_stall_ms = longest gap of a 5 ms UI timer

@@ -53,7 +53,9 @@ namespace headlens {
 ///      repetitions, set back before them); model_window_memory: "n", "threads",
 ///      "peak_bytes" (VmHWM over the window's life), "budget_bytes" (the sum of the next three
 ///      + 300 MB), "file_bytes" (model.safetensors, mapped), "trace_bytes" (Trace::bytes() of
-///      the traced layer), "heads_bytes" (L·h·n²·4))]}
+///      the traced layer), "heads_bytes" (L·h·n²·4); train_step: "layers", "d_model", "h",
+///      "n" (the context), "batch", "threads", timed (one Trainer::step(1)), "tokens_per_s"
+///      (batch * n over the median), "parameter_count")]}
 /// A metric that could not be computed is null.
 class BenchReport
 {

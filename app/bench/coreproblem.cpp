@@ -1,7 +1,7 @@
 // CoreProblem: a seeded random input and a PyTorch-initialised layer of benchmark size.
 #include "coreproblem.h"
 
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/counterrandom.h"
 #include "util/inputerror.h"
 

@@ -8,6 +8,7 @@
 #include "importancesuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
+#include "trainstepsuite.h"
 #include "typingsuite.h"
 
 #include "util/inputerror.h"
@@ -39,6 +40,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<ModelSuite>());
     suites.push_back(std::make_unique<ImportanceSuite>());
     suites.push_back(std::make_unique<TypingSuite>());
+    suites.push_back(std::make_unique<TrainStepSuite>());
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));

@@ -13,6 +13,8 @@ int main(int argc, char **argv)
     try {
         const CommandLineRequest request =
             CommandLine::parse(std::vector<std::string>(argv + 1, argv + argc), false);
+        if (request.train.storyBytes > 0)
+            return TrainLanguageModelCommand(std::cout).printStories(request);
         if (request.train.languageModel)
             return TrainLanguageModelCommand(std::cout).run(request);
         if (!request.train.task.empty())

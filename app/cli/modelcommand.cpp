@@ -9,7 +9,7 @@
 #include "tracecommand.h"
 
 #include "io/npyfile.h"
-#include "io/tracejson.h"
+#include "attention/tracejson.h"
 #include "session/session.h"
 #include "util/inputerror.h"
 

@@ -12,7 +12,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
-#include "io/tracejson.h"
+#include "attention/tracejson.h"
 #include "model/modelcatalog.h"
 #include "session/session.h"
 #include "util/inputerror.h"

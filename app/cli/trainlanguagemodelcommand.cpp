@@ -1,16 +1,19 @@
 // TrainLanguageModelCommand: the text, the preset's settings, the loop with its reports.
 #include "trainlanguagemodelcommand.h"
 
+#include "model/memoryneeds.h"
 #include "printfline.h"
 #include "stories/storygenerator.h"
-#include "text/bytetokenizerjson.h"
+#include "text/printableline.h"
 #include "train/gpt2folderwriter.h"
 #include "train/languagemodelpreset.h"
 #include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
 #include "train/traininglog.h"
+#include "train/trainingmemory.h"
 #include "train/trainingtext.h"
+#include "train/trainingtokens.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -20,16 +23,6 @@
 namespace headlens {
 
 namespace {
-
-/// A sample as one printable line: newlines and tabs shown as ⏎ and ⇥ would hide the text's
-/// shape, so they become spaces; other control bytes become '?'.
-std::string printable(const std::vector<int> &bytes)
-{
-    std::string out;
-    for (int b : bytes)
-        out += b == '\n' || b == '\t' ? ' ' : (b < 0x20 || b == 0x7f) ? '?' : char(b);
-    return out;
-}
 
 int64_t parameterCount(const ToyParameters &parameters, bool layerNorm)
 {
@@ -41,10 +34,54 @@ int64_t parameterCount(const ToyParameters &parameters, bool layerNorm)
 
 } // namespace
 
-void TrainLanguageModelCommand::printRelations(const Trainer &trainer, const StoryText &stories,
-                                               size_t heldOutFrom)
+int TrainLanguageModelCommand::printStories(const CommandLineRequest &request)
 {
-    const auto heads = storyProbe(trainer.model(), stories, heldOutFrom, kProbeWindows);
+    m_out << StoryGenerator(request.config.seed).generate(size_t(request.train.storyBytes)).text
+          << std::flush;
+    return 0;
+}
+
+TrainingSettings TrainLanguageModelCommand::settingsFor(const CommandLineRequest &request,
+                                                        const LanguageModelPreset &preset,
+                                                        int vocabulary)
+{
+    const TrainOptions &t = request.train;
+    TrainingSettings s = preset.settings(vocabulary, t.steps, request.config.seed);
+    if (t.layers > 0)
+        s.model.layers = t.layers;
+    if (request.given.count("--heads"))
+        s.model.heads = request.config.heads;
+    if (request.given.count("--d-model"))
+        s.model.dModel = request.config.dModel;
+    if (t.sequenceLength > 0)
+        s.model.maxLength = t.sequenceLength;
+    if (t.batchSize > 0)
+        s.batchSize = t.batchSize;
+    if (t.learningRate > 0.0f)
+        s.learningRate = t.learningRate;
+    s.model.mlp = !t.attentionOnly;
+    if (auto problem = s.validateLanguageModel())
+        throw InputError(*problem);
+    return s;
+}
+
+std::string TrainLanguageModelCommand::sizesOf(const ToyModelConfig &model,
+                                               const LanguageModelPreset &preset)
+{
+    const ToyModelConfig &p = preset.model;
+    if (model.layers == p.layers && model.heads == p.heads && model.dModel == p.dModel &&
+        model.maxLength == p.maxLength)
+        return preset.name + ": " + preset.summary;
+    return printfLine("custom: %d layer%s, %d head%s, d_model %d, context %d", model.layers,
+                      model.layers == 1 ? "" : "s", model.heads, model.heads == 1 ? "" : "s",
+                      model.dModel, model.maxLength);
+}
+
+void TrainLanguageModelCommand::printRelations(const Trainer &trainer, const TrainingTokens &tokens,
+                                               const StoryText &stories, size_t heldOutFrom)
+{
+    const auto heads =
+        storyProbe(trainer.model(), tokens, stories.relations, heldOutFrom, kProbeWindows);
     const ToyModelConfig &c = trainer.settings().model;
     // A kind none of whose relations fits a window (a subject far from its verb, in a short
     // context) is "n/a", not a score of 0.
@@ -80,36 +117,32 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
         stories ? "generated stories (seed " + std::to_string(request.config.seed) + ")"
                 : t.textPath;
     const std::string text = stories ? stories->text : TrainingText::read(t.textPath);
-    std::vector<int> tokens(text.begin(), text.end());
-    for (int &token : tokens)
-        token = static_cast<unsigned char>(token);
+    const TrainingTokens tokens = t.bpeVocabulary > 0 ? TrainingTokens::bpe(text, t.bpeVocabulary)
+                                                      : TrainingTokens::bytes(text);
+    const std::vector<int> &ids = tokens.ids();
 
-    TrainingSettings s = preset->settings(256, t.steps, request.config.seed);
-    if (t.batchSize > 0)
-        s.batchSize = t.batchSize;
-    if (t.learningRate > 0.0f)
-        s.learningRate = t.learningRate;
-    s.model.mlp = !t.attentionOnly;
+    TrainingSettings s = settingsFor(request, *preset, tokens.vocabulary());
     const int n = s.model.maxLength;
-    if (auto problem = TextBatches::validate(tokens.size(), n))
+    if (auto problem = TextBatches::validate(ids.size(), n))
         throw InputError(textName + ": " + *problem);
     if (auto problem = Gpt2FolderWriter::unsupported(s.model); problem && !t.savePath.empty())
         throw InputError(*problem + " It cannot be saved with --save.");
-    Trainer trainer(s, std::make_shared<TextBatches>(tokens, n));
+    TrainingMemory::of(s).check(MemoryNeeds::availableBytes());
+    Trainer trainer(s, std::make_shared<TextBatches>(ids, n, tokens.labels()));
 
-    m_out << "Training a language model, " << preset->name << ": " << preset->summary << ", "
+    m_out << "Training a language model, " << sizesOf(s.model, *preset) << ", "
           << printfLine("%.2f M parameters\n",
                         double(parameterCount(trainer.trainedModel().parameters, true)) / 1e6)
-          << "Text: " << textName << ", " << tokens.size()
-          << " bytes, one byte per token (vocabulary 256); the last tenth held out\n"
+          << "Text: " << textName << ", " << text.size() << " bytes, " << ids.size() << " tokens ("
+          << tokens.name() << ", vocabulary " << tokens.vocabulary()
+          << "); the last tenth held out\n"
           << printfLine("AdamW: lr %g, weight decay %g, warm-up %d steps then cosine decay; batch "
                         "%d x %d tokens; seed %llu\n",
                         double(s.learningRate), double(s.weightDecay), s.warmupSteps, s.batchSize,
                         n, static_cast<unsigned long long>(s.seed))
           << "   step  train loss  held-out loss  unrepeated  repeated  tokens/s  seconds\n";
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<int> prompt(tokens.begin() + long(trainer.settings().model.maxLength),
-                                  tokens.begin() + long(2 * n));
+    const std::vector<int> prompt(ids.begin() + n, ids.begin() + 2 * n);
     TrainingLog log(s);
     Evaluation evaluation;
     InContextScores repeats;
@@ -135,8 +168,8 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                   << TrainingLog::kCopyingRatio << " of the same run's unrepeated\n";
         if (t.sampleTokens > 0)
             m_out << "         sample: "
-                  << printable(sampleTokens(trainer.model(), prompt, t.sampleTokens, 0.8f,
-                                            uint64_t(metrics.step)))
+                  << printableLine(tokens.decode(sampleTokens(
+                         trainer.model(), prompt, t.sampleTokens, 0.8f, uint64_t(metrics.step))))
                   << "\n";
         m_out << std::flush;
     }
@@ -149,14 +182,14 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
                             repeats.previousToken[i], repeats.induction[i]);
     }
     if (stories)
-        printRelations(trainer, *stories, tokens.size() - trainer.text()->heldOutTokens());
+        printRelations(trainer, tokens, *stories, ids.size() - trainer.text()->heldOutTokens());
     if (!t.savePath.empty()) {
         ToyModel::Activations acts;
         trainer.model().forward(prompt, 1, int(prompt.size()), acts);
         const auto last = acts.logits.row(acts.logits.rows() - 1);
         log.setCheck(prompt, std::vector<float>(last.data(), last.data() + last.size()));
         Gpt2FolderWriter::write(t.savePath, s.model, trainer.model().parameters(),
-                                byteTokenizerJson(), log.toJson(textName, "bytes"));
+                                tokens.tokenizerJson(), log.toJson(textName, tokens.name()));
         m_out << "Saved the model to " << t.savePath
               << " (a Hugging Face GPT-2 folder: open it with headlens --model " << t.savePath
               << ")\n";

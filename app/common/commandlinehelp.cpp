@@ -153,9 +153,16 @@ Language model (a GPT-2-style model trained on a text, its heads scored as they 
   --preset micro|tiny|small micro: 2 layers, 4 heads, d_model 64, context 32;
                             tiny: 2 layers, 4 heads, d_model 128, context 64 (default);
                             small: 4 layers, 4 heads, d_model 192, context 128
-  --train-text FILE         the text to learn (UTF-8; one byte per token); without it, 2 MB
-                            of generated stories, and the heads are scored against their
-                            pronouns' antecedents, verbs' subjects and brackets
+  --layers L, --heads H, --d-model N, --seq-len N
+                            a custom size from the preset's (up to 12 layers, 16 heads,
+                            d_model 768, context 1024; refused when it does not fit memory)
+  --train-text FILE         the text to learn (UTF-8); without it, 2 MB of generated stories,
+                            and the heads are scored against their pronouns' antecedents,
+                            verbs' subjects and brackets
+  --print-stories BYTES     print the generated stories, whole ones up to at least BYTES
+                            (the same text as --train-lm trains on with the same --seed)
+  --bpe N                   tokens: a byte-level BPE of N (257-4096) learned from the text,
+                            as Hugging Face's BpeTrainer learns it; without it, one per byte
   --attention-only          no MLP in the blocks (the models of Olsson et al. 2022)
   --steps N                 AdamW steps (default 2000), warm-up then cosine decay
   --sample-tokens N         length of the sample printed at each report (default 120)

@@ -3,6 +3,8 @@
 
 #include "optionvalues.h"
 
+#include "util/inputerror.h"
+
 namespace headlens {
 
 bool TrainOptions::take(const std::string &option, const std::string &value)
@@ -31,7 +33,15 @@ bool TrainOptions::take(const std::string &option, const std::string &value)
         preset = value;
     else if (option == "--train-text")
         textPath = value;
-    else if (option == "--sample-tokens")
+    else if (option == "--bpe")
+        bpeVocabulary = OptionValues::size(option, value);
+    else if (option == "--print-stories") {
+        const long long bytes = OptionValues::integer(option, value);
+        if (bytes < 1 || bytes > (64ll << 20))
+            throw InputError(option + " takes a size in bytes, 1 to 67108864 (64 MiB), got " +
+                             value + ".");
+        storyBytes = int(bytes);
+    } else if (option == "--sample-tokens")
         sampleTokens = OptionValues::size(option, value);
     else
         return false;

@@ -25,6 +25,8 @@ struct TrainOptions
     std::string textPath;        ///< --train-text FILE (--train-lm); empty = the stories
     int sampleTokens = 120;      ///< --sample-tokens: the sample printed at each report
     bool attentionOnly = false;  ///< --attention-only: no MLP (Olsson et al.'s models)
+    int bpeVocabulary = 0;       ///< --bpe N: a BPE of N tokens learned from the text; 0 = bytes
+    int storyBytes = 0;          ///< --print-stories BYTES: print the generated stories
 
     /// Sets the field of `option` (one that takes a value) from `value`; false when `option`
     /// is not one of these. Throws InputError when the value does not fit.

@@ -107,6 +107,10 @@ int main(int argc, char *argv[])
         lm->presetBox()->setCurrentIndex(
             std::max(0, lm->presetBox()->findData(QString::fromStdString(request.train.preset))));
         lm->stepsBox()->setValue(request.train.steps);
+        if (request.train.bpeVocabulary > 0) {
+            lm->vocabularyBox()->setValue(request.train.bpeVocabulary);
+            lm->tokenizerBox()->setCurrentIndex(lm->tokenizerBox()->findData(1));
+        }
         if (request.train.textPath.empty())
             lm->useStories();
         else

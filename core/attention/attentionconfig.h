@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/ropescaling.h"
+#include "text/tokenizerkind.h"
 
 #include <cstdint>
 #include <optional>
@@ -33,12 +34,6 @@ enum class AttentionPositions
     Rope,            ///< rotary, split-half pairs (j, j + d_k/2): Hugging Face's rotate_half
     RopeInterleaved, ///< rotary, interleaved pairs (2j, 2j+1): RoFormer, Meta's original Llama
     Alibi,           ///< linear biases -m_i (i - j) on head i's scores, Press et al. 2022
-};
-
-enum class TokenizerKind
-{
-    Words,      ///< words, with punctuation split off (default)
-    Characters, ///< one token per user-perceived character (grapheme cluster)
 };
 
 /// One way to repair an invalid configuration, offered to the person with one click.

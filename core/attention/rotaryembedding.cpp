@@ -38,19 +38,6 @@ double RotaryEmbedding::angle(int64_t row, int64_t pair) const
     return double(m_offset + row) * pairFrequency(pair);
 }
 
-void RotaryEmbedding::rotate(float *x, int64_t row) const
-{
-    assert(row >= 0 && row < m_cos.rows());
-    for (int64_t pair = 0; pair < m_half; ++pair) {
-        float &first = x[firstOfPair(pair)];
-        float &second = x[secondOfPair(pair)];
-        const float a = first, b = second;
-        const float c = m_cos(row, pair), s = m_sin(row, pair);
-        first = a * c - b * s;
-        second = b * c + a * s;
-    }
-}
-
 Tensor RotaryEmbedding::rotatedHeads(const Tensor &heads) const
 {
     const int64_t blocks = heads.shape().size(0) * heads.shape().size(1);

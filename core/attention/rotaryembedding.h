@@ -4,6 +4,7 @@
 #include "attention/ropescaling.h"
 #include "tensor/tensor.h"
 
+#include <cassert>
 #include <cstdint>
 
 namespace headlens {
@@ -29,9 +30,33 @@ public:
     /// theta^(-2j/d_k): how fast pair j turns, in radians per position (pair 0 the fastest).
     static double frequency(int64_t pair, int64_t dK, double theta);
 
+    /// Which way rotate() turns: Forward by the position's angles (the forward pass), Back by
+    /// their negatives. A rotation's inverse is its transpose, so Back applied to dL/d(rotated)
+    /// gives dL/d(unrotated): the backward pass of a trainable model.
+    enum class Direction
+    {
+        Forward,
+        Back,
+    };
+
     /// Rotates the d_k numbers at `x` by the angles of table row `row` (position offset + row).
-    /// Precondition: 0 <= row < count.
-    void rotate(float *x, int64_t row) const;
+    /// Pair (a, b) becomes (a cos - b sin, b cos + a sin), or (a cos + b sin, b cos - a sin)
+    /// turning Back. A template so that a double model (gradient checks) rotates by the very
+    /// same float cos/sin as a float one. Precondition: 0 <= row < count.
+    template <typename S>
+    void rotate(S *x, int64_t row, Direction direction = Direction::Forward) const
+    {
+        assert(row >= 0 && row < m_cos.rows());
+        const S sign = direction == Direction::Forward ? S(1) : S(-1);
+        for (int64_t pair = 0; pair < m_half; ++pair) {
+            S &first = x[firstOfPair(pair)];
+            S &second = x[secondOfPair(pair)];
+            const S a = first, b = second;
+            const S c = S(m_cos(row, pair)), s = sign * S(m_sin(row, pair));
+            first = a * c - b * s;
+            second = b * c + a * s;
+        }
+    }
 
     /// How fast pair `pair` turns here: frequency() with this embedding's scaling applied.
     double pairFrequency(int64_t pair) const;

@@ -116,6 +116,9 @@ struct FamilyTable
     std::string activationKey, activation, activationMeaning;
     /// BERT's position_embedding_type: only "absolute" is run (relative keys are refused).
     std::string positionTypeKey;
+    /// A true/false key that makes the positions Rotary instead of `positions` (HeadLens's own
+    /// trained models, whose config.json says "rope": true or false); empty: always `positions`.
+    std::string rotaryKey;
 
     NormKind norm = NormKind::LayerNorm;
     MlpKind mlp = MlpKind::GeluTanh;

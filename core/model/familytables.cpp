@@ -46,6 +46,56 @@ FamilyTable gpt2Table()
     return t;
 }
 
+/// HeadLens's own decoder (core/train's ToyModel) when GPT-2 cannot hold it: GPT-2's block
+/// (pre-LayerNorm, "gelu_new" MLP with biases, tied head) with separate q/k/v/o projections in
+/// nn.Linear's layout, so that K and V may have fewer heads (n_kv_head, GQA), and positions
+/// learned (wpe) or rotary ("rope": true, split-half pairs, rope_theta). Written by
+/// Gpt2FolderWriter; no library besides HeadLens reads it.
+FamilyTable headlensGptTable()
+{
+    FamilyTable t;
+    t.modelType = "headlens_gpt";
+    t.displayName = "HeadLens GPT";
+    t.folderContents = "config.json, model.safetensors and tokenizer.json";
+    t.layers = {"n_layer", 2};
+    t.heads = {"n_head", 4};
+    t.kvHeads = {"n_kv_head", 0}; // absent: as many as heads
+    t.dModel = {"n_embd", 128};
+    t.mlpWidth = {"n_inner", 0}; // null: 4 * n_embd
+    t.vocabSize = {"vocab_size", 256};
+    t.contextLength = {"n_positions", 64};
+    t.normEpsilon = {"layer_norm_epsilon", 1e-5};
+    t.ropeTheta = {"rope_theta", 10000};
+    t.rotaryKey = "rope";
+    t.activationKey = "activation_function";
+    t.activation = "gelu_new";
+    t.activationMeaning = "GPT-2's \"gelu_new\" (the tanh approximation of GELU)";
+    t.layout = WeightLayout::Linear;
+    TensorNames &n = t.tensors;
+    n.prefixes = {""};
+    n.embedding = "wte.weight";
+    n.positions = "wpe.weight";
+    n.norm1Weight = "h.{i}.ln_1.weight";
+    n.norm1Bias = "h.{i}.ln_1.bias";
+    n.qWeight = "h.{i}.attn.q_proj.weight";
+    n.qBias = "h.{i}.attn.q_proj.bias";
+    n.kWeight = "h.{i}.attn.k_proj.weight";
+    n.kBias = "h.{i}.attn.k_proj.bias";
+    n.vWeight = "h.{i}.attn.v_proj.weight";
+    n.vBias = "h.{i}.attn.v_proj.bias";
+    n.outWeight = "h.{i}.attn.o_proj.weight";
+    n.outBias = "h.{i}.attn.o_proj.bias";
+    n.norm2Weight = "h.{i}.ln_2.weight";
+    n.norm2Bias = "h.{i}.ln_2.bias";
+    n.upWeight = "h.{i}.mlp.fc.weight";
+    n.upBias = "h.{i}.mlp.fc.bias";
+    n.downWeight = "h.{i}.mlp.proj.weight";
+    n.downBias = "h.{i}.mlp.proj.bias";
+    n.finalNormWeight = "ln_f.weight";
+    n.finalNormBias = "ln_f.bias";
+    return t;
+}
+
 /// What Llama, Mistral and Qwen share (transformers' modeling_llama.py and its copies):
 /// RMSNorm, separate q/k/v/o projections in nn.Linear's layout, RoPE (split-half), SwiGLU,
 /// grouped K/V heads, an untied lm_head unless tie_word_embeddings.
@@ -289,9 +339,9 @@ FamilyTable distilbertTable()
 
 const std::vector<FamilyTable> &familyTables()
 {
-    static const std::vector<FamilyTable> all = {gpt2Table(),    llamaTable(),     mistralTable(),
-                                                 qwen2Table(),   qwen3Table(),     bertTable(),
-                                                 robertaTable(), distilbertTable()};
+    static const std::vector<FamilyTable> all = {
+        gpt2Table(), llamaTable(),   mistralTable(),    qwen2Table(),      qwen3Table(),
+        bertTable(), robertaTable(), distilbertTable(), headlensGptTable()};
     return all;
 }
 

@@ -79,7 +79,10 @@ void readSwitches(const ConfigReader &read, ModelSpec &s)
     if (read.flag(t.attentionBiasKey, false))
         s.qkvBias = s.outBias = true;
     s.tiedHead = read.flag(t.tieKey, t.tiedHead);
-    if (t.positions == PositionKind::Rotary) {
+    s.positions = read.flag(t.rotaryKey, t.positions == PositionKind::Rotary)
+                      ? PositionKind::Rotary
+                      : PositionKind::Learned;
+    if (s.positions == PositionKind::Rotary) {
         s.ropeTheta = float(read.positive(t.ropeTheta, 1e12));
         s.ropeScaling = read.ropeScaling(t.ropeScalingKey);
         if (s.headDimension % 2 != 0)
@@ -112,7 +115,7 @@ AttentionConfig ModelSpec::attentionConfig() const
     c.scale = ScaleMode::InvSqrtDk;
     c.dropout = 0.0f;
     c.positional = PositionalEncoding::None;
-    if (family->positions == PositionKind::Rotary) {
+    if (positions == PositionKind::Rotary) {
         c.attentionPositions = AttentionPositions::Rope;
         c.ropeTheta = ropeTheta;
         c.ropeScaling = ropeScaling;

@@ -35,6 +35,8 @@ struct ModelSpec
     int eosTokenId = -1;    ///< eos_token_id (the first when a list), -1 when absent
     int typeVocabSize = 0;  ///< rows of BERT's segment embedding, 0 when the family has none
     int positionOffset = 0; ///< the first token's position id (RoBERTa: pad_token_id + 1)
+    /// The family's positions, or Rotary where its rotaryKey says so (read nowhere else).
+    PositionKind positions = PositionKind::Learned;
 
     /// The most tokens a text may have: the position table's rows from positionOffset on.
     int maxTokens() const { return contextLength - positionOffset; }

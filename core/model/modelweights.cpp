@@ -223,7 +223,7 @@ ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec
     const TensorNames &n = spec.family->tensors;
     ModelWeights w;
     w.embedding = read.view(n.embedding, {spec.vocabSize, spec.dModel});
-    if (spec.family->positions == PositionKind::Learned)
+    if (spec.positions == PositionKind::Learned)
         w.positions = read.view(n.positions, {spec.contextLength, spec.dModel});
     w.layers.resize(size_t(spec.layers));
     std::vector<std::string> errors(w.layers.size());

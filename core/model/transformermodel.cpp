@@ -123,7 +123,7 @@ RowMatrix TransformerModel::embed(const ModelInput &input, int64_t first) const
     RowMatrix x(n, d);
     for (int64_t i = 0; i < n; ++i)
         m_weights.embedding.widenRows(input.tokenIds[size_t(first + i)], 1, x.row(i).data());
-    if (m_spec.family->positions == PositionKind::Learned) { // RoPE acts inside attention
+    if (m_spec.positions == PositionKind::Learned) { // RoPE acts inside attention
         RowMatrix positions(n, d);
         m_weights.positions.widenRows(m_spec.positionOffset + first, n, positions.data());
         x += positions;

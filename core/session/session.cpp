@@ -3,11 +3,11 @@
 
 #include "attention/attentionforward.h"
 #include "io/npyfile.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "model/openedmodel.h"
 #include "session/layerimportance.h"
 #include "session/weightspolicy.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/inputerror.h"
 
 #include <optional>

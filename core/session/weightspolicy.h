@@ -2,7 +2,7 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "session/chosensettings.h"
 
 #include <string>

@@ -9,6 +9,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tokenizerfolder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenizerjson.cpp
     ${CMAKE_CURRENT_LIST_DIR}/bytetokenizerjson.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/printableline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json/decoderjson.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json/jsonnode.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json/metaspacejson.cpp

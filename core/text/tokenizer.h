@@ -1,7 +1,7 @@
 // Tokenizer: splits typed text into the tokens whose attention HeadLens shows.
 #pragma once
 
-#include "attention/attentionconfig.h"
+#include "text/tokenizerkind.h"
 
 #include <string>
 #include <vector>

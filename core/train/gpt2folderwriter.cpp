@@ -3,6 +3,7 @@
 
 #include "io/atomicfile.h"
 #include "io/safetensorswriter.h"
+#include "train/headlensgptformat.h"
 #include "util/inputerror.h"
 
 #include <nlohmann/json.hpp>
@@ -88,7 +89,8 @@ std::string configJson(const ToyModelConfig &c)
         {"vocab_size", c.vocabulary},
         {"layer_norm_epsilon", 1e-5},
         {"initializer_range", 0.02},
-        // Dropout is not trained with; 0 keeps transformers' train() mode equal to eval().
+        // 0 even after training with dropout (its p is in headlens_training.json): it keeps
+        // transformers' train() mode equal to eval().
         {"attn_pdrop", 0.0},
         {"embd_pdrop", 0.0},
         {"resid_pdrop", 0.0},
@@ -149,9 +151,15 @@ void Gpt2FolderWriter::write(const std::string &dir, const ToyModelConfig &confi
     if (!fs::create_directory(fresh, error))
         fail(dir, error.message() + " (is the place read-only?).");
     try {
-        AtomicFile::write((fresh / "config.json").string(), configJson(config));
+        // GPT-2 when it can hold the model (transformers opens it); RoPE or GQA need HeadLens's
+        // own model type.
+        const bool own = HeadLensGptFormat::needed(config);
+        AtomicFile::write((fresh / "config.json").string(),
+                          own ? HeadLensGptFormat::configJson(config) : configJson(config));
         SafetensorsWriter::write((fresh / "model.safetensors").string(),
-                                 gpt2Tensors(config, parameters), {{"format", "pt"}});
+                                 own ? HeadLensGptFormat::tensors(config, parameters)
+                                     : gpt2Tensors(config, parameters),
+                                 {{"format", "pt"}});
         AtomicFile::write((fresh / "tokenizer.json").string(), tokenizerJson);
         AtomicFile::write((fresh / kTrainingLog).string(), trainingJson);
     } catch (const InputError &) {

@@ -13,7 +13,9 @@ namespace headlens {
 /// n_layer, n_positions, vocab_size), model.safetensors (wte, wpe, h.{i}.ln_1, attn.c_attn,
 /// attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj, ln_f; Conv1D weights, so each nn.Linear-layout
 /// matrix is written transposed), tokenizer.json and headlens_training.json (the run's
-/// settings and its log, as the caller writes them).
+/// settings and its log, as the caller writes them). A model GPT-2 cannot hold (RoPE, fewer
+/// K/V heads than heads) is written as HeadLens's own model_type "headlens_gpt"
+/// (HeadLensGptFormat), which HeadLens's checkpoint reader opens and transformers does not.
 ///
 /// The folder is replaced as a whole: everything is written into a new sibling folder, whose
 /// files are each flushed to disk, then the two folders are swapped in one step

@@ -3,6 +3,7 @@
 target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/toymodelconfig.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toyparameters.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/dropoutmask.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toymodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/toytask.cpp
     ${CMAKE_CURRENT_LIST_DIR}/adamoptimizer.cpp
@@ -11,7 +12,10 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/repeatedtokens.cpp
     ${CMAKE_CURRENT_LIST_DIR}/languagemodelpreset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingtext.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainingtokens.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainingmemory.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/headlensgptformat.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp
     ${CMAKE_CURRENT_LIST_DIR}/traininglog.cpp
     ${CMAKE_CURRENT_LIST_DIR}/storyprobe.cpp

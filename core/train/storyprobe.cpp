@@ -1,4 +1,4 @@
-// storyProbe: one batch of windows forward, then relationScores per window and head.
+// storyProbe: windows forward a batch at a time, then relationScores per window and head.
 #include "train/storyprobe.h"
 
 #include <algorithm>
@@ -6,46 +6,53 @@
 
 namespace headlens {
 
-std::vector<std::array<RelationScore, 3>> storyProbe(const ToyModel &model, const StoryText &story,
+std::vector<std::array<RelationScore, 3>> storyProbe(const ToyModel &model,
+                                                     const TrainingTokens &tokens,
+                                                     const std::vector<StoryRelation> &relations,
                                                      size_t from, int windows)
 {
     const ToyModelConfig &c = model.config();
     const size_t n = size_t(c.maxLength);
-    assert(story.text.size() >= from + n);
-    const size_t room = story.text.size() - from - n;
-    std::vector<size_t> starts;
-    std::vector<int> tokens;
-    for (int w = 0; w < windows; ++w) {
-        starts.push_back(from + (windows > 1 ? room * size_t(w) / size_t(windows - 1) : 0));
-        for (size_t i = 0; i < n; ++i)
-            tokens.push_back(static_cast<unsigned char>(story.text[starts.back() + i]));
-    }
-    ToyModel::Activations acts;
-    model.forward(tokens, windows, int(n), acts);
-
+    const std::vector<int> &ids = tokens.ids();
+    assert(ids.size() >= from + n);
+    const size_t room = ids.size() - from - n;
     const int heads = c.layers * c.heads;
     std::vector<std::array<RelationScore, 3>> sums(static_cast<size_t>(heads));
-    for (int w = 0; w < windows; ++w) {
-        const size_t start = starts[size_t(w)];
-        std::vector<std::pair<size_t, size_t>> spans;
-        for (size_t i = 0; i < n; ++i)
-            spans.push_back({start + i, start + i + 1});
-        // The relations whose source lies in the window (relationScores drops those whose
-        // target begins before it).
-        const auto first = std::lower_bound(
-            story.relations.begin(), story.relations.end(), start,
-            [](const StoryRelation &r, size_t byte) { return r.sourceBegin < byte; });
-        auto last = first;
-        while (last != story.relations.end() && last->sourceEnd <= start + n)
-            ++last;
-        const std::vector<StoryRelation> inside(first, last);
-        for (int h = 0; h < heads; ++h) {
-            const auto scores =
-                relationScores(acts.attention(h / c.heads, h % c.heads, w), spans, inside);
-            for (size_t k = 0; k < 3; ++k) {
-                sums[size_t(h)][k].score += scores[k].score * scores[k].count;
-                sums[size_t(h)][k].chance += scores[k].chance * scores[k].count;
-                sums[size_t(h)][k].count += scores[k].count;
+    // A batch's worth of windows at a time: the activations of 256 windows at once would hold
+    // 16 times a training batch's (270 MB for Tiny).
+    constexpr int kChunk = 16;
+    ToyModel::Activations acts;
+    for (int first = 0; first < windows; first += kChunk) {
+        const int count = std::min(kChunk, windows - first);
+        std::vector<size_t> starts;
+        std::vector<int> batch;
+        for (int w = first; w < first + count; ++w) {
+            starts.push_back(from + (windows > 1 ? room * size_t(w) / size_t(windows - 1) : 0));
+            batch.insert(batch.end(), ids.begin() + long(starts.back()),
+                         ids.begin() + long(starts.back() + n));
+        }
+        model.forward(batch, count, int(n), acts);
+        for (int w = 0; w < count; ++w) {
+            const std::vector<std::pair<size_t, size_t>> spans = tokens.spans(starts[size_t(w)], n);
+            const size_t start = spans.front().first;
+            const size_t end = spans.back().second;
+            // The relations whose source lies in the window (relationScores drops those whose
+            // target begins before it).
+            const auto begin = std::lower_bound(
+                relations.begin(), relations.end(), start,
+                [](const StoryRelation &r, size_t byte) { return r.sourceBegin < byte; });
+            auto last = begin;
+            while (last != relations.end() && last->sourceEnd <= end)
+                ++last;
+            const std::vector<StoryRelation> inside(begin, last);
+            for (int h = 0; h < heads; ++h) {
+                const auto scores =
+                    relationScores(acts.attention(h / c.heads, h % c.heads, w), spans, inside);
+                for (size_t k = 0; k < 3; ++k) {
+                    sums[size_t(h)][k].score += scores[k].score * scores[k].count;
+                    sums[size_t(h)][k].chance += scores[k].chance * scores[k].count;
+                    sums[size_t(h)][k].count += scores[k].count;
+                }
             }
         }
     }

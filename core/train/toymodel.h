@@ -2,8 +2,11 @@
 #pragma once
 
 #include "attention/headinterventions.h"
+#include "attention/rotaryembedding.h"
+#include "train/dropoutmask.h"
 #include "train/toyparameters.h"
 
+#include <optional>
 #include <vector>
 
 namespace headlens {
@@ -11,7 +14,10 @@ namespace headlens {
 /// x_0 = E[tokens] + P[positions]; per block l: a_l = x_l + MHA_l(LN_l(x_l)) with causal
 /// multi-head self-attention (Vaswani et al. 2017, eq. 1; LN only when config.layerNorm), then
 /// x_{l+1} = a_l + W_proj GELU(W_fc LN'_l(a_l) + b_fc) + b_proj with an MLP (else a_l);
-/// logits = LN_f(x_L) U^T + b_U, or LN_f(x_L) E^T when tied (GPT-2's forward). Written once
+/// logits = LN_f(x_L) U^T + b_U, or LN_f(x_L) E^T when tied (GPT-2's forward).
+/// Options: RoPE turns q and k after the in-projection (no P then); GQA gives query head i
+/// the K/V head config.kvHeadOf(i); dropout (training only, when forward() is given a
+/// DropoutMask) on the attention weights and on both branches' outputs. Written once
 /// for float (training) and double (gradient checks); each block's backward sits beside its
 /// forward as in llm.c's train_gpt2.c, the chain rule through TrainOps, operation by operation.
 template <typename S> class ToyModelT
@@ -25,9 +31,15 @@ public:
         Matrix input;  ///< (r, d_model) residual stream entering the block
         Matrix normed; ///< (r, d_model) what the attention reads (LN(input) or input)
         LayerNormCacheT<S> layerNorm; ///< empty without LayerNorm
-        Matrix qkv;                   ///< (r, 3*d_model) Q | K | V, head i at columns i*d_k
-        Matrix probs;                 ///< (count*h*n, n) softmax weights, block (s*h + i) per head
-        Matrix concat;                ///< (r, d_model) Concat(head_1..head_h)
+        /// (r, d_model + 2*h_kv*d_k) Q | K | V, head i at columns i*d_k of each; with RoPE, Q
+        /// and K as rotated (the rotation is linear: its backward needs no copy from before).
+        Matrix qkv;
+        Matrix probs;  ///< (count*h*n, n) softmax weights, block (s*h + i) per head
+        Matrix concat; ///< (r, d_model) Concat(head_1..head_h)
+        // Dropout's factors (0 or 1/(1-p)); empty without dropout:
+        Matrix attentionDrop; ///< (count*h*n, n) on probs: P' = probs * attentionDrop
+        Matrix outputDrop;    ///< (r, d_model) on the attention branch's output
+        Matrix mlpDrop;       ///< (r, d_model) on the MLP branch's output
         // The MLP's (empty without one):
         Matrix afterAttention;           ///< (r, d_model) a_l = input + attention's output
         Matrix mlpNormed;                ///< (r, d_model) what the MLP reads
@@ -64,8 +76,11 @@ public:
     /// `acts`, whose logits are the result. Precondition: length <= config.maxLength, every
     /// token in [0, vocabulary). `interventions` (when set) change each head's output before
     /// W_O as in the attention layer (headinterventions.h): sequence s of the batch is b = s.
+    /// `dropout` (training only; when set) decides which elements drop; without it there is
+    /// no dropout, as at evaluation.
     void forward(const std::vector<int> &tokens, int count, int length, Activations &acts,
-                 const HeadInterventions *interventions = nullptr) const;
+                 const HeadInterventions *interventions = nullptr,
+                 const DropoutMask *dropout = nullptr) const;
 
     /// Backpropagates dL/dlogits through the pass recorded in `acts`; adds dL/dparameter to
     /// `gradients` (same shapes as parameters()).
@@ -74,11 +89,22 @@ public:
 
 private:
     Matrix blockForward(int l, const Matrix &x, int count, int n, BlockActivations &acts,
-                        const HeadInterventions *interventions) const;
+                        const HeadInterventions *interventions, const DropoutMask *dropout) const;
+    /// Softmax(scale Q K^T + causal mask) V for every head of every sequence, into
+    /// acts.probs and acts.concat.
+    void attentionForward(int l, int count, int n, BlockActivations &acts,
+                          const HeadInterventions *interventions) const;
+    /// Its backward: dL/d(qkv) from dL/d(concat).
+    Matrix attentionBackward(const Matrix &dConcat, const BlockActivations &acts, int count,
+                             int n) const;
+    /// Turns each query head's and each K/V head's columns of every row by its position
+    /// (row % n): Forward after the in-projection, Back on the gradient. Only with RoPE.
+    void rotateQueriesAndKeys(Matrix &qkv, int n, RotaryEmbedding::Direction direction) const;
     Matrix blockBackward(int l, const Matrix &dOut, const BlockActivations &acts, int count, int n,
                          ToyLayerParametersT<S> &gradients) const;
     /// x + MLP(LN'(x)) of block l, and its backward (returns dL/dx including the residual).
-    Matrix mlpForward(int l, const Matrix &x, BlockActivations &acts) const;
+    Matrix mlpForward(int l, const Matrix &x, int count, BlockActivations &acts,
+                      const DropoutMask *dropout) const;
     Matrix mlpBackward(int l, const Matrix &dOut, const BlockActivations &acts,
                        ToyLayerParametersT<S> &gradients) const;
     /// LN_l(x) when the model has LayerNorm, else x.
@@ -89,6 +115,9 @@ private:
 
     ToyModelConfig m_config;
     ToyParametersT<S> m_parameters;
+    /// RoPE's cos/sin for positions 0..maxLength-1 (split-half pairs; see the constructor);
+    /// empty without RoPE.
+    std::optional<RotaryEmbedding> m_rope;
 };
 
 using ToyModel = ToyModelT<float>;

@@ -6,13 +6,13 @@
 
 namespace headlens {
 
-/// A GPT-style decoder: token embeddings + learned positions, `layers` blocks of causal
-/// multi-head self-attention each added back to the residual stream (optionally after a
-/// pre-LayerNorm), optionally followed in each block by a GELU MLP (its own pre-LayerNorm,
-/// width 4 * d_model, as GPT-2), then (optional final LayerNorm and) an unembedding to the
-/// vocabulary, its own matrix and bias or the token embedding itself (tied, as GPT-2).
-/// The toy tasks use the attention-only model without LayerNorm (Olsson et al. 2022's
-/// setting); a language model turns everything on.
+/// A GPT-style decoder: token embeddings + learned positions (or rotary ones inside
+/// attention), `layers` blocks of causal multi-head (or grouped-query) self-attention each added
+/// back to the residual stream (optionally after a pre-LayerNorm), optionally followed in each
+/// block by a GELU MLP (its own pre-LayerNorm, width 4 * d_model, as GPT-2), then (optional final
+/// LayerNorm and) an unembedding to the vocabulary, its own matrix and bias or the token embedding
+/// itself (tied, as GPT-2). The toy tasks use the attention-only model without LayerNorm (Olsson et
+/// al. 2022's setting); a language model turns everything on.
 struct ToyModelConfig
 {
     /// The largest sizes a run accepts: the toy tasks' (the Train tab's spin boxes, the .npz
@@ -37,8 +37,32 @@ struct ToyModelConfig
     bool layerNorm = false;
     bool mlp = false;           ///< a GELU MLP after each attention block
     bool tiedEmbedding = false; ///< the unembedding is the token embedding, without bias
+    /// Rotary position embeddings (RoPE, Su et al. 2021; base kRopeTheta) turn each head's
+    /// queries and keys by their positions, as Llama and GPT-NeoX do, instead of a learned
+    /// position table (which the model then does not have).
+    bool rope = false;
+    /// h_kv, the key/value heads (grouped-query attention, Ainslie et al. 2023): query head i
+    /// reads K/V head floor(i h_kv / h), so heads / h_kv query heads share each. h_kv == h is
+    /// plain multi-head attention, 1 multi-query; 0 means "as many as heads", so configs
+    /// made before it stay multi-head.
+    int kvHeads = 0;
+    /// Dropout probability while training (Srivastava et al. 2014), where GPT-2 drops: the
+    /// attention weights after the softmax and each residual branch's output (attention's and
+    /// the MLP's out-projection) before it is added back. Never at evaluation, snapshots or
+    /// sampling; which elements drop is a function of (seed, step): DropoutMask.
+    float dropout = 0.0f;
+
+    /// RoPE's base theta: pair j of a head turns by theta^(-2j/d_k) radians per position.
+    static constexpr float kRopeTheta = 10000.0f;
 
     int headDim() const { return dModel / heads; }
+    /// h_kv: kvHeads, or heads when it is 0.
+    int kvHeadCount() const { return kvHeads > 0 ? kvHeads : heads; }
+    /// The K/V head query head `head` reads (repeat_kv's grouping: consecutive query heads
+    /// share one). Precondition: validate() found nothing.
+    int kvHeadOf(int head) const { return head / (heads / kvHeadCount()); }
+    /// Width of K (and of V): h_kv * d_k; d_model without GQA.
+    int kvWidth() const { return kvHeadCount() * headDim(); }
     int mlpWidth() const { return 4 * dModel; }
 
     /// The first setting outside `limits` (the toy tasks' by default), said so that a person

@@ -22,7 +22,10 @@ int taskCode(TaskKind kind)
 Tensor settingsTensor(const TrainedModel &model)
 {
     const TrainingSettings &s = model.settings;
-    std::vector<float> values = {float(ToyModelFile::kFormatVersion), float(taskCode(s.task)),
+    // Format 1 unless an option needs format 2's fields: older HeadLens builds open it.
+    const bool options =
+        s.model.rope || s.model.kvHeadCount() != s.model.heads || s.model.dropout != 0.0f;
+    std::vector<float> values = {float(options ? 2 : 1), float(taskCode(s.task)),
                                  float(s.model.layers), float(s.model.heads), float(s.model.dModel),
                                  float(s.model.vocabulary), float(s.model.maxLength),
                                  s.model.layerNorm ? 1.0f : 0.0f, float(model.steps),
@@ -30,7 +33,11 @@ Tensor settingsTensor(const TrainedModel &model)
                                  // The seed in 24-bit pieces: a float holds 24 bits exactly.
                                  float(s.seed & 0xffffff), float((s.seed >> 24) & 0xffffff),
                                  float(s.seed >> 48), float(s.heldOutSize), s.gradientClip};
-    return Tensor(Shape{{"field", ToyModelFile::kSettingsFields}}, std::move(values));
+    if (options)
+        values.insert(values.end(),
+                      {s.model.rope ? 1.0f : 0.0f, float(s.model.kvHeadCount()), s.model.dropout});
+    const auto fields = int64_t(values.size());
+    return Tensor(Shape{{"field", fields}}, std::move(values));
 }
 
 // Field `index` of the settings as a whole number in [0, 2^24] (the range a float holds
@@ -68,6 +75,14 @@ TrainingSettings settingsFrom(const Tensor &tensor, const std::string &path, int
     s.seed = uint64_t(whole(11)) | uint64_t(whole(12)) << 24 | uint64_t(whole(13)) << 48;
     s.heldOutSize = int(whole(14));
     s.gradientClip = v[15];
+    if (whole(0) >= 2) {
+        if (tensor.numel() < ToyModelFile::kSettingsFields + ToyModelFile::kOptionFields)
+            throw InputError(path + ": headlens_toy_settings is too short for format 2; the "
+                                    "file is damaged.");
+        s.model.rope = v[16] != 0.0f;
+        s.model.kvHeads = int(whole(17));
+        s.model.dropout = v[18];
+    }
     if (auto problem = s.validate())
         throw InputError(path + " holds settings HeadLens cannot use: " + *problem);
     return s;

@@ -16,13 +16,16 @@ namespace headlens {
 /// format version, task (0 previous, 1 reverse, 2 sort, 3 induction), layers, heads, d_model,
 /// vocabulary, sequence length, LayerNorm (0/1), steps taken (exact up to 2^24), learning
 /// rate, batch size, the seed as three pieces (bits 0-23, 24-47, 48-63), held-out size and
-/// gradient clip.
+/// gradient clip; format 2 adds kOptionFields: RoPE (0/1), key/value heads (0 = as many as
+/// heads) and dropout. A model without those options is written as format 1, which every
+/// HeadLens reads.
 /// The attention layers keep nn.MultiheadAttention's names under "layers.<l>.attn.".
 class ToyModelFile
 {
 public:
-    static constexpr int kFormatVersion = 1;
-    static constexpr int kSettingsFields = 16;
+    static constexpr int kFormatVersion = 2;   ///< the newest format load() reads
+    static constexpr int kSettingsFields = 16; ///< format 1's fields
+    static constexpr int kOptionFields = 3;    ///< what format 2 adds after them
     /// Largest file load() reads: the largest toy model (2 layers, d_model 128) is under 1 MB.
     static constexpr uint64_t kMaxFileBytes = uint64_t(16) << 20;
 

@@ -28,17 +28,19 @@ ToyParametersT<S> ToyParametersT<S>::initialize(const ToyModelConfig &config, ui
     const int d = config.dModel;
     const float embedBound = std::sqrt(3.0f / float(d));
     const float linearBound = 1.0f / std::sqrt(float(d));
-    const float xavierBound = std::sqrt(6.0f / float(d + 3 * d));
+    const int qkvRows = d + 2 * config.kvWidth(); // 3 d_model without GQA
+    const float xavierBound = std::sqrt(6.0f / float(d + qkvRows));
     ToyParametersT p;
     p.tokenEmbedding = uniformMatrix<S>(seed, "token_embedding", config.vocabulary, d,
                                         config.tiedEmbedding ? linearBound : embedBound);
-    p.positionEmbedding =
-        uniformMatrix<S>(seed, "position_embedding", config.maxLength, d, embedBound);
+    // With RoPE the positions act inside attention: no table (0 rows, left out of views()).
+    p.positionEmbedding = uniformMatrix<S>(seed, "position_embedding",
+                                           config.rope ? 0 : config.maxLength, d, embedBound);
     for (int l = 0; l < config.layers; ++l) {
         const std::string prefix = "layers." + std::to_string(l) + ".";
         ToyLayerParametersT<S> layer;
-        layer.inProj = uniformMatrix<S>(seed, prefix + "in_proj", 3 * d, d, xavierBound);
-        layer.inBias = VectorT<S>::Zero(3 * d);
+        layer.inProj = uniformMatrix<S>(seed, prefix + "in_proj", qkvRows, d, xavierBound);
+        layer.inBias = VectorT<S>::Zero(qkvRows);
         layer.outProj = uniformMatrix<S>(seed, prefix + "out_proj", d, d, linearBound);
         layer.outBias = VectorT<S>::Zero(d);
         layer.lnGamma = VectorT<S>::Ones(d);

@@ -13,12 +13,14 @@ namespace headlens {
 
 /// One block. The fused in-projection is nn.MultiheadAttention's in_proj_weight:
 /// rows [0, d) give Q, [d, 2d) K, [2d, 3d) V; head i owns rows [i*d_k, (i+1)*d_k) of each.
+/// With grouped-query attention K and V have h_kv heads, kv = h_kv*d_k rows each: Q rows
+/// [0, d), K [d, d + kv), V [d + kv, d + 2 kv), K/V head g owning rows [g*d_k, (g+1)*d_k).
 /// The MLP's matrices are empty (0 x 0) in a model without MLP; every matrix is in
 /// nn.Linear's layout (d_out, d_in).
 template <typename S> struct ToyLayerParametersT
 {
-    MatrixT<S> inProj;     ///< (3*d_model, d_model) W_Q; W_K; W_V stacked
-    VectorT<S> inBias;     ///< (3*d_model)
+    MatrixT<S> inProj;     ///< (d_model + 2*h_kv*d_k, d_model) W_Q; W_K; W_V stacked
+    VectorT<S> inBias;     ///< (d_model + 2*h_kv*d_k)
     MatrixT<S> outProj;    ///< (d_model, d_model) W_O; head i owns columns [i*d_v, (i+1)*d_v)
     VectorT<S> outBias;    ///< (d_model)
     VectorT<S> lnGamma;    ///< (d_model) pre-LayerNorm scale (unused without LayerNorm)
@@ -52,7 +54,7 @@ template <typename S> struct ParameterViewT
 template <typename S> struct ToyParametersT
 {
     MatrixT<S> tokenEmbedding;    ///< (vocabulary, d_model)
-    MatrixT<S> positionEmbedding; ///< (max_n, d_model) learned positions
+    MatrixT<S> positionEmbedding; ///< (max_n, d_model) learned positions; (0, d_model) with RoPE
     std::vector<ToyLayerParametersT<S>> layers;
     VectorT<S> finalGamma;      ///< (d_model) final LayerNorm (unused without LayerNorm)
     VectorT<S> finalBeta;       ///< (d_model)
@@ -61,18 +63,18 @@ template <typename S> struct ToyParametersT
 
     /// Seeded initial values (CounterRandom, one stream per parameter name): embeddings and
     /// positions U(-1, 1) * sqrt(3 / d_model) (unit-length rows on average), in-projection
-    /// xavier-uniform and out-projection U(+-1/sqrt(d_model)) as nn.MultiheadAttention,
-    /// the MLP and the unembedding U(+-1/sqrt(d_in)) as nn.Linear; biases 0; LayerNorm gamma
-    /// 1, beta 0. With a tied embedding its rows start at the unembedding's scale
-    /// U(+-1/sqrt(d_model)), so the first logits are as small as an untied model's.
-    /// The values are floats, so a float and a double model start from the same numbers.
+    /// xavier-uniform (over its d_model + 2 h_kv d_k rows) and out-projection U(+-1/sqrt(d_model))
+    /// as nn.MultiheadAttention, the MLP and the unembedding U(+-1/sqrt(d_in)) as nn.Linear; biases
+    /// 0; LayerNorm gamma 1, beta 0. With a tied embedding its rows start at the unembedding's
+    /// scale U(+-1/sqrt(d_model)), so the first logits are as small as an untied model's. The
+    /// values are floats, so a float and a double model start from the same numbers.
     static ToyParametersT initialize(const ToyModelConfig &config, uint64_t seed);
     /// Same shapes as `like`, all zero (gradients, Adam's moments).
     static ToyParametersT zerosLike(const ToyParametersT &like);
 
     /// Every parameter the model has, in a fixed order: the empty ones (no MLP, a tied
-    /// unembedding) are left out, and LayerNorm parameters are listed only when
-    /// `withLayerNorm` (without LayerNorm they do not take part in the model).
+    /// unembedding, no position table with RoPE) are left out, and LayerNorm parameters are listed
+    /// only when `withLayerNorm` (without LayerNorm they do not take part in the model).
     std::vector<ParameterViewT<S>> views(bool withLayerNorm);
     /// The same list, read-only: for reading the values in place (saving, scanning for NaN)
     /// without a copy of the model.

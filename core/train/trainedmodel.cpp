@@ -25,6 +25,14 @@ AttentionConfig TrainedModel::layerConfig(int layer) const
     config.bias = true;
     config.scale = ScaleMode::InvSqrtDk;
     config.positional = PositionalEncoding::None;
+    // The trained model's options, so the traced layer computes what the model computes.
+    // 0 (as many as heads) without GQA, as before the option and as ModelSpec says it.
+    config.kvHeads =
+        settings.model.kvHeadCount() == settings.model.heads ? 0 : settings.model.kvHeads;
+    if (settings.model.rope) {
+        config.attentionPositions = AttentionPositions::Rope; // split-half, as ToyModel turns
+        config.ropeTheta = ToyModelConfig::kRopeTheta;
+    }
     config.tokenizer = TokenizerKind::Characters;
     config.seed = settings.seed;
     return config;
@@ -35,14 +43,15 @@ AttentionWeights TrainedModel::layerWeights(int layer) const
     assert(layer >= 0 && layer < settings.model.layers);
     const ToyLayerParametersT<float> &p = parameters.layers[size_t(layer)];
     const Eigen::Index d = settings.model.dModel;
+    const Eigen::Index kv = settings.model.kvWidth(); // d without GQA
     AttentionWeights w;
     w.wQ = p.inProj.topRows(d);
-    w.wK = p.inProj.middleRows(d, d);
-    w.wV = p.inProj.bottomRows(d);
+    w.wK = p.inProj.middleRows(d, kv);
+    w.wV = p.inProj.bottomRows(kv);
     w.wO = p.outProj;
     w.bQ = p.inBias.head(d);
-    w.bK = p.inBias.segment(d, d);
-    w.bV = p.inBias.tail(d);
+    w.bK = p.inBias.segment(d, kv);
+    w.bV = p.inBias.tail(kv);
     w.bO = p.outBias;
     return w;
 }

@@ -137,7 +137,12 @@ void Trainer::computeGradients(const ToyBatch &batch)
         if (count == 0)
             return;
         const ToyBatch mine = slice(batch, first, count);
-        m_model.forward(mine.tokens, mine.count, mine.length, part.acts);
+        // Dropout draws from (seed, step) and each sequence's place in the whole batch, so the
+        // split into parts does not change which elements drop.
+        const DropoutMask dropout(m_settings.model.dropout, m_settings.seed, uint64_t(m_steps),
+                                  first);
+        m_model.forward(mine.tokens, mine.count, mine.length, part.acts, nullptr,
+                        m_settings.model.dropout > 0.0f ? &dropout : nullptr);
         const auto loss = Ops::crossEntropy(part.acts.logits, mine.targets, weight);
         m_model.backward(part.acts, loss.dLogits, part.gradients);
         part.lossSum = loss.lossSum;
@@ -210,19 +215,25 @@ Evaluation Trainer::evaluate(const HeadInterventions *interventions) const
         parts[size_t(p)].heads.resize(result.heads.size());
         if (count == 0)
             return;
-        const ToyBatch mine = slice(m_heldOut, first, count);
+        // A training batch's worth of sequences at a time over the parts together: the
+        // held-out set (64 sequences for a language model) at once would hold four batches'
+        // activations.
+        const int chunk = std::max(1, m_settings.batchSize / kParts);
         ToyModel::Activations acts;
-        m_model.forward(mine.tokens, mine.count, mine.length, acts, interventions);
-        const auto loss = Ops::crossEntropy(acts.logits, mine.targets, 1.0f);
-        parts[size_t(p)].loss = loss.lossSum;
-        correct[size_t(p)] = loss.correct;
-        for (int s = 0; s < count; ++s) {
-            const std::vector<int> tokens(mine.tokens.begin() + long(s) * mine.length,
-                                          mine.tokens.begin() + long(s + 1) * mine.length);
-            for (int i = 0; i < c.layers * c.heads; ++i) {
-                const auto w = acts.attention(i / c.heads, i % c.heads, s);
-                parts[size_t(p)].heads[size_t(i)].previousToken += previousTokenScore(w);
-                parts[size_t(p)].heads[size_t(i)].induction += inductionScore(w, tokens);
+        for (int from = first; from < first + count; from += chunk) {
+            const ToyBatch mine = slice(m_heldOut, from, std::min(chunk, first + count - from));
+            m_model.forward(mine.tokens, mine.count, mine.length, acts, interventions);
+            const auto loss = Ops::crossEntropy(acts.logits, mine.targets, 1.0f);
+            parts[size_t(p)].loss += loss.lossSum;
+            correct[size_t(p)] += loss.correct;
+            for (int s = 0; s < mine.count; ++s) {
+                const std::vector<int> tokens(mine.tokens.begin() + long(s) * mine.length,
+                                              mine.tokens.begin() + long(s + 1) * mine.length);
+                for (int i = 0; i < c.layers * c.heads; ++i) {
+                    const auto w = acts.attention(i / c.heads, i % c.heads, s);
+                    parts[size_t(p)].heads[size_t(i)].previousToken += previousTokenScore(w);
+                    parts[size_t(p)].heads[size_t(i)].induction += inductionScore(w, tokens);
+                }
             }
         }
     });
@@ -259,28 +270,39 @@ InContextScores Trainer::inContext(int count) const
     for (size_t r = 0; r < batch.targets.size(); ++r)
         if (int(r) % n >= n / 2)
             second[r] = batch.targets[r];
-    const auto meanLoss = [&second](const ToyModel::Activations &acts) {
-        const auto loss = Ops::crossEntropy(acts.logits, second, 1.0f);
-        return loss.lossSum / std::max(1, loss.scored);
-    };
     InContextScores scores;
-    ToyModel::Activations acts;
-    const ToyBatch control = unrepeated(batch);
-    m_model.forward(control.tokens, control.count, n, acts);
-    scores.unrepeatedLoss = meanLoss(acts);
-    m_model.forward(batch.tokens, batch.count, n, acts);
-    scores.repeatedLoss = meanLoss(acts);
     scores.previousToken.assign(size_t(c.layers * c.heads), 0.0);
     scores.induction = scores.previousToken;
-    for (int s = 0; s < batch.count; ++s) {
-        const std::vector<int> tokens(batch.tokens.begin() + long(s) * n,
-                                      batch.tokens.begin() + long(s + 1) * n);
-        for (int i = 0; i < c.layers * c.heads; ++i) {
-            const auto w = acts.attention(i / c.heads, i % c.heads, s);
-            scores.previousToken[size_t(i)] += previousTokenScore(w) / batch.count;
-            scores.induction[size_t(i)] += inductionScore(w, tokens) / batch.count;
+    // A training batch's worth of runs at a time (activations of one batch, not several).
+    const ToyBatch control = unrepeated(batch);
+    const int chunk = std::max(1, m_settings.batchSize);
+    double unrepeatedSum = 0.0, repeatedSum = 0.0;
+    int scored = 0;
+    ToyModel::Activations acts;
+    for (int from = 0; from < batch.count; from += chunk) {
+        const int count = std::min(chunk, batch.count - from);
+        const std::vector<int> targets(second.begin() + long(from) * n,
+                                       second.begin() + long(from + count) * n);
+        const ToyBatch controls = slice(control, from, count);
+        m_model.forward(controls.tokens, count, n, acts);
+        unrepeatedSum += Ops::crossEntropy(acts.logits, targets, 1.0f).lossSum;
+        const ToyBatch repeats = slice(batch, from, count);
+        m_model.forward(repeats.tokens, count, n, acts);
+        const auto loss = Ops::crossEntropy(acts.logits, targets, 1.0f);
+        repeatedSum += loss.lossSum;
+        scored += loss.scored;
+        for (int s = 0; s < count; ++s) {
+            const std::vector<int> tokens(repeats.tokens.begin() + long(s) * n,
+                                          repeats.tokens.begin() + long(s + 1) * n);
+            for (int i = 0; i < c.layers * c.heads; ++i) {
+                const auto w = acts.attention(i / c.heads, i % c.heads, s);
+                scores.previousToken[size_t(i)] += previousTokenScore(w) / batch.count;
+                scores.induction[size_t(i)] += inductionScore(w, tokens) / batch.count;
+            }
         }
     }
+    scores.unrepeatedLoss = unrepeatedSum / std::max(1, scored);
+    scores.repeatedLoss = repeatedSum / std::max(1, scored);
     return scores;
 }
 

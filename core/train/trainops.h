@@ -170,6 +170,16 @@ public:
         dV.noalias() = p.transpose() * dO;
     }
 
+    /// Inverted dropout: X times `factors` elementwise (0 where dropped, 1 / (1 - p) where
+    /// kept: DropoutMask); an empty `factors` (no dropout) passes X through unchanged. Being a
+    /// product by a constant, its backward is the same call on dL/dY.
+    static Matrix dropout(Matrix x, const Matrix &factors)
+    {
+        if (factors.size() > 0)
+            x.array() *= factors.array();
+        return x;
+    }
+
     /// Concat(head_1, ..., head_h): the heads' (n, d_v) outputs side by side, (n, h*d_v).
     static Matrix concatHeads(const std::vector<Matrix> &heads)
     {

@@ -112,6 +112,7 @@ void TestScripts::everyScriptIsListed()
                                "install-deps.sh",
                                "make_attention_goldens.py",
                                "make_bert_tiny.py",
+                               "make_bpe_goldens.mjs",
                                "make_goldens.py",
                                "make_gpt2_tiny.py",
                                "make_intervention_goldens.py",
@@ -137,6 +138,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::newRow("install-deps.sh") << "install-deps.sh" << false; // apt and the npm cache
     QTest::newRow("make_attention_goldens.py") << "make_attention_goldens.py" << true;
     QTest::newRow("make_bert_tiny.py") << "make_bert_tiny.py" << true;
+    QTest::newRow("make_bpe_goldens.mjs") << "make_bpe_goldens.mjs" << true;
     QTest::newRow("make_goldens.py") << "make_goldens.py" << true;
     QTest::newRow("make_gpt2_tiny.py") << "make_gpt2_tiny.py" << true;
     QTest::newRow("make_intervention_goldens.py") << "make_intervention_goldens.py" << true;
@@ -180,6 +182,9 @@ void TestScripts::withoutOutWritesNothing_data()
         << "give --out DIR (the committed files: --out tests/data/gpt2)";
     QTest::newRow("make_tokenizer_goldens.mjs") << "make_tokenizer_goldens.mjs"
                                                 << "give --install or --out DIR";
+    QTest::newRow("make_bpe_goldens.mjs") << "make_bpe_goldens.mjs"
+                                          << "give --out DIR (the committed goldens: --out "
+                                             "tests/data/bpe)";
 }
 
 // The scripts that make the committed test data refuse to run without --out, saying so, and

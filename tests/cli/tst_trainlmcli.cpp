@@ -3,6 +3,9 @@
 #include "clirun.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,6 +20,8 @@ class TestTrainLmCli : public QObject
 private slots:
     void trainsAndPrintsTheTableAndTheHeads();
     void withoutATextItTrainsOnTheStories();
+    void bpeAndCustomSizesTrainAndSave();
+    void printsTheStoriesItTrainsOn();
     void badTextsSayWhatToDo_data();
     void badTextsSayWhatToDo();
 
@@ -47,7 +52,8 @@ void TestTrainLmCli::trainsAndPrintsTheTableAndTheHeads()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("micro: 2 layers, 4 heads, d_model 64, context 32, 0.12 M parameters"),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains(QString::number(text.size()) + " bytes, one byte per token"),
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("%1 bytes, %1 tokens (bytes, vocabulary 256)").arg(text.size())),
              qPrintable(r.out));
     // Two report lines, steps 20 and 40, each with a sample of 30 characters.
     const QRegularExpression row(
@@ -85,7 +91,7 @@ void TestTrainLmCli::withoutATextItTrainsOnTheStories()
                                 "--report-every", "10", "--sample-tokens", "10", "--seed", "3"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QRegularExpression(
-                 "Text: generated stories \\(seed 3\\), 20\\d{5} bytes, one byte per token")),
+                 "Text: generated stories \\(seed 3\\), (20\\d{5}) bytes, \\1 tokens \\(bytes")),
              qPrintable(r.out));
     QVERIFY2(r.out.contains("Heads against the stories' relations"), qPrintable(r.out));
     // Micro's context of 32 bytes holds pronouns with their names and brackets with their
@@ -103,6 +109,80 @@ void TestTrainLmCli::withoutATextItTrainsOnTheStories()
              qPrintable(r.out));
 }
 
+/// --bpe 512 on the committed 100 kB of stories, at a custom size: the tokens, the sizes and
+/// the saved folder (its tokenizer of 512 tokens, its config) say so, and the folder opens.
+void TestTrainLmCli::bpeAndCustomSizesTrainAndSave()
+{
+    const QString folder = m_dir.filePath("bpe-model");
+    const CliResult r = runCli({"--train-lm",
+                                "--preset",
+                                "micro",
+                                "--train-text",
+                                HEADLENS_TEST_DATA "/bpe/stories.txt",
+                                "--bpe",
+                                "512",
+                                "--layers",
+                                "1",
+                                "--heads",
+                                "2",
+                                "--d-model",
+                                "32",
+                                "--seq-len",
+                                "24",
+                                "--steps",
+                                "10",
+                                "--report-every",
+                                "10",
+                                "--sample-tokens",
+                                "8",
+                                "--save",
+                                folder});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("custom: 1 layer, 2 heads, d_model 32, context 24, "),
+             qPrintable(r.out));
+    // Stories of made-up names: about 3 bytes a token once 255 merges are learned.
+    const QRegularExpression text(QStringLiteral(
+        "stories.txt, (\\d+) bytes, (\\d+) tokens \\(BPE of 512 tokens, vocabulary 512\\)"));
+    const auto match = text.match(r.out);
+    QVERIFY2(match.hasMatch(), qPrintable(r.out));
+    QVERIFY2(match.captured(2).toDouble() * 2.5 < match.captured(1).toDouble(),
+             qPrintable(match.captured(0)));
+    QFile tokenizer(folder + "/tokenizer.json");
+    QVERIFY(tokenizer.open(QIODevice::ReadOnly));
+    const QJsonObject model = QJsonDocument::fromJson(tokenizer.readAll())["model"].toObject();
+    QCOMPARE(model["vocab"].toObject().size(), 512); // <|endoftext|>, 256 bytes, 255 merges
+    QCOMPARE(model["merges"].toArray().size(), 512 - 257);
+    QFile config(folder + "/config.json");
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+    QCOMPARE(json["vocab_size"].toInt(), 512);
+    QCOMPARE(json["n_layer"].toInt(), 1);
+    QCOMPARE(json["n_head"].toInt(), 2);
+    QCOMPARE(json["n_embd"].toInt(), 32);
+    QCOMPARE(json["n_positions"].toInt(), 24);
+    const CliResult opened = runCli({"--model", folder, "--text", "Mira saw the lamp."});
+    QVERIFY2(opened.exitCode == 0, qPrintable(opened.err));
+}
+
+/// --print-stories: the default corpus's first bytes (the committed 100 kB of
+/// tests/data/bpe/stories.txt are seed 0's), another text with another seed.
+void TestTrainLmCli::printsTheStoriesItTrainsOn()
+{
+    QFile committed(HEADLENS_TEST_DATA "/bpe/stories.txt");
+    QVERIFY(committed.open(QIODevice::ReadOnly));
+    const QByteArray all = committed.readAll();
+    const CliResult r = runCli({"--print-stories", "5000"});
+    QCOMPARE(r.exitCode, 0);
+    const QByteArray printed = r.out.toUtf8();
+    // Whole stories: at least the bytes asked for, up to the end of the story under way.
+    QVERIFY2(printed.size() >= 5000 && printed.size() < 5500, qPrintable(r.out.right(100)));
+    QVERIFY(printed.endsWith('\n'));
+    QCOMPARE(all.left(printed.size()), printed);
+    const CliResult other = runCli({"--print-stories", "5000", "--seed", "4"});
+    QVERIFY(other.out.size() >= 5000);
+    QVERIFY(other.out.left(200) != r.out.left(200));
+}
+
 void TestTrainLmCli::badTextsSayWhatToDo_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -117,6 +197,19 @@ void TestTrainLmCli::badTextsSayWhatToDo_data()
                                << "it gives 1000 tokens, and training needs at least 1300";
     QTest::newRow("unknown preset") << QByteArray(5000, 'a') << QStringList{"--preset", "huge"}
                                     << "--preset expects micro, tiny or small, got 'huge'";
+    QTest::newRow("bpe below the bytes")
+        << QByteArray(5000, 'a') << QStringList{"--bpe", "100"}
+        << "A BPE vocabulary holds the 256 byte symbols and <|endoftext|>, and at most 4096 "
+           "tokens train here: choose 257 to 4096, not 100.";
+    QTest::newRow("bpe the text cannot fill")
+        << QByteArray(5000, 'a') << QStringList{"--bpe", "4000"}
+        << "tokens, not the 4000 asked for: the text allows only";
+    QTest::newRow("heads that do not divide d_model")
+        << QByteArray(5000, 'a') << QStringList{"--heads", "3"} << "d_model 128";
+    QTest::newRow("too large for memory")
+        << QByteArray(50000, 'a') << QStringList{"--layers",  "12",   "--d-model",    "768",
+                                                 "--seq-len", "1024", "--batch-size", "1024"}
+        << "Training this model needs about ";
 }
 
 void TestTrainLmCli::badTextsSayWhatToDo()

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "attention/attentionforward.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

@@ -2,7 +2,7 @@
 #include "approx.h"
 
 #include "attention/appendedrows.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

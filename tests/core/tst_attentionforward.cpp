@@ -3,7 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "stats/headstats.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 #include "attentiongolden.h"
 
 #include "attention/attentionforward.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "session/weightspolicy.h"
 
 #include <QTest>

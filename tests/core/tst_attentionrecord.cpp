@@ -2,7 +2,7 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/inputerror.h"
 
 #include <QTest>

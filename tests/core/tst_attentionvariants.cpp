@@ -4,7 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/cellarithmetic.h"
 #include "attention/implementations.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

@@ -19,14 +19,18 @@ using namespace headlens;
 
 namespace {
 
-/// A small GPT-2 trained a few steps on counting bytes, so its weights are not the initial ones.
-Trainer trained(bool mlp)
+/// A small GPT-2 trained a few steps on counting bytes, so its weights are not the initial ones;
+/// with RoPE or fewer K/V heads (and dropout) when asked.
+Trainer trained(bool mlp, bool rope = false, int kvHeads = 0, float dropout = 0.0f)
 {
     std::vector<int> text(4000);
     for (size_t i = 0; i < text.size(); ++i)
         text[i] = 'a' + int(i * 7 % 26);
     TrainingSettings settings;
     settings.model = {2, 4, 32, 256, 16, true, mlp, true};
+    settings.model.rope = rope;
+    settings.model.kvHeads = kvHeads;
+    settings.model.dropout = dropout;
     settings.batchSize = 8;
     settings.heldOutSize = 8;
     settings.learningRate = 3e-3f;
@@ -59,21 +63,38 @@ private slots:
 void TestGpt2FolderWriter::theReaderRunsTheTrainedModel_data()
 {
     QTest::addColumn<bool>("mlp");
-    QTest::newRow("GPT-2 block") << true;
-    QTest::newRow("attention only (an MLP of zeros)") << false;
+    QTest::addColumn<bool>("rope");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<float>("dropout");
+    QTest::addColumn<QString>("modelType");
+    QTest::newRow("GPT-2 block") << true << false << 0 << 0.0f << "gpt2";
+    QTest::newRow("attention only (an MLP of zeros)") << false << false << 0 << 0.0f << "gpt2";
+    // Dropout changes training, not the model: still GPT-2.
+    QTest::newRow("trained with dropout") << true << false << 0 << 0.1f << "gpt2";
+    // What GPT-2 cannot hold: HeadLens's own model type.
+    QTest::newRow("RoPE") << true << true << 0 << 0.0f << "headlens_gpt";
+    QTest::newRow("GQA, 2 K/V heads") << true << false << 2 << 0.0f << "headlens_gpt";
+    QTest::newRow("RoPE, multi-query, attention only, dropout")
+        << false << true << 1 << 0.1f << "headlens_gpt";
 }
 
 void TestGpt2FolderWriter::theReaderRunsTheTrainedModel()
 {
     QFETCH(bool, mlp);
-    const Trainer trainer = trained(mlp);
+    QFETCH(bool, rope);
+    QFETCH(int, kvHeads);
+    QFETCH(float, dropout);
+    QFETCH(QString, modelType);
+    const Trainer trainer = trained(mlp, rope, kvHeads, dropout);
     QTemporaryDir dir;
     const std::string folder = dir.filePath("model").toStdString();
     Gpt2FolderWriter::write(folder, trainer.settings().model, trainer.model().parameters(),
                             byteTokenizerJson(), "{}\n");
 
     const TransformerModel model = TransformerModel::open(folder);
-    QCOMPARE(model.spec().family->modelType, std::string("gpt2"));
+    QCOMPARE(QString::fromStdString(model.spec().family->modelType), modelType);
+    QCOMPARE(model.spec().positions == PositionKind::Rotary, rope);
+    QCOMPARE(model.spec().kvHeads, kvHeads > 0 ? kvHeads : 4);
     // The text's bytes are its token ids (the byte tokenizer).
     const std::string text = "hello, world";
     const std::vector<int> ids = model.encode(text);

@@ -3,7 +3,7 @@
 #include "errorof.h"
 
 #include "attention/attentionforward.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

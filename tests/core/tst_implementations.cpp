@@ -3,7 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

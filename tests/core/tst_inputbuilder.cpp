@@ -1,5 +1,5 @@
 // tst_inputbuilder: sentences and raw vectors become a padded, named, positioned AttentionInput.
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "text/tokenembedding.h"
 #include "util/inputerror.h"
 

@@ -4,7 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentionweights.h"
 #include "io/npzarchive.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "session/weightspolicy.h"
 #include "util/inputerror.h"
 

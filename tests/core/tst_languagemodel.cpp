@@ -1,17 +1,23 @@
 // tst_languagemodel: the pieces of training a language model on a text: the text's checks, the
 // presets, sampling, and the repeated-runs probe of in-context copying.
+#include "errorof.h"
+
 #include "stories/storygenerator.h"
 #include "train/languagemodelpreset.h"
 #include "train/repeatedtokens.h"
 #include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
+#include "train/trainingmemory.h"
 #include "train/trainingtext.h"
 #include "util/inputerror.h"
 
 #include <QTest>
 
 using namespace headlens;
+using namespace headlens::test;
+
+Q_DECLARE_METATYPE(ToyModelConfig)
 
 class TestLanguageModel : public QObject
 {
@@ -24,6 +30,10 @@ private slots:
     void greedySamplesAreTheMostLikelyTokens();
     void repeatedRunsAreTwoCopiesOfTextTokens();
     void aModelThatCopiesHasASecondCopyLossFarBelowTheFirst();
+    void memoryCountsEveryParameter_data();
+    void memoryCountsEveryParameter();
+    void memoryTooLargeIsRefusedWithTheSizes();
+    void storyProbeAveragesEveryWindowsRelations_data();
     void storyProbeAveragesEveryWindowsRelations();
 };
 
@@ -168,37 +178,97 @@ void TestLanguageModel::aModelThatCopiesHasASecondCopyLossFarBelowTheFirst()
     QVERIFY2(strongest > 0.5, std::to_string(strongest).c_str());
 }
 
-/// storyProbe over two windows equals relationScores on each window's attention, the two
-/// weighted by their relation counts.
+/// TrainingMemory counts the parameters from the sizes alone: as many as the model allocates.
+void TestLanguageModel::memoryCountsEveryParameter_data()
+{
+    QTest::addColumn<ToyModelConfig>("config");
+    for (const LanguageModelPreset &preset : LanguageModelPreset::all())
+        QTest::newRow(preset.name.c_str()) << preset.model;
+    ToyModelConfig attentionOnly = LanguageModelPreset::named("tiny")->model;
+    attentionOnly.mlp = false;
+    QTest::newRow("attention-only") << attentionOnly;
+    // The toy tasks' model: no LayerNorm, no MLP, its own unembedding and bias.
+    QTest::newRow("toy") << ToyModelConfig{2, 2, 32, 24, 16, false, false, false};
+}
+
+void TestLanguageModel::memoryCountsEveryParameter()
+{
+    QFETCH(ToyModelConfig, config);
+    TrainingSettings s;
+    s.model = config;
+    s.batchSize = 16;
+    int64_t allocated = 0;
+    for (const auto &view : ToyParameters::initialize(config, 1).views(config.layerNorm))
+        allocated += view.size();
+    const TrainingMemory memory = TrainingMemory::of(s);
+    QCOMPARE(memory.parameters, allocated);
+    QCOMPARE(memory.parameterBytes, uint64_t(allocated) * 16); // weights, grads, m, v
+    // At least the logits and their gradient of one batch (16 x n tokens x V floats, twice).
+    QVERIFY(memory.activationBytes >= uint64_t(16 * config.maxLength * config.vocabulary) * 8);
+}
+
+/// Sizes that cannot fit are refused before anything is allocated, with both numbers.
+void TestLanguageModel::memoryTooLargeIsRefusedWithTheSizes()
+{
+    TrainingSettings s = LanguageModelPreset::named("tiny")->settings(256, 100, 0);
+    const TrainingMemory memory = TrainingMemory::of(s);
+    QCOMPARE(errorOf([&] { memory.check(memory.total()); }), QStringLiteral("(no error)"));
+    QCOMPARE(errorOf([&] { memory.check(0); }), QStringLiteral("(no error)")); // unknown
+    const QString message = errorOf([&] { memory.check(1 << 20); });
+    QVERIFY2(message.startsWith("Training this model needs about ") &&
+                 message.contains(" is available. Choose fewer layers, a smaller d_model, a "
+                                  "shorter context or a smaller batch.") &&
+                 message.contains("1.0 MiB"),
+             qPrintable(message));
+}
+
+/// storyProbe over 16 windows equals relationScores on each window's attention, weighted by
+/// their relation counts, with one byte per token and with a BPE (whose tokens' byte spans are
+/// added up here from each token's bytes, not taken from TrainingTokens).
+void TestLanguageModel::storyProbeAveragesEveryWindowsRelations_data()
+{
+    QTest::addColumn<int>("bpeVocabulary");
+    QTest::newRow("bytes") << 0;
+    QTest::newRow("bpe 512") << 512;
+}
+
 void TestLanguageModel::storyProbeAveragesEveryWindowsRelations()
 {
+    QFETCH(int, bpeVocabulary);
     const int n = 64;
-    const ToyModelConfig config{1, 2, 16, 256, n, true, true, true};
-    const ToyModel model(config, ToyParameters::initialize(config, 2));
     const StoryText story = StoryGenerator(1).generate(20000);
-    const size_t from = 1000;
+    const TrainingTokens tokens = bpeVocabulary > 0 ? TrainingTokens::bpe(story.text, bpeVocabulary)
+                                                    : TrainingTokens::bytes(story.text);
+    const ToyModelConfig config{1, 2, 16, tokens.vocabulary(), n, true, true, true};
+    const ToyModel model(config, ToyParameters::initialize(config, 2));
+    const std::vector<int> &ids = tokens.ids();
+    std::vector<size_t> offsets{0};
+    for (int id : ids)
+        offsets.push_back(offsets.back() + tokens.decode({id}).size());
+    QCOMPARE(offsets.back(), story.text.size());
+    const size_t from = 300;
     const int windows = 16;
-    const auto probed = storyProbe(model, story, from, windows);
+    const auto probed = storyProbe(model, tokens, story.relations, from, windows);
     QCOMPARE(int(probed.size()), 2);
-    const size_t room = story.text.size() - from - size_t(n);
+    const size_t room = ids.size() - from - size_t(n);
     for (int head = 0; head < 2; ++head)
         for (size_t kind = 0; kind < 3; ++kind) {
             double sum = 0.0;
             int count = 0;
             for (int w = 0; w < windows; ++w) { // evenly spaced, the last one ends the text
                 const size_t start = from + room * size_t(w) / size_t(windows - 1);
-                std::vector<int> tokens;
+                const std::vector<int> window(ids.begin() + long(start),
+                                              ids.begin() + long(start) + n);
                 std::vector<std::pair<size_t, size_t>> spans;
-                for (size_t i = 0; i < size_t(n); ++i) {
-                    tokens.push_back(static_cast<unsigned char>(story.text[start + i]));
-                    spans.push_back({start + i, start + i + 1});
-                }
+                for (size_t i = start; i < start + size_t(n); ++i)
+                    spans.push_back({offsets[i], offsets[i + 1]});
                 std::vector<StoryRelation> inside;
                 for (const StoryRelation &r : story.relations)
-                    if (r.sourceBegin >= start && r.sourceEnd <= start + size_t(n))
+                    if (r.sourceBegin >= offsets[start] &&
+                        r.sourceEnd <= offsets[start + size_t(n)])
                         inside.push_back(r);
                 ToyModel::Activations acts;
-                model.forward(tokens, 1, n, acts);
+                model.forward(window, 1, n, acts);
                 const auto one = relationScores(acts.attention(0, head, 0), spans, inside);
                 sum += one[kind].score * one[kind].count;
                 count += one[kind].count;

@@ -1,5 +1,5 @@
 // tst_positionalencoding: sinusoidal values from Vaswani et al. 3.5, random and empty tables.
-#include "text/positionalencoding.h"
+#include "attention/positionalencoding.h"
 
 #include "approx.h"
 

@@ -3,7 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 
 #include <QDir>
 #include <QTest>

@@ -1,7 +1,7 @@
 // Tests that computeTrace refuses impossible settings with a message and keeps to its memory
 // budget.
 #include "attention/attentionforward.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/inputerror.h"
 
 #include <QTest>

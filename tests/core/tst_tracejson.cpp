@@ -4,8 +4,8 @@
 #include "attention/attentionforward.h"
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
-#include "io/tracejson.h"
-#include "io/weightsfile.h"
+#include "attention/tracejson.h"
+#include "attention/weightsfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -32,6 +32,7 @@ class TestTrainedModel : public QObject
 private slots:
     void computeTraceShowsTheTrainedLayer_data();
     void computeTraceShowsTheTrainedLayer();
+    void fileRoundTrip_data();
     void fileRoundTrip();
     void fileThatIsNotAToyModelIsRefused();
     void headScores_data();
@@ -42,9 +43,17 @@ void TestTrainedModel::computeTraceShowsTheTrainedLayer_data()
 {
     QTest::addColumn<bool>("layerNorm");
     QTest::addColumn<int>("layer");
-    QTest::newRow("layer 0") << false << 0;
-    QTest::newRow("layer 1") << false << 1;
-    QTest::newRow("layer 1 after LayerNorm") << true << 1;
+    QTest::addColumn<bool>("rope");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<float>("dropout");
+    QTest::newRow("layer 0") << false << 0 << false << 0 << 0.0f;
+    QTest::newRow("layer 1") << false << 1 << false << 0 << 0.0f;
+    QTest::newRow("layer 1 after LayerNorm") << true << 1 << false << 0 << 0.0f;
+    // The trained options reach the traced layer: RoPE turns q and k there too, the two query
+    // heads read one K/V head, and a model trained with dropout is shown without it.
+    QTest::newRow("layer 1, RoPE") << true << 1 << true << 0 << 0.0f;
+    QTest::newRow("layer 1, one K/V head") << true << 1 << false << 1 << 0.0f;
+    QTest::newRow("layer 1, RoPE, one K/V head, dropout") << true << 1 << true << 1 << 0.2f;
 }
 
 /// The heads view draws computeTrace's softmax: it must be the model's own attention.
@@ -52,10 +61,19 @@ void TestTrainedModel::computeTraceShowsTheTrainedLayer()
 {
     QFETCH(bool, layerNorm);
     QFETCH(int, layer);
-    Trainer trainer(smallInduction(layerNorm));
+    QFETCH(bool, rope);
+    QFETCH(int, kvHeads);
+    QFETCH(float, dropout);
+    TrainingSettings settings = smallInduction(layerNorm);
+    settings.model.rope = rope;
+    settings.model.kvHeads = kvHeads;
+    settings.model.dropout = dropout;
+    Trainer trainer(settings);
     trainer.step(20);
     const TrainedModel model = trainer.trainedModel();
     const std::vector<int> tokens = model.task().encode("abcdeabcde");
+    // Without GQA the layer's config is the one it was before the option (0: as many as heads).
+    QCOMPARE(model.layerConfig(layer).kvHeads, kvHeads);
     const Trace trace = computeTrace(model.layerConfig(layer), model.layerInput(layer, tokens),
                                      model.layerWeights(layer));
     QCOMPARE(trace.input.queryLabel(0, 2), std::string("c"));
@@ -71,15 +89,32 @@ void TestTrainedModel::computeTraceShowsTheTrainedLayer()
     }
 }
 
+void TestTrainedModel::fileRoundTrip_data()
+{
+    QTest::addColumn<bool>("options");
+    QTest::newRow("format 1") << false;
+    QTest::newRow("RoPE, GQA and dropout: format 2") << true;
+}
+
 void TestTrainedModel::fileRoundTrip()
 {
+    QFETCH(bool, options);
     QTemporaryDir dir;
     const std::string path = dir.filePath("induction.npz").toStdString();
     TrainingSettings settings = smallInduction(true);
     settings.seed = 0x0123456789abcdefULL; // more bits than a float holds
+    if (options) {
+        settings.model.heads = 4;
+        settings.model.kvHeads = 2;
+        settings.model.rope = true;
+        settings.model.dropout = 0.1f;
+    }
     Trainer trainer(settings);
     trainer.step(3);
     ToyModelFile::save(path, trainer.trainedModel());
+    for (const auto &[name, tensor] : NpzArchive::read(path))
+        if (name == "headlens_toy_settings") // format 1 while no option needs format 2
+            QCOMPARE(tensor.data()[0], options ? 2.0f : 1.0f);
     const TrainedModel loaded = ToyModelFile::load(path);
     QVERIFY(loaded.settings == settings);
     QCOMPARE(loaded.steps, int64_t(3));

@@ -48,6 +48,9 @@ private slots:
     void learningRateWarmsUpThenDecaysAlongACosine();
     void rejectsImpossibleSettings_data();
     void rejectsImpossibleSettings();
+    void learnsAndReproducesWithEachOption_data();
+    void learnsAndReproducesWithEachOption();
+    void evaluationAndSnapshotsHaveNoDropout();
 };
 
 void TestTrainer::learnsPreviousTokenWithAPreviousTokenHead()
@@ -199,6 +202,60 @@ void TestTrainer::rejectsImpossibleSettings()
     } catch (const InputError &error) {
         QVERIFY2(QString(error.what()).contains(expected), error.what());
     }
+}
+
+void TestTrainer::learnsAndReproducesWithEachOption_data()
+{
+    QTest::addColumn<bool>("rope");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<float>("dropout");
+    QTest::newRow("RoPE") << true << 1 << 0 << 0.0f;
+    QTest::newRow("2 heads, 1 K/V head") << false << 2 << 1 << 0.0f;
+    QTest::newRow("dropout 0.1") << false << 1 << 0 << 0.1f;
+    QTest::newRow("all three") << true << 2 << 1 << 0.1f;
+}
+
+/// The previous-token task with each option: it learns (RoPE's relative positions find the
+/// previous token as learned ones do), and the same seed gives the same weights bit for bit,
+/// dropout's masks included.
+void TestTrainer::learnsAndReproducesWithEachOption()
+{
+    QFETCH(bool, rope);
+    QFETCH(int, heads);
+    QFETCH(int, kvHeads);
+    QFETCH(float, dropout);
+    TrainingSettings settings = tinyPreviousToken();
+    settings.model.rope = rope;
+    settings.model.heads = heads;
+    settings.model.kvHeads = kvHeads;
+    settings.model.dropout = dropout;
+    Trainer a(settings), b(settings);
+    QCOMPARE(a.step(5).loss, b.step(5).loss);
+    QVERIFY(sameParameters(a.trainedModel().parameters, b.trainedModel().parameters));
+    a.step(295);
+    const Evaluation after = a.evaluate();
+    QVERIFY2(after.accuracy > 0.95, QByteArray::number(after.accuracy).constData());
+}
+
+/// Dropout acts in step() only: the model's held-out loss and its snapshot are those of the
+/// same weights in a run without dropout.
+void TestTrainer::evaluationAndSnapshotsHaveNoDropout()
+{
+    TrainingSettings settings = tinyPreviousToken();
+    settings.model.dropout = 0.5f;
+    Trainer dropping(settings);
+    dropping.step(10);
+    TrainedModel copy = dropping.trainedModel();
+    copy.settings.model.dropout = 0.0f;
+    const Trainer plain(copy);
+    QCOMPARE(dropping.evaluate().loss, plain.evaluate().loss);
+    QVERIFY(dropping.snapshot().weights == plain.snapshot().weights);
+    // And step() does drop: the same start without dropout takes another path.
+    settings.model.dropout = 0.0f;
+    Trainer without(settings);
+    without.step(10);
+    QVERIFY(!sameParameters(without.trainedModel().parameters, copy.parameters));
 }
 
 QTEST_APPLESS_MAIN(TestTrainer)

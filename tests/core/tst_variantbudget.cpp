@@ -1,6 +1,6 @@
 // estimateTraceBytes with K/V heads, RoPE, ALiBi and windows: exactly what the trace then holds.
 #include "attention/attentionforward.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 
 #include <QTest>
 

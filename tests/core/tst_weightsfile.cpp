@@ -3,7 +3,7 @@
 #include "errorof.h"
 
 #include "io/npzarchive.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "util/inputerror.h"
 
 #include <QStringList>

@@ -10,7 +10,7 @@
 #include "models/modelwiring.h"
 #include "models/predictionspanel.h"
 #include "plot/heatmapplot.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "window/filecommands.h"

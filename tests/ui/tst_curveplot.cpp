@@ -81,6 +81,40 @@ private slots:
         QCOMPARE(plot.markerStep(), -1.0);
         QCOMPARE(plot.itemCount(), 0);
     }
+
+    // Against seconds: every point with its seconds is drawn at them, the marker too, the axis
+    // says so; points without seconds are left out; back to steps, all are drawn at their step.
+    void againstSecondsDrawsEachPointAtItsTime()
+    {
+        CurvePlot plot("loss");
+        plot.addSeries("training", Qt::blue);
+        plot.addSeries("held-out", Qt::red);
+        plot.addPoint(0, 100.0, 2.5, 1.5);
+        plot.addPoint(0, 200.0, 2.0, 3.25);
+        plot.addPoint(1, 200.0, 2.2); // no seconds
+        plot.setMarker(200.0, "copying from step 200", 3.25);
+        QCOMPARE(plot.graph(0)->data()->at(1)->key, 200.0);
+        QCOMPARE(plot.markerX(), 200.0);
+        QCOMPARE(plot.xAxis->label(), QStringLiteral("step"));
+
+        plot.setAgainstSeconds(true);
+        QCOMPARE(plot.xAxis->label(), QStringLiteral("seconds"));
+        QCOMPARE(plot.graph(0)->dataCount(), 2);
+        QCOMPARE(plot.graph(0)->data()->at(0)->key, 1.5);
+        QCOMPARE(plot.graph(0)->data()->at(1)->key, 3.25);
+        QCOMPARE(plot.graph(0)->data()->at(1)->value, 2.0);
+        QCOMPARE(plot.graph(1)->dataCount(), 0);
+        QCOMPARE(plot.markerX(), 3.25);
+        QCOMPARE(plot.markerStep(), 200.0); // still the step it marks
+        plot.addPoint(0, 300.0, 1.8, 4.75); // a point arriving now lands at its seconds
+        QCOMPARE(plot.graph(0)->data()->at(2)->key, 4.75);
+
+        plot.setAgainstSeconds(false);
+        QCOMPARE(plot.graph(0)->dataCount(), 3);
+        QCOMPARE(plot.graph(0)->data()->at(2)->key, 300.0);
+        QCOMPARE(plot.graph(1)->dataCount(), 1);
+        QCOMPARE(plot.markerX(), 200.0);
+    }
 };
 
 QTEST_MAIN(TestCurvePlot)

@@ -5,7 +5,7 @@
 
 #include "plot/colorrange.h"
 #include "plot/maxpool.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "views/headimagemaker.h"
 #include "views/tracereader.h"
 

@@ -11,7 +11,7 @@
 #include "models/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "window/filecommands.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"

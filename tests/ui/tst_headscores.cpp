@@ -3,6 +3,7 @@
 // without a repeated token says so instead of zeros; the story relations are offered only while
 // the text is the story the Story button wrote, and score as its relations say.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "mainwindow.h"
 #include "models/modelcontroller.h"
 #include "models/modelwiring.h"
@@ -10,7 +11,6 @@
 #include "selection/selection.h"
 #include "stories/storygenerator.h"
 #include "stories/storywindow.h"
-#include "text/inputbuilder.h"
 #include "train/languagemodelview.h"
 #include "views/headscorebar.h"
 #include "views/headscorer.h"

@@ -9,7 +9,7 @@
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/counterrandom.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"

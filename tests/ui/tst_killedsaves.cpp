@@ -1,5 +1,7 @@
-// tst_killedsaves: a process saving a workspace, a toy model and exports is killed (SIGKILL) at
-// random moments; every file left behind is a whole one, of the last or the previous round.
+// tst_killedsaves: a process saving a workspace, a toy model, a language model's folder and
+// exports is killed (SIGKILL) at random moments; every file left behind is a whole one, of the
+// last or the previous round, and the folder holds one round's files, never two.
+#include "io/safetensorsfile.h"
 #include "train/toymodelfile.h"
 #include "util/counterrandom.h"
 #include "util/inputerror.h"
@@ -31,7 +33,7 @@ const QStringList kFinalNames = {"heads.png", "lesson.headlens", "toy.npz", "tra
 /// when a file is not whole.
 struct Generations
 {
-    long long workspace = 0, toyModel = 0, trace = 0;
+    long long workspace = 0, toyModel = 0, languageModel = 0, trace = 0;
     QSize figure;
 };
 
@@ -44,6 +46,24 @@ Generations readGenerations(const QDir &folder)
         state.config.seed != uint64_t(g.workspace))
         throw InputError("the workspace mixes generations: " + state.text.toStdString());
     g.toyModel = ToyModelFile::load(folder.filePath("toy.npz").toStdString()).steps;
+    // The language model's folder: its weights (the header checked against the file) and its
+    // log from the same round.
+    const QDir lm(folder.filePath("lm"));
+    const SafetensorsFile weights =
+        SafetensorsFile::open(lm.filePath("model.safetensors").toStdString());
+    const SafetensorsEntry *wte = weights.find("wte.weight");
+    if (!wte)
+        throw InputError("lm/model.safetensors has no wte.weight");
+    g.languageModel = static_cast<long long>(weights.tensor(*wte).data()[0]);
+    QFile log(lm.filePath("headlens_training.json"));
+    log.open(QIODevice::ReadOnly);
+    const long long logged = QJsonDocument::fromJson(log.readAll())["generation"].toInteger(-1);
+    if (logged != g.languageModel)
+        throw InputError("lm/ mixes generations: weights " + std::to_string(g.languageModel) +
+                         ", log " + std::to_string(logged));
+    if (!QFileInfo(lm.filePath("config.json")).isFile() ||
+        !QFileInfo(lm.filePath("tokenizer.json")).isFile())
+        throw InputError("lm/ lacks its config.json or tokenizer.json");
     QFile json(folder.filePath("trace.json"));
     json.open(QIODevice::ReadOnly);
     QJsonParseError error;
@@ -98,18 +118,22 @@ void TestKilledSaves::everyKillLeavesWholeFiles()
         } catch (const InputError &error) {
             QFAIL(qPrintable(QString("after kill %1: %2").arg(kill).arg(error.what())));
         }
-        // A round writes the workspace, the toy model, then the trace, and generations only
-        // grow (a new child starts after the newest workspace): each file is whole, none goes
-        // back to an older generation, and none is ahead of a file written before it.
-        const QString seen = QString("after kill %1: workspace %2, toy model %3, trace %4")
-                                 .arg(kill)
-                                 .arg(now.workspace)
-                                 .arg(now.toyModel)
-                                 .arg(now.trace);
-        QVERIFY2(now.workspace >= now.toyModel && now.toyModel >= now.trace && now.trace >= 1,
+        // A round writes the workspace, the toy model, the language model, then the trace, and
+        // generations only grow (a new child starts after the newest workspace): each file is
+        // whole, none goes back to an older generation, and none is ahead of a file written
+        // before it.
+        const QString seen =
+            QString("after kill %1: workspace %2, toy model %3, language model %4, trace %5")
+                .arg(kill)
+                .arg(now.workspace)
+                .arg(now.toyModel)
+                .arg(now.languageModel)
+                .arg(now.trace);
+        QVERIFY2(now.workspace >= now.toyModel && now.toyModel >= now.languageModel &&
+                     now.languageModel >= now.trace && now.trace >= 1,
                  qPrintable(seen));
         QVERIFY2(now.workspace >= last.workspace && now.toyModel >= last.toyModel &&
-                     now.trace >= last.trace,
+                     now.languageModel >= last.languageModel && now.trace >= last.trace,
                  qPrintable(seen));
         QVERIFY2(last.figure.isEmpty() || now.figure == last.figure, qPrintable(seen));
         last = now;
@@ -125,6 +149,10 @@ void TestKilledSaves::everyKillLeavesWholeFiles()
                                                                return name.startsWith(final + ".");
                                                            }),
                  qPrintable("unexpected file " + name));
+    // The language model's folder is written beside it and swapped in: a killed save leaves
+    // its half-written sibling, never a second final folder.
+    for (const QString &name : folder.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        QVERIFY2(name == "lm" || name.startsWith("lm.saving-"), qPrintable("unexpected " + name));
     qInfo("%d kills, last generation %lld, %lld temporary files left beside the final names", kills,
           last.workspace, static_cast<long long>(all.size() - kFinalNames.size()));
 }

@@ -3,7 +3,7 @@
 #include "attention/attentionforward.h"
 #include "drawnheatmap.h"
 #include "plot/heatmapplot.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 #include "workspace/workspacestate.h"

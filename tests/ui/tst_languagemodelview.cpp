@@ -6,10 +6,13 @@
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
 #include "stories/storygenerator.h"
+#include "text/tokenizer.h"
+#include "text/tokenizerjson.h"
 #include "train/curveplot.h"
 #include "train/languagemodelview.h"
 #include "train/snapshotgrid.h"
 #include "train/trainingrunner.h"
+#include "train/trainingtokens.h"
 #include "util/counterrandom.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
@@ -24,6 +27,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace headlens;
 
@@ -98,7 +103,7 @@ private slots:
         settle();
         QVERIFY2(view->findChild<QLabel *>("lmTextName")
                      ->text()
-                     .startsWith(QStringLiteral("Generated stories (%1 bytes)")
+                     .startsWith(QStringLiteral("Generated stories (%1 bytes, %1 tokens)")
                                      .arg(StoryGenerator(0)
                                               .generate(LanguageModelView::kStoryBytes)
                                               .text.size())),
@@ -143,7 +148,9 @@ private slots:
         }
         QVERIFY(view->statusLabel()->text().startsWith("Step 40 of 40 · "));
         QVERIFY(view->statusLabel()->text().contains("tokens/s"));
-        QVERIFY(view->sampleLabel()->text().startsWith("Sample at step "));
+        // The sample of the model as it stands where the run stopped.
+        QVERIFY2(view->sampleLabel()->text().startsWith("Sample at step 40: "),
+                 qPrintable(view->sampleLabel()->text()));
     }
 
     void pauseStopsAndTrainGoesOnFromThere()
@@ -204,6 +211,107 @@ private slots:
                  qPrintable(view->banner()->message()));
     }
 
+    /// A BPE learned from the text in the background: the run waits for it, its vocabulary is
+    /// the model's, the probe and the sample are in its tokens, and Save writes it.
+    void bpeIsLearnedFromTheTextAndSaved()
+    {
+        view->stepsBox()->setValue(10);
+        view->setText("stories", stories());
+        settle();
+        view->vocabularyBox()->setValue(300);
+        QVERIFY(!view->vocabularyBox()->isEnabled()); // bytes: no vocabulary to choose
+        view->tokenizerBox()->setCurrentIndex(view->tokenizerBox()->findData(1));
+        QVERIFY(view->vocabularyBox()->isEnabled());
+        view->train(); // asked for before the BPE is ready: trains once it is
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->stepsDone() == 10, 120000);
+        QApplication::processEvents();
+        QVERIFY(view->tokens());
+        QCOMPARE(view->tokens()->vocabulary(), 300);
+        QCOMPARE(view->tokens()->name(), std::string("BPE of 300 tokens"));
+        QCOMPARE(view->findChild<QLabel *>("lmTextName")->text(),
+                 QStringLiteral("stories (%1 bytes, %2 tokens)")
+                     .arg(stories().size())
+                     .arg(view->tokens()->ids().size()));
+        QCOMPARE(view->lossPlot()->title(), QStringLiteral("Loss (nats per token)"));
+        // The heads' probe is in BPE tokens, labelled with what each stands for ("␣saw").
+        const AttentionSnapshot &probe = view->lastReport()->snapshot;
+        const auto merged = std::find_if(probe.tokens.begin(), probe.tokens.end(),
+                                         [](int id) { return id >= 257; });
+        QVERIFY(merged != probe.tokens.end());
+        const std::string label = probe.labels[size_t(merged - probe.tokens.begin())];
+        QCOMPARE(label, view->tokens()->labels()[size_t(*merged)]);
+        QVERIFY2(Tokenizer::tokenize(label, TokenizerKind::Characters).size() >= 2, label.c_str());
+        QVERIFY2(view->sampleLabel()->text().startsWith("Sample at step 10: "),
+                 qPrintable(view->sampleLabel()->text()));
+        const QString folder = dir.filePath("bpe");
+        QVERIFY(view->saveTo(folder));
+        const TokenizerPipeline saved =
+            TokenizerJson::load(QDir(folder).filePath("tokenizer.json").toStdString());
+        QCOMPARE(saved.idLimit(), 300);
+        // The saved tokenizer reads the text into the very ids the model trained on.
+        QCOMPARE(saved.encode(stories(), false), view->tokens()->ids());
+        // Back to bytes: the loss is per byte again, the vocabulary box idle.
+        view->tokenizerBox()->setCurrentIndex(0);
+        QTRY_VERIFY_WITH_TIMEOUT(view->tokens() && view->tokens()->vocabulary() == 256, 60000);
+        QVERIFY(!view->vocabularyBox()->isEnabled());
+        QCOMPARE(view->lossPlot()->title(), QStringLiteral("Loss (nats per byte)"));
+    }
+
+    /// Custom… starts from the preset chosen before; sizes that cannot be split, or that do not
+    /// fit in memory, are refused in the banner with Train off; the memory estimate follows.
+    void customSizesAndWhatDoesNotFit()
+    {
+        view->setText("stories", stories());
+        settle();
+        QVERIFY(view->memoryLabel()->text().startsWith("0.12 M parameters; training holds about "));
+        QVERIFY(!view->layersBox()->isVisible());
+        view->presetBox()->setCurrentIndex(view->presetBox()->findData("custom"));
+        QVERIFY(view->layersBox()->isVisible());
+        QCOMPARE(view->layersBox()->value(), 2); // Micro's
+        QCOMPARE(view->headsBox()->value(), 4);
+        QCOMPARE(view->dModelBox()->value(), 64);
+        QCOMPARE(view->contextBox()->value(), 32);
+        QVERIFY(button("lmTrain")->isEnabled());
+        view->headsBox()->setValue(3);
+        QVERIFY(view->banner()->isVisible());
+        QVERIFY2(view->banner()->message().contains("d_model 64"),
+                 qPrintable(view->banner()->message()));
+        QVERIFY(!button("lmTrain")->isEnabled());
+        view->headsBox()->setValue(2);
+        view->layersBox()->setValue(1);
+        settle();
+        QVERIFY(!view->banner()->isVisible());
+        QVERIFY(button("lmTrain")->isEnabled());
+        QCOMPARE(view->heatmaps()->plotCount(), 2); // one layer of two heads
+        // 12 layers of 16 heads, d_model 768, over 1,024 tokens: about 43 GiB of activations a
+        // batch of 16 (the text is too short for that context, too, but memory is said first).
+        view->dModelBox()->setValue(768);
+        view->headsBox()->setValue(16);
+        view->contextBox()->setValue(1024);
+        view->layersBox()->setValue(12);
+        QVERIFY2(view->banner()->message().contains("Training this model needs about "),
+                 qPrintable(view->banner()->message()));
+        QVERIFY(!button("lmTrain")->isEnabled());
+        QVERIFY2(view->memoryLabel()->text().contains(" GiB"),
+                 qPrintable(view->memoryLabel()->text()));
+    }
+
+    /// The curves against seconds of training: each report's point at its seconds.
+    void curvesAgainstSeconds()
+    {
+        view->stepsBox()->setValue(20);
+        view->setText("stories", stories());
+        settle();
+        view->train();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->stepsDone() == 20, 120000);
+        QApplication::processEvents();
+        view->axisBox()->setCurrentIndex(1);
+        QCOMPARE(view->lossPlot()->xAxis->label(), QStringLiteral("seconds"));
+        QCOMPARE(view->scorePlot()->xAxis->label(), QStringLiteral("seconds"));
+        const QCPGraph *heldOut = view->lossPlot()->graph(1);
+        QCOMPARE(heldOut->data()->at(heldOut->dataCount() - 1)->key, view->lastReport()->seconds);
+    }
+
     /// Saved, the model is a GPT-2 folder; "Open in views" shows it in the Heads view as any
     /// checkpoint (its 2 layers and 4 heads, its byte tokens).
     void openInViewsShowsTheModelAsACheckpoint()
@@ -221,6 +329,20 @@ private slots:
         lm->train();
         QTRY_VERIFY_WITH_TIMEOUT(!lm->isBusy() && lm->stepsDone() == 20, 120000);
         QApplication::processEvents();
+        // At 1280 x 720 every head of both layers is on screen under the curves: the page does
+        // not scroll the second layer (where induction heads form) out of sight.
+        window->showLanguageModel();
+        QApplication::processEvents();
+        for (int i = 0; i < lm->heatmaps()->plotCount(); ++i) {
+            HeatmapPlot *plot = lm->heatmaps()->plot(i);
+            const int bottom = plot->mapTo(window.get(), QPoint(0, plot->height())).y();
+            QVERIFY2(plot->isVisible() && bottom <= window->height() && plot->height() >= 64,
+                     qPrintable(QStringLiteral("head %1: bottom %2 of %3, %4 px")
+                                    .arg(i)
+                                    .arg(bottom)
+                                    .arg(window->height())
+                                    .arg(plot->height())));
+        }
 
         const QString folder = dir.filePath("saved");
         QVERIFY(lm->saveTo(folder));

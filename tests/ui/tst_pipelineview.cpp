@@ -8,7 +8,7 @@
 #include "pipeline/ropepanel.h"
 #include "pipeline/splitconcatpanel.h"
 #include "plot/heatmapplot.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "text/tokenizer.h"
 
 #include "pipeline/cellarithmeticpanel.h"

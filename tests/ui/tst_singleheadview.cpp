@@ -4,7 +4,7 @@
 #include "plot/heatmapplot.h"
 #include "runner/viewworkpool.h"
 #include "selection/selection.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "views/singleheadview.h"
 #include "views/tracereader.h"
 

@@ -6,7 +6,7 @@
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "runner/tracerunner.h"
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "train/trainingrunner.h"
 #include "train/trainview.h"
 #include "window/filecommands.h"

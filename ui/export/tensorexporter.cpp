@@ -3,7 +3,7 @@
 
 #include "io/atomicfile.h"
 #include "io/csvfield.h"
-#include "io/tracejson.h"
+#include "attention/tracejson.h"
 #include "views/tracereader.h"
 
 #include <cmath>

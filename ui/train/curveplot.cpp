@@ -6,6 +6,7 @@
 #include "train/curvecolors.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headlens {
 
@@ -52,6 +53,7 @@ void CurvePlot::fitTitle()
 
 void CurvePlot::clearSeries()
 {
+    m_points.clear();
     clearGraphs();
     scheduleReplot();
 }
@@ -125,11 +127,36 @@ void CurvePlot::setLegendBelow()
     fitLegend();
 }
 
-void CurvePlot::addPoint(int series, double step, double value)
+void CurvePlot::addPoint(int series, double step, double value, double seconds)
 {
     if (series < 0 || series >= graphCount())
         return;
-    graph(series)->addData(step, value);
+    m_points.resize(size_t(graphCount()));
+    m_points[size_t(series)].push_back({step, seconds, value});
+    if (const double x = xOf(step, seconds); !std::isnan(x))
+        graph(series)->addData(x, value);
+    scheduleReplot();
+}
+
+double CurvePlot::xOf(double step, double seconds) const
+{
+    return m_againstSeconds ? seconds : step;
+}
+
+void CurvePlot::setAgainstSeconds(bool seconds)
+{
+    if (seconds == m_againstSeconds)
+        return;
+    m_againstSeconds = seconds;
+    xAxis->setLabel(seconds ? tr("seconds") : tr("step"));
+    m_points.resize(size_t(graphCount()));
+    for (int i = 0; i < graphCount(); ++i) {
+        graph(i)->data()->clear();
+        for (const Point &p : m_points[size_t(i)])
+            if (const double x = xOf(p.step, p.seconds); !std::isnan(x))
+                graph(i)->addData(x, p.value);
+    }
+    placeMarker();
     scheduleReplot();
 }
 
@@ -137,6 +164,8 @@ void CurvePlot::clearPoints()
 {
     for (int i = 0; i < graphCount(); ++i)
         graph(i)->data()->clear();
+    m_points.clear();
+    m_markerStepValue = -1.0;
     if (m_marker) {
         removeItem(m_marker);
         removeItem(m_markerLabel);
@@ -146,8 +175,10 @@ void CurvePlot::clearPoints()
     scheduleReplot();
 }
 
-void CurvePlot::setMarker(double x, const QString &label)
+void CurvePlot::setMarker(double x, const QString &label, double seconds)
 {
+    m_markerStepValue = x;
+    m_markerSeconds = seconds;
     if (!m_marker) {
         m_marker = new QCPItemStraightLine(this);
         m_marker->setPen(QPen(CurveColors::repeated(), 1.4, Qt::DashLine));
@@ -156,16 +187,31 @@ void CurvePlot::setMarker(double x, const QString &label)
         m_markerLabel->setColor(CurveColors::repeated());
         m_markerLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
-    m_marker->point1->setCoords(x, 0.0);
-    m_marker->point2->setCoords(x, 1.0);
-    m_markerLabel->position->setCoords(x, 0.02);
     m_markerLabel->setText(QStringLiteral(" ") + label);
+    placeMarker();
     scheduleReplot();
+}
+
+void CurvePlot::placeMarker()
+{
+    if (!m_marker)
+        return;
+    const double x = xOf(m_markerStepValue, m_markerSeconds);
+    m_marker->setVisible(!std::isnan(x));
+    m_markerLabel->setVisible(!std::isnan(x));
+    m_marker->point1->setCoords(std::isnan(x) ? 0.0 : x, 0.0);
+    m_marker->point2->setCoords(std::isnan(x) ? 0.0 : x, 1.0);
+    m_markerLabel->position->setCoords(std::isnan(x) ? 0.0 : x, 0.02);
 }
 
 double CurvePlot::markerStep() const
 {
-    return m_marker ? m_marker->point1->key() : -1.0;
+    return m_marker ? m_markerStepValue : -1.0;
+}
+
+double CurvePlot::markerX() const
+{
+    return m_marker && m_marker->visible() ? m_marker->point1->key() : -1.0;
 }
 
 int CurvePlot::pointCount(int series) const

@@ -1,19 +1,22 @@
 // LanguageModelView: text + preset -> TrainingRunner (worker) -> reports -> curves, heads, log.
 #include "train/languagemodelview.h"
 
+#include "model/memoryneeds.h"
 #include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
 #include "stories/storygenerator.h"
 #include "stories/storywindow.h"
-#include "text/bytetokenizerjson.h"
-#include "text/tokenizer.h"
+#include "text/printableline.h"
 #include "train/curvecolors.h"
 #include "train/curveplot.h"
 #include "train/gpt2folderwriter.h"
 #include "train/languagemodelpreset.h"
 #include "train/snapshotgrid.h"
+#include "train/tokenizingrunner.h"
+#include "train/trainingmemory.h"
 #include "train/trainingrunner.h"
 #include "train/trainingtext.h"
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 
 #include <QComboBox>
@@ -25,49 +28,23 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace headlens {
-
-namespace {
-
-/// The byte's label on the heatmaps' axes: ASCII as it reads (a space as ␣, a newline as ⏎),
-/// other bytes as \xNN (one byte of a longer UTF-8 character).
-std::string byteLabel(int byte)
-{
-    if (byte < 0x80)
-        return Tokenizer::displayLabel(std::string(1, char(byte)));
-    static const char digits[] = "0123456789ABCDEF";
-    return std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
-}
-
-std::vector<std::string> byteLabels()
-{
-    std::vector<std::string> labels;
-    for (int byte = 0; byte < 256; ++byte)
-        labels.push_back(byteLabel(byte));
-    return labels;
-}
-
-QString printable(const std::vector<int> &bytes)
-{
-    std::string text;
-    for (int b : bytes)
-        text += b == '\n' || b == '\t' ? ' ' : char(b);
-    return QString::fromStdString(Tokenizer::toValidUtf8(text));
-}
-
-} // namespace
 
 LanguageModelView::LanguageModelView(QWidget *parent) : QWidget(parent)
 {
     setObjectName("languageModelView");
     m_runner = new TrainingRunner(this);
+    m_tokenizing = new TokenizingRunner(this);
+    m_lastPresetModel = LanguageModelPreset::named("tiny")->model;
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(buildControls());
@@ -76,6 +53,12 @@ LanguageModelView::LanguageModelView(QWidget *parent) : QWidget(parent)
     connect(m_runner, &TrainingRunner::reported, this, &LanguageModelView::showReport);
     connect(m_runner, &TrainingRunner::runningChanged, this, &LanguageModelView::updateButtons);
     connect(m_runner, &TrainingRunner::failed, m_banner, &ProblemBanner::showMessage);
+    connect(m_tokenizing, &TokenizingRunner::finished, this, &LanguageModelView::useTokens);
+    connect(m_tokenizing, &TokenizingRunner::failed, this, [this](const QString &problem) {
+        m_status->clear();
+        m_banner->showMessage(m_name + QStringLiteral(": ") + problem);
+        updateButtons();
+    });
     updateButtons();
 }
 
@@ -85,7 +68,7 @@ LanguageModelView::LanguageModelView(QWidget *parent) : QWidget(parent)
 void LanguageModelView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (m_tokens.empty())
+    if (!m_textBytes)
         useStories(); // something meaningful to train on, with no file of one's own
 }
 
@@ -99,7 +82,33 @@ QWidget *LanguageModelView::buildControls()
     for (const LanguageModelPreset &preset : LanguageModelPreset::all())
         m_preset->addItem(QString::fromStdString(preset.title + ": " + preset.summary),
                           QString::fromStdString(preset.name));
+    m_preset->addItem(tr("Custom…"), QStringLiteral("custom"));
     m_preset->setCurrentIndex(m_preset->findData(QStringLiteral("tiny")));
+    m_tokenizer = new QComboBox(column);
+    m_tokenizer->setObjectName("lmTokenizer");
+    m_tokenizer->addItem(tr("Bytes: one token per byte (256)"), 0);
+    m_tokenizer->addItem(tr("BPE learned from the text"), 1);
+    m_tokenizer->setToolTip(tr("A byte-level BPE learns the text's frequent pieces (as Hugging "
+                               "Face's BpeTrainer does), so a context holds 3 to 4 times more "
+                               "text; bytes need nothing learned and read any text"));
+    m_vocabulary = new QSpinBox(column);
+    m_vocabulary->setObjectName("lmVocabulary");
+    m_vocabulary->setRange(TrainingTokens::kMinBpeVocabulary, TrainingTokens::kMaxBpeVocabulary);
+    m_vocabulary->setValue(1024);
+    m_vocabulary->setSingleStep(256);
+    m_vocabulary->setSuffix(tr(" tokens"));
+    m_vocabulary->setToolTip(tr("The BPE's vocabulary: the 256 bytes, <|endoftext|> and the "
+                                "merges learned"));
+    m_vocabulary->setEnabled(false);
+    m_axis = new QComboBox(column);
+    m_axis->setObjectName("lmAxis");
+    m_axis->addItem(tr("Steps"));
+    m_axis->addItem(tr("Seconds of training"));
+    m_axis->setToolTip(tr("The curves' x axis: steps compare runs, seconds show what one costs "
+                          "on this computer"));
+    m_memory = new QLabel(column);
+    m_memory->setObjectName("lmMemory");
+    m_memory->setWordWrap(true);
     m_stepsBox = new QSpinBox(column);
     m_stepsBox->setObjectName("lmSteps");
     m_stepsBox->setRange(10, 1000000);
@@ -122,9 +131,14 @@ QWidget *LanguageModelView::buildControls()
     textButtons->addWidget(chooseText);
     auto *form = new QFormLayout;
     form->addRow(tr("Size"), m_preset);
+    form->addRow(QString(), buildSizes(column));
+    form->addRow(QString(), m_memory);
     form->addRow(tr("Text"), m_textName);
     form->addRow(QString(), textButtons);
+    form->addRow(tr("Tokens"), m_tokenizer);
+    form->addRow(tr("Vocabulary"), m_vocabulary);
     form->addRow(tr("Steps"), m_stepsBox);
+    form->addRow(tr("Curves against"), m_axis);
     m_banner = new ProblemBanner(column);
     m_train = new QPushButton(tr("Train"), column);
     m_train->setObjectName("lmTrain");
@@ -160,7 +174,18 @@ QWidget *LanguageModelView::buildControls()
     layout->addWidget(m_status);
     layout->addWidget(m_sample);
     layout->addStretch(1);
-    connect(m_preset, &QComboBox::currentIndexChanged, this, &LanguageModelView::restart);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &LanguageModelView::presetChanged);
+    connect(m_axis, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_loss->setAgainstSeconds(index == 1);
+        m_scores->setAgainstSeconds(index == 1);
+    });
+    connect(m_tokenizer, &QComboBox::currentIndexChanged, this, [this] {
+        m_vocabulary->setEnabled(m_tokenizer->currentData().toInt() == 1);
+        tokenize();
+    });
+    // A new vocabulary is learned when the box is left (or Enter pressed), not at each digit.
+    m_vocabulary->setKeyboardTracking(false);
+    connect(m_vocabulary, &QSpinBox::valueChanged, this, &LanguageModelView::tokenize);
     // The learning rate decays over the run's length: a run not started yet takes a new one.
     connect(m_stepsBox, &QSpinBox::valueChanged, this, [this] {
         if (m_steps == 0 && !m_runner->isRunning())
@@ -218,7 +243,69 @@ TrainingSettings LanguageModelView::settings() const
 {
     const auto preset =
         LanguageModelPreset::named(m_preset->currentData().toString().toStdString());
-    return preset->settings(256, m_stepsBox->value(), 0);
+    const int vocabulary = m_tokens ? m_tokens->vocabulary() : 256;
+    if (!preset) { // Custom: Tiny's training settings at the sizes of the boxes
+        TrainingSettings s =
+            LanguageModelPreset::named("tiny")->settings(vocabulary, m_stepsBox->value(), 0);
+        s.model.layers = m_layers->value();
+        s.model.heads = m_heads->value();
+        s.model.dModel = m_dModel->value();
+        s.model.maxLength = m_context->value();
+        return s;
+    }
+    return preset->settings(vocabulary, m_stepsBox->value(), 0);
+}
+
+QWidget *LanguageModelView::buildSizes(QWidget *parent)
+{
+    m_customSizes = new QWidget(parent);
+    auto *grid = new QGridLayout(m_customSizes);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const ToyModelConfig::Limits &limits = ToyModelConfig::kLanguageModelLimits;
+    const auto box = [this](const char *name, int low, int high, int step) {
+        auto *spin = new QSpinBox(m_customSizes);
+        spin->setObjectName(name);
+        spin->setRange(low, high);
+        spin->setSingleStep(step);
+        spin->setKeyboardTracking(false);
+        connect(spin, &QSpinBox::valueChanged, this, &LanguageModelView::restart);
+        return spin;
+    };
+    m_layers = box("lmLayers", 1, limits.layers, 1);
+    m_heads = box("lmHeads", 1, limits.heads, 1);
+    m_dModel = box("lmDModel", 8, limits.dModel, 32);
+    m_context = box("lmContext", 8, limits.maxLength, 32);
+    grid->addWidget(new QLabel(tr("Layers"), m_customSizes), 0, 0);
+    grid->addWidget(m_layers, 0, 1);
+    grid->addWidget(new QLabel(tr("Heads"), m_customSizes), 0, 2);
+    grid->addWidget(m_heads, 0, 3);
+    grid->addWidget(new QLabel(tr("d_model"), m_customSizes), 1, 0);
+    grid->addWidget(m_dModel, 1, 1);
+    grid->addWidget(new QLabel(tr("Context"), m_customSizes), 1, 2);
+    grid->addWidget(m_context, 1, 3);
+    m_customSizes->setVisible(false);
+    return m_customSizes;
+}
+
+void LanguageModelView::presetChanged()
+{
+    const bool custom = m_preset->currentData().toString() == QStringLiteral("custom");
+    if (custom) {
+        // From the sizes trained last, so Custom starts as a small change of a known model.
+        const ToyModelConfig &c = m_lastPresetModel;
+        for (auto [spin, value] : {std::pair{m_layers, c.layers},
+                                   {m_heads, c.heads},
+                                   {m_dModel, c.dModel},
+                                   {m_context, c.maxLength}}) {
+            const QSignalBlocker quiet(spin);
+            spin->setValue(value);
+        }
+    } else {
+        m_lastPresetModel =
+            LanguageModelPreset::named(m_preset->currentData().toString().toStdString())->model;
+    }
+    m_customSizes->setVisible(custom);
+    restart();
 }
 
 void LanguageModelView::setText(const QString &name, const std::string &text)
@@ -226,11 +313,35 @@ void LanguageModelView::setText(const QString &name, const std::string &text)
     m_name = name;
     m_textName->setText(tr("%1 (%2 bytes)").arg(name).arg(text.size()));
     m_relations.clear();
-    m_tokens.assign(text.begin(), text.end());
-    for (int &token : m_tokens)
-        token = static_cast<unsigned char>(token);
-    m_text.reset();
+    m_textBytes = std::make_shared<const std::string>(text);
+    tokenize();
+}
+
+void LanguageModelView::tokenize()
+{
+    if (!m_textBytes)
+        return;
+    m_tokens.reset();
+    m_pendingGoal = 0;
+    restart(); // nothing trains on the tokens of before
+    const int vocabulary = m_tokenizer->currentData().toInt() == 1 ? m_vocabulary->value() : 0;
+    if (vocabulary > 0)
+        m_status->setText(tr("Learning a BPE of %1 tokens from the text…").arg(vocabulary));
+    m_tokenizing->start(m_textBytes, vocabulary);
+}
+
+void LanguageModelView::useTokens(std::shared_ptr<const TrainingTokens> tokens)
+{
+    m_tokens = std::move(tokens);
+    m_textName->setText(tr("%1 (%2 bytes, %3 tokens)")
+                            .arg(m_name)
+                            .arg(m_textBytes->size())
+                            .arg(m_tokens->ids().size()));
+    m_loss->setTitle(m_tokens->name() == "bytes" ? tr("Loss (nats per byte)")
+                                                 : tr("Loss (nats per token)"));
     restart();
+    if (m_pendingGoal > 0)
+        trainTo(std::exchange(m_pendingGoal, 0));
 }
 
 void LanguageModelView::useStories()
@@ -277,17 +388,32 @@ void LanguageModelView::restart()
     // The run of the text before stops: nothing trains, and nothing it reports is shown, until
     // a text that fits starts a run of its own.
     m_runner->pause();
-    if (m_tokens.empty()) {
+    if (auto problem = s.validateLanguageModel()) {
+        m_memory->clear();
+        m_banner->showMessage(QString::fromStdString(*problem));
         updateButtons();
         return;
     }
+    const TrainingMemory memory = TrainingMemory::of(s);
+    m_memory->setText(tr("%1 M parameters; training holds about %2")
+                          .arg(double(memory.parameters) / 1e6, 0, 'f', 2)
+                          .arg(QString::fromStdString(formatBytes(double(memory.total())))));
+    if (!m_tokens) {
+        updateButtons();
+        return;
+    }
+    m_status->clear();
     const int n = s.model.maxLength;
-    if (auto problem = TextBatches::validate(m_tokens.size(), n)) {
-        m_banner->showMessage(m_name + QStringLiteral(": ") + QString::fromStdString(*problem));
+    try {
+        memory.check(MemoryNeeds::availableBytes());
+        if (auto problem = TextBatches::validate(m_tokens->ids().size(), n))
+            throw InputError(m_name.toStdString() + ": " + *problem);
+    } catch (const InputError &error) {
+        m_banner->showMessage(QString::fromStdString(error.what()));
         updateButtons();
         return;
     }
-    m_text = std::make_shared<const TextBatches>(m_tokens, n, byteLabels());
+    m_text = std::make_shared<const TextBatches>(m_tokens->ids(), n, m_tokens->labels());
     m_runner->restartOnText(s, m_text);
     updateButtons();
 }
@@ -300,6 +426,10 @@ void LanguageModelView::train()
 
 void LanguageModelView::trainTo(int64_t goal)
 {
+    if (!m_text && m_tokenizing->isRunning()) {
+        m_pendingGoal = goal; // trained to once the tokens are ready
+        return;
+    }
     if (!m_text)
         return;
     m_goal = goal;
@@ -322,7 +452,7 @@ void LanguageModelView::showMetrics(const TrainingMetrics &metrics)
         return; // the last words of a run whose text was replaced by one that cannot train
     m_steps = metrics.step;
     m_trainLoss = metrics.loss;
-    m_loss->addPoint(0, double(metrics.step), metrics.loss);
+    m_loss->addPoint(0, double(metrics.step), metrics.loss, metrics.seconds);
     const TrainingSettings s = settings();
     const double tokensPerSecond = metrics.seconds > 0.0 ? double(metrics.step) * s.batchSize *
                                                                s.model.maxLength / metrics.seconds
@@ -345,31 +475,33 @@ void LanguageModelView::showReport(std::shared_ptr<const TrainingReport> report)
     m_report = report;
     m_steps = report->evaluation.step;
     const double step = double(report->evaluation.step);
-    m_loss->addPoint(1, step, report->evaluation.loss);
+    const double seconds = report->seconds;
+    m_loss->addPoint(1, step, report->evaluation.loss, seconds);
     if (report->inContext) {
         const InContextScores &c = *report->inContext;
-        m_loss->addPoint(2, step, c.unrepeatedLoss);
-        m_loss->addPoint(3, step, c.repeatedLoss);
+        m_loss->addPoint(2, step, c.unrepeatedLoss, seconds);
+        m_loss->addPoint(3, step, c.repeatedLoss, seconds);
         const double induction = *std::max_element(c.induction.begin(), c.induction.end());
         const double previous = *std::max_element(c.previousToken.begin(), c.previousToken.end());
-        m_scores->addPoint(0, step, induction);
-        m_scores->addPoint(1, step, previous);
+        m_scores->addPoint(0, step, induction, seconds);
+        m_scores->addPoint(1, step, previous, seconds);
         const bool before = m_log.copyingStep() >= 0;
         m_log.add({report->evaluation.step, report->seconds, m_trainLoss, report->evaluation.loss,
                    c.unrepeatedLoss, c.repeatedLoss, induction, previous});
         if (!before && m_log.copyingStep() >= 0) {
             const QString label = tr("copying from step %1").arg(m_log.copyingStep());
-            m_loss->setMarker(double(m_log.copyingStep()), label);
-            m_scores->setMarker(double(m_log.copyingStep()), label);
+            m_loss->setMarker(double(m_log.copyingStep()), label, seconds);
+            m_scores->setMarker(double(m_log.copyingStep()), label, seconds);
             emit message(tr("In-context copying appeared at step %1: induction heads formed.")
                              .arg(m_log.copyingStep()));
         }
     }
     m_heatmaps->setSnapshot(report->snapshot, TaskKind::Induction);
     if (!report->sample.empty())
-        m_sample->setText(tr("Sample at step %1: “%2”")
-                              .arg(report->evaluation.step)
-                              .arg(printable(report->sample)));
+        m_sample->setText(
+            tr("Sample at step %1: “%2”")
+                .arg(report->evaluation.step)
+                .arg(QString::fromStdString(printableLine(m_tokens->decode(report->sample)))));
     updateButtons();
 }
 
@@ -381,7 +513,7 @@ bool LanguageModelView::saveTo(const QString &folder)
 bool LanguageModelView::save(const QString &folder,
                              const std::shared_ptr<const TrainingReport> &report)
 {
-    if (!report)
+    if (!report || !m_tokens)
         return false;
     const TrainedModel &model = *report->model;
     try {
@@ -393,7 +525,8 @@ bool LanguageModelView::save(const QString &folder,
         const auto last = acts.logits.row(acts.logits.rows() - 1);
         log.setCheck(probe, std::vector<float>(last.data(), last.data() + last.size()));
         Gpt2FolderWriter::write(folder.toStdString(), model.settings.model, model.parameters,
-                                byteTokenizerJson(), log.toJson(m_name.toStdString(), "bytes"));
+                                m_tokens->tokenizerJson(),
+                                log.toJson(m_name.toStdString(), m_tokens->name()));
     } catch (const InputError &error) {
         m_banner->showMessage(QString::fromStdString(error.what()));
         return false;
@@ -430,15 +563,14 @@ void LanguageModelView::openInViews()
             return;
     }
     emit openFolder(m_savedFolder);
-    // The probe is the start of a held-out window: that window becomes the views' text.
-    StoryText text{std::string(m_tokens.size(), '\0'), m_relations};
-    std::transform(m_tokens.begin(), m_tokens.end(), text.text.begin(),
-                   [](int byte) { return char(byte); });
-    const std::vector<int> &probe = m_report->snapshot.tokens;
-    std::string probeText(probe.size(), '\0');
-    std::transform(probe.begin(), probe.end(), probeText.begin(),
-                   [](int byte) { return char(byte); });
-    if (auto window = windowAt(text, probeText, m_text ? m_text->trainingTokens() : 0,
+    // The probe starts a held-out window: that window (or the nearest sentences of the stories
+    // with a relation) becomes the views' text. A token is at least a byte, so as many bytes
+    // as the context has tokens always fit it.
+    if (!m_textBytes || !m_tokens || !m_text)
+        return;
+    const StoryText text{*m_textBytes, m_relations};
+    if (auto window = windowAt(text, m_tokens->decode(m_report->snapshot.tokens),
+                               m_tokens->begin(m_text->trainingTokens()),
                                size_t(m_report->model->settings.model.maxLength)))
         emit probeStory(*window);
 }
@@ -452,7 +584,7 @@ void LanguageModelView::setPlotStyle(const PlotStyle &style)
 
 bool LanguageModelView::isBusy() const
 {
-    return m_runner->isBusy();
+    return m_runner->isBusy() || m_tokenizing->isRunning();
 }
 
 void LanguageModelView::updateButtons()
@@ -464,6 +596,9 @@ void LanguageModelView::updateButtons()
     m_save->setEnabled(m_report != nullptr);
     m_open->setEnabled(m_report != nullptr);
     m_preset->setEnabled(!running);
+    m_customSizes->setEnabled(!running);
+    m_tokenizer->setEnabled(!running);
+    m_vocabulary->setEnabled(!running && m_tokenizer->currentData().toInt() == 1);
 }
 
 } // namespace headlens

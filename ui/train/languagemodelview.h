@@ -6,6 +6,7 @@
 #include "stories/storytext.h"
 #include "train/traininglog.h"
 #include "train/trainingreport.h"
+#include "train/trainingtokens.h"
 
 #include <QWidget>
 
@@ -23,10 +24,13 @@ namespace headlens {
 class CurvePlot;
 class ProblemBanner;
 class SnapshotGrid;
+class TokenizingRunner;
 class TrainingRunner;
 
-/// Trains a GPT-2-style model (LanguageModelPreset) on a text, one byte per token, in
-/// TrainingRunner's worker. The text is HeadLens's generated stories (useStories(), the
+/// Trains a GPT-2-style model (LanguageModelPreset, or custom sizes) on a text, one byte per
+/// token or with a BPE learned from the text (TokenizingRunner, off the UI thread), in
+/// TrainingRunner's worker. Sizes that do not fit memory are refused before anything is
+/// allocated (TrainingMemory). The text is HeadLens's generated stories (useStories(), the
 /// default), the one set with setText(), or one chosen with "Text file…". Reports fill the loss
 /// curves (training, held-out, and the copying test: a run of the text after itself against after
 /// another run), the heads' strongest induction and previous-token scores, the heads of every layer
@@ -75,6 +79,20 @@ public:
     CurvePlot *scorePlot() const { return m_scores; }
     SnapshotGrid *heatmaps() const { return m_heatmaps; }
     QComboBox *presetBox() const { return m_preset; }
+    /// Bytes or BPE, and the BPE's vocabulary size.
+    QComboBox *tokenizerBox() const { return m_tokenizer; }
+    QSpinBox *vocabularyBox() const { return m_vocabulary; }
+    /// The custom size's layers, heads, d_model and context (shown with the "Custom" preset).
+    QSpinBox *layersBox() const { return m_layers; }
+    QSpinBox *headsBox() const { return m_heads; }
+    QSpinBox *dModelBox() const { return m_dModel; }
+    QSpinBox *contextBox() const { return m_context; }
+    /// The curves' x axis: steps (0) or seconds of training (1).
+    QComboBox *axisBox() const { return m_axis; }
+    /// The memory the run will hold, and its parameters.
+    QLabel *memoryLabel() const { return m_memory; }
+    /// The tokens the run trains on; null while a BPE is being learned or without a text.
+    std::shared_ptr<const TrainingTokens> tokens() const { return m_tokens; }
     QSpinBox *stepsBox() const { return m_stepsBox; }
     QLabel *statusLabel() const { return m_status; }
     QLabel *sampleLabel() const { return m_sample; }
@@ -93,7 +111,13 @@ protected:
 
 private:
     QWidget *buildControls();
+    QWidget *buildSizes(QWidget *parent);
     QWidget *buildCharts();
+    /// Turns the text into tokens with the tokenizer on screen, then restart()s.
+    void tokenize();
+    void useTokens(std::shared_ptr<const TrainingTokens> tokens);
+    /// The custom size boxes take the preset chosen (or shown) before Custom.
+    void presetChanged();
     void restart();
     void showMetrics(const TrainingMetrics &metrics);
     void showReport(std::shared_ptr<const TrainingReport> report);
@@ -104,6 +128,16 @@ private:
 
     TrainingRunner *m_runner = nullptr;
     QComboBox *m_preset = nullptr;
+    QWidget *m_customSizes = nullptr;
+    QSpinBox *m_layers = nullptr;
+    QSpinBox *m_heads = nullptr;
+    QSpinBox *m_dModel = nullptr;
+    QSpinBox *m_context = nullptr;
+    QLabel *m_memory = nullptr;
+    QComboBox *m_axis = nullptr; ///< the curves against steps or seconds
+    QComboBox *m_tokenizer = nullptr;
+    QSpinBox *m_vocabulary = nullptr;
+    TokenizingRunner *m_tokenizing = nullptr;
     QSpinBox *m_stepsBox = nullptr;
     QLabel *m_textName = nullptr;
     QPushButton *m_train = nullptr;
@@ -118,17 +152,20 @@ private:
     CurvePlot *m_scores = nullptr;
     SnapshotGrid *m_heatmaps = nullptr;
 
-    QString m_name;                            ///< the text's name
-    std::vector<int> m_tokens;                 ///< the text's bytes
-    std::vector<StoryRelation> m_relations;    ///< the stories' relations; empty for a file
+    QString m_name;                                 ///< the text's name
+    std::shared_ptr<const std::string> m_textBytes; ///< the text; null before the first
+    std::shared_ptr<const TrainingTokens> m_tokens; ///< null while tokenizing
+    std::vector<StoryRelation> m_relations;         ///< the stories' relations; empty for a file
     std::shared_ptr<const TextBatches> m_text; ///< the run's windows; null when it cannot train
     std::shared_ptr<const TrainingReport> m_report;
     TrainingLog m_log{TrainingSettings()};
     double m_trainLoss = 0.0; ///< the latest chunk's, for the log row of the next report
     int64_t m_steps = 0;
     int64_t m_goal = 0;
-    QString m_savedFolder;    ///< the last folder saved to
-    int64_t m_savedStep = -1; ///< the step it holds
+    int64_t m_pendingGoal = 0;        ///< a trainTo() asked for while the BPE was being learned
+    QString m_savedFolder;            ///< the last folder saved to
+    int64_t m_savedStep = -1;         ///< the step it holds
+    ToyModelConfig m_lastPresetModel; ///< the sizes of the preset chosen before Custom
 };
 
 } // namespace headlens

@@ -65,8 +65,11 @@ void SnapshotGrid::placePlots()
     }
     const int rows = std::max(m_plots.front()->rowCount(), 1);
     const int cols = std::max(m_plots.front()->colCount(), 1);
+    // Shrinking to fit, the grid fits the height its layout gives it (the language model's
+    // splitter gives it the part under the curves, not the page's); else the height of the
+    // page that scrolls to it.
     int visible = m_host->height();
-    for (QWidget *w = parentWidget(); w; w = w->parentWidget()) {
+    for (QWidget *w = parentWidget(); w && !m_shrinkToFit; w = w->parentWidget()) {
         if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
             visible = scroll->viewport()->height() - m_caption->height() - 12;
             break;
@@ -109,7 +112,8 @@ void SnapshotGrid::placePlots()
         m_plots[i]->setGeometry(at);
         bottom = std::max(bottom, at.bottom() + 1);
     }
-    m_host->setMinimumHeight(bottom);
+    // A minimum from the placement would keep the host from ever shrinking again.
+    m_host->setMinimumHeight(m_shrinkToFit ? 0 : bottom);
 }
 
 void SnapshotGrid::setShrinkToFit(bool shrink)

@@ -115,7 +115,7 @@ void TrainingRunner::pause()
     const quint64 generation = m_generation.load();
     queue([this, generation] {
         if (m_trainer)
-            report(generation); // the exact state the training stopped at
+            report(generation, true); // the exact state the training stopped at
     });
 }
 
@@ -168,7 +168,7 @@ void TrainingRunner::chunk(quint64 generation, quint64 chain, int steps, double 
             text ? std::max(kTextReportSeconds, 4.0 * m_lastReportSeconds) : kReportSeconds;
         if (done || rate > 0 || sinceReport >= every ||
             (!text && stepsSinceReport >= kReportSteps && sinceReport >= kMinReportSeconds)) {
-            report(generation); // watched: every chunk, so each step taken shows
+            report(generation, done); // watched: every chunk, so each step taken shows
             sinceReport = 0.0;
             stepsSinceReport = 0;
         }
@@ -212,7 +212,7 @@ void TrainingRunner::queueAfter(int milliseconds, quint64 generation, quint64 ch
 }
 
 // Runs in the worker: evaluate() and snapshot() of the model as it is now.
-void TrainingRunner::report(quint64 generation)
+void TrainingRunner::report(quint64 generation, bool stopped)
 {
     if (generation != m_generation.load())
         return;
@@ -224,7 +224,7 @@ void TrainingRunner::report(quint64 generation)
     report->seconds = m_trainer->secondsTrained();
     if (m_trainer->text()) {
         report->inContext = m_trainer->inContext();
-        if (++m_reportsSinceSample >= kSampleEvery) {
+        if (++m_reportsSinceSample >= kSampleEvery || stopped) {
             m_reportsSinceSample = 0;
             report->sample = sampleTokens(m_trainer->model(), report->snapshot.tokens,
                                           kSampleTokens, 0.8f, uint64_t(m_trainer->stepsDone()));

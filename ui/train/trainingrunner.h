@@ -74,7 +74,10 @@ private:
     void queue(std::function<void()> command);
     void chunk(quint64 generation, quint64 chain, int steps, double sinceReport,
                int stepsSinceReport);
-    void report(quint64 generation);
+    /// `stopped`: the run paused or reached its goal, so the report also carries a sample
+    /// (else one report in kSampleEvery does): the text a person reads then is the model's
+    /// as it stands.
+    void report(quint64 generation, bool stopped = false);
     void queueAfter(int milliseconds, quint64 generation, quint64 chain);
     void finish();
     void setRunning(bool running);

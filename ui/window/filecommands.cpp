@@ -2,7 +2,7 @@
 #include "window/filecommands.h"
 
 #include "export/tensorexporter.h"
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 #include "model/modelopener.h"
 #include "models/modelpicker.h"
 #include "session/weightspolicy.h"

@@ -1,5 +1,5 @@
 // WeightsFile: mapping between state_dict entries and AttentionWeights, with shape checks.
-#include "io/weightsfile.h"
+#include "attention/weightsfile.h"
 
 #include "io/nonfinitevalues.h"
 #include "io/npzarchive.h"

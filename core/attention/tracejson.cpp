@@ -1,5 +1,5 @@
 // TraceJson: nlohmann::json stays inside this file; the header exposes only strings.
-#include "io/tracejson.h"
+#include "attention/tracejson.h"
 
 #include "io/atomicfile.h"
 #include "io/npyfile.h"

@@ -1,5 +1,5 @@
 // PositionTable: sinusoidal, random and empty positional tables.
-#include "text/positionalencoding.h"
+#include "attention/positionalencoding.h"
 
 #include "util/counterrandom.h"
 

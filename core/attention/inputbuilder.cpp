@@ -1,9 +1,9 @@
 // InputBuilder: tokenizing, padding, embedding and checking the input of one layer.
-#include "text/inputbuilder.h"
+#include "attention/inputbuilder.h"
 #include "util/bytesize.h"
 
 #include "attention/attentionforward.h"
-#include "text/positionalencoding.h"
+#include "attention/positionalencoding.h"
 #include "text/tokenembedding.h"
 #include "text/tokenizer.h"
 #include "util/inputerror.h"
