@@ -4,7 +4,7 @@
 #include "commandlinerequest.h"
 #include "optionvalues.h"
 #include "printoptions.h"
-#include "stories/headpatternscores.h"
+#include "train/headpatternscores.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 

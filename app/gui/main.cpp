@@ -3,7 +3,7 @@
 #include "runner/tracerunner.h"
 #include "startupoptions.h"
 #include "startupprobe.h"
-#include "stories/headpatternscores.h"
+#include "train/headpatternscores.h"
 #include "train/languagemodelview.h"
 #include "train/trainview.h"
 #include "traincommand.h"

@@ -5,5 +5,4 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/relationscores.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenspans.cpp
     ${CMAKE_CURRENT_LIST_DIR}/storywindow.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/headpatternscores.cpp
 )

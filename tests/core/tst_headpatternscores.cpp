@@ -1,10 +1,10 @@
 // tst_headpatternscores: the pieces under the Heads view's "Score heads against": tokens found
 // in the text they spell (tokenSpans), story windows that fit a context with their relations
 // (storyWindow, windowAt), and every head scored with chance beside it (scoreHeads).
-#include "stories/headpatternscores.h"
 #include "stories/storygenerator.h"
 #include "stories/storywindow.h"
 #include "stories/tokenspans.h"
+#include "train/headpatternscores.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // HeadScoreBar: "Score heads against" a pattern, the Story button, and what the scores mean.
 #pragma once
 
-#include "stories/headpatternscores.h"
+#include "train/headpatternscores.h"
 
 #include <QWidget>
 

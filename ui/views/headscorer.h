@@ -5,8 +5,8 @@
 #include "attention/trace.h"
 #include "model/modelrun.h"
 #include "runner/newestinpool.h"
-#include "stories/headpatternscores.h"
 #include "stories/storytext.h"
+#include "train/headpatternscores.h"
 
 #include <QObject>
 #include <QString>

@@ -1,7 +1,7 @@
 // HeadScoreTable: every layer's heads' scores at once, layers down and heads across.
 #pragma once
 
-#include "stories/headpatternscores.h"
+#include "train/headpatternscores.h"
 
 #include <QWidget>
 

@@ -1,5 +1,5 @@
 // HeadPatternScores: one scoring function per pattern, applied to every head and to an even head.
-#include "stories/headpatternscores.h"
+#include "train/headpatternscores.h"
 
 #include "stories/relationscores.h"
 #include "train/headscores.h"
