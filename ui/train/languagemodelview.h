@@ -102,8 +102,9 @@ signals:
     void openFolder(const QString &folder);
     /// A sentence for the status bar.
     void message(const QString &text);
-    /// After openFolder: the probe's window of the text, one line, as the views' text, with the
-    /// stories' relations in it (none for a text of one's own), for the Heads view's scores.
+    /// After openFolder: the probe's held-out window as the views' text (one line), with the
+    /// stories' relations inside it; when it holds none, the nearest sentences of the stories
+    /// that fit the context and do (windowAt). No relations for a text of one's own.
     void probeStory(const headlens::StoryText &story);
 
 protected:
