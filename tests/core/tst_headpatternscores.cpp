@@ -170,7 +170,8 @@ private slots:
         for (size_t at = story.text.find(". ", 0); at != std::string::npos;
              at = story.text.find(". ", at + 1)) {
             const std::string probe = story.text.substr(at + 2, 12);
-            const StoryText plain = oneLineExcerpt(story, at + 2, at + 2 + 64);
+            const StoryText plain =
+                oneLineExcerpt(story, at + 2, std::min(at + 2 + 64, story.text.size()));
             const auto w = windowAt(story, probe, 0, 64);
             QVERIFY(w);
             QVERIFY(w->text.size() <= 64);
