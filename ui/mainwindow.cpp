@@ -114,6 +114,7 @@ void MainWindow::buildModels()
                 m_heads->strip()->setSegments(run ? run->segments : std::vector<int>());
             });
     connect(controller, &ModelController::sourceChanged, this, &MainWindow::recompute);
+    connectScores(controller);
     connect(m_models, &ModelWiring::headOpened, this,
             [this] { m_tabs->setCurrentWidget(m_heads); });
     connect(m_models, &ModelWiring::layerSettingsVisibleChanged, m_controls,
@@ -138,6 +139,29 @@ void MainWindow::buildModels()
     connect(m_actions, &MainActions::exampleChosen, examples, &ExampleCommands::apply);
     connect(examples, &ExampleCommands::message, statusBar(), &QStatusBar::showMessage);
     m_models->syncActive();
+}
+
+// The heads scored against a pattern: the page follows the text (a story's relations hold while
+// it is unchanged) and the model's run; its Story button and the Language model view's "Open in
+// views" put an annotated story in the text box.
+void MainWindow::connectScores(ModelController *controller)
+{
+    m_heads->setText(m_workspace->state().text);
+    connect(m_workspace, &Workspace::inputChanged, m_heads,
+            [this] { m_heads->setText(m_workspace->state().text); });
+    connect(controller, &ModelController::runChanged, m_heads, &HeadsPage::setRun);
+    connect(m_heads, &HeadsPage::textWanted, m_workspace, &Workspace::setText);
+    connect(m_heads, &HeadsPage::headChosen, this, [this, controller](int layer, int head) {
+        if (controller->isActive())
+            controller->openHead(layer, head);
+        else
+            m_selection->setPinnedHead(head);
+    });
+    connect(m_trainPage->languageModel(), &LanguageModelView::probeStory, this,
+            [this](const StoryText &story) {
+                m_heads->setStory(story);
+                m_workspace->setText(QString::fromStdString(story.text));
+            });
 }
 
 void MainWindow::buildAblations()

@@ -23,6 +23,7 @@ class FigureCommands;
 class FileCommands;
 class HeadsGridView;
 class MainActions;
+class ModelController;
 class ModelTabs;
 class ModelWiring;
 class PipelineView;
@@ -55,6 +56,8 @@ public:
     Selection *selection() const { return m_selection; }
     ControlsPanel *controls() const { return m_controls; }
     HeadsGridView *grid() const { return m_heads->grid(); }
+    /// The Heads tab: the grid, the single head, the strip and the heads' scores.
+    HeadsPage *headsPage() const { return m_heads; }
     SingleHeadView *singleHead() const { return m_heads->single(); }
     TokenStrip *tokenStrip() const { return m_heads->strip(); }
     /// The heads' right-click menu (ablate, keep only, restore) of every heatmap.
@@ -116,6 +119,7 @@ private:
     void connectFigures();
     void buildModels();
     void buildAblations();
+    void connectScores(ModelController *controller);
     void connectActions();
     void followTabs();
     void connectPipeline();

@@ -115,6 +115,10 @@ Output:
   --view pipeline-side      with --step N: the pipeline scrolled down to its side tabs
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)
+  --score PATTERN           the Heads view's "Score heads against": previous-token,
+                            induction, antecedent, subject or bracket
+  --story                   the Heads view's Story button: a generated story that fits the
+                            model, with the relations the scores need
 )";
     else
         text +=

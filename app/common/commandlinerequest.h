@@ -60,6 +60,10 @@ struct CommandLineRequest
     std::string page = "a4";   ///< --page a4|letter: the handout's paper
     bool landscape = false;    ///< --landscape: the handout's pages on their side
     bool presentation = false; ///< --presentation: View > Presentation mode (large fonts)
+    /// --score: the Heads page's "Score heads against" (previous-token, induction, antecedent,
+    /// subject, bracket); empty: none.
+    std::string score;
+    bool story = false; ///< --story: the Heads page's Story button, once the model has run
 
     bool help = false;
     bool version = false;

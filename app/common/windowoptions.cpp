@@ -4,6 +4,7 @@
 #include "commandlinerequest.h"
 #include "optionvalues.h"
 #include "printoptions.h"
+#include "train/headpatternscores.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -17,7 +18,8 @@ bool WindowOptions::isHandoutOption(const std::string &option)
 bool WindowOptions::takesValue(const std::string &option)
 {
     return option == "--screenshot" || option == "--handout" || option == "--size" ||
-           option == "--view" || option == "--step" || option == "--theme" || option == "--page";
+           option == "--view" || option == "--step" || option == "--theme" || option == "--page" ||
+           option == "--score";
 }
 
 void WindowOptions::take(CommandLineRequest &request, const std::string &option,
@@ -37,6 +39,12 @@ void WindowOptions::take(CommandLineRequest &request, const std::string &option,
         request.theme = value;
     else if (option == "--page")
         request.page = PrintOptions::page(value);
+    else if (option == "--score" && !headPatternFromString(value))
+        throw InputError("--score expects previous-token, induction, antecedent, subject or "
+                         "bracket, got '" +
+                         quotedText(value) + "'.");
+    else if (option == "--score")
+        request.score = value;
     else
         request.view = value;
 }
@@ -47,6 +55,8 @@ bool WindowOptions::takeFlag(CommandLineRequest &request, const std::string &opt
         request.landscape = true;
     else if (option == "--presentation")
         request.presentation = true;
+    else if (option == "--story")
+        request.story = true;
     else
         return false;
     return true;

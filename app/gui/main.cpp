@@ -1,17 +1,22 @@
 // headlens: the window. `headlens [file.headlens] [options] [--screenshot out.png]`.
 #include "mainwindow.h"
+#include "runner/tracerunner.h"
 #include "startupoptions.h"
 #include "startupprobe.h"
+#include "train/headpatternscores.h"
 #include "train/languagemodelview.h"
 #include "train/trainview.h"
 #include "traincommand.h"
 #include "util/inputerror.h"
+#include "views/headscorebar.h"
+#include "views/headspage.h"
 #include "window/filecommands.h"
 #include "window/screenshottaker.h"
 #include "workspace/workspace.h"
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QTimer>
 
 #include <algorithm>
 #include <iostream>
@@ -85,6 +90,17 @@ int main(int argc, char *argv[])
         return 2;
     }
     window.recompute();
+    if (const std::string &score = options->request().score; !score.empty())
+        window.headsPage()->scoreBar()->setPattern(headlens::headPatternFromString(score));
+    if (options->request().story) {
+        // The story must fit the model's context, which the page knows once the model has run.
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = QObject::connect(
+            window.runner(), &headlens::TraceRunner::traceReady, &window, [&window, once] {
+                QObject::disconnect(*once);
+                QTimer::singleShot(0, &window, [&window] { window.headsPage()->makeStory(); });
+            });
+    }
     if (const auto &request = options->request(); request.train.languageModel) {
         // --train-lm [--train-text FILE] --steps N: the Language model view trains N steps.
         headlens::LanguageModelView *lm = window.languageModelView();

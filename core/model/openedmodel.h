@@ -94,6 +94,14 @@ public:
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.
     virtual std::string tokenLabel(int id) const = 0;
+    /// The bytes of the text token `id` stands for (TokenizerPipeline::tokenBytes: " world" for
+    /// "Ġworld"), so that a token's place in the text can be found; empty when the model does
+    /// not read text byte for byte (a toy model's vocabulary).
+    virtual std::string tokenBytes(int id) const
+    {
+        (void)id;
+        return {};
+    }
     /// What opening found wrong without refusing the model (weights holding NaN or infinite
     /// values, named by tensor); Session puts them first in every trace's warnings.
     virtual std::vector<std::string> warnings() const { return {}; }

@@ -168,4 +168,9 @@ std::string TransformerOpenedModel::tokenLabel(int id) const
     return m_model.tokenizer().displayLabel(id);
 }
 
+std::string TransformerOpenedModel::tokenBytes(int id) const
+{
+    return m_model.tokenizer().tokenBytes(id);
+}
+
 } // namespace headlens

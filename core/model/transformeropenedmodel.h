@@ -43,6 +43,7 @@ public:
                          const std::function<bool(double)> &progress) const override;
     std::vector<int> encodePiece(const std::string &text) const override;
     std::string tokenLabel(int id) const override;
+    std::string tokenBytes(int id) const override;
 
 private:
     /// What run() and extend() ask of the pass: a causal model keeps its keys and values.

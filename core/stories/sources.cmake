@@ -3,4 +3,6 @@
 target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/storygenerator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/relationscores.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tokenspans.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/storywindow.cpp
 )

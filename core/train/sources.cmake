@@ -20,6 +20,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/traininglog.cpp
     ${CMAKE_CURRENT_LIST_DIR}/storyprobe.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headscores.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/headpatternscores.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingsettings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainedmodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp

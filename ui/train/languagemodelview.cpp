@@ -5,6 +5,7 @@
 #include "panels/columnscrollarea.h"
 #include "panels/problembanner.h"
 #include "stories/storygenerator.h"
+#include "stories/storywindow.h"
 #include "text/printableline.h"
 #include "train/curvecolors.h"
 #include "train/curveplot.h"
@@ -352,6 +353,7 @@ void LanguageModelView::setText(const QString &name, const std::string &text)
 {
     m_name = name;
     m_textName->setText(tr("%1 (%2 bytes)").arg(name).arg(text.size()));
+    m_relations.clear();
     m_textBytes = std::make_shared<const std::string>(text);
     tokenize();
 }
@@ -385,7 +387,9 @@ void LanguageModelView::useTokens(std::shared_ptr<const TrainingTokens> tokens)
 
 void LanguageModelView::useStories()
 {
-    setText(tr("Generated stories"), StoryGenerator(0).generate(kStoryBytes).text);
+    StoryText stories = StoryGenerator(0).generate(kStoryBytes);
+    setText(tr("Generated stories"), stories.text);
+    m_relations = std::move(stories.relations);
 }
 
 void LanguageModelView::openText(const QString &path)
@@ -600,6 +604,16 @@ void LanguageModelView::openInViews()
             return;
     }
     emit openFolder(m_savedFolder);
+    // The probe starts a held-out window: that window (or the nearest sentences of the stories
+    // with a relation) becomes the views' text. A token is at least a byte, so as many bytes
+    // as the context has tokens always fit it.
+    if (!m_textBytes || !m_tokens || !m_text)
+        return;
+    const StoryText text{*m_textBytes, m_relations};
+    if (auto window = windowAt(text, m_tokens->decode(m_report->snapshot.tokens),
+                               m_tokens->begin(m_text->trainingTokens()),
+                               size_t(m_report->model->settings.model.maxLength)))
+        emit probeStory(*window);
 }
 
 void LanguageModelView::setPlotStyle(const PlotStyle &style)

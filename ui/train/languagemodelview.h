@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plot/plotstyle.h"
+#include "stories/storytext.h"
 #include "train/traininglog.h"
 #include "train/trainingreport.h"
 #include "train/trainingtokens.h"
@@ -108,6 +109,10 @@ signals:
     void openFolder(const QString &folder);
     /// A sentence for the status bar.
     void message(const QString &text);
+    /// After openFolder: the probe's held-out window as the views' text (one line), with the
+    /// stories' relations inside it; when it holds none, the nearest sentences of the stories
+    /// that fit the context and do (windowAt). No relations for a text of one's own.
+    void probeStory(const headlens::StoryText &story);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -162,6 +167,7 @@ private:
     QString m_name;                                 ///< the text's name
     std::shared_ptr<const std::string> m_textBytes; ///< the text; null before the first
     std::shared_ptr<const TrainingTokens> m_tokens; ///< null while tokenizing
+    std::vector<StoryRelation> m_relations;         ///< the stories' relations; empty for a file
     std::shared_ptr<const TextBatches> m_text; ///< the run's windows; null when it cannot train
     std::shared_ptr<const TrainingReport> m_report;
     TrainingLog m_log{TrainingSettings()};

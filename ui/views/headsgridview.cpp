@@ -325,10 +325,9 @@ void HeadsGridView::refill()
     for (int head = 0; head < int(m_plots.size()); ++head) {
         HeatmapPlot *plot = m_plots[size_t(head)];
         plot->setLabels(rows, cols);
-        plot->setTitle(TraceReader::headTitle(*m_trace, m_batch, head));
-        plot->setTitleToolTip(TraceReader::headTitleToolTip(*m_trace, m_batch, head));
         plot->setTitleColor(HeadColors::color(head, m_style.dark));
     }
+    retitle();
     if (m_shown.madeFrom(m_trace, m_batch)) {
         applyThumbnails(m_shown);
     } else {
@@ -339,6 +338,34 @@ void HeadsGridView::refill()
     if (m_selection)
         onHoverChanged(m_selection->hoverHead(), m_selection->hoverQuery(),
                        m_selection->hoverKey());
+}
+
+void HeadsGridView::setHeadNotes(std::vector<QString> notes, const QString &toolTip)
+{
+    m_notes = std::move(notes);
+    m_notesToolTip = toolTip;
+    retitle();
+}
+
+// A note is a line of its own under the title: a narrow heatmap elides each line at its right,
+// and the note is what its reader asked to see.
+void HeadsGridView::retitle()
+{
+    if (!m_trace)
+        return;
+    for (int head = 0; head < int(m_plots.size()); ++head) {
+        HeatmapPlot *plot = m_plots[size_t(head)];
+        QString title = TraceReader::headTitle(*m_trace, m_batch, head);
+        QString toolTip = TraceReader::headTitleToolTip(*m_trace, m_batch, head);
+        const QString note = size_t(head) < m_notes.size() ? m_notes[size_t(head)] : QString();
+        if (!note.isEmpty()) {
+            title += QLatin1Char('\n') + note;
+            toolTip = title + QLatin1Char('\n') + m_notesToolTip +
+                      (toolTip.isEmpty() ? QString() : toolTip.mid(toolTip.indexOf('\n')));
+        }
+        plot->setTitle(title);
+        plot->setTitleToolTip(toolTip);
+    }
 }
 
 void HeadsGridView::applyThumbnails(const HeadImages &thumbnails)

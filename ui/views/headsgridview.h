@@ -57,6 +57,10 @@ public:
     /// settings could not be computed); empty, and a setTrace of a newer trace, clear the mark.
     void setStale(const QString &reason);
     StaleMark *staleMark() const { return m_stale; }
+    /// A few words for each head's caption, on a line under its title (e.g. its score against
+    /// a pattern, "previous token ★0.83"), explained by `toolTip` under the title's own; empty:
+    /// none.
+    void setHeadNotes(std::vector<QString> notes, const QString &toolTip);
     /// The area the grid scrolls in (down only) when its heatmaps do not fit.
     QScrollArea *scrollArea() const { return m_scroll; }
 
@@ -89,6 +93,8 @@ private:
     GridArrangement bestArrangement(QSize area, int rows, int cols, const TileRoom &room) const;
     void place(const GridArrangement &arrangement, const TileRoom &room);
     void refill();
+    /// The titles of the heads, with their notes.
+    void retitle();
     void applyThumbnails(const HeadImages &thumbnails);
     void onCellHovered(int head, int row, int col);
     void onHoverChanged(int head, int query, int key);
@@ -114,6 +120,8 @@ private:
     int m_cellRows = 0; ///< each heatmap's rows (queries) and columns (keys) in the trace shown
     int m_cellCols = 0;
     QString m_hoverText;
+    std::vector<QString> m_notes; ///< setHeadNotes: one per head, or none
+    QString m_notesToolTip;
     HeadImageMaker *m_thumbnails = nullptr;
     HeadImages m_shown; ///< kept so a style change redraws without pooling again
 };
