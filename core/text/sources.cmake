@@ -42,6 +42,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/textpattern.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/tokenizerpipeline.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/tokentrie.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/pipeline/tokenvocabulary.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/unicodetext.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/whitespacepretokenizer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline/wordpiecedecoder.cpp

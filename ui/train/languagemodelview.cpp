@@ -150,8 +150,9 @@ QWidget *LanguageModelView::buildControls()
     m_reset->setObjectName("lmReset");
     m_save = new QPushButton(tr("Save model…"), column);
     m_save->setObjectName("lmSave");
-    m_save->setToolTip(tr("A Hugging Face GPT-2 folder: HeadLens, transformers and any GPT-2 "
-                          "reader open it"));
+    m_save->setToolTip(tr("A Hugging Face GPT-2 folder, which HeadLens, transformers and any "
+                          "GPT-2 reader open; with RoPE or shared K/V heads, HeadLens's own "
+                          "headlens_gpt, which HeadLens opens"));
     m_open = new QPushButton(tr("Open in views"), column);
     m_open->setObjectName("lmOpenInViews");
     m_open->setToolTip(tr("Show the model in Heads, Pipeline, Model, Heads that matter and "

@@ -7,18 +7,8 @@
 namespace headlens {
 
 BpeModel::BpeModel(Vocabulary vocabulary, const MergeList &merges, Options options)
-    : m_ids(std::move(vocabulary)), m_options(std::move(options))
+    : m_vocabulary(std::move(vocabulary)), m_options(std::move(options))
 {
-    for (const auto &[token, id] : m_ids) {
-        assert(id >= 0);
-        if (static_cast<size_t>(id) >= m_tokens.size()) {
-            m_tokens.resize(static_cast<size_t>(id) + 1);
-            m_present.resize(static_cast<size_t>(id) + 1, false);
-        }
-        assert(!m_present[id] && "ids are unique");
-        m_tokens[id] = token;
-        m_present[id] = true;
-    }
     const size_t prefixLength = m_options.continuingSubwordPrefix.size();
     m_merges.reserve(merges.size());
     for (size_t rank = 0; rank < merges.size(); ++rank) {
@@ -98,19 +88,6 @@ void BpeModel::tokenize(const std::string &piece, std::vector<int> &ids) const
     addSymbols(piece, word);
     word.mergeAll(m_merges);
     word.appendIds(ids);
-}
-
-int BpeModel::idOf(const std::string &token) const
-{
-    const auto found = m_ids.find(token);
-    return found == m_ids.end() ? -1 : found->second;
-}
-
-const std::string *BpeModel::tokenOf(int id) const
-{
-    if (id < 0 || static_cast<size_t>(id) >= m_present.size() || !m_present[id])
-        return nullptr;
-    return &m_tokens[id];
 }
 
 } // namespace headlens

@@ -3,6 +3,7 @@
 
 #include "text/pipeline/bpeword.h"
 #include "text/pipeline/tokenizermodel.h"
+#include "text/pipeline/tokenvocabulary.h"
 
 #include <array>
 #include <optional>
@@ -28,7 +29,7 @@ namespace headlens {
 class BpeModel : public TokenizerModel
 {
 public:
-    using Vocabulary = std::unordered_map<std::string, int>;            ///< token -> id
+    using Vocabulary = TokenVocabulary::Map;                            ///< token -> id
     using MergeList = std::vector<std::pair<std::string, std::string>>; ///< by rank
 
     struct Options
@@ -51,10 +52,10 @@ public:
     BpeModel(Vocabulary vocabulary, const MergeList &merges);
 
     void tokenize(const std::string &piece, std::vector<int> &ids) const override;
-    int idOf(const std::string &token) const override;
-    const std::string *tokenOf(int id) const override;
-    int idLimit() const override { return static_cast<int>(m_tokens.size()); }
-    int size() const override { return static_cast<int>(m_ids.size()); }
+    int idOf(const std::string &token) const override { return m_vocabulary.idOf(token); }
+    const std::string *tokenOf(int id) const override { return m_vocabulary.tokenOf(id); }
+    int idLimit() const override { return m_vocabulary.idLimit(); }
+    int size() const override { return m_vocabulary.size(); }
 
     /// "<0xNN>", the spelling of byte fallback's token for `byte`.
     static std::string byteToken(unsigned char byte);
@@ -63,10 +64,8 @@ private:
     /// Adds the symbols of `piece`'s characters to `word` (model.rs merge_word before merging).
     void addSymbols(const std::string &piece, BpeWord &word) const;
 
-    Vocabulary m_ids;                  ///< token -> id
-    std::vector<std::string> m_tokens; ///< by id: the token
-    std::vector<bool> m_present;       ///< by id: the vocabulary has it (ids may have gaps)
-    BpeMergeTable m_merges;            ///< (left id, right id) -> rank and merged id
+    TokenVocabulary m_vocabulary;
+    BpeMergeTable m_merges; ///< (left id, right id) -> rank and merged id
     Options m_options;
     int m_unkId = -1;
     std::array<int, 256> m_byteIds{}; ///< "<0xNN>" ids, -1 where missing or without fallback

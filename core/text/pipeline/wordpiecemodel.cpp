@@ -6,17 +6,8 @@
 namespace headlens {
 
 WordPieceModel::WordPieceModel(Vocabulary vocabulary, Options options)
-    : m_ids(std::move(vocabulary)), m_options(std::move(options))
+    : m_vocabulary(std::move(vocabulary)), m_options(std::move(options))
 {
-    for (const auto &[token, id] : m_ids) {
-        assert(id >= 0);
-        if (static_cast<size_t>(id) >= m_tokens.size()) {
-            m_tokens.resize(static_cast<size_t>(id) + 1);
-            m_present.resize(static_cast<size_t>(id) + 1, false);
-        }
-        m_tokens[id] = token;
-        m_present[id] = true;
-    }
     m_unkId = idOf(m_options.unkToken);
     assert(m_unkId >= 0 && "the unknown token is in the vocabulary");
 }
@@ -53,19 +44,6 @@ void WordPieceModel::tokenize(const std::string &piece, std::vector<int> &ids) c
         ids.push_back(found);
         start = end;
     }
-}
-
-int WordPieceModel::idOf(const std::string &token) const
-{
-    const auto found = m_ids.find(token);
-    return found == m_ids.end() ? -1 : found->second;
-}
-
-const std::string *WordPieceModel::tokenOf(int id) const
-{
-    if (id < 0 || static_cast<size_t>(id) >= m_present.size() || !m_present[id])
-        return nullptr;
-    return &m_tokens[id];
 }
 
 } // namespace headlens

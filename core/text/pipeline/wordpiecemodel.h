@@ -2,6 +2,7 @@
 #pragma once
 
 #include "text/pipeline/tokenizermodel.h"
+#include "text/pipeline/tokenvocabulary.h"
 
 #include <string>
 #include <unordered_map>
@@ -19,7 +20,7 @@ namespace headlens {
 class WordPieceModel : public TokenizerModel
 {
 public:
-    using Vocabulary = std::unordered_map<std::string, int>; ///< token -> id
+    using Vocabulary = TokenVocabulary::Map; ///< token -> id
 
     struct Options
     {
@@ -33,15 +34,13 @@ public:
     WordPieceModel(Vocabulary vocabulary, Options options);
 
     void tokenize(const std::string &piece, std::vector<int> &ids) const override;
-    int idOf(const std::string &token) const override;
-    const std::string *tokenOf(int id) const override;
-    int idLimit() const override { return static_cast<int>(m_tokens.size()); }
-    int size() const override { return static_cast<int>(m_ids.size()); }
+    int idOf(const std::string &token) const override { return m_vocabulary.idOf(token); }
+    const std::string *tokenOf(int id) const override { return m_vocabulary.tokenOf(id); }
+    int idLimit() const override { return m_vocabulary.idLimit(); }
+    int size() const override { return m_vocabulary.size(); }
 
 private:
-    Vocabulary m_ids;
-    std::vector<std::string> m_tokens; ///< by id
-    std::vector<bool> m_present;       ///< by id
+    TokenVocabulary m_vocabulary;
     Options m_options;
     int m_unkId = -1;
 };
