@@ -8,8 +8,8 @@
 #include "session/comparisonjob.h"
 #include "tracecommand.h"
 
-#include "io/npyfile.h"
 #include "attention/tracejson.h"
+#include "io/npyfile.h"
 #include "session/session.h"
 #include "util/inputerror.h"
 

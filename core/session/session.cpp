@@ -2,12 +2,12 @@
 #include "session/session.h"
 
 #include "attention/attentionforward.h"
-#include "io/npyfile.h"
+#include "attention/inputbuilder.h"
 #include "attention/weightsfile.h"
+#include "io/npyfile.h"
 #include "model/openedmodel.h"
 #include "session/layerimportance.h"
 #include "session/weightspolicy.h"
-#include "attention/inputbuilder.h"
 #include "util/inputerror.h"
 
 #include <optional>

@@ -2,8 +2,8 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
-#include "stats/headstats.h"
 #include "attention/inputbuilder.h"
+#include "stats/headstats.h"
 
 #include <QTest>
 

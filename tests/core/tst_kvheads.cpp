@@ -3,8 +3,8 @@
 
 #include "attention/attentionconfig.h"
 #include "attention/attentionweights.h"
-#include "io/npzarchive.h"
 #include "attention/weightsfile.h"
+#include "io/npzarchive.h"
 #include "session/weightspolicy.h"
 #include "util/inputerror.h"
 

@@ -1,6 +1,6 @@
 // Tests of checkPositionShift: RoPE's scores survive any shift of every position, q_rot does not.
-#include "attention/positionshift.h"
 #include "attention/inputbuilder.h"
+#include "attention/positionshift.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
-#include "io/npzarchive.h"
 #include "attention/weightsfile.h"
+#include "io/npzarchive.h"
 
 #include <QDir>
 #include <QTest>

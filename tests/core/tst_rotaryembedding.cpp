@@ -2,8 +2,8 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
-#include "attention/rotaryembedding.h"
 #include "attention/inputbuilder.h"
+#include "attention/rotaryembedding.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 #include "approx.h"
 
 #include "attention/attentionforward.h"
-#include "io/npyfile.h"
-#include "io/npzarchive.h"
 #include "attention/tracejson.h"
 #include "attention/weightsfile.h"
+#include "io/npyfile.h"
+#include "io/npzarchive.h"
 
 #include <QDir>
 #include <QFile>

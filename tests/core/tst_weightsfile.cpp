@@ -2,8 +2,8 @@
 #include "approx.h"
 #include "errorof.h"
 
-#include "io/npzarchive.h"
 #include "attention/weightsfile.h"
+#include "io/npzarchive.h"
 #include "util/inputerror.h"
 
 #include <QStringList>

@@ -1,5 +1,6 @@
 // tst_ablationwindow: heads ablated from their right-click menu, checked against the core's runs.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/ablationmenu.h"
 #include "mainwindow.h"
@@ -10,7 +11,6 @@
 #include "models/modelwiring.h"
 #include "models/predictionspanel.h"
 #include "plot/heatmapplot.h"
-#include "attention/inputbuilder.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "window/filecommands.h"

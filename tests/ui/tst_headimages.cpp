@@ -3,9 +3,9 @@
 // informative weight and the count of weights that are not numbers.
 #include "pipelinecases.h"
 
+#include "attention/inputbuilder.h"
 #include "plot/colorrange.h"
 #include "plot/maxpool.h"
-#include "attention/inputbuilder.h"
 #include "views/headimagemaker.h"
 #include "views/tracereader.h"
 

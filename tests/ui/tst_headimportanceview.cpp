@@ -1,5 +1,6 @@
 // tst_headimportanceview: the "Heads that matter" tab's importance: the core's numbers, Cancel.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/rankingheatmap.h"
@@ -11,7 +12,6 @@
 #include "models/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
-#include "attention/inputbuilder.h"
 #include "window/filecommands.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"

@@ -2,6 +2,7 @@
 // own panel, with its own title and the trace's tokens, and hovering reads exactly the cell under
 // the mouse. Expected pictures come from the trace's tensors and a pooling written in the test.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "drawnheatmap.h"
 #include "mainwindow.h"
 #include "plot/colorlegend.h"
@@ -9,7 +10,6 @@
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
-#include "attention/inputbuilder.h"
 #include "util/counterrandom.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"

@@ -1,9 +1,9 @@
 // tst_kvgroupgrid: the heads grid with grouped-query heads: every heatmap in its K/V head's
 // frame, drawing its own head's weights, and the frames gone again for multi-head attention.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "drawnheatmap.h"
 #include "plot/heatmapplot.h"
-#include "attention/inputbuilder.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 #include "workspace/workspacestate.h"

@@ -3,12 +3,12 @@
 #include "drawnheatmap.h"
 #include "pipelinecases.h"
 
+#include "attention/inputbuilder.h"
 #include "pipeline/kvgroupdiagram.h"
 #include "pipeline/ropearrows.h"
 #include "pipeline/ropepanel.h"
 #include "pipeline/splitconcatpanel.h"
 #include "plot/heatmapplot.h"
-#include "attention/inputbuilder.h"
 #include "text/tokenizer.h"
 
 #include "pipeline/cellarithmeticpanel.h"

@@ -1,10 +1,10 @@
 // tst_singleheadview: the pinned head shows every cell of a short text, and a long text pooled
 // off the UI thread with its strongest weights and exact hover coordinates kept.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "plot/heatmapplot.h"
 #include "runner/viewworkpool.h"
 #include "selection/selection.h"
-#include "attention/inputbuilder.h"
 #include "views/singleheadview.h"
 #include "views/tracereader.h"
 

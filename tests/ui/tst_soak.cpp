@@ -1,12 +1,12 @@
 // tst_soak: thousands of random edits through the real controls; memory flat, nothing lost.
 #include "attention/attentionforward.h"
+#include "attention/inputbuilder.h"
 #include "mainwindow.h"
 #include "models/modelcontroller.h"
 #include "models/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "runner/tracerunner.h"
-#include "attention/inputbuilder.h"
 #include "train/trainingrunner.h"
 #include "train/trainview.h"
 #include "window/filecommands.h"

@@ -1,9 +1,9 @@
 // TensorExporter: CSV written here, everything else by the core's io classes.
 #include "export/tensorexporter.h"
 
+#include "attention/tracejson.h"
 #include "io/atomicfile.h"
 #include "io/csvfield.h"
-#include "attention/tracejson.h"
 #include "views/tracereader.h"
 
 #include <cmath>

@@ -1,8 +1,8 @@
 // FileCommands: dialogs around WorkspaceFile, WeightsFile and TensorExporter.
 #include "window/filecommands.h"
 
-#include "export/tensorexporter.h"
 #include "attention/weightsfile.h"
+#include "export/tensorexporter.h"
 #include "model/modelopener.h"
 #include "models/modelpicker.h"
 #include "session/weightspolicy.h"
