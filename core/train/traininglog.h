@@ -35,6 +35,9 @@ public:
 
     explicit TrainingLog(const TrainingSettings &settings) : m_settings(settings) {}
 
+    /// The settings of the run logged.
+    const TrainingSettings &settings() const { return m_settings; }
+
     /// Appends a row (steps increasing).
     void add(const TrainingLogRow &row);
     const std::vector<TrainingLogRow> &rows() const { return m_rows; }

@@ -307,7 +307,15 @@ private slots:
         view->stepsBox()->setValue(10); // the box's least
         view->setText("stories", stories());
         settle();
+        view->train();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && view->stepsDone() == 10, 120000);
+        QApplication::processEvents();
+        const auto micro = view->lastReport();
+        // Custom starts as Micro: the same model, so the run trained stays as it is.
         view->presetBox()->setCurrentIndex(view->presetBox()->findData("custom"));
+        QCOMPARE(view->stepsDone(), int64_t(10));
+        QCOMPARE(view->lastReport(), micro);
+        QVERIFY(button("lmSave")->isEnabled());
         QCOMPARE(view->kvHeadsBox()->text(), QStringLiteral("all"));
         QVERIFY(!view->ropeBox()->isChecked() && !view->attentionOnlyBox()->isChecked());
         view->kvHeadsBox()->setValue(3); // does not divide 4 heads
@@ -327,6 +335,7 @@ private slots:
                                                  .arg(view->banner()->message())),
                                   20000);
         QVERIFY(!view->banner()->isVisible());
+        QCOMPARE(view->stepsDone(), int64_t(0)); // another model: a new run
         view->train();
         QTRY_VERIFY2_WITH_TIMEOUT(!view->isBusy() && view->stepsDone() == 10,
                                   qPrintable(QStringLiteral("busy %1, step %2, banner: %3")

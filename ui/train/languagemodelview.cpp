@@ -347,6 +347,10 @@ void LanguageModelView::presetChanged()
             LanguageModelPreset::named(m_preset->currentData().toString().toStdString())->model;
     }
     m_customSizes->setVisible(custom);
+    // Custom starts from the sizes of the preset before it: the same model, so the run on
+    // screen (perhaps trained for minutes) stays.
+    if (m_text && settings() == m_log.settings())
+        return;
     restart();
 }
 
