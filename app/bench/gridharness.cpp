@@ -1,7 +1,7 @@
 // GridHarness: submit, wait for every plot's afterReplot, and watch the event loop's stalls.
 #include "gridharness.h"
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"

@@ -1,7 +1,7 @@
 // ModelWindowHarness: StallWatch and PaintWatch around a change, until the window is settled.
 #include "modelwindowharness.h"
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "paintwatch.h"
 #include "runner/tracerunner.h"
 #include "runner/viewworkpool.h"

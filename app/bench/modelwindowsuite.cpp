@@ -6,9 +6,9 @@
 #include "randomcheckpoint.h"
 #include "threadscope.h"
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modeloverview.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "views/linesview.h"
 #include "workspace/workspace.h"

@@ -1,5 +1,5 @@
 // headlens: the window. `headlens [file.headlens] [options] [--screenshot out.png]`.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
 #include "startupoptions.h"
 #include "startupprobe.h"

@@ -1,7 +1,7 @@
 // The window tests' set-up and waits: settings of their own, an offscreen window, "settled".
 #pragma once
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
 #include "workspace/workspace.h"
 

@@ -1,7 +1,7 @@
 // tst_attentionlines: the Lines tab draws one line per weight of the heads chosen, from the
 // query's label to the key's, in the head's colour with the weight as its opacity; hovering a
 // token keeps only its lines; a long text grows the view (it scrolls) instead of squeezing rows.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "plot/headcolors.h"
 #include "selection/selection.h"
 #include "views/attentionlines.h"

@@ -1,9 +1,9 @@
 // tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
 #include "compare/compareview.h"
 #include "compare/differenceheatmap.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "runner/jobbuilder.h"
 #include "runner/tracerunner.h"
 #include "session/session.h"

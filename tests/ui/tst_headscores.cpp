@@ -4,9 +4,9 @@
 // the text is the story the Story button wrote, and score as its relations say.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
 #include "stories/storygenerator.h"

@@ -4,7 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
 #include "drawnheatmap.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"

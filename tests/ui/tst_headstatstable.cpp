@@ -3,8 +3,8 @@
 // [CLS]/[SEP]/punctuation shares and the K/V heads of grouped-query models, sorted by value.
 #include "encoderrun.h"
 
-#include "models/headstatsmodel.h"
-#include "models/headstatstable.h"
+#include "views/headstatsmodel.h"
+#include "views/headstatstable.h"
 
 #include <QHeaderView>
 #include <QStyleOptionHeader>

@@ -1,8 +1,8 @@
 // tst_languagemodelview: Train > Language model as a person uses it: a text, Train, Pause and
 // Train again, the curves and the heads, Save, "Open in views", texts that cannot train.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
 #include "stories/storygenerator.h"

@@ -2,7 +2,7 @@
 #include "windowsettled.h"
 
 #include "pipeline/pipelineview.h"
-#include "pipeline/shapediagram.h"
+#include "steps/shapediagram.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"

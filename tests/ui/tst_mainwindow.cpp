@@ -1,5 +1,5 @@
 // tst_mainwindow: drives the real window's widgets with QTest, as a person would.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "pipeline/cellarithmeticpanel.h"

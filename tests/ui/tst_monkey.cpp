@@ -4,9 +4,9 @@
 #include "hfcache.h"
 #include "windowsettled.h"
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "views/stalemark.h"

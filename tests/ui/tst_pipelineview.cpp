@@ -12,9 +12,9 @@
 #include "text/tokenizer.h"
 
 #include "pipeline/cellarithmeticpanel.h"
-#include "pipeline/outputprojectionpanel.h"
+#include "steps/outputprojectionpanel.h"
 #include "pipeline/pipelineview.h"
-#include "pipeline/shapediagram.h"
+#include "steps/shapediagram.h"
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
 

@@ -1,8 +1,8 @@
 // tst_runrelease: once the window shows a model's newer run, nothing keeps the older one alive.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/splitconcatpanel.h"
 #include "runner/viewworkpool.h"

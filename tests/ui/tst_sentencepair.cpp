@@ -5,7 +5,7 @@
 
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "runner/jobbuilder.h"
 #include "selection/selection.h"

@@ -1,7 +1,7 @@
 // tst_sessionrestore: close the window, start a new one: it shows what was on screen, unsaved.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "window/filecommands.h"

@@ -1,9 +1,9 @@
 // tst_soak: thousands of random edits through the real controls; memory flat, nothing lost.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "runner/tracerunner.h"

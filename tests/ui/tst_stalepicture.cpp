@@ -1,6 +1,6 @@
 // tst_stalepicture: after settings that cannot be computed, the heads stay on screen once, faded.
 #include "drawnheatmap.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"
 #include "views/stalefade.h"

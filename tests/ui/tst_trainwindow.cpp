@@ -1,6 +1,6 @@
 // tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock and summary, "Open in
 // Heads view".
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"

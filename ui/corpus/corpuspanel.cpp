@@ -5,7 +5,7 @@
 #include "corpus/corpusmapplot.h"
 #include "corpus/corpusrunner.h"
 #include "export/figureexporter.h"
-#include "models/headstatstable.h"
+#include "views/headstatstable.h"
 #include "panels/reflowsplitter.h"
 #include "util/inputerror.h"
 

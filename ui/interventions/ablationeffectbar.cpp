@@ -1,7 +1,7 @@
 // AblationEffectBar: the effect as rich text, with block characters as the per-token bars.
 #include "interventions/ablationeffectbar.h"
 
-#include "interventions/ablationset.h"
+#include "views/ablationset.h"
 
 #include <QStringList>
 

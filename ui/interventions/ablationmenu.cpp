@@ -1,7 +1,7 @@
 // AblationMenu: five actions built afresh for the head right-clicked, each one workspace edit.
 #include "interventions/ablationmenu.h"
 
-#include "interventions/ablationset.h"
+#include "views/ablationset.h"
 #include "workspace/workspace.h"
 
 #include <QMenu>

@@ -1,7 +1,7 @@
 // ModelGridView: a QGridLayout of HeatmapPlot thumbnails with "layer l" / "head h" headers.
 #include "models/modelgridview.h"
 
-#include "interventions/ablationset.h"
+#include "views/ablationset.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"

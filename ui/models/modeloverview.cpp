@@ -2,7 +2,7 @@
 // the right, or below the grid when the table's columns do not fit beside it.
 #include "models/modeloverview.h"
 
-#include "models/headstatstable.h"
+#include "views/headstatstable.h"
 #include "models/layersharesplot.h"
 #include "models/modelgridview.h"
 #include "models/predictionsbox.h"

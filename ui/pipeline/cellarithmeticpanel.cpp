@@ -1,7 +1,7 @@
 // CellArithmeticPanel: HTML tables, so the numbers can be selected, copied and printed.
 #include "pipeline/cellarithmeticpanel.h"
 
-#include "pipeline/cellarithmetichtml.h"
+#include "steps/cellarithmetichtml.h"
 
 #include <QScrollBar>
 #include <QTextDocument>

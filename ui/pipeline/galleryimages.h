@@ -2,7 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
-#include "pipeline/tensorslicer.h"
+#include "views/tensorslicer.h"
 
 #include <QStringList>
 

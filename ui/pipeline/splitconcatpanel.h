@@ -1,7 +1,7 @@
 // SplitConcatPanel: the split bar with a token picker and the picked element's route.
 #pragma once
 
-#include "pipeline/splitbarwidget.h"
+#include "steps/splitbarwidget.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SheetBuilder: panels, labels and colour ranges for HeatmapSheet.
 #include "print/sheetbuilder.h"
 
-#include "pipeline/tensorslicer.h"
+#include "views/tensorslicer.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/maxpool.h"

@@ -1,8 +1,8 @@
 // StepPage: TextBlocks, a rendered ShapeDiagram, a HeatmapSheet and a StepPicture, top to bottom.
 #include "print/steppage.h"
 
-#include "pipeline/shapediagram.h"
-#include "pipeline/steptext.h"
+#include "steps/shapediagram.h"
+#include "steps/steptext.h"
 #include "print/heatmapsheet.h"
 #include "print/laidoutpage.h"
 #include "print/sheetbuilder.h"

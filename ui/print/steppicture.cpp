@@ -1,9 +1,9 @@
 // StepPicture: SplitBarWidget rendered, CellArithmeticHtml laid out, OutputProjectionPanel's plots.
 #include "print/steppicture.h"
 
-#include "pipeline/cellarithmetichtml.h"
-#include "pipeline/outputprojectionpanel.h"
-#include "pipeline/splitbarwidget.h"
+#include "steps/cellarithmetichtml.h"
+#include "steps/outputprojectionpanel.h"
+#include "steps/splitbarwidget.h"
 #include "plot/heatmapplot.h"
 #include "print/textblock.h"
 #include "text/tokenizer.h"

@@ -2,7 +2,7 @@
 #include "views/tracereader.h"
 
 #include "attention/maskreason.h"
-#include "interventions/ablationset.h"
+#include "views/ablationset.h"
 #include "text/tokenizer.h"
 
 #include <QObject>

@@ -3,7 +3,7 @@
 
 #include "corpus/corpuspanel.h"
 #include "models/modeloverview.h"
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 
 #include <QTabWidget>
 

@@ -1,5 +1,5 @@
 // ShapeDiagram: log-width blocks, head-colored stripes for head axes, interpolated positions.
-#include "pipeline/shapediagram.h"
+#include "steps/shapediagram.h"
 
 #include "plot/headcolors.h"
 

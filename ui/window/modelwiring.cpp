@@ -1,5 +1,5 @@
 // ModelWiring: pointer-to-member connections between the model classes; signals to the window.
-#include "models/modelwiring.h"
+#include "window/modelwiring.h"
 
 #include "corpus/corpuspanel.h"
 #include "models/modelbox.h"

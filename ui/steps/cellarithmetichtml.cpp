@@ -1,5 +1,5 @@
 // CellArithmeticHtml: headings, numbered lines and tables of explainCell's numbers.
-#include "pipeline/cellarithmetichtml.h"
+#include "steps/cellarithmetichtml.h"
 
 #include "plot/headcolors.h"
 #include "text/tokenizer.h"

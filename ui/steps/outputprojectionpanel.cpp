@@ -1,5 +1,5 @@
 // OutputProjectionPanel: reads norms and sums from core/attention/headcontributions.
-#include "pipeline/outputprojectionpanel.h"
+#include "steps/outputprojectionpanel.h"
 
 #include "attention/headcontributions.h"
 #include "panels/verticalscrollarea.h"

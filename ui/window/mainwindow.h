@@ -2,8 +2,8 @@
 #pragma once
 
 #include "attention/trace.h"
-#include "interventions/ablationwiring.h"
-#include "pipeline/pipelinewiring.h"
+#include "window/ablationwiring.h"
+#include "window/pipelinewiring.h"
 #include "plot/plotstyle.h"
 #include "views/headspage.h"
 

@@ -1,5 +1,5 @@
 // SplitBarWidget: cells keep their width while their segment glides, so nothing but place changes.
-#include "pipeline/splitbarwidget.h"
+#include "steps/splitbarwidget.h"
 
 #include "attention/elementroute.h"
 #include "plot/headcolors.h"

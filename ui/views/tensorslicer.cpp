@@ -1,5 +1,5 @@
 // TensorSlicer: index arithmetic for the layouts the trace records, (b, h, ., .) and (b, ., h, .).
-#include "pipeline/tensorslicer.h"
+#include "views/tensorslicer.h"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // RankingCommands: requests to TraceRunner::submitRanking, its answers to the view that asked.
-#include "interventions/rankingcommands.h"
+#include "window/rankingcommands.h"
 
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"

@@ -1,5 +1,5 @@
 // PipelineWiring: each analysis goes to the view and the shift check; the RoPE panel drives it.
-#include "pipeline/pipelinewiring.h"
+#include "window/pipelinewiring.h"
 
 #include "pipeline/pipelinecommands.h"
 #include "pipeline/pipelineview.h"

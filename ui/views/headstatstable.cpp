@@ -1,8 +1,8 @@
 // HeadStatsTable: HeadStatsModel behind a QSortFilterProxyModel that sorts by the exact value.
-#include "models/headstatstable.h"
+#include "views/headstatstable.h"
 
-#include "models/headstatsmodel.h"
-#include "models/headstatssortproxy.h"
+#include "views/headstatsmodel.h"
+#include "views/headstatssortproxy.h"
 
 #include <QEvent>
 #include <QHeaderView>

@@ -1,5 +1,5 @@
 // CompareCommands: the view's B to TraceRunner::setComparison, the runs back to the view.
-#include "compare/comparecommands.h"
+#include "window/comparecommands.h"
 
 #include "compare/compareview.h"
 #include "models/modelcontroller.h"

@@ -1,5 +1,5 @@
 // HeadStatsModel: reads HeadStats out of the ModelRun; no computing here.
-#include "models/headstatsmodel.h"
+#include "views/headstatsmodel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // HeadStatsSortProxy: numbers by value, NaN after them whichever way the column is sorted.
-#include "models/headstatssortproxy.h"
+#include "views/headstatssortproxy.h"
 
-#include "models/headstatsmodel.h"
+#include "views/headstatsmodel.h"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // AblationSet: removing and adding items so that each head has at most one.
-#include "interventions/ablationset.h"
+#include "views/ablationset.h"
 
 #include "attention/headinterventions.h"
 

@@ -1,5 +1,5 @@
 // StepText: named shapes and numbered titles read from the trace.
-#include "pipeline/steptext.h"
+#include "steps/steptext.h"
 
 #include <QCoreApplication>
 
