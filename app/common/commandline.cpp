@@ -53,8 +53,8 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         r.lens.token = value.substr(0, comma);
         r.lens.wrong = comma == std::string::npos ? std::string() : value.substr(comma + 1);
         if (r.lens.token.empty())
-            throw InputError("--dla expects the token whose logit to split up, e.g. --dla " "
-                             "Paris" or --dla " Paris, London" for logit(Paris) - "
+            throw InputError("--dla expects the token whose logit to split up, e.g. --dla \" "
+                             "Paris\" or --dla \" Paris, London\" for logit(Paris) - "
                              "logit(London).");
     } else if (option == "--dla-position")
         r.lens.position = OptionValues::size(option, value) - 1; // tokens from 1

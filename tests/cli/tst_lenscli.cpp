@@ -157,6 +157,8 @@ void TestLensCli::refusals_data()
                               << "--logit-lens reads what a model predicts: add --model DIR";
     QTest::newRow("dla, no model") << QStringList{"--text", "a b", "--dla", " the"}
                                    << "--dla reads what a model predicts";
+    QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}
+                              << "--dla expects the token whose logit to split up";
     QTest::newRow("two tokens") << QStringList{"--model", kModel, "--text", "a b", "--dla",
                                                " catapult"}
                                 << "direct logit attribution splits up one token's logit";
