@@ -1,6 +1,6 @@
 // tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
 #include "compare/compareview.h"
-#include "compare/differenceheatmap.h"
+#include "views/differenceheatmap.h"
 #include "window/mainwindow.h"
 #include "models/modelcontroller.h"
 #include "window/modelwiring.h"
