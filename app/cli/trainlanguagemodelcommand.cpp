@@ -14,6 +14,7 @@
 #include "train/trainingmemory.h"
 #include "train/trainingtext.h"
 #include "train/trainingtokens.h"
+#include "trainsizeoptions.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -47,18 +48,7 @@ TrainingSettings TrainLanguageModelCommand::settingsFor(const CommandLineRequest
 {
     const TrainOptions &t = request.train;
     TrainingSettings s = preset.settings(vocabulary, t.steps, request.config.seed);
-    if (t.layers > 0)
-        s.model.layers = t.layers;
-    if (request.given.count("--heads"))
-        s.model.heads = request.config.heads;
-    if (request.given.count("--d-model"))
-        s.model.dModel = request.config.dModel;
-    if (t.sequenceLength > 0)
-        s.model.maxLength = t.sequenceLength;
-    if (t.batchSize > 0)
-        s.batchSize = t.batchSize;
-    if (t.learningRate > 0.0f)
-        s.learningRate = t.learningRate;
+    applyTrainSizeOptions(request, s);
     s.model.mlp = !t.attentionOnly;
     // The layer's own options name the model's: rotary positions, shared K/V heads, dropout.
     if (request.given.count("--attention-positions")) {
