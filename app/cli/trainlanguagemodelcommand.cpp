@@ -6,12 +6,12 @@
 #include "stories/storygenerator.h"
 #include "text/printableline.h"
 #include "train/gpt2folderwriter.h"
+#include "train/languagemodelcheck.h"
 #include "train/languagemodelpreset.h"
 #include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
 #include "train/traininglog.h"
-#include "train/trainingmemory.h"
 #include "train/trainingtext.h"
 #include "train/trainingtokens.h"
 #include "trainsizeoptions.h"
@@ -126,11 +126,9 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
 
     TrainingSettings s = settingsFor(request, *preset, tokens.vocabulary());
     const int n = s.model.maxLength;
-    if (auto problem = TextBatches::validate(ids.size(), n))
-        throw InputError(textName + ": " + *problem);
+    checkLanguageModelRun(s, ids.size(), textName, MemoryNeeds::availableBytes());
     if (auto problem = Gpt2FolderWriter::unsupported(s.model); problem && !t.savePath.empty())
         throw InputError(*problem + " It cannot be saved with --save.");
-    TrainingMemory::of(s).check(MemoryNeeds::availableBytes());
     Trainer trainer(s, std::make_shared<TextBatches>(ids, n, tokens.labels()));
 
     m_out << "Training a language model, " << sizesOf(s.model, *preset) << ", "
