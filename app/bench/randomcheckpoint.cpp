@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -56,15 +57,13 @@ std::vector<TensorSpec> tensorsOf(const FamilyTable &f, const CheckpointShape &s
         add(n.qkvWeight, i, linear(3 * d, d));
         if (f.qkvBias)
             add(n.qkvBias, i, {3 * d});
-        add(n.qWeight, i, linear(q, d));
-        if (f.qkvBias)
-            add(n.qBias, i, {q});
-        add(n.kWeight, i, linear(kv, d));
-        if (f.qkvBias)
-            add(n.kBias, i, {kv});
-        add(n.vWeight, i, linear(kv, d));
-        if (f.qkvBias)
-            add(n.vBias, i, {kv});
+        const std::tuple<const std::string &, const std::string &, int64_t> projections[] = {
+            {n.qWeight, n.qBias, q}, {n.kWeight, n.kBias, kv}, {n.vWeight, n.vBias, kv}};
+        for (const auto &[weight, bias, rows] : projections) {
+            add(weight, i, linear(rows, d));
+            if (f.qkvBias)
+                add(bias, i, {rows});
+        }
         add(n.outWeight, i, linear(d, q));
         if (f.outBias)
             add(n.outBias, i, {d});
