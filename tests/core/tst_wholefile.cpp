@@ -55,10 +55,10 @@ void TestWholeFile::refusals_data()
     // A file of 8 GiB on disk asks for nothing: it is refused from its size alone.
     QTest::newRow("8 GiB against a 1 KiB cap")
         << "huge" << (qint64(8) << 30)
-        << "%1 is 8589934592 bytes, more than the 1024 bytes HeadLens accepts for a test file; it "
+        << "%1 is 8589934592 bytes, more than the 1 KiB HeadLens accepts for a test file; it "
            "is not one, or it is damaged.";
     QTest::newRow("one byte over")
-        << "over" << qint64(1025) << "%1 is 1025 bytes, more than the 1024 bytes";
+        << "over" << qint64(1025) << "%1 is 1025 bytes, more than the 1 KiB";
 }
 
 void TestWholeFile::refusals()
