@@ -216,6 +216,14 @@ int64_t RandomCheckpoint::write(const std::string &dirName, const CheckpointShap
     return 8 + int64_t(text.size()) + offset;
 }
 
+std::vector<int> RandomCheckpoint::tokenIds(int n)
+{
+    std::vector<int> ids(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+        ids[size_t(i)] = (i * 37) % 256;
+    return ids;
+}
+
 std::string RandomCheckpoint::text(int n)
 {
     std::string text;
