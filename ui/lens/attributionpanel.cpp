@@ -38,9 +38,11 @@ AttributionPanel::AttributionPanel(QWidget *parent) : QWidget(parent)
     m_heading = new QLabel;
     m_heading->setWordWrap(true);
     m_token = new QComboBox;
+    m_token->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_token->setObjectName(QStringLiteral("dlaToken"));
     m_token->setToolTip(tr("The token whose logit is split up among the heads"));
     m_wrong = new QComboBox;
+    m_wrong->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_wrong->setObjectName(QStringLiteral("dlaWrong"));
     m_wrong->setToolTip(tr("Subtract this token's logit: which heads tell the two apart"));
     auto *choices = new QHBoxLayout;
@@ -57,6 +59,7 @@ AttributionPanel::AttributionPanel(QWidget *parent) : QWidget(parent)
     m_map->setColorScaleLabel(tr("share of the logit"));
     m_map->setColumnLabelAngle(0);
     m_map->setAxisTitles(tr("layer"), tr("head"));
+    m_map->setSmallestSide(180); // cells to point at, even for a model of one or two layers
     m_map->hide();
     m_parts = new QLabel;
     m_parts->setObjectName(QStringLiteral("dlaParts"));
@@ -151,7 +154,6 @@ void AttributionPanel::setAttribution(std::shared_ptr<const LogitAttribution> at
 {
     m_attribution = std::move(attribution);
     const LogitAttribution &a = *m_attribution;
-    m_status->clear();
     QStringList layers, heads;
     for (int l = 0; l < a.heads.rows(); ++l)
         layers << tr("layer %1").arg(l);
@@ -164,7 +166,8 @@ void AttributionPanel::setAttribution(std::shared_ptr<const LogitAttribution> at
                                             .arg(QString::fromStdString(a.tokenLabel),
                                                  QString::fromStdString(a.wrongLabel))
                                       : tr("logit(“%1”)").arg(QString::fromStdString(a.tokenLabel));
-    m_map->setTitle(tr("Each head's share of %1 = %2").arg(what).arg(a.logit, 0, 'f', 3));
+    // Above the map, not its title: a map of two layers is narrower than the sentence.
+    m_status->setText(tr("Each head's share of %1 = %2:").arg(what).arg(a.logit, 0, 'f', 3));
     m_map->show();
     m_map->replot(QCustomPlot::rpQueuedReplot);
     double mlps = 0.0, biases = 0.0;

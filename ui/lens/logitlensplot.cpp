@@ -10,8 +10,8 @@ namespace headlens {
 
 namespace {
 
-/// Below this many pixels per cell the texts would be a letter or two: colours only.
-constexpr double kSmallestTextCell = 28.0;
+/// A text wider than its cell is elided only from this width on: narrower, "…" would be all.
+constexpr double kSmallestElidedCell = 28.0;
 
 /// Black on light cells, white on dark ones (relative luminance, ITU-R BT.709).
 QColor textColorOn(const QColor &cell)
@@ -20,12 +20,10 @@ QColor textColorOn(const QColor &cell)
     return luminance > 0.5 ? Qt::black : Qt::white;
 }
 
-QString stageName(int stage, int stages)
+/// "embeddings", then "layer l" for the stream after layer l (the last row: the output).
+QString stageName(int stage)
 {
-    if (stage == 0)
-        return LogitLensPlot::tr("embeddings");
-    return stage == stages - 1 ? LogitLensPlot::tr("layer %1 (output)").arg(stage - 1)
-                               : LogitLensPlot::tr("layer %1").arg(stage - 1);
+    return stage == 0 ? LogitLensPlot::tr("embeddings") : LogitLensPlot::tr("layer %1").arg(stage - 1);
 }
 
 } // namespace
@@ -47,7 +45,7 @@ void LogitLensPlot::setLens(std::shared_ptr<const LogitLens> lens,
     m_lens = std::move(lens);
     QStringList stages, positions;
     for (int stage = 0; stage < m_lens->stages(); ++stage)
-        stages << stageName(stage, m_lens->stages());
+        stages << stageName(stage);
     for (const int position : m_lens->positions)
         positions << QString::fromStdString(tokens.at(size_t(position)));
     setMatrix(m_lens->finalProbability);
@@ -69,8 +67,10 @@ bool LogitLensPlot::cellTextsShown() const
 {
     if (!m_lens || colCount() == 0)
         return false;
+    // One character must fit (a byte-level model's tokens are one each), and a line's height.
     const QRectF cell = cellRect(0, 0);
-    return cell.width() >= kSmallestTextCell && cell.height() >= fontMetrics().height();
+    return cell.width() >= fontMetrics().averageCharWidth() + 4 &&
+           cell.height() >= fontMetrics().height();
 }
 
 QString LogitLensPlot::cellToolTip(int stage, int column) const
@@ -80,7 +80,7 @@ QString LogitLensPlot::cellToolTip(int stage, int column) const
     const int position = m_lens->positions.at(size_t(column));
     const auto &finalTop = m_lens->topAt(m_lens->stages() - 1, column);
     QString text = tr("<b>%1</b>, token %2 (“%3”)<br>p(final “%4”) = %5<br>top tokens:")
-                       .arg(stageName(stage, m_lens->stages()))
+                       .arg(stageName(stage))
                        .arg(position + 1)
                        .arg(colLabels().value(column).toHtmlEscaped())
                        .arg(QString::fromStdString(finalTop.front().label).toHtmlEscaped())
@@ -117,10 +117,15 @@ void LogitLensPlot::paintEvent(QPaintEvent *event)
             const double value = m_lens->finalProbability(row, column);
             const QColor color =
                 QColor::fromRgb(map->gradient().color(value, range, false));
+            // Whole where it fits, elided in a cell wide enough, else left to the tooltip.
+            QString text = cellText(row, column);
+            if (painter.fontMetrics().horizontalAdvance(text) > cell.width()) {
+                if (cell.width() < kSmallestElidedCell)
+                    continue;
+                text = painter.fontMetrics().elidedText(text, Qt::ElideRight, int(cell.width()));
+            }
             painter.setPen(textColorOn(color));
-            painter.drawText(cell, Qt::AlignCenter,
-                             painter.fontMetrics().elidedText(cellText(row, column), Qt::ElideRight,
-                                                              int(cell.width())));
+            painter.drawText(cell, Qt::AlignCenter, text);
         }
 }
 

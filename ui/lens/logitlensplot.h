@@ -27,7 +27,9 @@ public:
     const LogitLens *lens() const { return m_lens.get(); }
     /// The text drawn in cell (stage, column): the stage's top token.
     QString cellText(int stage, int column) const;
-    /// Whether the cells are wide enough for their texts to be drawn (else only the colours).
+    /// Whether the cells are wide enough for a character and tall enough for a line: each text
+    /// is then drawn whole where it fits, elided in cells of 28 px or more, else left to the
+    /// tooltip (narrower cells: only the colours).
     bool cellTextsShown() const;
     /// The tooltip of cell (stage, column): its top tokens with their probabilities.
     QString cellToolTip(int stage, int column) const;
