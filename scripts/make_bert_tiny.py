@@ -273,9 +273,11 @@ class Layout:
         self.types, self.embedding_norm = e + "token_type_embeddings.weight", e + "LayerNorm"
 
 
-def reference_forward(p, cfg, layout, ids, types, mask):
+def reference_forward(p, cfg, layout, ids, types, mask, stream_hook=None):
     """ids, types, mask (B, n). Returns attention (B, L, h, n, n) and MLM logits (B, n, vocab)
-    (None without a head), float64."""
+    (None without a head), float64. stream_hook(layer, x, head) sees the hidden states (B, n, d)
+    entering each layer and (L, x, head) after the last, with head(x) the MLM head's logits of
+    any such states (scripts/make_lens_goldens.py)."""
     p = {k.replace(".gamma", ".weight").replace(".beta", ".bias"): v.astype(np.float64)
          for k, v in p.items()}
     distil = layout.family == "distilbert"
@@ -305,7 +307,14 @@ def reference_forward(p, cfg, layout, ids, types, mask):
     x = ln(layout.embedding_norm, x)
     hidden = (mask == 0)[:, None, None, :]  # (B, 1, 1, n): padded keys
     attentions = []
+    dense, norm, bias = layout.mlm
+
+    def mlm_head(t):
+        return ln(norm, gelu(lin(dense, t))) @ p[layout.words].T + p[bias]
     for layer in range(L):
+        if stream_hook is not None:
+            stream_hook(layer, x, mlm_head)
+
         def heads(t):
             return t.reshape(B, n, h, dk).transpose(0, 2, 1, 3)
         q, k, v = (heads(lin(name, x, layer)) for name in (layout.q, layout.k, layout.v))
@@ -317,12 +326,12 @@ def reference_forward(p, cfg, layout, ids, types, mask):
         context = (att @ v).transpose(0, 2, 1, 3).reshape(B, n, d)
         x = ln(layout.norm1, x + lin(layout.o, context, layer), layer)
         x = ln(layout.norm2, x + lin(layout.down, gelu(lin(layout.up, x, layer)), layer), layer)
+    if stream_hook is not None:
+        stream_hook(L, x, mlm_head)
     attention = np.stack(attentions, 1)
-    dense, norm, bias = layout.mlm
     if bias not in p:
         return attention, None
-    t = ln(norm, gelu(lin(dense, x)))
-    return attention, t @ p[layout.words].T + p[bias]
+    return attention, mlm_head(x)
 
 
 # --- the folders -----------------------------------------------------------------------------

@@ -263,10 +263,12 @@ def gelu_tanh(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
-def reference_forward(p, cfg, ids, z_hook=None):
+def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None):
     """GPT-2 in float64: returns every layer's attention (L, h, n, n) and logits (n, vocab).
     z_hook(layer, z) may return a changed z (h, n, d_k), the heads' outputs before c_proj
-    (scripts/make_intervention_goldens.py ablates and patches there)."""
+    (scripts/make_intervention_goldens.py ablates and patches there); stream_hook(layer, x)
+    sees the residual stream (n, d) entering each layer, and stream_hook(L, x) the one after
+    the last, before ln_f (scripts/make_lens_goldens.py)."""
     p = {k: v.astype(np.float64) for k, v in p.items()}
     n, d, H, eps = len(ids), cfg["n_embd"], cfg["n_head"], cfg["layer_norm_epsilon"]
     dk = d // H
@@ -274,6 +276,8 @@ def reference_forward(p, cfg, ids, z_hook=None):
     causal = np.triu(np.ones((n, n), bool), 1)
     attentions = []
     for i in range(cfg["n_layer"]):
+        if stream_hook is not None:
+            stream_hook(i, x)
         h = f"h.{i}."
         a = layer_norm(x, p[h + "ln_1.weight"], p[h + "ln_1.bias"], eps)
         q, k, v = np.split(a @ p[h + "attn.c_attn.weight"] + p[h + "attn.c_attn.bias"], 3, -1)
@@ -294,6 +298,8 @@ def reference_forward(p, cfg, ids, z_hook=None):
         m = layer_norm(x, p[h + "ln_2.weight"], p[h + "ln_2.bias"], eps)
         m = gelu_tanh(m @ p[h + "mlp.c_fc.weight"] + p[h + "mlp.c_fc.bias"])
         x = x + m @ p[h + "mlp.c_proj.weight"] + p[h + "mlp.c_proj.bias"]
+    if stream_hook is not None:
+        stream_hook(cfg["n_layer"], x)
     x = layer_norm(x, p["ln_f.weight"], p["ln_f.bias"], eps)
     return np.stack(attentions), x @ p["wte.weight"].T
 

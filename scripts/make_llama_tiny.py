@@ -136,9 +136,11 @@ def rope(x, cfg):
     return x * cos + rotated * sin
 
 
-def reference_forward(p, cfg, ids, z_hook=None):
+def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None):
     """Every layer's attention (L, h, n, n) and the logits (n, vocab), in float64. z_hook(layer,
-    z) may return a changed z (h, n, head_dim), the heads' outputs before o_proj."""
+    z) may return a changed z (h, n, head_dim), the heads' outputs before o_proj;
+    stream_hook(layer, x) sees the residual stream entering each layer, and (L, x) the one
+    after the last, before the final norm."""
     p = {k: v.astype(np.float64) for k, v in p.items()}
     n, eps, hd = len(ids), cfg["rms_norm_eps"], head_dim(cfg)
     h, hkv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
@@ -148,6 +150,8 @@ def reference_forward(p, cfg, ids, z_hook=None):
     x = p["model.embed_tokens.weight"][ids]
     attentions = []
     for layer in range(cfg["num_hidden_layers"]):
+        if stream_hook is not None:
+            stream_hook(layer, x)
         a = f"model.layers.{layer}."
 
         def proj(name, t):
@@ -177,6 +181,8 @@ def reference_forward(p, cfg, ids, z_hook=None):
         gate = m @ p[a + "mlp.gate_proj.weight"].T
         x = x + (gate / (1 + np.exp(-gate)) * (m @ p[a + "mlp.up_proj.weight"].T)) @ \
             p[a + "mlp.down_proj.weight"].T
+    if stream_hook is not None:
+        stream_hook(cfg["num_hidden_layers"], x)
     x = rms_norm(x, p["model.norm.weight"], eps)
     head = p["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else p["lm_head.weight"]
     return np.stack(attentions), x @ head.T

@@ -6,6 +6,7 @@
 #include "coresuite.h"
 #include "gemmsuite.h"
 #include "importancesuite.h"
+#include "lenssuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
 #include "trainstepsuite.h"
@@ -39,6 +40,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<MemorySuite>());
     suites.push_back(std::make_unique<ModelSuite>());
     suites.push_back(std::make_unique<ImportanceSuite>());
+    suites.push_back(std::make_unique<LensSuite>());
     suites.push_back(std::make_unique<TypingSuite>());
     suites.push_back(std::make_unique<TrainStepSuite>());
 #ifdef HEADLENS_BENCH_GUI

@@ -17,6 +17,13 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     job.texts = request.texts;
     job.kvTexts = request.kvTexts;
     addInterventions(request, job);
+    if (request.given.count("--dla-position") && request.lens.token.empty())
+        throw InputError("--dla-position says where --dla reads the logit: add --dla TOKEN.");
+    if (request.lens.wanted() && request.modelDir.empty())
+        throw InputError(std::string(request.lens.logitLens ? "--logit-lens" : "--dla") +
+                         " reads what a model predicts: add --model DIR (a GPT-2, Llama, Qwen, "
+                         "Mistral or BERT folder).");
+    job.lens = request.lens;
     if (!request.modelDir.empty()) {
         checkModelInput(request);
         job.model.path = request.modelDir;

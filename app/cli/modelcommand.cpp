@@ -4,6 +4,7 @@
 #include "commandlinejob.h"
 #include "comparisonprinter.h"
 #include "figurewriter.h"
+#include "lensprinter.h"
 #include "rankingprinter.h"
 #include "session/comparisonjob.h"
 #include "tracecommand.h"
@@ -85,6 +86,10 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.importance);
     if (traced.patching && !request.json)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
+    if (traced.logitLens && !request.json)
+        LensPrinter(m_out).print(*traced.logitLens, run.tokens);
+    if (traced.attribution && !request.json)
+        LensPrinter(m_out).print(*traced.attribution, run.tokens);
     const ComparisonRequest &b = request.intervene.compare;
     std::optional<TraceRun> runB;
     if (b.wanted()) {
@@ -109,6 +114,14 @@ int ModelCommand::run(const CommandLineRequest &request)
             RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
             RankingPrinter::writePositions(*traced.patching, request.exportDir);
             ranking += ", patching.npy, patching.csv, patching_positions.csv";
+        }
+        if (traced.logitLens) {
+            LensPrinter::write(*traced.logitLens, run.tokens, request.exportDir);
+            ranking += ", logit_lens.npy, logit_lens_top.npy, logit_lens.csv";
+        }
+        if (traced.attribution) {
+            LensPrinter::write(*traced.attribution, request.exportDir);
+            ranking += ", dla.npy, dla.csv, dla_parts.csv, dla_tokens.csv";
         }
         if (!request.json)
             m_out << "Wrote layer " << run.source.layer << "'s " << trace.tensors().size()

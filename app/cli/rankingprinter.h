@@ -27,11 +27,10 @@ public:
     static void write(const RowMatrix &table, const std::string &dir, const std::string &name);
     /// Writes dir/patching_positions.csv: each position's token and byPosition's share.
     static void writePositions(const PatchingMap &map, const std::string &dir);
-
-private:
     /// The table, then the five heads with the largest values.
     void printTable(const RowMatrix &table) const;
 
+private:
     std::ostream &m_out;
 };
 

@@ -47,6 +47,17 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
         r.dModelGiven = r.dModelGiven || option == "--d-model";
     else if (r.train.take(option, value) || r.intervene.take(option, value))
         return true;
+    else if (option == "--dla") {
+        // TOKEN[,WRONG]: the first comma splits (a token is a word, "," alone is ",,WRONG").
+        const size_t comma = value.find(',', value.rfind(",,", 0) == 0 ? 1 : 0);
+        r.lens.token = value.substr(0, comma);
+        r.lens.wrong = comma == std::string::npos ? std::string() : value.substr(comma + 1);
+        if (r.lens.token.empty())
+            throw InputError("--dla expects the token whose logit to split up, e.g. --dla \" "
+                             "Paris\" or --dla \" Paris, London\" for logit(Paris) - "
+                             "logit(London).");
+    } else if (option == "--dla-position")
+        r.lens.position = OptionValues::size(option, value) - 1; // tokens from 1
     else if (option == "--export-dir")
         r.exportDir = value;
     else if (option == "--figures")
@@ -84,6 +95,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.compare = true;
     else if (option == "--importance")
         r.intervene.importance = true;
+    else if (option == "--logit-lens")
+        r.lens.logitLens = true;
     else if (option == "--json")
         r.json = true;
     else if (option == "--help" || option == "-h")

@@ -66,6 +66,19 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
   --patch-direction D       restore (default: clean outputs into the corrupted run, the share of
                             the difference each head restores) or break (corrupted outputs into
                             the clean run, the share each head removes)
+  --logit-lens              with --model: the stream after each layer read through the final
+                            norm and the output head (encoders: at the mask tokens): each
+                            layer's top token per position and the probability of the model's
+                            final prediction; --export-dir writes logit_lens.npy (stages,
+                            positions), logit_lens_top.npy (stages, positions, 5) and
+                            logit_lens.csv (stage 0 the embeddings, stage l after layer l - 1)
+  --dla TOKEN[,WRONG]       with --model (decoders): each head's direct share of logit(TOKEN)
+                            (- logit(WRONG)) at the last token, through the final norm with its
+                            scale frozen, with the embeddings', biases' and MLPs' shares that
+                            sum to it, and the tokens each head promotes and suppresses;
+                            --export-dir writes dla.npy (layers, heads), dla.csv,
+                            dla_parts.csv and dla_tokens.csv
+  --dla-position N          the token (from 1) --dla reads at (default: the last)
   --patch-positions L.H     the head also patched one position at a time (default: the map's
                             strongest); --export-dir writes patching_positions.csv
   --compare-text TEXT       run TEXT (B) too, with the same settings and model: per head the
@@ -106,6 +119,8 @@ Output:
   --view model              with --model DIR|TOY.npz: every layer and head, the statistics
   --view lines              the Lines tab: each query's lines to the keys it attends to
   --view corpus             with --model and --corpus FILE: the Corpus tab after FILE's run
+  --view lens               with --model: the Lens tab once its logit lens and attribution
+                            are computed
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)

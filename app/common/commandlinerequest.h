@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "costoptions.h"
 #include "interventionoptions.h"
+#include "session/lensrequest.h"
 #include "trainoptions.h"
 
 #include <set>
@@ -35,6 +36,7 @@ struct CommandLineRequest
     TrainOptions train;            ///< --train TASK and the options that go with it
     CostOptions cost;              ///< --cost (headlens-cli only)
     InterventionOptions intervene; ///< --ablate, --importance, --patch-from and companions
+    LensRequest lens;              ///< --logit-lens, --dla TOKEN[,WRONG], --dla-position N
 
     bool printShapes = false;
     bool printStats = false;

@@ -1,9 +1,35 @@
-// OpenedModel: the settings summary every family shows in the Model box.
+// OpenedModel: the settings summary every family shows in the Model box; the lens's refusal.
 #include "model/openedmodel.h"
+
+#include "util/inputerror.h"
 
 #include <cstdio>
 
 namespace headlens {
+
+namespace {
+
+/// Why a model without a checkpoint's output head has no lens: the toy models' tasks.
+[[noreturn]] void noLens(const OpenedModel &model, const std::string &analysis)
+{
+    throw InputError(analysis + " reads a checkpoint's residual stream through its output head; " +
+                     model.name() +
+                     " has none. Open a checkpoint folder (GPT-2, Llama, Qwen, Mistral, BERT, or a "
+                     "language model trained in the Train tab).");
+}
+
+} // namespace
+
+LogitLens OpenedModel::logitLens(const ModelInput &, int, const std::function<bool(double)> &) const
+{
+    noLens(*this, "The logit lens");
+}
+
+LogitAttribution OpenedModel::attribution(const ModelInput &, int, int, int, int,
+                                          const std::function<bool(double)> &) const
+{
+    noLens(*this, "Direct logit attribution");
+}
 
 std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocabulary, int context)
 {

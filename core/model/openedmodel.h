@@ -3,6 +3,8 @@
 
 #include "attention/headinterventions.h"
 #include "model/headimportance.h"
+#include "model/logitattribution.h"
+#include "model/logitlens.h"
 #include "model/modelinput.h"
 #include "model/modelrun.h"
 #include "model/patchingmap.h"
@@ -90,6 +92,17 @@ public:
     virtual PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                                  const PatchingQuestion &question,
                                  const std::function<bool(double)> &progress) const = 0;
+    /// The logit lens of `input` (LogitLens) with `topK` tokens per stage and position. The
+    /// base throws InputError: only a checkpoint's model reads its stream through an output
+    /// head. Throws InputError, Cancelled.
+    virtual LogitLens logitLens(const ModelInput &input, int topK,
+                                const std::function<bool(double)> &progress) const;
+    /// Direct logit attribution (LogitAttribution) at `position` (-1: the last token) of
+    /// logit(token) [- logit(wrong) when wrong >= 0]. The base throws InputError as
+    /// logitLens. Throws InputError, Cancelled.
+    virtual LogitAttribution attribution(const ModelInput &input, int position, int token,
+                                         int wrong, int headTokens,
+                                         const std::function<bool(double)> &progress) const;
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

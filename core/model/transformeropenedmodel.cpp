@@ -1,6 +1,7 @@
 // TransformerOpenedModel: TransformerModel::run, seen as a ModelRun sharing the run's memory.
 #include "model/transformeropenedmodel.h"
 
+#include "model/transformerlens.h"
 #include "model/transformerranking.h"
 
 #include <filesystem>
@@ -156,6 +157,21 @@ PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const Mode
                                              const std::function<bool(double)> &progress) const
 {
     return TransformerRanking(m_model).patching(clean, corrupt, question, progress);
+}
+
+LogitLens TransformerOpenedModel::logitLens(const ModelInput &input, int topK,
+                                            const std::function<bool(double)> &progress) const
+{
+    return TransformerLens(m_model).logitLens(input, topK, progress);
+}
+
+LogitAttribution
+TransformerOpenedModel::attribution(const ModelInput &input, int position, int token, int wrong,
+                                    int headTokens,
+                                    const std::function<bool(double)> &progress) const
+{
+    return TransformerLens(m_model).attribution(input, position, token, wrong, headTokens,
+                                                progress);
 }
 
 std::vector<int> TransformerOpenedModel::encodePiece(const std::string &text) const

@@ -41,6 +41,12 @@ public:
     PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                          const PatchingQuestion &question,
                          const std::function<bool(double)> &progress) const override;
+    /// TransformerLens on a clean pass.
+    LogitLens logitLens(const ModelInput &input, int topK,
+                        const std::function<bool(double)> &progress) const override;
+    LogitAttribution attribution(const ModelInput &input, int position, int token, int wrong,
+                                 int headTokens,
+                                 const std::function<bool(double)> &progress) const override;
     std::vector<int> encodePiece(const std::string &text) const override;
     std::string tokenLabel(int id) const override;
     std::string tokenBytes(int id) const override;

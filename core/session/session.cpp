@@ -99,6 +99,10 @@ TraceRun Session::runLayer(const TraceJob &job, const std::function<bool(double)
     if (job.ranking.kind == RankingRequest::Kind::Patching)
         throw InputError("Patching maps need a model that predicts tokens: open a GPT-2, Llama, "
                          "BERT or toy model (the built-in layer predicts nothing).");
+    if (job.lens.wanted())
+        throw InputError("The logit lens and logit attribution read what a model predicts: open "
+                         "a GPT-2, Llama, Qwen, Mistral or BERT folder (the built-in layer "
+                         "predicts nothing).");
     if (job.ranking.kind == RankingRequest::Kind::None)
         run.trace = std::make_shared<const Trace>(
             computeTrace(config, std::move(input), run.parameters, options));
@@ -113,12 +117,7 @@ void Session::rankLayer(const TraceJob &job, const AttentionConfig &config,
                         const std::function<bool(double)> &progress, TraceRun &run)
 {
     // The trace is the first tenth of the work, one ablated pass per head the rest.
-    const auto part = [&progress](double from, double to) -> std::function<bool(double)> {
-        if (!progress)
-            return {};
-        return [&progress, from, to](double f) { return progress(from + (to - from) * f); };
-    };
-    options.progress = part(0.0, 0.1);
+    options.progress = part(progress, 0.0, 0.1);
     run.trace = std::make_shared<const Trace>(computeTrace(config, input, run.parameters, options));
     // The importance of the unchanged layer: the ranking makes its own ablations.
     Trace unchanged;
@@ -126,7 +125,7 @@ void Session::rankLayer(const TraceJob &job, const AttentionConfig &config,
         unchanged = computeTrace(config, input, run.parameters, TraceOptions());
     const Trace &clean = job.interventions.empty() ? *run.trace : unchanged;
     run.importance = std::make_shared<const HeadImportance>(
-        LayerImportance::of(config, input, run.parameters, clean, part(0.1, 1.0)));
+        LayerImportance::of(config, input, run.parameters, clean, part(progress, 0.1, 1.0)));
 }
 
 TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)> &progress)
@@ -147,9 +146,11 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
         m_lastRun->interventions.patchSource.sharesStorageWith(interventions.patchSource) &&
         m_lastRun->interventions.meanSource.sharesStorageWith(interventions.meanSource);
     const bool ranked = job.ranking.kind != RankingRequest::Kind::None;
-    // With a ranking the run is the first tenth of the work, the ranking's passes the rest.
+    const bool lensed = job.lens.wanted();
+    // With a ranking or a lens the run is the first tenth of the work, their passes the rest.
     const std::function<bool(double)> runProgress =
-        ranked && progress ? [&progress](double f) { return progress(0.1 * f); } : progress;
+        (ranked || lensed) && progress ? [&progress](double f) { return progress(0.1 * f); }
+                                       : progress;
     // Another text of the same model: a causal one computes only the tokens after those the
     // last run shares with it (OpenedModel::extend decides what may be reused).
     std::shared_ptr<ModelRun> modelRun =
@@ -165,12 +166,40 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     run.trace = withWarnings(modelRun->layerTrace, model.warnings());
     run.parameters = modelRun->layerParameters;
     run.model = std::move(modelRun);
+    const double rankedUntil = ranked && lensed ? 0.55 : 1.0;
     if (ranked)
-        addRanking(job, model, input, progress, run);
+        addRanking(job, model, input, part(progress, 0.1, rankedUntil), run);
+    if (lensed)
+        addLens(job, model, input, part(progress, ranked ? rankedUntil : 0.1, 1.0), run);
     return run;
 }
 
-int Session::answerToken(const OpenedModel &model, const std::string &answer)
+std::function<bool(double)> Session::part(const std::function<bool(double)> &progress,
+                                          double from, double to)
+{
+    if (!progress)
+        return {};
+    return [progress, from, to](double f) { return progress(from + (to - from) * f); };
+}
+
+void Session::addLens(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
+                      const std::function<bool(double)> &progress, TraceRun &run)
+{
+    const LensRequest &lens = job.lens;
+    if (lens.logitLens)
+        run.logitLens =
+            std::make_shared<const LogitLens>(model.logitLens(input, lens.lensTop, progress));
+    if (lens.token.empty())
+        return;
+    const std::string purpose = "direct logit attribution splits up one token's logit";
+    const int token = answerToken(model, lens.token, purpose);
+    const int wrong = lens.wrong.empty() ? -1 : answerToken(model, lens.wrong, purpose);
+    run.attribution = std::make_shared<const LogitAttribution>(
+        model.attribution(input, lens.position, token, wrong, lens.headTokens, progress));
+}
+
+int Session::answerToken(const OpenedModel &model, const std::string &answer,
+                         const std::string &purpose)
 {
     const std::vector<int> ids = model.encodePiece(answer);
     if (ids.size() == 1)
@@ -180,16 +209,13 @@ int Session::answerToken(const OpenedModel &model, const std::string &answer)
         pieces += " [" + model.tokenLabel(id) + "]";
     throw InputError("The answer \"" + answer + "\" is " + std::to_string(ids.size()) +
                      " tokens for this " + model.family() + (ids.empty() ? "" : ":" + pieces) +
-                     "; the patching metric compares two single tokens. Pick a word that is one "
+                     "; " + purpose + ". Pick a word that is one "
                      "token (GPT-2's words usually start with a space: \" Mary\").");
 }
 
 void Session::addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
-                         const std::function<bool(double)> &progress, TraceRun &run)
+                         const std::function<bool(double)> &rest, TraceRun &run)
 {
-    const std::function<bool(double)> rest =
-        progress ? [&progress](double f) { return progress(0.1 + 0.9 * f); }
-                 : std::function<bool(double)>();
     if (job.ranking.kind == RankingRequest::Kind::Importance) {
         run.importance = std::make_shared<const HeadImportance>(model.importance(input, rest));
         return;

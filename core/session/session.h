@@ -25,9 +25,11 @@ public:
     /// The layer check every family shares: "There is no layer 7: this GPT-2 has layers 0 to
     /// 1." Throws InputError.
     static void checkLayer(int layer, int layers, const std::string &family);
-    /// The one token id of `answer` for the patching metric. Throws InputError saying how it
-    /// tokenizes when it is not one token.
-    static int answerToken(const OpenedModel &model, const std::string &answer);
+    /// The one token id of `answer` for `purpose` (the patching metric's by default). Throws
+    /// InputError saying how it tokenizes, and why one token is needed, when it is not one.
+    static int answerToken(const OpenedModel &model, const std::string &answer,
+                           const std::string &purpose =
+                               "the patching metric compares two single tokens");
 
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
@@ -36,9 +38,15 @@ private:
                           const AttentionInput &input, TraceOptions options,
                           const std::function<bool(double)> &progress, TraceRun &run);
     TraceRun runModel(const TraceJob &job, const std::function<bool(double)> &progress);
-    /// The job's ranking (importance or patching map) into `run`.
+    /// The job's ranking (importance or patching map) into `run`, `progress` from 0 to 1.
     void addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
                     const std::function<bool(double)> &progress, TraceRun &run);
+    /// The job's logit lens and attribution into `run`, `progress` from 0 to 1.
+    static void addLens(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
+                        const std::function<bool(double)> &progress, TraceRun &run);
+    /// `progress` mapped onto [from, to] of the whole; empty when it is.
+    static std::function<bool(double)> part(const std::function<bool(double)> &progress,
+                                            double from, double to);
 
     ModelCache m_models;
     /// The last model run of a job with keepForNext, so that another layer of the same text is

@@ -5,6 +5,7 @@
 #include "attention/headinterventions.h"
 #include "model/modelsource.h"
 #include "session/chosensettings.h"
+#include "session/lensrequest.h"
 #include "session/rankingrequest.h"
 
 #include <memory>
@@ -36,6 +37,7 @@ struct TraceJob
     /// means for any other model, so that a changed model never reads another's.
     std::shared_ptr<const OpenedModel> meanSourceModel;
     RankingRequest ranking; ///< a ranking of the heads after the run (models only)
+    LensRequest lens;       ///< the logit lens or attribution after the run (models only)
     /// Whether the session keeps this model run for the next job to start from: another
     /// layer of the same text, or a text that starts with the same tokens (typed on). The
     /// session keeps one run; the Compare tab's text B and an ablation's unchanged twin leave

@@ -4,6 +4,8 @@
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
 #include "model/headimportance.h"
+#include "model/logitattribution.h"
+#include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "model/patchingmap.h"
 
@@ -18,6 +20,8 @@ struct TraceRun
     std::shared_ptr<const ModelRun> model; ///< every layer of the model; null for built-in
     std::shared_ptr<const HeadImportance> importance; ///< when the job asked for it
     std::shared_ptr<const PatchingMap> patching;      ///< when the job asked for it
+    std::shared_ptr<const LogitLens> logitLens;       ///< when the job asked for it
+    std::shared_ptr<const LogitAttribution> attribution; ///< when the job asked for it
 };
 
 } // namespace headlens

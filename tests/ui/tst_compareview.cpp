@@ -1,10 +1,10 @@
 // tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
 #include "compare/compareview.h"
-#include "compare/differenceheatmap.h"
 #include "models/modelcontroller.h"
 #include "runner/jobbuilder.h"
 #include "runner/tracerunner.h"
 #include "session/session.h"
+#include "views/differenceheatmap.h"
 #include "window/filecommands.h"
 #include "window/modelwiring.h"
 #include "windowparts.h"

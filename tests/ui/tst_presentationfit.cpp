@@ -1,7 +1,6 @@
 // tst_presentationfit: presentation mode on a 1280 x 720 projector: every tab and pipeline step
 // fits, nothing collapses to a sliver and every token label of the heatmaps is drawn.
 #include "compare/compareview.h"
-#include "compare/differenceheatmap.h"
 #include "corpus/corpuspanel.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
@@ -16,6 +15,7 @@
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "train/trainview.h"
+#include "views/differenceheatmap.h"
 #include "views/headsgridview.h"
 #include "views/headstatstable.h"
 #include "window/filecommands.h"

@@ -2,7 +2,7 @@
 // down and reflowed to the width.
 #include "compare/compareview.h"
 
-#include "compare/differenceheatmap.h"
+#include "views/differenceheatmap.h"
 #include "panels/fulltextcombobox.h"
 #include "panels/verticalscrollarea.h"
 #include "plot/heatmapplot.h"

@@ -125,6 +125,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showCorpus->setShortcut(QKeySequence(tr("Ctrl+7")));
     showCompare = menu->addAction(tr("Comp&are: two texts or two settings, head by head"));
     showCompare->setShortcut(QKeySequence(tr("Ctrl+8")));
+    showLens = menu->addAction(tr("L&ens: what each layer predicts, what each head writes"));
+    showLens->setShortcut(QKeySequence(tr("Ctrl+9")));
     menu->addSeparator();
 }
 

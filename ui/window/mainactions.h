@@ -48,6 +48,7 @@ public:
     QAction *showCost = nullptr;
     QAction *showLines = nullptr;
     QAction *showCorpus = nullptr;
+    QAction *showLens = nullptr;
     QAction *showCompare = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;

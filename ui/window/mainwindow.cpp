@@ -129,6 +129,7 @@ void MainWindow::buildModels()
                        [this] { return m_trace; });
     connect(m_actions->showModel, &QAction::triggered, this, &MainWindow::showModelTab);
     connect(m_actions->showCorpus, &QAction::triggered, this, &MainWindow::showCorpusTab);
+    connect(m_actions->showLens, &QAction::triggered, this, &MainWindow::showLensTab);
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this, [this] { m_tabs->setCurrentWidget(m_heads); });
@@ -202,6 +203,11 @@ void MainWindow::showCompare()
 void MainWindow::showCorpusTab()
 {
     m_modelTabs->showCorpus();
+}
+
+void MainWindow::showLensTab()
+{
+    m_modelTabs->showLens();
 }
 
 void MainWindow::showPipeline()

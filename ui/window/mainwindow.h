@@ -76,6 +76,8 @@ public:
     void showCompare();
     /// The Corpus tab, when a model is open (it is hidden otherwise).
     void showCorpusTab();
+    /// The Lens tab (logit lens, direct logit attribution), when a model has run.
+    void showLensTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }

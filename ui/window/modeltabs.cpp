@@ -1,7 +1,8 @@
-// ModelTabs: two pages added hidden, made visible together with the model's run.
+// ModelTabs: three pages added hidden, made visible together with the model's run.
 #include "window/modeltabs.h"
 
 #include "corpus/corpuspanel.h"
+#include "lens/lensview.h"
 #include "models/modeloverview.h"
 #include "window/modelwiring.h"
 
@@ -10,11 +11,13 @@
 namespace headlens {
 
 ModelTabs::ModelTabs(QTabWidget *tabs, ModelWiring *models, QWidget *fallback)
-    : QObject(tabs), m_tabs(tabs), m_overview(models->overview()), m_corpus(models->corpus()),
-      m_fallback(fallback)
+    : QObject(tabs), m_tabs(tabs), m_overview(models->overview()), m_lens(models->lens()),
+      m_corpus(models->corpus()), m_fallback(fallback)
 {
     tabs->addTab(m_overview, tr("Model"));
     tabs->setTabVisible(tabs->indexOf(m_overview), false);
+    tabs->addTab(m_lens, tr("Lens"));
+    tabs->setTabVisible(tabs->indexOf(m_lens), false);
     tabs->addTab(m_corpus, tr("Corpus"));
     tabs->setTabVisible(tabs->indexOf(m_corpus), false);
     connect(models, &ModelWiring::runShown, this, &ModelTabs::setShown);
@@ -25,6 +28,11 @@ void ModelTabs::showModel()
     showIfVisible(m_overview);
 }
 
+void ModelTabs::showLens()
+{
+    showIfVisible(m_lens);
+}
+
 void ModelTabs::showCorpus()
 {
     showIfVisible(m_corpus);
@@ -32,7 +40,7 @@ void ModelTabs::showCorpus()
 
 void ModelTabs::setShown(bool shown)
 {
-    for (QWidget *page : {m_overview, m_corpus}) {
+    for (QWidget *page : {m_overview, m_lens, m_corpus}) {
         const int index = m_tabs->indexOf(page);
         if (!shown && m_tabs->currentIndex() == index)
             m_tabs->setCurrentWidget(m_fallback);

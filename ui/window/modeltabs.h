@@ -1,4 +1,4 @@
-// ModelTabs: the "Model" and "Corpus" tabs, there only while a model's run is on screen.
+// ModelTabs: the "Model", "Lens" and "Corpus" tabs, there only while a model's run is on screen.
 #pragma once
 
 #include <QObject>
@@ -20,6 +20,8 @@ public:
 
     /// Bring the Model tab to the front, when a model has run (it is hidden otherwise).
     void showModel();
+    /// Bring the Lens tab to the front, when a model has run.
+    void showLens();
     /// Bring the Corpus tab to the front, when a model is open.
     void showCorpus();
 
@@ -29,6 +31,7 @@ private:
 
     QTabWidget *m_tabs;
     QWidget *m_overview;
+    QWidget *m_lens;
     QWidget *m_corpus;
     QWidget *m_fallback;
 };

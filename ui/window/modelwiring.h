@@ -13,6 +13,7 @@ class QLabel;
 namespace headlens {
 
 class CorpusPanel;
+class LensView;
 class ModelBox;
 class ModelController;
 class ModelOverview;
@@ -33,6 +34,8 @@ public:
     ModelBox *box() const { return m_box; }
     /// The "Corpus" tab: the open model's heads over a text file.
     CorpusPanel *corpus() const { return m_corpus; }
+    /// The "Lens" tab: the logit lens and direct logit attribution of the run's text.
+    LensView *lens() const { return m_lens; }
     /// Above the token strip: which model and layer the views show, or that the built-in
     /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
@@ -41,8 +44,8 @@ public:
     void syncActive();
 
 signals:
-    /// A model's run is on screen (true) or none is: the Model and Corpus tabs come and go
-    /// with it.
+    /// A model's run is on screen (true) or none is: the Model, Lens and Corpus tabs come and
+    /// go with it.
     void runShown(bool shown);
     /// A head was opened from the Model tab: the Heads view should come to the front.
     void headOpened();
@@ -60,6 +63,7 @@ private:
     ModelBox *m_box = nullptr;
     ModelOverview *m_overview = nullptr;
     CorpusPanel *m_corpus = nullptr;
+    LensView *m_lens = nullptr;
     QLabel *m_note = nullptr;
 };
 

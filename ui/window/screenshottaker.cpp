@@ -3,6 +3,8 @@
 
 #include "compare/compareview.h"
 #include "corpus/corpuspanel.h"
+#include "lens/lensrunner.h"
+#include "lens/lensview.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
@@ -85,6 +87,14 @@ void ScreenshotTaker::poll()
         }
         return;
     }
+    // lens: the tab shown (which starts its analyses), then the picture once they are in.
+    if (m_view == "lens" && !m_ranked && !timedOut) {
+        m_ranked = true;
+        m_window->showLensTab();
+        return;
+    }
+    if (m_view == "lens" && !timedOut && m_window->models()->lens()->runner()->isRunning())
+        return;
     if (m_view == "compare" && !m_ranked && !timedOut) {
         m_ranked = true;
         m_window->showCompare();

@@ -1,5 +1,5 @@
 // DifferenceHeatmap: ColorBrewer's RdBu stops on HeatmapPlot's own colour map.
-#include "compare/differenceheatmap.h"
+#include "views/differenceheatmap.h"
 
 #include <algorithm>
 

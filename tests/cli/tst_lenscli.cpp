@@ -1,0 +1,188 @@
+// Tests headlens-cli's --logit-lens and --dla: what they print, their files, their refusals.
+#include "clirun.h"
+
+#include "io/npyfile.h"
+#include "io/npzarchive.h"
+#include "model/transformermodel.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+
+using namespace headlens;
+using test::runCli;
+
+namespace {
+
+const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+
+/// lens.npz of scripts/make_lens_goldens.py for `folder`.
+std::map<std::string, Tensor> goldenOf(const QString &folder)
+{
+    std::map<std::string, Tensor> out;
+    for (auto &[name, tensor] : NpzArchive::read(folder.toStdString() + "/lens.npz"))
+        out[name] = tensor;
+    return out;
+}
+
+/// "12,40,7" of a golden's ids.
+QString idList(const Tensor &ids)
+{
+    QStringList list;
+    for (int64_t i = 0; i < ids.numel(); ++i)
+        list << QString::number(int(ids.data()[i]));
+    return list.join(',');
+}
+
+QStringList linesOf(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestLensCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void logitLensPrintsAndWritesNumPysNumbers();
+    void encoderLensReadsTheMask();
+    void attributionPrintsAndWritesNumPysNumbers();
+    void attributionOfTextTokens();
+    void refusals_data();
+    void refusals();
+};
+
+void TestLensCli::logitLensPrintsAndWritesNumPysNumbers()
+{
+    auto golden = goldenOf(kModel);
+    QTemporaryDir dir;
+    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]),
+                           "--logit-lens", "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("Logit lens") && r.out.contains("emb = the embeddings, L0..L1"),
+             qPrintable(r.out));
+    const int positions = int(golden["ids"].numel());
+    // One line per position, numbered from 1, with a probability for each of the 3 stages.
+    for (int p = 1; p <= positions; ++p)
+        QVERIFY2(r.out.contains(QStringLiteral("\n  %1 [").arg(p, 3)), qPrintable(r.out));
+    const Tensor probability = NpyFile::read((dir.path() + "/logit_lens.npy").toStdString());
+    QCOMPARE(probability.shape().toPlainString(), "(3, " + std::to_string(positions) + ")");
+    const Tensor &expected = golden["lens_probability"];
+    for (int64_t i = 0; i < expected.numel(); ++i)
+        QVERIFY2(std::abs(probability.data()[i] - expected.data()[i]) < 1e-5,
+                 qPrintable(QString::number(i)));
+    const Tensor top = NpyFile::read((dir.path() + "/logit_lens_top.npy").toStdString());
+    QCOMPARE(top.shape().toPlainString(), "(3, " + std::to_string(positions) + ", 5)");
+    const QStringList csv = linesOf(dir.path() + "/logit_lens.csv");
+    QCOMPARE(csv.size(), 1 + 3 * positions);
+    QVERIFY2(csv[0].startsWith("stage,after,position,token,final_token,final_probability,top_1,"
+                               "probability_1"),
+             qPrintable(csv[0]));
+    QVERIFY2(csv[1].startsWith("0,embeddings,0,"), qPrintable(csv[1]));
+    QVERIFY2(csv.last().startsWith(QStringLiteral("2,layer 1,%1,").arg(positions - 1)),
+             qPrintable(csv.last()));
+    // The csv's final probability is the npy's, in full.
+    QVERIFY(std::abs(csv[1].section(',', 5, 5).toDouble() - double(probability.data()[0])) < 1e-6);
+}
+
+void TestLensCli::encoderLensReadsTheMask()
+{
+    const QString bert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
+    const auto r = runCli({"--model", bert, "--text", "The cat sat on the [MASK] .", "--logit-lens"});
+    QCOMPARE(r.exitCode, 0);
+    // Only the mask's position is read: one line, token 7 ([CLS] the cat sat on the [MASK]).
+    QVERIFY2(r.out.contains("  7 [[MASK]] -> ["), qPrintable(r.out));
+    QVERIFY2(!r.out.contains("  6 [the] ->"), qPrintable(r.out));
+}
+
+void TestLensCli::attributionPrintsAndWritesNumPysNumbers()
+{
+    auto golden = goldenOf(kModel);
+    QTemporaryDir dir;
+    // The golden's two tokens as text, as a person types them: their bytes.
+    const TransformerModel model = TransformerModel::open(kModel.toStdString());
+    const int token = int(golden["dla_token"].data()[0]), wrong = int(golden["dla_token"].data()[1]);
+    const QString tokenText = QString::fromStdString(model.tokenizer().tokenBytes(token));
+    const QString wrongText = QString::fromStdString(model.tokenizer().tokenBytes(wrong));
+    QVERIFY(!tokenText.contains(',') && !wrongText.contains(','));
+    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]), "--dla",
+                           tokenText + "," + wrongText, "--export-dir", dir.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString label = QString::fromStdString(model.tokenizer().displayLabel(token));
+    const QString wrongLabel = QString::fromStdString(model.tokenizer().displayLabel(wrong));
+    QVERIFY2(r.out.contains("Direct logit attribution of logit([" + label + "]) - logit([" +
+                            wrongLabel + "]) at token " + QString::number(golden["ids"].numel())),
+             qPrintable(r.out));
+    const Tensor heads = NpyFile::read((dir.path() + "/dla.npy").toStdString());
+    QCOMPARE(heads.shape().toPlainString(), std::string("(2, 2)"));
+    for (int64_t i = 0; i < 4; ++i)
+        QVERIFY(std::abs(heads.data()[i] - golden["dla_heads"].data()[i]) < 1e-4);
+    const QStringList parts = linesOf(dir.path() + "/dla_parts.csv");
+    // embeddings, per layer 2 heads + bias + mlp, the norm's bias, the sum and the logit
+    QCOMPARE(parts.size(), 1 + 1 + 2 * 4 + 3);
+    const double sum = parts[parts.size() - 2].section(',', 3, 3).toDouble();
+    const double logit = parts.last().section(',', 3, 3).toDouble();
+    QVERIFY(std::abs(logit - double(golden["dla_logit"].data()[0])) < 1e-4);
+    QVERIFY(std::abs(sum - logit) < 1e-4);
+    const QStringList effects = linesOf(dir.path() + "/dla_tokens.csv");
+    QCOMPARE(effects.size(), 1 + 4 * 2 * 10); // 4 heads, promoted and suppressed, ten each
+    QCOMPARE(effects[1].section(',', 0, 3), QStringLiteral("0,1,promotes,1"));
+}
+
+void TestLensCli::attributionOfTextTokens()
+{
+    const auto r = runCli({"--model", kModel, "--text", "Hello world, the cat sat", "--dla",
+                           " the", "--dla-position", "3"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("Direct logit attribution of logit([␣the]) at token 3 [,]"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("sum of the shares") && r.out.contains("(the logit "),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(" promotes [") && r.out.contains(", suppresses ["), qPrintable(r.out));
+}
+
+void TestLensCli::refusals_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString bert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
+    QTest::newRow("no model") << QStringList{"--text", "a b", "--logit-lens"}
+                              << "--logit-lens reads what a model predicts: add --model DIR";
+    QTest::newRow("dla, no model") << QStringList{"--text", "a b", "--dla", " the"}
+                                   << "--dla reads what a model predicts";
+    QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}
+                              << "--dla expects the token whose logit to split up";
+    QTest::newRow("two tokens") << QStringList{"--model", kModel, "--text", "a b", "--dla",
+                                               " catapult"}
+                                << "direct logit attribution splits up one token's logit";
+    QTest::newRow("position past the text")
+        << QStringList{"--model", kModel, "--text", "a b", "--dla", " the", "--dla-position", "9"}
+        << "There is no token 9 in the text: it has 2 tokens";
+    QTest::newRow("position alone") << QStringList{"--model", kModel, "--text", "a b",
+                                                   "--dla-position", "1"}
+                                    << "--dla-position says where --dla reads the logit";
+    QTest::newRow("encoder") << QStringList{"--model", bert, "--text", "the cat", "--dla", "cat"}
+                             << "normalises the stream after every block";
+    QTest::newRow("encoder, no mask") << QStringList{"--model", bert, "--text", "the cat",
+                                                     "--logit-lens"}
+                                      << "the text has none: write [MASK]";
+}
+
+void TestLensCli::refusals()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const auto r = runCli(arguments);
+    QVERIFY2(r.exitCode != 0 && r.exitCode != -1, qPrintable(r.out)); // refused, not crashed
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestLensCli)
+#include "tst_lenscli.moc"

@@ -1,0 +1,198 @@
+// Tests the Lens tab: the logit lens's cells (colour, text, tooltip) and the attribution's map.
+#include "lens/attributionpanel.h"
+#include "lens/lensrunner.h"
+#include "lens/lensview.h"
+#include "lens/logitlensplot.h"
+#include "model/modelopener.h"
+#include "model/openedmodel.h"
+#include "views/differenceheatmap.h"
+
+#include <QComboBox>
+#include <QTest>
+
+using namespace headlens;
+
+namespace {
+
+const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
+
+/// The model's run of `text`, as the window's worker makes it.
+std::shared_ptr<const ModelRun> runOf(const QString &folder, const std::string &text)
+{
+    std::shared_ptr<const OpenedModel> model = ModelOpener::open(folder.toStdString());
+    std::shared_ptr<ModelRun> run = model->run(model->encode(text), 0, {});
+    run->source.model = model;
+    run->source.path = folder.toStdString();
+    return run;
+}
+
+/// The colour HeatmapPlot gives `value` on `plot`'s scale.
+QColor colourOf(const HeatmapPlot &plot, double value)
+{
+    const auto *map = qobject_cast<QCPColorMap *>(plot.plottable(0));
+    return QColor::fromRgb(map->gradient().color(value, map->dataRange(), false));
+}
+
+bool near(const QColor &a, const QColor &b, int tolerance = 6)
+{
+    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
+           std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+/// The pixel rectangle of cell (row, col) of `plot`, as its axes place it.
+QRect cellRect(const HeatmapPlot &plot, int row, int col)
+{
+    const double x0 = plot.xAxis->coordToPixel(col - 0.5), x1 = plot.xAxis->coordToPixel(col + 0.5);
+    const double y0 = plot.yAxis->coordToPixel(row - 0.5), y1 = plot.yAxis->coordToPixel(row + 0.5);
+    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)), QPointF(std::max(x0, x1), std::max(y0, y1)))
+        .toAlignedRect();
+}
+
+} // namespace
+
+class TestLensView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void lensCellsShowTheFinalTokensProbabilityAndTheirTopToken();
+    void attributionFollowsTheChoicesAndTheColumns();
+    void nothingIsComputedWhileHidden();
+    void encoderReadsTheMaskAndRefusesTheAttribution();
+};
+
+void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
+{
+    const auto run = runOf(kGpt2, "Hello world, the cat sat");
+    LensView view;
+    view.resize(1200, 900);
+    view.setRun(run);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
+    const LogitLensPlot &plot = *view.lensPlot();
+    const LogitLens &lens = *plot.lens();
+    const int n = int(run->tokenIds.size());
+    QCOMPARE(plot.rowCount(), run->layers + 1); // the embeddings, then every layer
+    QCOMPARE(plot.colCount(), n);               // a decoder: every position
+    QCOMPARE(plot.rowLabels().first(), QStringLiteral("embeddings"));
+    QCOMPARE(plot.rowLabels().last(), QStringLiteral("layer 1 (output)"));
+    QCOMPARE(plot.colLabels().last(), QString::fromStdString(run->tokens.back()));
+    // The last stage at the last position is the model's own next-token prediction.
+    QCOMPARE(lens.finalTokens.back(), run->topNext.front().tokenId);
+    QCOMPARE(plot.cellText(run->layers, n - 1), QString::fromStdString(run->topNext.front().label));
+    QVERIFY(std::abs(lens.finalProbability(run->layers, n - 1) - run->topNext.front().probability) <
+            1e-5);
+    // Each cell is drawn in its probability's colour, on the fixed 0..1 scale.
+    plot.replot();
+    QApplication::processEvents();
+    const QImage image = plot.grab().toImage();
+    for (const auto &[row, col] : {std::pair{0, 0}, {run->layers, n - 1}, {1, n / 2}}) {
+        const QRect cell = cellRect(plot, row, col);
+        const QColor corner = image.pixelColor(cell.topLeft() + QPoint(2, 2));
+        const QColor expected = colourOf(plot, lens.finalProbability(row, col));
+        QVERIFY2(near(corner, expected), qPrintable(QString("cell %1,%2: %3 against %4")
+                                                        .arg(row).arg(col)
+                                                        .arg(corner.name(), expected.name())));
+    }
+    // At 1200 px the cells are wide enough for their tokens, which are written over them: the
+    // cell's middle holds pixels of another colour than the cell's own.
+    QVERIFY(plot.cellTextsShown());
+    const QRect last = cellRect(plot, run->layers, n - 1);
+    const QColor own = colourOf(plot, lens.finalProbability(run->layers, n - 1));
+    int written = 0;
+    for (int x = last.left() + 2; x < last.right() - 2; ++x)
+        written += !near(image.pixelColor(x, last.center().y()), own, 40);
+    QVERIFY2(written >= 2, qPrintable(QString::number(written)));
+    // The tooltip lists the stage's ten most probable tokens with their probabilities.
+    const QString tip = plot.cellToolTip(0, 0);
+    QVERIFY2(tip.contains("embeddings") && tip.count("<br>&nbsp;&nbsp;") == LensRunner::kLensTop,
+             qPrintable(tip));
+    // Narrow, the texts would be a letter each: colours only.
+    view.resize(300, 900);
+    plot.replot();
+    QApplication::processEvents();
+    QVERIFY(!plot.cellTextsShown());
+}
+
+void TestLensView::attributionFollowsTheChoicesAndTheColumns()
+{
+    const auto run = runOf(kGpt2, "Hello world, the cat sat");
+    LensView view;
+    view.resize(1200, 900);
+    view.setRun(run);
+    view.show();
+    AttributionPanel &panel = *view.attribution();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.attribution() != nullptr, 20000);
+    const int n = int(run->tokenIds.size());
+    {
+        const LogitAttribution &a = *panel.attribution();
+        QCOMPARE(a.position, n - 1);                       // the last position first
+        QCOMPARE(a.token, run->topNext.front().tokenId); // with the model's top token
+        QCOMPARE(a.wrong, -1);
+        QVERIFY(std::abs(a.sum() - a.logit) < 1e-4);
+        QCOMPARE(panel.map()->rowCount(), run->layers);
+        QCOMPARE(panel.map()->colCount(), run->heads);
+        // The head that pushes most either way is the one described first.
+        Eigen::Index layer = 0, head = 0;
+        a.heads.cwiseAbs().maxCoeff(&layer, &head);
+        QCOMPARE(panel.chosenLayer(), int(layer));
+        QCOMPARE(panel.chosenHead(), int(head));
+        QVERIFY2(panel.headText().contains(QString("Head %1.%2").arg(layer).arg(head + 1)),
+                 qPrintable(panel.headText()));
+        QVERIFY2(panel.partsText().contains(QString::number(a.logit, 'f', 3)),
+                 qPrintable(panel.partsText()));
+        // The map's colours: the strongest head at an end of the diverging scale.
+        panel.map()->replot();
+        QApplication::processEvents();
+        const QImage image = panel.map()->grab().toImage();
+        const QRect cell = cellRect(*panel.map(), int(layer), int(head));
+        QVERIFY(near(image.pixelColor(cell.center()),
+                     colourOf(*panel.map(), a.heads(layer, head)), 8));
+    }
+    // "minus" the second most probable token: logit(top) - logit(second).
+    auto *wrong = panel.findChild<QComboBox *>("dlaWrong");
+    QVERIFY(wrong && wrong->count() == 1 + LensRunner::kLensTop);
+    wrong->setCurrentIndex(2);
+    emit wrong->activated(2);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.attribution()->wrong == wrong->itemData(2).toInt(), 20000);
+    QVERIFY(std::abs(panel.attribution()->sum() - panel.attribution()->logit) < 1e-4);
+    // A click on the lens's first column attributes the first position.
+    const QRect first = cellRect(*view.lensPlot(), 0, 0);
+    QTest::mouseClick(view.lensPlot(), Qt::LeftButton, {}, first.center());
+    QTRY_VERIFY_WITH_TIMEOUT(panel.attribution()->position == 0, 20000);
+    QCOMPARE(panel.attribution()->token, view.lensPlot()->lens()->finalTokens.front());
+    // A head pinned elsewhere is outlined and described here.
+    view.chooseHead(1, 0);
+    QVERIFY(panel.headText().contains("Head 1.1"));
+}
+
+void TestLensView::nothingIsComputedWhileHidden()
+{
+    LensView view;
+    view.setRun(runOf(kGpt2, "Hello world"));
+    QVERIFY(!view.runner()->isRunning()); // nothing asked for, so nothing can arrive
+    QVERIFY(view.lensPlot()->lens() == nullptr);
+    view.show(); // shown: computed
+    QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
+}
+
+void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
+{
+    const auto run = runOf(kBert, "The cat sat on the [MASK] .");
+    LensView view;
+    view.resize(1000, 800);
+    view.setRun(run);
+    view.show();
+    QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
+    QCOMPARE(view.lensPlot()->colCount(), 1); // the one mask
+    QCOMPARE(view.lensPlot()->colLabels().first(), QStringLiteral("[MASK]"));
+    QTRY_VERIFY_WITH_TIMEOUT(view.attribution()->status().contains("normalises the stream after "
+                                                                    "every block"),
+                             20000);
+    QVERIFY(!view.attribution()->map()->isVisible());
+}
+
+QTEST_MAIN(TestLensView)
+#include "tst_lensview.moc"

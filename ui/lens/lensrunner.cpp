@@ -1,0 +1,86 @@
+// LensRunner: OpenedModel's analyses in the view pool, answered through the application.
+#include "lens/lensrunner.h"
+
+#include "attention/attentionforward.h"
+#include "model/openedmodel.h"
+#include "runner/viewworkpool.h"
+#include "runner/workerthread.h"
+#include "util/inputerror.h"
+
+#include <QCoreApplication>
+#include <QPointer>
+
+namespace headlens {
+
+LensRunner::LensRunner(QObject *parent) : QObject(parent) {}
+
+template <typename Result, typename Compute, typename Deliver, typename Fail>
+void LensRunner::start(const Newest &newest, bool &running, Compute compute, Deliver deliver,
+                       Fail fail)
+{
+    const uint64_t request = ++*newest;
+    running = true;
+    QPointer<LensRunner> self(this);
+    // Runs `call` on the UI thread if this is still the newest request and the runner lives;
+    // queued on the application, which outlives the job, so `self` is read there.
+    auto report = [self, newest, request, &running](auto call) {
+        queueOn(qApp, [self, newest, request, &running, call] {
+            if (self && *newest == request) {
+                running = false;
+                call(*self);
+            }
+        });
+    };
+    // A newer request (or cancel) stops this one at the model's next layer.
+    auto current = [newest, request](double) { return *newest == request; };
+    ViewWorkPool::start([compute, deliver, fail, report, current] {
+        try {
+            auto result = std::make_shared<const Result>(compute(current));
+            report([deliver, result](LensRunner &r) { deliver(r, result); });
+        } catch (const Cancelled &) {
+            // A newer request took over; it reports.
+        } catch (const InputError &error) {
+            report([fail, message = QString::fromStdString(error.what())](LensRunner &r) {
+                fail(r, message);
+            });
+        } catch (const std::bad_alloc &) {
+            report([fail](LensRunner &r) {
+                fail(r, LensRunner::tr("Out of memory reading the stream: use a shorter text."));
+            });
+        }
+    });
+}
+
+void LensRunner::startLens(std::shared_ptr<const OpenedModel> model, ModelInput input)
+{
+    start<LogitLens>(
+        m_lens, m_lensRunning,
+        [model, input](const std::function<bool(double)> &progress) {
+            return model->logitLens(input, kLensTop, progress);
+        },
+        [](LensRunner &r, std::shared_ptr<const LogitLens> lens) { emit r.lensReady(lens); },
+        [](LensRunner &r, const QString &message) { emit r.lensFailed(message); });
+}
+
+void LensRunner::startAttribution(std::shared_ptr<const OpenedModel> model, ModelInput input,
+                                  int position, int token, int wrong)
+{
+    start<LogitAttribution>(
+        m_attribution, m_attributionRunning,
+        [model, input, position, token, wrong](const std::function<bool(double)> &progress) {
+            return model->attribution(input, position, token, wrong, kHeadTokens, progress);
+        },
+        [](LensRunner &r, std::shared_ptr<const LogitAttribution> attribution) {
+            emit r.attributionReady(attribution);
+        },
+        [](LensRunner &r, const QString &message) { emit r.attributionFailed(message); });
+}
+
+void LensRunner::cancel()
+{
+    ++*m_lens;
+    ++*m_attribution;
+    m_lensRunning = m_attributionRunning = false;
+}
+
+} // namespace headlens
