@@ -27,9 +27,7 @@ std::vector<Measurement> ImportanceSuite::run(const BenchOptions &options, std::
     RandomCheckpoint::write(dir, shape);
     const auto opened = ModelOpener::open(dir);
     constexpr int n = 64;
-    std::vector<int> ids(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        ids[size_t(i)] = (i * 37) % 256; // the 256 byte tokens: the cost does not depend on them
+    const std::vector<int> ids = RandomCheckpoint::tokenIds(n);
     const BenchClock clock(options.repetitionPolicy());
     std::vector<Measurement> rows;
     for (int threads : options.threads) {

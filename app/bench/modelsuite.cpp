@@ -16,15 +16,6 @@ namespace headlens {
 
 namespace {
 
-/// Ids cycling through the 256 byte tokens: the run's cost does not depend on which they are.
-std::vector<int> tokenIds(int n)
-{
-    std::vector<int> ids(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        ids[size_t(i)] = (i * 37) % 256;
-    return ids;
-}
-
 /// VmRSS of this process: what it holds in memory now (mapped file pages included).
 int64_t residentBytes()
 {
@@ -98,7 +89,7 @@ std::vector<Measurement> ModelSuite::measureModel(const BenchModel &model, const
     const auto opened = ModelOpener::open(dir);
     for (int n : model.lengths) {
         log << "model_forward run n=" << n << " threads=" << threads << std::endl;
-        const std::vector<int> ids = tokenIds(n);
+        const std::vector<int> ids = RandomCheckpoint::tokenIds(n);
         Measurement run = row("run", n, clock.measure([&] { opened->run(ids, 0, {}); }));
         // Resident memory while a run is held, over the process before the model was opened:
         // the mapped weights read so far, the attention laid out, the run's tensors.

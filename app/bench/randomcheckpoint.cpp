@@ -1,6 +1,7 @@
 // RandomCheckpoint: the safetensors header and data written tensor by tensor, no copy kept.
 #include "randomcheckpoint.h"
 
+#include "model/familytable.h"
 #include "util/counterrandom.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18,73 +20,82 @@ namespace headlens {
 
 namespace {
 
-using TensorSpec = std::pair<std::string, std::vector<int64_t>>;
-
-std::vector<TensorSpec> gpt2Tensors(const CheckpointShape &s)
+/// A tensor to write: its name, shape, and whether it is a norm's weight (written as ones).
+struct TensorSpec
 {
-    const int64_t d = s.dModel;
-    std::vector<TensorSpec> t = {{"wte.weight", {s.vocab, d}}, {"wpe.weight", {s.context, d}}};
-    for (int i = 0; i < s.layers; ++i) {
-        const std::string h = "h." + std::to_string(i) + ".";
-        t.insert(t.end(), {{h + "ln_1.weight", {d}},
-                           {h + "ln_1.bias", {d}},
-                           {h + "attn.c_attn.weight", {d, 3 * d}},
-                           {h + "attn.c_attn.bias", {3 * d}},
-                           {h + "attn.c_proj.weight", {d, d}},
-                           {h + "attn.c_proj.bias", {d}},
-                           {h + "ln_2.weight", {d}},
-                           {h + "ln_2.bias", {d}},
-                           {h + "mlp.c_fc.weight", {d, 4 * d}},
-                           {h + "mlp.c_fc.bias", {4 * d}},
-                           {h + "mlp.c_proj.weight", {4 * d, d}},
-                           {h + "mlp.c_proj.bias", {d}}});
-    }
-    t.insert(t.end(), {{"ln_f.weight", {d}}, {"ln_f.bias", {d}}});
-    return t;
-}
+    std::string name;
+    std::vector<int64_t> shape;
+    bool ones = false;
+};
 
-std::vector<TensorSpec> qwen2Tensors(const CheckpointShape &s)
+/// Every tensor of the family's checkpoint, named by its table (familytables.cpp) under the
+/// table's first prefix, in the order Hugging Face writes a block. The sizes are the shape's;
+/// which tensors exist is the table's switches (biases, norm kind, learned positions).
+std::vector<TensorSpec> tensorsOf(const FamilyTable &f, const CheckpointShape &s)
 {
+    const TensorNames &n = f.tensors;
     const int64_t d = s.dModel, hd = s.dModel / s.heads, q = s.heads * hd, kv = s.kvHeads * hd;
-    std::vector<TensorSpec> t = {{"model.embed_tokens.weight", {s.vocab, d}}};
+    const int64_t mlp = f.mlp == MlpKind::SwiGlu ? s.mlp : 4 * d;
+    std::vector<TensorSpec> t;
+    const auto add = [&](const std::string &pattern, int layer, std::vector<int64_t> shape,
+                         bool ones = false) {
+        if (!pattern.empty())
+            t.push_back({n.prefixes.front() + layerTensorName(pattern, layer), shape, ones});
+    };
+    // (d_out, d_in) as nn.Linear stores a weight; Conv1D (GPT-2) stores its transpose.
+    const auto linear = [&](int64_t out, int64_t in) {
+        return f.layout == WeightLayout::Conv1D ? std::vector<int64_t>{in, out}
+                                                : std::vector<int64_t>{out, in};
+    };
+    add(n.embedding, 0, {s.vocab, d});
+    if (f.positions == PositionKind::Learned)
+        add(n.positions, 0, {s.context, d});
     for (int i = 0; i < s.layers; ++i) {
-        const std::string a = "model.layers." + std::to_string(i) + ".";
-        t.insert(t.end(), {{a + "input_layernorm.weight", {d}},
-                           {a + "self_attn.q_proj.weight", {q, d}},
-                           {a + "self_attn.q_proj.bias", {q}},
-                           {a + "self_attn.k_proj.weight", {kv, d}},
-                           {a + "self_attn.k_proj.bias", {kv}},
-                           {a + "self_attn.v_proj.weight", {kv, d}},
-                           {a + "self_attn.v_proj.bias", {kv}},
-                           {a + "self_attn.o_proj.weight", {d, q}},
-                           {a + "post_attention_layernorm.weight", {d}},
-                           {a + "mlp.gate_proj.weight", {s.mlp, d}},
-                           {a + "mlp.up_proj.weight", {s.mlp, d}},
-                           {a + "mlp.down_proj.weight", {d, s.mlp}}});
+        add(n.norm1Weight, i, {d}, true);
+        if (f.normBias)
+            add(n.norm1Bias, i, {d});
+        add(n.qkvWeight, i, linear(3 * d, d));
+        if (f.qkvBias)
+            add(n.qkvBias, i, {3 * d});
+        const std::tuple<const std::string &, const std::string &, int64_t> projections[] = {
+            {n.qWeight, n.qBias, q}, {n.kWeight, n.kBias, kv}, {n.vWeight, n.vBias, kv}};
+        for (const auto &[weight, bias, rows] : projections) {
+            add(weight, i, linear(rows, d));
+            if (f.qkvBias)
+                add(bias, i, {rows});
+        }
+        add(n.outWeight, i, linear(d, q));
+        if (f.outBias)
+            add(n.outBias, i, {d});
+        add(n.norm2Weight, i, {d}, true);
+        if (f.normBias)
+            add(n.norm2Bias, i, {d});
+        add(n.gateWeight, i, linear(mlp, d));
+        add(n.upWeight, i, linear(mlp, d));
+        add(n.upBias, i, {mlp});
+        add(n.downWeight, i, linear(d, mlp));
+        add(n.downBias, i, {d});
     }
-    t.push_back({"model.norm.weight", {d}});
+    add(n.finalNormWeight, 0, {d}, true);
+    if (f.normBias)
+        add(n.finalNormBias, 0, {d});
     return t;
 }
 
-nlohmann::json configOf(const CheckpointShape &s)
+/// config.json with the family's own keys (FamilyTable's ConfigKey names).
+nlohmann::json configOf(const FamilyTable &f, const CheckpointShape &s)
 {
-    if (!s.qwen2)
-        return {{"model_type", "gpt2"},  {"activation_function", "gelu_new"},
-                {"n_layer", s.layers},   {"n_head", s.heads},
-                {"n_embd", s.dModel},    {"n_positions", s.context},
-                {"vocab_size", s.vocab}, {"layer_norm_epsilon", 1e-5}};
-    return {{"model_type", "qwen2"},
-            {"hidden_act", "silu"},
-            {"num_hidden_layers", s.layers},
-            {"num_attention_heads", s.heads},
-            {"num_key_value_heads", s.kvHeads},
-            {"hidden_size", s.dModel},
-            {"intermediate_size", s.mlp},
-            {"max_position_embeddings", s.context},
-            {"vocab_size", s.vocab},
-            {"rms_norm_eps", 1e-6},
-            {"rope_theta", 1000000.0},
-            {"tie_word_embeddings", true}};
+    nlohmann::json c = {{"model_type", f.modelType}, {f.activationKey, f.activation},
+                        {f.layers.key, s.layers},    {f.heads.key, s.heads},
+                        {f.dModel.key, s.dModel},    {f.contextLength.key, s.context},
+                        {f.vocabSize.key, s.vocab},  {f.normEpsilon.key, f.normEpsilon.fallback}};
+    if (f.mlp == MlpKind::SwiGlu) {
+        c[f.kvHeads.key] = s.kvHeads;
+        c[f.mlpWidth.key] = s.mlp;
+        c[f.ropeTheta.key] = 1000000.0;
+        c[f.tieKey] = true;
+    }
+    return c;
 }
 
 int64_t count(const std::vector<int64_t> &shape)
@@ -99,17 +110,14 @@ int64_t count(const std::vector<int64_t> &shape)
 /// activations stay in range.
 std::vector<unsigned char> values(const TensorSpec &t, uint64_t stream, bool bf16)
 {
-    const int64_t n = count(t.second);
-    const bool normWeight =
-        t.first.find("ln_") != std::string::npos && t.first.find(".weight") != std::string::npos;
+    const int64_t n = count(t.shape);
     const CounterRandom random(2019, stream);
     std::vector<unsigned char> bytes(size_t(n) * (bf16 ? 2 : 4));
     for (int64_t i = 0; i < n; ++i) {
         const double u = std::max(double(random.uniform(2 * uint64_t(i))), 1e-12);
         const double v = random.uniform(2 * uint64_t(i) + 1);
         const float x =
-            normWeight ? 1.0f
-                       : float(0.02 * std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v));
+            t.ones ? 1.0f : float(0.02 * std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v));
         uint32_t bits;
         std::memcpy(&bits, &x, 4);
         if (bf16) {
@@ -177,18 +185,19 @@ int64_t RandomCheckpoint::write(const std::string &dirName, const CheckpointShap
 {
     const std::filesystem::path dir(dirName);
     std::filesystem::create_directories(dir);
-    writeText(dir / "config.json", configOf(shape).dump(2));
+    const FamilyTable &family = *FamilyTable::find(shape.qwen2 ? "qwen2" : "gpt2");
+    writeText(dir / "config.json", configOf(family, shape).dump(2));
     writeTokenizer(dir);
 
-    const std::vector<TensorSpec> tensors = shape.qwen2 ? qwen2Tensors(shape) : gpt2Tensors(shape);
+    const std::vector<TensorSpec> tensors = tensorsOf(family, shape);
     nlohmann::json header = {{"__metadata__", {{"format", "pt"}}}};
     int64_t offset = 0;
     const int64_t width = shape.bf16 ? 2 : 4;
     for (const TensorSpec &t : tensors) {
-        const int64_t bytes = count(t.second) * width;
-        header[t.first] = {{"dtype", shape.bf16 ? "BF16" : "F32"},
-                           {"shape", t.second},
-                           {"data_offsets", {offset, offset + bytes}}};
+        const int64_t bytes = count(t.shape) * width;
+        header[t.name] = {{"dtype", shape.bf16 ? "BF16" : "F32"},
+                          {"shape", t.shape},
+                          {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = header.dump();
@@ -205,6 +214,14 @@ int64_t RandomCheckpoint::write(const std::string &dirName, const CheckpointShap
     if (!file)
         throw std::runtime_error("cannot write " + (dir / "model.safetensors").string());
     return 8 + int64_t(text.size()) + offset;
+}
+
+std::vector<int> RandomCheckpoint::tokenIds(int n)
+{
+    std::vector<int> ids(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+        ids[size_t(i)] = (i * 37) % 256;
+    return ids;
 }
 
 std::string RandomCheckpoint::text(int n)

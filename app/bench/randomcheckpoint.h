@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace headlens {
 
@@ -32,6 +33,8 @@ public:
     static int64_t write(const std::string &dir, const CheckpointShape &shape);
     /// n characters of words: n tokens for the checkpoint's byte-level tokenizer.
     static std::string text(int n);
+    /// n ids cycling through the 256 byte tokens: a run's cost does not depend on which.
+    static std::vector<int> tokenIds(int n);
 };
 
 } // namespace headlens

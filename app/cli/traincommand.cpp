@@ -4,6 +4,7 @@
 #include "printfline.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
+#include "trainsizeoptions.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -20,18 +21,11 @@ TrainingSettings TrainCommand::settingsFor(const CommandLineRequest &request)
         throw InputError("--train expects previous, reverse, sort or induction, got '" +
                          quotedText(t.task) + "'.");
     TrainingSettings s = TrainingSettings::defaultsFor(*task);
-    if (request.given.count("--heads"))
-        s.model.heads = request.config.heads;
-    if (request.given.count("--d-model"))
-        s.model.dModel = request.config.dModel;
+    applyTrainSizeOptions(request, s);
     if (request.given.count("--seed"))
         s.seed = request.config.seed;
-    s.model.layers = t.layers > 0 ? t.layers : s.model.layers;
-    s.model.maxLength = t.sequenceLength > 0 ? t.sequenceLength : s.model.maxLength;
     s.model.vocabulary = t.vocabulary > 0 ? t.vocabulary : s.model.vocabulary;
     s.model.layerNorm = s.model.layerNorm || t.layerNorm;
-    s.batchSize = t.batchSize > 0 ? t.batchSize : s.batchSize;
-    s.learningRate = t.learningRate > 0.0f ? t.learningRate : s.learningRate;
     if (auto problem = s.validate())
         throw InputError(*problem);
     return s;

@@ -6,14 +6,15 @@
 #include "stories/storygenerator.h"
 #include "text/printableline.h"
 #include "train/gpt2folderwriter.h"
+#include "train/languagemodelcheck.h"
 #include "train/languagemodelpreset.h"
 #include "train/storyprobe.h"
 #include "train/tokensampler.h"
 #include "train/trainer.h"
 #include "train/traininglog.h"
-#include "train/trainingmemory.h"
 #include "train/trainingtext.h"
 #include "train/trainingtokens.h"
+#include "trainsizeoptions.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -47,18 +48,7 @@ TrainingSettings TrainLanguageModelCommand::settingsFor(const CommandLineRequest
 {
     const TrainOptions &t = request.train;
     TrainingSettings s = preset.settings(vocabulary, t.steps, request.config.seed);
-    if (t.layers > 0)
-        s.model.layers = t.layers;
-    if (request.given.count("--heads"))
-        s.model.heads = request.config.heads;
-    if (request.given.count("--d-model"))
-        s.model.dModel = request.config.dModel;
-    if (t.sequenceLength > 0)
-        s.model.maxLength = t.sequenceLength;
-    if (t.batchSize > 0)
-        s.batchSize = t.batchSize;
-    if (t.learningRate > 0.0f)
-        s.learningRate = t.learningRate;
+    applyTrainSizeOptions(request, s);
     s.model.mlp = !t.attentionOnly;
     // The layer's own options name the model's: rotary positions, shared K/V heads, dropout.
     if (request.given.count("--attention-positions")) {
@@ -136,11 +126,9 @@ int TrainLanguageModelCommand::run(const CommandLineRequest &request)
 
     TrainingSettings s = settingsFor(request, *preset, tokens.vocabulary());
     const int n = s.model.maxLength;
-    if (auto problem = TextBatches::validate(ids.size(), n))
-        throw InputError(textName + ": " + *problem);
+    checkLanguageModelRun(s, ids.size(), textName, MemoryNeeds::availableBytes());
     if (auto problem = Gpt2FolderWriter::unsupported(s.model); problem && !t.savePath.empty())
         throw InputError(*problem + " It cannot be saved with --save.");
-    TrainingMemory::of(s).check(MemoryNeeds::availableBytes());
     Trainer trainer(s, std::make_shared<TextBatches>(ids, n, tokens.labels()));
 
     m_out << "Training a language model, " << sizesOf(s.model, *preset) << ", "

@@ -2,7 +2,9 @@
 #include "attention/cellarithmetic.h"
 
 #include "attention/stepdescriptions.h"
+#include "linalg/softmaxrow.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -20,22 +22,20 @@ std::vector<float> rowOf(const Tensor &t, std::initializer_list<int64_t> leading
     return values;
 }
 
+/// The row's exps and sum in double through expShiftedRow, the softmax's own exp, so what the
+/// pipeline shows is the arithmetic the trace ran, with more digits.
 void fillSoftmax(CellArithmetic &c)
 {
-    const float negInf = -std::numeric_limits<float>::infinity();
-    c.rowMax = negInf;
+    const double negInf = -std::numeric_limits<double>::infinity();
+    std::vector<double> row(c.row.size());
     for (size_t j = 0; j < c.row.size(); ++j)
-        if (!c.rowMasked[j])
-            c.rowMax = std::max(c.rowMax, c.row[j]);
+        row[j] = c.rowMasked[j] ? negInf : double(c.row[j]);
+    c.rowMax = float(*std::max_element(row.begin(), row.end()));
     c.rowExp.assign(c.row.size(), 0.0);
     c.rowExpSum = 0.0;
-    if (c.rowMax == negInf)
+    if (c.rowMax == float(negInf))
         return; // every key masked: the trace sets the whole row to 0
-    for (size_t j = 0; j < c.row.size(); ++j) {
-        if (!c.rowMasked[j])
-            c.rowExp[j] = std::exp(double(c.row[j]) - double(c.rowMax));
-        c.rowExpSum += c.rowExp[j];
-    }
+    c.rowExpSum = expShiftedRow(row.data(), c.rowExp.data(), int64_t(row.size()), c.rowMax, true);
     c.recomputedWeight = c.rowExp[size_t(c.key)] / c.rowExpSum;
 }
 

@@ -2,9 +2,9 @@
 #include "attention/headkernel.h"
 
 #include "attention/alibi.h"
-#include "attention/softmaxrow.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
+#include "linalg/softmaxrow.h"
 #include "stats/headstatsaccumulator.h"
 #include "util/counterrandom.h"
 #include "util/workteam.h"
@@ -225,22 +225,14 @@ HeadRows HeadRows::contiguous(const Tensor &t, int64_t groupSize)
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
                  Vector &rowMax, Vector &logNormalizer, bool mayBeMasked)
 {
-    const float negInf = -std::numeric_limits<float>::infinity();
     rowMax.resize(logits.rows());
     logNormalizer.resize(logits.rows());
+    // Row by row through the one routine: rows are contiguous (Eigen::Ref of a RowMatrix).
     for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-        rowMax(i) = logits.row(i).maxCoeff();
-        if (rowMax(i) == negInf) {
-            out.row(i).setZero();
-            logNormalizer(i) = negInf;
-            continue;
-        }
-        // Row by row through one routine: rows are contiguous (Eigen::Ref of a RowMatrix).
-        const float sum = expShiftedRow(logits.row(i).data(), out.row(i).data(), logits.cols(),
-                                        rowMax(i), mayBeMasked);
-        logNormalizer(i) = std::log(sum);
-        // One division per row and a multiplication per weight, as PyTorch's CPU softmax does.
-        out.row(i) *= 1.0f / sum;
+        const SoftmaxRowSums<float> sums =
+            softmaxRow(logits.row(i).data(), out.row(i).data(), logits.cols(), mayBeMasked);
+        rowMax(i) = sums.max;
+        logNormalizer(i) = sums.logNormalizer;
     }
 }
 

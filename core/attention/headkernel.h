@@ -92,11 +92,10 @@ void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeig
 Tensor addHeadOutputs(const Tensor &context, const AttentionWeights &w, const Vector &bias,
                       const ForwardDims &d);
 
-/// Row-wise softmax with the row max subtracted, so logits of +-1e4 do not overflow.
-/// A -inf logit (a masked key) gets exactly 0 unless `mayBeMasked` is false (then the caller
-/// promises there is none, and the check is skipped); a row whose every entry is -inf becomes
-/// all zeros, not NaN. Also gives each row's largest logit m and log sum_j exp(s_j - m), from
-/// which HeadStatsAccumulator::addSoftmaxRows takes the row's entropy.
+/// softmaxRow (linalg/softmaxrow.h, where its -inf and NaN policy is) of every row of a
+/// matrix: a masked key gets exactly 0 unless `mayBeMasked` is false, a row of -inf becomes
+/// zeros. Also gives each row's largest logit m and log sum_j exp(s_j - m), from which
+/// HeadStatsAccumulator::addSoftmaxRows takes the row's entropy.
 void softmaxRows(const Eigen::Ref<const RowMatrix> &logits, Eigen::Ref<RowMatrix> out,
                  Vector &rowMax, Vector &logNormalizer, bool mayBeMasked = true);
 

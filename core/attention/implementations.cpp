@@ -3,6 +3,7 @@
 
 #include "attention/alibi.h"
 #include "attention/forwardsteps.h"
+#include "linalg/softmaxrow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,15 +47,8 @@ RowMatrix attendOneHead(const RowMatrix &q, const RowMatrix &k, const RowMatrix 
                 scores(i, j) += alibiBias(s.alibiSlopes[size_t(head)], i, j);
     const float negInf = -std::numeric_limits<float>::infinity();
     scores = (mask.array() != 0.0f).select(negInf, scores.array());
-    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-        const float rowMax = scores.row(i).maxCoeff();
-        if (rowMax == negInf) {
-            scores.row(i).setZero();
-            continue;
-        }
-        scores.row(i) = (scores.row(i).array() - rowMax).exp();
-        scores.row(i) /= scores.row(i).sum();
-    }
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) // every key masked: a row of zeros
+        softmaxRow(scores.row(i).data(), scores.row(i).data(), scores.cols());
     return scores * v;
 }
 
@@ -161,7 +155,6 @@ RowMatrix einsumWay(const RowMatrix &x, const RowMatrix &xKv,
     for (int64_t hd = 0; hd < s.h; ++hd)
         for (int64_t i = 0; i < s.n; ++i) {
             const int64_t kv = s.kvHeadOf(hd);
-            float rowMax = -std::numeric_limits<float>::infinity();
             for (int64_t j = 0; j < s.nKv; ++j) {
                 float dot = 0.0f;
                 for (int64_t d = 0; d < s.dK; ++d)
@@ -170,16 +163,11 @@ RowMatrix einsumWay(const RowMatrix &x, const RowMatrix &xKv,
                     s.alibiSlopes.empty() ? 0.0f : alibiBias(s.alibiSlopes[size_t(hd)], i, j);
                 p[size_t(j)] = mask(i, j) != 0.0f ? -std::numeric_limits<float>::infinity()
                                                   : dot * scale + positionBias;
-                rowMax = std::max(rowMax, p[size_t(j)]);
             }
-            if (std::isinf(rowMax))
-                continue; // every key masked: weights 0, context 0
-            float sum = 0.0f;
-            for (float &value : p)
-                sum += (value = std::exp(value - rowMax));
+            softmaxRow(p.data(), p.data(), s.nKv); // every key masked: weights 0, context 0
             for (int64_t j = 0; j < s.nKv; ++j)
                 for (int64_t d = 0; d < s.dV; ++d)
-                    context(i, hd * s.dV + d) += p[size_t(j)] / sum * v(j, kv * s.dV + d);
+                    context(i, hd * s.dV + d) += p[size_t(j)] * v(j, kv * s.dV + d);
         }
     return project(context, w.wO, w.bO, bias);
 }

@@ -1,4 +1,4 @@
-// estimateTraceBytes and formatBytes: what a trace will hold, checked before it is made.
+// estimateTraceBytes: what a trace will hold, checked before it is made.
 #include "attention/attentionforward.h"
 
 #include <cstdio>

@@ -4,6 +4,7 @@
 #include "io/atomicfile.h"
 #include "io/npyfile.h"
 #include "io/wholefile.h"
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -131,7 +132,7 @@ std::vector<zip_stat_t> declaredMembers(zip_t *archive, uint64_t archiveBytes,
         total += stat.size; // each is at most 4 GiB: no overflow below 2^32 members
         if (total > NpzArchive::kMaxMemberBytes)
             throw InputError(source + ": the members unpack to more than the " +
-                             WholeFile::sizeText(NpzArchive::kMaxMemberBytes) +
+                             formatBytes(double(NpzArchive::kMaxMemberBytes), 0) +
                              " HeadLens accepts in all.");
         members.push_back(stat);
     }

@@ -2,6 +2,7 @@
 #include "io/safetensorsfile.h"
 
 #include "io/storedfloats.h"
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
@@ -194,8 +195,8 @@ SafetensorsFile SafetensorsFile::open(const std::string &path)
     for (int i = 7; i >= 0; --i) // little-endian, whatever the machine
         headerBytes = (headerBytes << 8) | bytes[i];
     if (headerBytes > kMaxHeaderBytes)
-        fail(path, "the header claims " + std::to_string(headerBytes) +
-                       " bytes, more than the 100 MB HeadLens accepts");
+        fail(path, "the header claims " + std::to_string(headerBytes) + " bytes, more than the " +
+                       formatBytes(double(kMaxHeaderBytes), 0) + " HeadLens accepts");
     if (headerBytes > mapping->size - 8)
         fail(path, "the file is truncated: its header needs " + std::to_string(headerBytes) +
                        " bytes but only " + std::to_string(mapping->size - 8) + " follow");

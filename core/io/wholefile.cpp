@@ -1,6 +1,7 @@
 // WholeFile: stat first, then one read of at most the cap.
 #include "io/wholefile.h"
 
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 
 #include <cerrno>
@@ -13,15 +14,6 @@
 #include <sys/stat.h>
 
 namespace headlens {
-
-std::string WholeFile::sizeText(uint64_t bytes)
-{
-    if (bytes >= (uint64_t(1) << 30) && bytes % (uint64_t(1) << 30) == 0)
-        return std::to_string(bytes >> 30) + " GiB";
-    if (bytes >= (uint64_t(1) << 20) && bytes % (uint64_t(1) << 20) == 0)
-        return std::to_string(bytes >> 20) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
 
 namespace {
 
@@ -58,7 +50,7 @@ std::string WholeFile::read(const std::string &path, uint64_t maxBytes, const st
                          (problem->advice.empty() ? "" : " " + problem->advice));
     if (size > maxBytes)
         throw InputError(path + " is " + std::to_string(size) + " bytes, more than the " +
-                         sizeText(maxBytes) + " HeadLens accepts for " + kind +
+                         formatBytes(double(maxBytes), 0) + " HeadLens accepts for " + kind +
                          "; it is not one, or it is damaged.");
     std::ifstream file(path, std::ios::binary);
     if (!file)

@@ -25,9 +25,6 @@ public:
     /// regular file (a FIFO would block the reader for ever) or unreadable, and the read()
     /// message when it is larger than kMaxTextBytes.
     static std::string readText(const std::string &path, const std::string &advice);
-
-    /// "4 GiB", "64 MiB", "512 bytes": a cap as people read it.
-    static std::string sizeText(uint64_t bytes);
 };
 
 } // namespace headlens

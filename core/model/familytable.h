@@ -150,6 +150,10 @@ struct FamilyTable
     static std::string knownTypes();
 };
 
+/// A TensorNames pattern for layer `layer`: "h.{i}.ln_1.weight", 3 -> "h.3.ln_1.weight" (a name
+/// without "{i}" as it is). The model's reader, its layer labels and the bench's writer use it.
+std::string layerTensorName(std::string pattern, int layer);
+
 /// The tables, in the order find() tries them (familytables.cpp).
 const std::vector<FamilyTable> &familyTables();
 

@@ -345,4 +345,11 @@ const std::vector<FamilyTable> &familyTables()
     return all;
 }
 
+std::string layerTensorName(std::string pattern, int layer)
+{
+    if (const size_t at = pattern.find("{i}"); at != std::string::npos)
+        pattern.replace(at, 3, std::to_string(layer));
+    return pattern;
+}
+
 } // namespace headlens

@@ -3,6 +3,7 @@
 
 #include "model/checkpoint.h"
 #include "model/modelspec.h"
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 
 #include <nlohmann/json.hpp>
@@ -65,14 +66,6 @@ void describeWeights(const Checkpoint &checkpoint, CatalogEntry &e)
     for (const auto &[type, count] : byType)
         e.dtype += (e.dtype.empty() ? "" : " + ") + type;
     e.bytesOnDisk = checkpoint.bytesOnDisk();
-}
-
-std::string sizeText(double bytes)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, bytes >= 1e9 ? "%.1f GB" : "%.0f MB",
-                  bytes >= 1e9 ? bytes / 1e9 : bytes / 1e6);
-    return text;
 }
 
 } // namespace
@@ -142,9 +135,9 @@ std::string ModelCatalog::table(const std::vector<CatalogEntry> &entries, const 
     std::string text = "Models in " + cache + ":\n";
     for (const CatalogEntry &e : entries) {
         char line[256];
-        std::snprintf(line, sizeof line, "  %-40s %-8s %8.1fM params  %-10s %9s  ", e.name.c_str(),
+        std::snprintf(line, sizeof line, "  %-40s %-8s %8.1fM params  %-10s %10s  ", e.name.c_str(),
                       e.architecture.c_str(), double(e.parameters) / 1e6, e.dtype.c_str(),
-                      sizeText(double(e.bytesOnDisk)).c_str());
+                      formatBytes(double(e.bytesOnDisk)).c_str());
         text += line + (e.problem.empty() ? e.path : "cannot open: " + e.problem) + "\n";
     }
     return text;

@@ -16,14 +16,6 @@ std::string shapeText(const std::vector<int64_t> &shape)
     return text + ")";
 }
 
-/// `pattern` with "{i}" replaced by the layer number.
-std::string named(std::string pattern, int layer)
-{
-    if (const size_t at = pattern.find("{i}"); at != std::string::npos)
-        pattern.replace(at, 3, std::to_string(layer));
-    return pattern;
-}
-
 /// Finds tensors by the family's names, under any of its prefixes, checked against the spec.
 class Resolver
 {
@@ -122,18 +114,18 @@ AttentionWeights fusedConv1DAttention(const Resolver &read, const TensorNames &n
                                       int64_t d)
 {
     AttentionWeights a;
-    const RowMatrix qkv = read.matrix(named(names.qkvWeight, layer), d, 3 * d);
-    const Vector qkvBias = read.vector(named(names.qkvBias, layer), 3 * d);
+    const RowMatrix qkv = read.matrix(layerTensorName(names.qkvWeight, layer), d, 3 * d);
+    const Vector qkvBias = read.vector(layerTensorName(names.qkvBias, layer), 3 * d);
     a.wQ = qkv.leftCols(d).transpose();
     a.wK = qkv.middleCols(d, d).transpose();
     a.wV = qkv.rightCols(d).transpose();
     a.bQ = qkvBias.head(d);
     a.bK = qkvBias.segment(d, d);
     a.bV = qkvBias.tail(d);
-    a.wO = read.matrix(named(names.outWeight, layer), d, d).transpose();
-    a.bO = read.vector(named(names.outBias, layer), d);
-    read.evict(named(names.qkvWeight, layer));
-    read.evict(named(names.outWeight, layer));
+    a.wO = read.matrix(layerTensorName(names.outWeight, layer), d, d).transpose();
+    a.bO = read.vector(layerTensorName(names.outBias, layer), d);
+    read.evict(layerTensorName(names.qkvWeight, layer));
+    read.evict(layerTensorName(names.outWeight, layer));
     return a;
 }
 
@@ -144,7 +136,7 @@ AttentionWeights separateAttention(const Resolver &read, const ModelSpec &spec, 
     const TensorNames &n = spec.family->tensors;
     const int64_t d = spec.dModel, q = int64_t(spec.heads) * spec.headDim(),
                   kv = int64_t(spec.kvHeads) * spec.headDim();
-    auto name = [layer](const std::string &pattern) { return named(pattern, layer); };
+    auto name = [layer](const std::string &pattern) { return layerTensorName(pattern, layer); };
     auto bias = [&](const std::string &pattern, bool present, int64_t size) {
         return present ? read.vector(name(pattern), size) : Vector(Vector::Zero(size));
     };
@@ -172,7 +164,7 @@ LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer
     const TensorNames &n = t.tensors;
     const int64_t d = spec.dModel, mlp = spec.mlpWidth;
     const bool conv1d = t.layout == WeightLayout::Conv1D;
-    auto name = [layer](const std::string &pattern) { return named(pattern, layer); };
+    auto name = [layer](const std::string &pattern) { return layerTensorName(pattern, layer); };
     // A matrix mapping d_in to d_out, as the family stores it.
     auto linear = [&](const std::string &pattern, int64_t in, int64_t out) {
         return read.view(name(pattern),

@@ -30,7 +30,8 @@ std::vector<TokenPrediction> topPredictions(const Eigen::Ref<const Vector> &logi
     predictions.reserve(k);
     for (size_t i = 0; i < k; ++i) {
         const int id = order[i];
-        predictions.push_back({id, label(id), std::exp(double(logits[id]) - logSum), logits[id]});
+        predictions.push_back(
+            {id, label(id), softmaxFromLogSum(double(logits[id]), logSum), logits[id]});
     }
     return predictions;
 }

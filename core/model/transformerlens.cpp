@@ -50,12 +50,7 @@ extremes(const Eigen::Ref<const Eigen::RowVectorXf> &values, int count, bool low
 TransformerRun TransformerLens::cleanRun(const ModelInput &input, bool headOutputs,
                                          const std::function<bool(double)> &progress) const
 {
-    TransformerRunOptions options;
-    options.viewedLayer = -1;
-    options.topK = 1;
-    options.maskFillCount = 1;
-    options.keepResidualStream = true;
-    options.keepHeadOutputs = headOutputs;
+    TransformerRunOptions options = TransformerRunOptions::forAnalysis(headOutputs);
     options.progress = progress;
     return m_model.run(input, options);
 }

@@ -122,9 +122,7 @@ LayerOrigin TransformerModel::originOf(int layer) const
                        family.norm == NormKind::RmsNorm ? "RMSNorm" : "LayerNorm"};
     if (family.placement == NormPlacement::Pre) {
         // "h.{i}.ln_1.weight" -> "h.1.ln_1": the module, as the checkpoint names it.
-        std::string name = family.tensors.norm1Weight;
-        if (const size_t at = name.find("{i}"); at != std::string::npos)
-            name.replace(at, 3, std::to_string(layer));
+        std::string name = layerTensorName(family.tensors.norm1Weight, layer);
         const std::string suffix = ".weight";
         if (name.size() > suffix.size() &&
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)

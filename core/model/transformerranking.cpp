@@ -34,17 +34,6 @@ private:
     int64_t m_done = 0;
 };
 
-TransformerRunOptions keeping(bool headOutputs)
-{
-    TransformerRunOptions options;
-    options.viewedLayer = -1;
-    options.topK = 1;
-    options.maskFillCount = 1;
-    options.keepResidualStream = true;
-    options.keepHeadOutputs = headOutputs;
-    return options;
-}
-
 /// Head s of `layer` changed in sequence s of a batch of h.
 HeadInterventions onePerHead(int layer, int heads, InterventionKind kind)
 {
@@ -164,7 +153,7 @@ std::vector<double> TransformerRanking::metrics(const RowMatrix &final, int64_t 
 HeadImportance TransformerRanking::importance(const ModelInput &input,
                                               const std::function<bool(double)> &progress) const
 {
-    const TransformerRun clean = m_model.run(input, keeping(false));
+    const TransformerRun clean = m_model.run(input, TransformerRunOptions::forAnalysis(false));
     const Targets targets = targetsOf(input, clean);
     const int layers = m_model.spec().layers, heads = m_model.spec().heads;
     Ticker ticker(passCount(layers), progress);
@@ -200,8 +189,8 @@ PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInp
     checkPositionsHead(question, layers, heads);
     const bool restoring = question.direction == PatchDirection::CleanIntoCorrupt;
     // The run whose heads' outputs are patched in, and the run they are patched into.
-    const TransformerRun cleanRun = m_model.run(clean, keeping(restoring));
-    const TransformerRun corruptRun = m_model.run(corrupt, keeping(!restoring));
+    const TransformerRun cleanRun = m_model.run(clean, TransformerRunOptions::forAnalysis(restoring));
+    const TransformerRun corruptRun = m_model.run(corrupt, TransformerRunOptions::forAnalysis(!restoring));
     const TransformerRun &source = restoring ? cleanRun : corruptRun;
     const TransformerRun &target = restoring ? corruptRun : cleanRun;
     const int64_t n = int64_t(clean.tokenIds.size());

@@ -41,6 +41,20 @@ struct TransformerRunOptions
     /// Keep every layer's keys and values in TransformerRun::keys and ::values (what
     /// TransformerModel::extend reads to run only the tokens appended to a text).
     bool keepKeyValues = false;
+
+    /// The clean pass an analysis starts from (head importance, patching, the logit lens): no
+    /// layer traced, one prediction, the stream entering every layer kept, and every z_h with
+    /// `headOutputs`.
+    static TransformerRunOptions forAnalysis(bool headOutputs)
+    {
+        TransformerRunOptions options;
+        options.viewedLayer = -1;
+        options.topK = 1;
+        options.maskFillCount = 1;
+        options.keepResidualStream = true;
+        options.keepHeadOutputs = headOutputs;
+        return options;
+    }
 };
 
 /// The result of one pass: immutable once made, so it can be shared with every view.

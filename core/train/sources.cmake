@@ -14,6 +14,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/trainingtext.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingtokens.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainingmemory.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/languagemodelcheck.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokensampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headlensgptformat.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gpt2folderwriter.cpp

@@ -1,6 +1,7 @@
 // sampleTokens: forward the window, sample the last position's distribution, append, repeat.
 #include "train/tokensampler.h"
 
+#include "linalg/softmaxrow.h"
 #include "util/counterrandom.h"
 
 #include <algorithm>
@@ -23,11 +24,12 @@ std::vector<int> sampleTokens(const ToyModel &model, std::vector<int> prompt, in
         model.forward(context, 1, int(context.size()), acts);
         const auto logits = acts.logits.row(acts.logits.rows() - 1);
         Eigen::Index next = 0;
-        const float best = logits.maxCoeff(&next);
+        logits.maxCoeff(&next); // greedy at temperature 0
         if (temperature > 0.0f) {
-            // Inverse-CDF sampling of softmax(logits / T), shifted by the maximum.
-            const Eigen::ArrayXf weights =
-                ((logits.array() - best) / temperature).exp().transpose();
+            // Inverse-CDF sampling of softmax(logits / T), the one softmax (softmaxRow).
+            const Eigen::ArrayXf scaled = (logits.array() / temperature).transpose();
+            Eigen::ArrayXf weights(scaled.size());
+            softmaxRow(scaled.data(), weights.data(), scaled.size());
             const float target = random.uniform(uint64_t(t)) * weights.sum();
             float running = 0.0f;
             for (next = 0; next + 1 < weights.size(); ++next) {

@@ -1,6 +1,8 @@
 // TrainOps: forward and backward of every operation of the toy model, written once for any scalar.
 #pragma once
 
+#include "linalg/softmaxrow.h"
+
 #include <Eigen/Core>
 
 #include <cassert>
@@ -143,12 +145,14 @@ public:
         return d;
     }
 
-    /// Softmax of each row, shifted by the row maximum for stability.
-    /// Precondition: every row has a finite entry.
+    /// Softmax of each row by softmaxRow, the attention kernel's own (float and double alike):
+    /// masked (-inf) keys get exactly 0. Precondition: every row has a finite entry (a row of
+    /// -inf would come out as zeros, not a distribution).
     static Matrix softmaxRows(const ConstMatrixRef &scores)
     {
-        Matrix p = (scores.colwise() - scores.rowwise().maxCoeff()).array().exp().matrix();
-        p.array().colwise() /= p.rowwise().sum().array();
+        Matrix p(scores.rows(), scores.cols());
+        for (Eigen::Index i = 0; i < scores.rows(); ++i)
+            softmaxRow(scores.row(i).data(), p.row(i).data(), scores.cols());
         return p;
     }
 
@@ -254,13 +258,14 @@ public:
             if (target < 0)
                 continue;
             Eigen::Index best = 0;
-            const S max = logits.row(r).maxCoeff(&best);
-            const auto shifted = (logits.row(r).array() - max).exp();
-            const S sum = shifted.sum();
-            result.lossSum -= double(logits(r, target) - max - std::log(sum));
+            logits.row(r).maxCoeff(&best);
+            // dLogits' row holds softmax(logits) first: -log p_target = -(l_t - max - log Z).
+            const SoftmaxRowSums<S> sums =
+                softmaxRow(logits.row(r).data(), result.dLogits.row(r).data(), logits.cols());
+            result.lossSum -= double(logits(r, target) - sums.max - sums.logNormalizer);
             result.scored += 1;
             result.correct += best == target ? 1 : 0;
-            result.dLogits.row(r) = weight * (shifted / sum).matrix();
+            result.dLogits.row(r) *= weight;
             result.dLogits(r, target) -= weight;
         }
         return result;

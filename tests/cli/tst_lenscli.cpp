@@ -1,8 +1,8 @@
 // Tests headlens-cli's --logit-lens and --dla: what they print, their files, their refusals.
 #include "clirun.h"
+#include "npzgolden.h"
 
 #include "io/npyfile.h"
-#include "io/npzarchive.h"
 #include "model/transformermodel.h"
 
 #include <QFile>
@@ -21,10 +21,7 @@ const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 /// lens.npz of scripts/make_lens_goldens.py for `folder`.
 std::map<std::string, Tensor> goldenOf(const QString &folder)
 {
-    std::map<std::string, Tensor> out;
-    for (auto &[name, tensor] : NpzArchive::read(folder.toStdString() + "/lens.npz"))
-        out[name] = tensor;
-    return out;
+    return test::npzGolden(folder.toStdString() + "/lens.npz");
 }
 
 /// "12,40,7" of a golden's ids.

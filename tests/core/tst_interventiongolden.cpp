@@ -1,6 +1,7 @@
 // Tests head importance and patching maps of the tiny GPT-2 and Llama against float64 NumPy.
 #include "approx.h"
 #include "errorof.h"
+#include "npzgolden.h"
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
@@ -19,19 +20,10 @@ namespace {
 /// interventions.npz of scripts/make_intervention_goldens.py.
 std::map<std::string, Tensor> goldenOf(const std::string &folder)
 {
-    std::map<std::string, Tensor> out;
-    for (auto &[name, tensor] : NpzArchive::read(folder + "/interventions.npz"))
-        out[name] = tensor;
-    return out;
+    return test::npzGolden(folder + "/interventions.npz");
 }
 
-std::vector<int> idsOf(const Tensor &t)
-{
-    std::vector<int> ids;
-    for (int64_t i = 0; i < t.numel(); ++i)
-        ids.push_back(int(t.data()[i]));
-    return ids;
-}
+using test::idsOf;
 
 RowMatrix tableOf(const Tensor &t)
 {

@@ -41,6 +41,21 @@ private slots:
         Eigen::Vector3f withNan(0.0f, std::numeric_limits<float>::quiet_NaN(), 1.0f);
         QVERIFY(std::isnan(logSumExp(withNan)));
         QVERIFY(std::isnan(softmaxProbability(withNan, 2)));
+        Eigen::Vector2f withInf(0.0f, inf);
+        QCOMPARE(logSumExp(withInf), double(inf));
+        QCOMPARE(logSumExp(Eigen::VectorXf()), -double(inf));
+    }
+    // The sum in double: 150,000 float logits (a vocabulary) against a long double reference.
+    void vocabularyKeepsItsDigits()
+    {
+        Eigen::VectorXf x(150000);
+        long double sum = 0.0L;
+        for (Eigen::Index i = 0; i < x.size(); ++i) {
+            x(i) = float(std::sin(0.001 * double(i)) * 4.0);
+            sum += std::exp((long double)x(i));
+        }
+        QVERIFY(std::abs(logSumExp(x) - double(std::log(sum))) < 1e-12);
+        QVERIFY(std::abs(softmaxFromLogSum(2.0, 2.0 + std::log(4.0)) - 0.25) < 1e-15);
     }
 };
 

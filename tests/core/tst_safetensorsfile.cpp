@@ -126,8 +126,8 @@ void TestSafetensorsFile::refusesBadFiles_data()
         << fileBytes(header, QByteArray(10, '\0')) << "points past the end of the file";
     QTest::newRow("header truncated") << fileBytes(header.left(20), {}, header.size())
                                       << "the file is truncated: its header needs";
-    QTest::newRow("header over 100 MB")
-        << fileBytes(header, {}, 200ull << 20) << "more than the 100 MB HeadLens accepts";
+    QTest::newRow("header over 100 MiB")
+        << fileBytes(header, {}, 200ull << 20) << "more than the 100 MiB HeadLens accepts";
     QTest::newRow("shorter than 8 bytes") << QByteArray("abc") << "shorter than the 8 bytes";
     QTest::newRow("empty") << QByteArray() << "shorter than the 8 bytes";
 }

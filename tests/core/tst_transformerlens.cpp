@@ -1,9 +1,9 @@
 // Tests the logit lens and direct logit attribution against float64 NumPy from the papers.
 #include "approx.h"
 #include "errorof.h"
+#include "npzgolden.h"
 
 #include "attention/attentionforward.h"
-#include "io/npzarchive.h"
 #include "linalg/logsumexp.h"
 #include "model/transformerlens.h"
 
@@ -18,19 +18,10 @@ namespace {
 /// lens.npz of scripts/make_lens_goldens.py.
 std::map<std::string, Tensor> goldenOf(const QString &folder)
 {
-    std::map<std::string, Tensor> out;
-    for (auto &[name, tensor] : NpzArchive::read(folder.toStdString() + "/lens.npz"))
-        out[name] = tensor;
-    return out;
+    return test::npzGolden(folder.toStdString() + "/lens.npz");
 }
 
-std::vector<int> idsOf(const Tensor &t)
-{
-    std::vector<int> ids;
-    for (int64_t i = 0; i < t.numel(); ++i)
-        ids.push_back(int(t.data()[i]));
-    return ids;
-}
+using test::idsOf;
 
 /// A (rows, cols) golden table, or a vector as one row.
 RowMatrix tableOf(const Tensor &t)

@@ -23,8 +23,6 @@ private slots:
     void refusals();
     void textRefusals_data();
     void textRefusals();
-    void sizeText_data();
-    void sizeText();
 };
 
 void TestWholeFile::readsTheBytesUpToTheCap()
@@ -57,10 +55,10 @@ void TestWholeFile::refusals_data()
     // A file of 8 GiB on disk asks for nothing: it is refused from its size alone.
     QTest::newRow("8 GiB against a 1 KiB cap")
         << "huge" << (qint64(8) << 30)
-        << "%1 is 8589934592 bytes, more than the 1024 bytes HeadLens accepts for a test file; it "
+        << "%1 is 8589934592 bytes, more than the 1 KiB HeadLens accepts for a test file; it "
            "is not one, or it is damaged.";
     QTest::newRow("one byte over")
-        << "over" << qint64(1025) << "%1 is 1025 bytes, more than the 1024 bytes";
+        << "over" << qint64(1025) << "%1 is 1025 bytes, more than the 1 KiB";
 }
 
 void TestWholeFile::refusals()
@@ -114,23 +112,6 @@ void TestWholeFile::textRefusals()
     const QString message =
         errorOf([&] { WholeFile::readText(path.toStdString(), "put it back."); });
     QCOMPARE(message, says.arg(path));
-}
-
-void TestWholeFile::sizeText_data()
-{
-    QTest::addColumn<quint64>("bytes");
-    QTest::addColumn<QString>("text");
-    QTest::newRow("4 GiB") << (quint64(4) << 30) << "4 GiB";
-    QTest::newRow("16 MiB") << (quint64(16) << 20) << "16 MiB";
-    QTest::newRow("not whole MiB") << quint64((16 << 20) + 1) << "16777217 bytes";
-    QTest::newRow("1 KiB stays bytes") << quint64(1024) << "1024 bytes";
-}
-
-void TestWholeFile::sizeText()
-{
-    QFETCH(quint64, bytes);
-    QFETCH(QString, text);
-    QCOMPARE(QString::fromStdString(WholeFile::sizeText(bytes)), text);
 }
 
 QTEST_APPLESS_MAIN(TestWholeFile)

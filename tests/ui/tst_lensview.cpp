@@ -27,6 +27,14 @@ std::shared_ptr<const ModelRun> runOf(const QString &folder, const std::string &
     return run;
 }
 
+/// `view` shown at `size` with `run`, as the Lens tab shows it: the lens starts.
+void showWith(LensView &view, std::shared_ptr<const ModelRun> run, QSize size)
+{
+    view.resize(size);
+    view.setRun(std::move(run));
+    view.show();
+}
+
 /// The colour HeatmapPlot gives `value` on `plot`'s scale.
 QColor colourOf(const HeatmapPlot &plot, double value)
 {
@@ -66,9 +74,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
 {
     const auto run = runOf(kGpt2, "Hello world, the cat sat");
     LensView view;
-    view.resize(1200, 900);
-    view.setRun(run);
-    view.show();
+    showWith(view, run, QSize(1200, 900));
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
     const LogitLensPlot &plot = *view.lensPlot();
@@ -120,9 +126,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
 {
     const auto run = runOf(kGpt2, "Hello world, the cat sat");
     LensView view;
-    view.resize(1200, 900);
-    view.setRun(run);
-    view.show();
+    showWith(view, run, QSize(1200, 900));
     AttributionPanel &panel = *view.attribution();
     QTRY_VERIFY_WITH_TIMEOUT(panel.attribution() != nullptr, 20000);
     const int n = int(run->tokenIds.size());
@@ -180,11 +184,8 @@ void TestLensView::nothingIsComputedWhileHidden()
 
 void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
 {
-    const auto run = runOf(kBert, "The cat sat on the [MASK] .");
     LensView view;
-    view.resize(1000, 800);
-    view.setRun(run);
-    view.show();
+    showWith(view, runOf(kBert, "The cat sat on the [MASK] ."), QSize(1000, 800));
     QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
     QCOMPARE(view.lensPlot()->colCount(), 1); // the one mask
     QCOMPARE(view.lensPlot()->colLabels().first(), QStringLiteral("[MASK]"));

@@ -1,6 +1,7 @@
 // ModelPicker: a table of the cache's models filled from a pool thread, greyed where unsupported.
 #include "models/modelpicker.h"
 #include "runner/pooledresult.h"
+#include "util/bytesize.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -13,14 +14,6 @@
 namespace headlens {
 
 namespace {
-
-QString sizeText(double bytes)
-{
-    if (bytes >= 1e9)
-        return QString::number(bytes / 1e9, 'f', 1) + " GB";
-    return bytes >= 1e6 ? QString::number(bytes / 1e6, 'f', 0) + " MB"
-                        : QString::number(bytes / 1e3, 'f', 0) + " kB";
-}
 
 QString parametersText(int64_t count)
 {
@@ -87,12 +80,13 @@ void ModelPicker::fill(std::vector<CatalogEntry> entries)
     for (size_t row = 0; row < m_entries.size(); ++row) {
         const CatalogEntry &e = m_entries[row];
         const bool usable = e.problem.empty();
-        const QStringList cells{QString::fromStdString(e.name),
-                                QString::fromStdString(e.architecture),
-                                e.parameters ? parametersText(e.parameters) : QString(),
-                                QString::fromStdString(e.dtype),
-                                e.bytesOnDisk ? sizeText(double(e.bytesOnDisk)) : QString(),
-                                QString::fromStdString(usable ? e.path : e.problem)};
+        const QStringList cells{
+            QString::fromStdString(e.name),
+            QString::fromStdString(e.architecture),
+            e.parameters ? parametersText(e.parameters) : QString(),
+            QString::fromStdString(e.dtype),
+            e.bytesOnDisk ? QString::fromStdString(formatBytes(double(e.bytesOnDisk))) : QString(),
+            QString::fromStdString(usable ? e.path : e.problem)};
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells[column]);
             item->setToolTip(QString::fromStdString(usable ? e.path : e.problem));

@@ -10,6 +10,7 @@
 #include "train/curvecolors.h"
 #include "train/curveplot.h"
 #include "train/gpt2folderwriter.h"
+#include "train/languagemodelcheck.h"
 #include "train/languagemodelpreset.h"
 #include "train/snapshotgrid.h"
 #include "train/tokenizingrunner.h"
@@ -451,9 +452,8 @@ void LanguageModelView::restart()
     m_status->clear();
     const int n = s.model.maxLength;
     try {
-        memory.check(MemoryNeeds::availableBytes());
-        if (auto problem = TextBatches::validate(m_tokens->ids().size(), n))
-            throw InputError(m_name.toStdString() + ": " + *problem);
+        checkLanguageModelRun(s, m_tokens->ids().size(), m_name.toStdString(),
+                              MemoryNeeds::availableBytes());
     } catch (const InputError &error) {
         m_banner->showMessage(QString::fromStdString(error.what()));
         updateButtons();
