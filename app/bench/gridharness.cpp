@@ -1,13 +1,13 @@
 // GridHarness: submit, wait for every plot's afterReplot, and watch the event loop's stalls.
 #include "gridharness.h"
 
-#include "window/mainwindow.h"
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "stallwatch.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
+#include "window/mainwindow.h"
 #include "workspace/workspace.h"
 
 #include <QEventLoop>
@@ -27,7 +27,7 @@ GridHarness::GridHarness(GridHost host)
         auto window = std::make_unique<MainWindow>();
         m_mainWindow = window.get();
         m_runner = window->runner();
-        m_grid = window->grid();
+        m_grid = window->findChild<HeadsGridView *>("headsGrid"); // the Heads tab's grid
         m_window = std::move(window);
         m_window->resize(1400, 900);
         m_window->show();

@@ -1,11 +1,11 @@
 // ModelWindowHarness: StallWatch and PaintWatch around a change, until the window is settled.
 #include "modelwindowharness.h"
 
-#include "window/mainwindow.h"
 #include "paintwatch.h"
 #include "runner/tracerunner.h"
 #include "runner/viewworkpool.h"
 #include "stallwatch.h"
+#include "window/mainwindow.h"
 
 #include <QEventLoop>
 #include <QTabWidget>
@@ -30,7 +30,8 @@ ModelWindowHarness::~ModelWindowHarness() = default;
 Interaction ModelWindowHarness::apply(const std::function<void()> &change)
 {
     const StallWatch clock;
-    const PaintWatch paints(m_window->tabs(), [&clock] { return clock.elapsedMs(); });
+    const PaintWatch paints(m_window->findChild<QTabWidget *>("viewTabs"),
+                            [&clock] { return clock.elapsedMs(); });
     bool failed = false;
     QEventLoop loop;
     const auto failure = QObject::connect(m_window->runner(), &TraceRunner::failed, &loop, [&] {

@@ -6,11 +6,11 @@
 #include "randomcheckpoint.h"
 #include "threadscope.h"
 
-#include "window/mainwindow.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "views/linesview.h"
+#include "window/mainwindow.h"
+#include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
 #include <QTabWidget>
@@ -45,7 +45,7 @@ QWidget *pageOf(const MainWindow &window, ShownTab tab)
 {
     switch (tab) {
     case Heads:
-        return window.viewArea();
+        return window.findChild<QWidget *>("headsPage");
     case Model:
         return window.models()->overview();
     case Pipeline:
@@ -97,7 +97,9 @@ std::vector<Measurement> ModelWindowSuite::run(const BenchOptions &options, std:
         ModelWindowHarness harness;
         MainWindow &window = *harness.window();
         Workspace &workspace = *window.workspace();
-        auto show = [&](ShownTab tab) { window.tabs()->setCurrentWidget(pageOf(window, tab)); };
+        auto show = [&](ShownTab tab) {
+            window.findChild<QTabWidget *>("viewTabs")->setCurrentWidget(pageOf(window, tab));
+        };
         auto textChange = [&](int i) {
             std::string text = base;
             text[0] = i % 2 ? 'x' : 'y';

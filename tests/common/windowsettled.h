@@ -1,8 +1,11 @@
 // The window tests' set-up and waits: settings of their own, an offscreen window, "settled".
+// The one test header that includes mainwindow.h: it builds the window as app/gui/main.cpp
+// does; the tests reach its parts by name (windowparts.h), never through its accessors.
 #pragma once
 
-#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
+#include "window/mainwindow.h"
+#include "windowparts.h"
 #include "workspace/workspace.h"
 
 #include <QApplication>
@@ -19,7 +22,7 @@ namespace headlens::test {
 inline bool waitUntilSettled(const MainWindow &window)
 {
     const bool settled =
-        QTest::qWaitFor([&] { return !window.runner()->isBusy() && window.trace(); }, 20000);
+        QTest::qWaitFor([&] { return !runnerOf(window)->isBusy() && shownTraceOf(window); }, 20000);
     QApplication::processEvents();
     return settled;
 }
@@ -29,7 +32,7 @@ inline bool waitUntilSettled(const MainWindow &window)
 inline bool waitUntilIdle(const MainWindow &window)
 {
     QApplication::processEvents(); // the submit an edit queued
-    const bool idle = QTest::qWaitFor([&] { return !window.runner()->isBusy(); }, 20000);
+    const bool idle = QTest::qWaitFor([&] { return !runnerOf(window)->isBusy(); }, 20000);
     QApplication::processEvents();
     return idle;
 }
@@ -61,7 +64,7 @@ inline std::unique_ptr<MainWindow> settledWindow(const QString &text = {},
 {
     auto window = offscreenWindow(size);
     if (!text.isEmpty())
-        window->workspace()->setText(text);
+        workspaceOf(*window)->setText(text);
     window->recompute();
     if (!waitUntilSettled(*window))
         return nullptr;

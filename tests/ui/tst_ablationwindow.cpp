@@ -3,17 +3,17 @@
 #include "attention/inputbuilder.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/ablationmenu.h"
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "models/predictionspanel.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -31,7 +31,14 @@
 #include <cmath>
 
 using namespace headlens;
+using headlens::test::ablationEffectOf;
+using headlens::test::filesOf;
+using headlens::test::gridOf;
+using headlens::test::modelsOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -68,8 +75,11 @@ private:
         const QPoint at = plot->rect().center();
         QContextMenuEvent event(QContextMenuEvent::Mouse, at, plot->mapToGlobal(at));
         QApplication::sendEvent(plot, &event);
-        QMenu *menu = window->ablationMenu()->menu();
-        QTRY_VERIFY(menu->isVisible());
+        // The menu a person sees: the popup on screen, the heads' ablation menu.
+        QTRY_VERIFY(qobject_cast<QMenu *>(QApplication::activePopupWidget()));
+        auto *menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+        QCOMPARE(menu->objectName(), QString("ablationMenu"));
+        QVERIFY(menu->isVisible());
         auto *action = menu->findChild<QAction *>(name);
         QVERIFY2(action, name);
         QVERIFY(action->isEnabled());
@@ -93,7 +103,7 @@ private slots:
     void builtInHeadZeroedFromItsMenu()
     {
         const int head = 1;
-        HeadsGridView *grid = window->grid();
+        HeadsGridView *grid = gridOf(*window);
         QVERIFY(!grid->plot(head)->isDimmed());
         choose(grid->plot(head), "ablateZero");
         QVERIFY(grid->plot(head)->isDimmed());
@@ -101,7 +111,7 @@ private slots:
         QVERIFY(!grid->plot(0)->isDimmed());
         QVERIFY(!grid->plot(0)->title().contains("ablated"));
 
-        const AttentionConfig config = window->workspace()->state().config;
+        const AttentionConfig config = workspaceOf(*window)->state().config;
         const AttentionInput input = InputBuilder::fromTexts(config, {kText.toStdString()}, {});
         const AttentionWeights weights =
             AttentionWeights::initialize(config, int(input.kvInputWidth()));
@@ -110,10 +120,10 @@ private slots:
         TraceOptions options;
         options.interventions = &ablate;
         const Trace ablated = computeTrace(config, input, weights, options);
-        HL_COMPARE_TENSORS_NEAR(window->trace()->tensor(keys::output), ablated.tensor(keys::output),
-                                0.0, 0.0);
+        HL_COMPARE_TENSORS_NEAR(shownTraceOf(*window)->tensor(keys::output),
+                                ablated.tensor(keys::output), 0.0, 0.0);
 
-        AblationEffectBar *bar = window->ablationEffect();
+        AblationEffectBar *bar = ablationEffectOf(*window);
         QVERIFY(bar->isVisibleTo(window.get()));
         QVERIFY(bar->effect());
         const std::vector<double> &change = bar->effect()->outputChange.at(0);
@@ -126,35 +136,35 @@ private slots:
 
         // Still ablated after a trip to another tab; "Restore all heads" undoes it.
         window->showPipeline();
-        window->tabs()->setCurrentIndex(0);
+        tabsOf(*window)->setCurrentIndex(0);
         QVERIFY(grid->plot(head)->isDimmed());
         choose(grid->plot(0), "restoreAll");
         QVERIFY(!grid->plot(head)->isDimmed());
         QVERIFY(!bar->isVisibleTo(window.get()));
-        QVERIFY(window->workspace()->state().ablations.empty());
+        QVERIFY(workspaceOf(*window)->state().ablations.empty());
     }
 
     // GPT-2: "keep only" and "restore head" on the pinned head's menu; the predictions shown are
     // the ablated model's, and the bar's probabilities those of the core's two runs.
     void gpt2PredictionsAreTheAblatedModels()
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        ModelController *controller = window->models()->controller();
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        ModelController *controller = modelsOf(*window)->controller();
         QTRY_VERIFY_WITH_TIMEOUT(controller->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
-        choose(window->grid()->plot(0), "ablateMean");
-        choose(window->grid()->plot(1), "ablateZero");
+        choose(gridOf(*window)->plot(0), "ablateMean");
+        choose(gridOf(*window)->plot(1), "ablateZero");
         const std::vector<HeadIntervention> expected = {{0, 0, InterventionKind::Mean, -1, -1},
                                                         {0, 1, InterventionKind::Zero, -1, -1}};
-        QVERIFY(window->workspace()->state().ablations == expected);
+        QVERIFY(workspaceOf(*window)->state().ablations == expected);
         // Restoring head 2 leaves head 1 mean-ablated.
-        choose(window->grid()->plot(1), "restoreHead");
-        QVERIFY(!window->grid()->plot(1)->isDimmed());
-        QVERIFY(window->grid()->plot(0)->title().contains("ablated (mean)"));
+        choose(gridOf(*window)->plot(1), "restoreHead");
+        QVERIFY(!gridOf(*window)->plot(1)->isDimmed());
+        QVERIFY(gridOf(*window)->plot(0)->title().contains("ablated (mean)"));
         // The Model tab's thumbnails are drawn when it is shown.
-        window->tabs()->setCurrentWidget(window->models()->overview());
-        QTRY_VERIFY(window->models()->overview()->grid()->plot(0, 0)->isDimmed());
-        QVERIFY(!window->models()->overview()->grid()->plot(1, 0)->isDimmed());
+        tabsOf(*window)->setCurrentWidget(modelsOf(*window)->overview());
+        QTRY_VERIFY(modelsOf(*window)->overview()->grid()->plot(0, 0)->isDimmed());
+        QVERIFY(!modelsOf(*window)->overview()->grid()->plot(1, 0)->isDimmed());
 
         const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
         TransformerRunOptions options;
@@ -163,14 +173,14 @@ private slots:
         options.interventions = HeadInterventions::ablating(0, 0, InterventionKind::Mean);
         const TransformerRun ablated = model.runText(kText.toStdString(), options);
         const std::vector<TokenPrediction> shown =
-            window->models()->overview()->predictions()->predictions();
+            modelsOf(*window)->overview()->predictions()->predictions();
         QCOMPARE(shown.size(), ablated.topNext.size());
         for (size_t i = 0; i < shown.size(); ++i) {
             QCOMPARE(shown[i].tokenId, ablated.topNext[i].tokenId);
             // float32 passes summed in another order (the window keeps each layer's input).
             HL_COMPARE_NEAR(shown[i].probability, ablated.topNext[i].probability, 1e-5, 1e-9);
         }
-        const auto effect = window->ablationEffect()->effect();
+        const auto effect = ablationEffectOf(*window)->effect();
         QVERIFY(effect && effect->kind == AblationEffect::Kind::Token);
         const int top = clean.topNext.front().tokenId;
         QCOMPARE(effect->tokenId, top);
@@ -182,16 +192,16 @@ private slots:
     // "Keep only" from the Model tab's thumbnails zeroes every other head of that layer.
     void keepOnlyFromTheModelTab()
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         window->showModelTab();
-        ModelGridView *thumbnails = window->models()->overview()->grid();
+        ModelGridView *thumbnails = modelsOf(*window)->overview()->grid();
         choose(thumbnails->plot(1, 1), "keepOnly");
         QVERIFY(thumbnails->plot(1, 0)->isDimmed());
         QVERIFY(!thumbnails->plot(1, 1)->isDimmed());
         QVERIFY(!thumbnails->plot(0, 0)->isDimmed());
-        const auto run = window->models()->controller()->run();
+        const auto run = modelsOf(*window)->controller()->run();
         QVERIFY(run->interventions.changes(1, 0));
         QVERIFY(!run->interventions.changes(1, 1));
     }

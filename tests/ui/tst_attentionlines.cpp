@@ -1,12 +1,12 @@
 // tst_attentionlines: the Lines tab draws one line per weight of the heads chosen, from the
 // query's label to the key's, in the head's colour with the weight as its opacity; hovering a
 // token keeps only its lines; a long text grows the view (it scrolls) instead of squeezing rows.
-#include "window/mainwindow.h"
 #include "plot/headcolors.h"
 #include "selection/selection.h"
 #include "views/attentionlines.h"
 #include "views/linesview.h"
 #include "views/tracereader.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "wordstrace.h"
 
@@ -24,6 +24,8 @@
 #include <optional>
 
 using namespace headlens;
+using headlens::test::selectionOf;
+using headlens::test::shownTraceOf;
 using headlens::test::traceOf;
 using headlens::test::waitUntilSettled;
 using Side = AttentionLines::Side;
@@ -431,9 +433,9 @@ void TestAttentionLines::theWindowsTabFollowsThePinnedHead()
     auto *view = window.findChild<LinesView *>("linesView");
     QCOMPARE(tabs->tabText(tabs->indexOf(view)), QString("Lines"));
     tabs->setCurrentWidget(view);
-    QCOMPARE(view->lines()->queryLabels(), TraceReader::queryLabels(*window.trace(), 0));
+    QCOMPARE(view->lines()->queryLabels(), TraceReader::queryLabels(*shownTraceOf(window), 0));
     QCOMPARE(view->heads()->currentIndex(), 0); // all heads
-    window.selection()->setPinnedHead(2);
+    selectionOf(window)->setPinnedHead(2);
     QCOMPARE(view->heads()->currentIndex(), 3);
     for (const auto &line : view->lines()->visibleLines())
         QCOMPARE(line.head, 2);

@@ -2,10 +2,8 @@
 #include "commandline.h"
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
-#include "window/mainwindow.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
@@ -14,6 +12,8 @@
 #include "train/trainer.h"
 #include "views/headsgridview.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 #include "workspace/workspacefile.h"
@@ -46,10 +46,18 @@
 #include <unistd.h>
 
 using namespace headlens;
+using headlens::test::controlsOf;
+using headlens::test::filesOf;
+using headlens::test::gridOf;
 using headlens::test::keepSettingsIn;
+using headlens::test::modelsOf;
 using headlens::test::offscreenWindow;
+using headlens::test::runnerOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
 using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -235,7 +243,7 @@ private:
     QString shownMessages() const
     {
         QString text = window->statusBar()->currentMessage();
-        ProblemBanner *banner = window->controls()->banner();
+        ProblemBanner *banner = controlsOf(*window)->banner();
         if (banner->isVisibleTo(window.get()))
             text += "\n" + banner->message();
         return text;
@@ -245,14 +253,14 @@ private:
     {
         switch (way) {
         case Way::Weights:
-            window->files()->openWeights(path);
+            filesOf(*window)->openWeights(path);
             break;
         case Way::Model:
         case Way::Toy:
-            window->files()->openModel(path);
+            filesOf(*window)->openModel(path);
             break;
         case Way::Workspace:
-            window->files()->openWorkspace(path);
+            filesOf(*window)->openWorkspace(path);
             break;
         case Way::Drop: {
             QMimeData data;
@@ -282,8 +290,8 @@ private:
             args.push_back(a.toStdString());
         const StartupOptions options(CommandLine::parse(args, true));
         if (!options.workspacePath().isEmpty())
-            window->files()->openWorkspace(options.workspacePath());
-        window->workspace()->setState(options.appliedTo(window->workspace()->state()));
+            filesOf(*window)->openWorkspace(options.workspacePath());
+        workspaceOf(*window)->setState(options.appliedTo(workspaceOf(*window)->state()));
         window->recompute();
     }
 
@@ -467,13 +475,13 @@ void TestBadFilesWindow::initTestCase()
 // Each case starts from the same picture of the built-in layer, nothing said.
 void TestBadFilesWindow::init()
 {
-    window->workspace()->setState(m_start);
+    workspaceOf(*window)->setState(m_start);
     window->recompute();
     QVERIFY(waitUntilSettled(*window));
     window->statusBar()->clearMessage();
-    window->controls()->clearProblem();
-    QVERIFY(window->trace()->config.heads == m_start.config.heads);
-    QVERIFY(window->workspace()->state().modelPath.isEmpty());
+    controlsOf(*window)->clearProblem();
+    QVERIFY(shownTraceOf(*window)->config.heads == m_start.config.heads);
+    QVERIFY(workspaceOf(*window)->state().modelPath.isEmpty());
 }
 
 void TestBadFilesWindow::refusedWithAMessage_data()
@@ -573,7 +581,7 @@ void TestBadFilesWindow::refusedWithAMessage()
     QFETCH(QStringList, says);
     QFETCH(QStringList, extra);
     const QString path = at(name);
-    const std::shared_ptr<const Trace> before = window->trace();
+    const std::shared_ptr<const Trace> before = shownTraceOf(*window);
     const QStringList files = listing(m_dir.path());
     const QStringList settings = listing(m_settings.path());
 
@@ -585,7 +593,7 @@ void TestBadFilesWindow::refusedWithAMessage()
         QVERIFY2(shown.contains(fragment), qPrintable(fragment + " is not in: " + shown));
     // Every refusal ends with what to do (a sentence after the reason), not the reason alone.
     QVERIFY2(shown.trimmed().endsWith('.') || shown.trimmed().endsWith(')'), qPrintable(shown));
-    QVERIFY(samePicture(before, window->trace()));
+    QVERIFY(samePicture(before, shownTraceOf(*window)));
     QCOMPARE(listing(m_dir.path()), files);
     QCOMPARE(listing(m_settings.path()), settings);
 }
@@ -600,17 +608,17 @@ void TestBadFilesWindow::noReadPermission()
     const QString config = folder + "/config.json";
     QVERIFY(QFile::setPermissions(config, QFileDevice::Permissions()));
     const bool refused = ::access(config.toLocal8Bit().constData(), R_OK) != 0;
-    const std::shared_ptr<const Trace> before = window->trace();
-    window->files()->openModel(folder);
+    const std::shared_ptr<const Trace> before = shownTraceOf(*window);
+    filesOf(*window)->openModel(folder);
     QVERIFY(waitUntilIdle(*window));
     if (refused) {
         const QString shown = shownMessages();
         QVERIFY2(shown.contains(config) && shown.contains("Permission denied"), qPrintable(shown));
-        QCOMPARE(window->trace(), before);
+        QCOMPARE(shownTraceOf(*window), before);
     } else {
         qInfo("access() reads a mode-000 file (running as root): the model opens, as it must");
-        QVERIFY(window->trace() != before);
-        QCOMPARE(window->workspace()->state().modelPath, QFileInfo(folder).absoluteFilePath());
+        QVERIFY(shownTraceOf(*window) != before);
+        QCOMPARE(workspaceOf(*window)->state().modelPath, QFileInfo(folder).absoluteFilePath());
     }
     QVERIFY(QFile::setPermissions(config, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
 }
@@ -653,8 +661,8 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     open(way, at(name), {});
     QVERIFY(QTest::qWaitFor(
         [&] {
-            return !window->runner()->isBusy() && window->trace() &&
-                   window->controls()->banner()->message().contains(says);
+            return !runnerOf(*window)->isBusy() && shownTraceOf(*window) &&
+                   controlsOf(*window)->banner()->message().contains(says);
         },
         20000));
     QApplication::processEvents();
@@ -663,30 +671,30 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     QString start = line;
     if (start.endsWith(QChar(0x2026))) // "…": the rest is in the banner
         start.chop(1);
-    QVERIFY2(!start.isEmpty() && window->controls()->banner()->message().contains(start),
+    QVERIFY2(!start.isEmpty() && controlsOf(*window)->banner()->message().contains(start),
              qPrintable(line));
     QVERIFY2(line.contains(says.section('\'', 1, 1)), qPrintable(line));
     const auto *summary = window->statusBar()->findChild<QLabel *>("traceSummary");
     QVERIFY(summary);
     QCOMPARE_LE(window->statusBar()->fontMetrics().horizontalAdvance(line), summary->x());
-    const Trace &trace = *window->trace();
+    const Trace &trace = *shownTraceOf(*window);
     const int64_t n = trace.input.queryLengthOf(0);
     QVERIFY(n > 2);
     // Every visible cell of head 0: all n^2, or the n(n+1)/2 on and below the diagonal.
     const int64_t visible = causal ? n * (n + 1) / 2 : n * n;
-    HeatmapPlot *head0 = window->grid()->plot(0);
+    HeatmapPlot *head0 = gridOf(*window)->plot(0);
     QCOMPARE(head0->dimLabel(), QString("not a number: %1 of %2 weights").arg(visible).arg(n * n));
-    QVERIFY(!window->grid()->plot(1)->isDimmed());
+    QVERIFY(!gridOf(*window)->plot(1)->isDimmed());
     const float weight = trace.tensor(keys::attentionWeights).at({0, 1, n - 1, 0});
     QVERIFY(std::isfinite(weight));
     QVERIFY2(head0->title().endsWith("H — · dist —"), qPrintable(head0->title()));
     QVERIFY2(head0->titleToolTip().contains("not numbers"), qPrintable(head0->titleToolTip()));
-    QVERIFY2(!window->grid()->plot(1)->title().contains("—"),
-             qPrintable(window->grid()->plot(1)->title()));
+    QVERIFY2(!gridOf(*window)->plot(1)->title().contains("—"),
+             qPrintable(gridOf(*window)->plot(1)->title()));
     if (way == Way::Weights)
         return; // the built-in layer has no Model tab
-    const ModelGridView *thumbnails = window->models()->overview()->grid();
-    window->tabs()->setCurrentWidget(window->models()->overview()); // drawn when shown
+    const ModelGridView *thumbnails = modelsOf(*window)->overview()->grid();
+    tabsOf(*window)->setCurrentWidget(modelsOf(*window)->overview()); // drawn when shown
     QTRY_VERIFY(thumbnails->plotCount() > 1 && thumbnails->plot(0, 0)->isDimmed());
     QCOMPARE(thumbnails->plot(0, 0)->dimLabel(), QString("not a number"));
     QVERIFY(thumbnails->plot(0, 0)->toolTip().contains(

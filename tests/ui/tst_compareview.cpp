@@ -1,13 +1,13 @@
 // tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
 #include "compare/compareview.h"
-#include "views/differenceheatmap.h"
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "runner/jobbuilder.h"
 #include "runner/tracerunner.h"
 #include "session/session.h"
+#include "views/differenceheatmap.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -26,7 +26,13 @@
 #include <cmath>
 
 using namespace headlens;
+using headlens::test::compareViewOf;
+using headlens::test::filesOf;
+using headlens::test::modelsOf;
+using headlens::test::runnerOf;
+using headlens::test::shownTraceOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -43,7 +49,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    CompareView *view() const { return window->compareView(); }
+    CompareView *view() const { return compareViewOf(*window); }
 
     // Text B typed and Compare pressed, as a person would; waits for the comparison of `textB`.
     void compare(const QString &textB)
@@ -56,9 +62,9 @@ private:
         QTest::mouseClick(view()->findChild<QPushButton *>("compareButton"), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window->runner()->isBusy() && view()->runs() &&
+                return !runnerOf(*window)->isBusy() && view()->runs() &&
                        view()->runs()->request.text == textB.toStdString() &&
-                       view()->runs()->a == window->trace();
+                       view()->runs()->a == shownTraceOf(*window);
             },
             20000));
     }
@@ -66,10 +72,10 @@ private:
     // The window's job with `text`, run by a Session of the test's own.
     std::shared_ptr<const Trace> independentRun(const QString &text)
     {
-        WorkspaceState state = window->workspace()->state();
+        WorkspaceState state = workspaceOf(*window)->state();
         state.text = text;
         const std::optional<TraceJob> job =
-            JobBuilder::jobFor(state, window->models()->controller()->source());
+            JobBuilder::jobFor(state, modelsOf(*window)->controller()->source());
         if (!job)
             return nullptr;
         Session session;
@@ -142,11 +148,11 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         const QString editedA = "The tired robot dropped the light gear";
-        window->workspace()->setText(editedA);
+        workspaceOf(*window)->setText(editedA);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window->runner()->isBusy() && view()->runs() &&
-                       view()->runs()->a == window->trace();
+                return !runnerOf(*window)->isBusy() && view()->runs() &&
+                       view()->runs()->a == shownTraceOf(*window);
             },
             20000));
         checkDifferences(editedA, kTextB);
@@ -195,9 +201,9 @@ private slots:
         QTest::keyClick(list, Qt::Key_Down);
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return !window->runner()->isBusy() && view()->runs() &&
+                return !runnerOf(*window)->isBusy() && view()->runs() &&
                        view()->runs()->request.change == ComparedChange::CausalFlip &&
-                       view()->runs()->a == window->trace();
+                       view()->runs()->a == shownTraceOf(*window);
             },
             20000));
         QVERIFY(!view()->findChild<QLineEdit *>("compareText")->isEnabled());
@@ -222,13 +228,13 @@ private slots:
     // The tiny GPT-2: the traced layer's heads of both texts.
     void gpt2TracedLayer()
     {
-        QVERIFY(window->files()->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(filesOf(*window)->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         compare(kTextB);
         if (QTest::currentTestFailed())
             return;
-        checkDifferences(window->workspace()->state().text, kTextB);
+        checkDifferences(workspaceOf(*window)->state().text, kTextB);
     }
 };
 

@@ -1,4 +1,5 @@
 // tst_controlsdockpolicy: presentation mode starts without the Controls; F4 brings them back.
+#include "windowparts.h"
 #include "windowsettled.h"
 
 #include <QAction>
@@ -47,7 +48,7 @@ void TestControlsDockPolicy::presentationStartsWithoutTheControls()
     QCOMPARE(toggle->shortcut(), QKeySequence(Qt::Key_F4));
     toggle->trigger();
     QVERIFY(!dock(*window)->isHidden());
-    window->tabs()->setCurrentIndex(1); // another tab keeps it, in presentation mode too
+    tabsOf(*window)->setCurrentIndex(1); // another tab keeps it, in presentation mode too
     QVERIFY(!dock(*window)->isHidden());
 
     window->setPresentation(false);
@@ -75,11 +76,11 @@ void TestControlsDockPolicy::theTrainTabStillSetsItAside()
     QVERIFY(window);
     window->showTrain();
     QVERIFY(dock(*window)->isHidden());
-    window->tabs()->setCurrentIndex(0);
+    tabsOf(*window)->setCurrentIndex(0);
     QVERIFY(!dock(*window)->isHidden());
     window->setPresentation(true);
     window->showTrain();
-    window->tabs()->setCurrentIndex(0);
+    tabsOf(*window)->setCurrentIndex(0);
     QVERIFY(dock(*window)->isHidden()); // back from Train in presentation mode: still without
 }
 

@@ -5,15 +5,15 @@
 #include "corpus/corpusmapplot.h"
 #include "corpus/corpuspanel.h"
 #include "corpus/corpusrun.h"
-#include "window/mainwindow.h"
 #include "model/modelopener.h"
+#include "models/modelcontroller.h"
+#include "selection/selection.h"
 #include "views/headstatsmodel.h"
 #include "views/headstatstable.h"
-#include "models/modelcontroller.h"
-#include "window/modelwiring.h"
-#include "selection/selection.h"
 #include "views/tracereader.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -30,7 +30,12 @@
 #include <fstream>
 
 using namespace headlens;
+using headlens::test::filesOf;
+using headlens::test::modelsOf;
+using headlens::test::selectionOf;
+using headlens::test::shownTraceOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 class TestCorpusPanel : public QObject
 {
@@ -218,14 +223,14 @@ void TestCorpusPanel::theWindowShowsTheTabWithAModel()
     MainWindow window;
     window.resize(1280, 720);
     window.show();
-    window.workspace()->setText("The tired robot dropped the heavy gear");
+    workspaceOf(window)->setText("The tired robot dropped the heavy gear");
     window.recompute();
     QVERIFY(waitUntilSettled(window));
     auto *tabs = window.findChild<QTabWidget *>("viewTabs");
-    CorpusPanel *panel = window.models()->corpus();
+    CorpusPanel *panel = modelsOf(window)->corpus();
     QVERIFY(!tabs->isTabVisible(tabs->indexOf(panel)));
-    QVERIFY(window.files()->openModel(m_folder));
-    QTRY_VERIFY_WITH_TIMEOUT(window.models()->controller()->run(), 20000);
+    QVERIFY(filesOf(window)->openModel(m_folder));
+    QTRY_VERIFY_WITH_TIMEOUT(modelsOf(window)->controller()->run(), 20000);
     QVERIFY(waitUntilSettled(window));
     QVERIFY(tabs->isTabVisible(tabs->indexOf(panel)));
     QCOMPARE(tabs->tabText(tabs->indexOf(panel)), QString("Corpus"));
@@ -235,7 +240,7 @@ void TestCorpusPanel::theWindowShowsTheTabWithAModel()
     QCOMPARE(panel->summary()->model, m_model->name());
     // A dot clicked in the tab opens the head in the Heads view.
     emit panel->headChosen(0, 1);
-    QTRY_COMPARE(window.selection()->pinnedHead(), 1);
+    QTRY_COMPARE(selectionOf(window)->pinnedHead(), 1);
 }
 
 // Once a corpus has run, a head mean-ablated from the window is replaced by its mean output over
@@ -245,18 +250,18 @@ void TestCorpusPanel::meanAblationUsesTheCorpusMeans()
     const QString text = "The tired robot dropped the heavy gear";
     auto window = test::settledWindow(text);
     QVERIFY(window);
-    QVERIFY(window->files()->openModel(m_folder));
-    QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+    QVERIFY(filesOf(*window)->openModel(m_folder));
+    QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
     QVERIFY(waitUntilSettled(*window));
     const HeadIntervention mean{1, 0, InterventionKind::Mean, -1, -1};
-    window->workspace()->setAblations({mean});
+    workspaceOf(*window)->setAblations({mean});
     QVERIFY(waitUntilSettled(*window));
-    const Vector overText = window->models()->controller()->run()->firstLogits;
-    CorpusPanel *panel = window->models()->corpus();
+    const Vector overText = modelsOf(*window)->controller()->run()->firstLogits;
+    CorpusPanel *panel = modelsOf(*window)->corpus();
     runAndWait(*panel, corpus("means.txt", 6));
     QVERIFY(panel->summary());
     QTRY_VERIFY_WITH_TIMEOUT(
-        !window->models()->controller()->run()->interventions.meanSource.isEmpty(), 20000);
+        !modelsOf(*window)->controller()->run()->interventions.meanSource.isEmpty(), 20000);
     QVERIFY(waitUntilSettled(*window));
 
     HeadInterventions expected;
@@ -264,14 +269,14 @@ void TestCorpusPanel::meanAblationUsesTheCorpusMeans()
     expected.meanSource = panel->summary()->headOutputMeans;
     const Vector withCorpus =
         m_model->run(ModelInput(m_model->encode(text.toStdString())), 0, expected, {})->firstLogits;
-    const Vector shown = window->models()->controller()->run()->firstLogits;
+    const Vector shown = modelsOf(*window)->controller()->run()->firstLogits;
     QCOMPARE(shown.size(), withCorpus.size());
     QCOMPARE_LE((shown - withCorpus).cwiseAbs().maxCoeff(), 1e-5f);
     QVERIFY((shown - overText).cwiseAbs().maxCoeff() > 1e-4f); // the corpus changed it
-    window->workspace()->setModelLayer(1);
+    workspaceOf(*window)->setModelLayer(1);
     QVERIFY(waitUntilSettled(*window));
-    QVERIFY2(TraceReader::headChange(*window->trace(), 0, 0).contains("corpus mean"),
-             qPrintable(TraceReader::headChange(*window->trace(), 0, 0)));
+    QVERIFY2(TraceReader::headChange(*shownTraceOf(*window), 0, 0).contains("corpus mean"),
+             qPrintable(TraceReader::headChange(*shownTraceOf(*window), 0, 0)));
 }
 
 QTEST_MAIN(TestCorpusPanel)

@@ -1,14 +1,14 @@
 // tst_encoderwindow: a BERT folder in the real window (a pair, a [MASK]), checked against the core.
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
-#include "views/headstatsmodel.h"
-#include "views/headstatstable.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "models/predictionsbox.h"
 #include "models/predictionspanel.h"
+#include "views/headstatsmodel.h"
+#include "views/headstatstable.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -19,7 +19,10 @@
 #include <algorithm>
 
 using namespace headlens;
+using headlens::test::filesOf;
+using headlens::test::modelsOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -37,7 +40,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
+    std::shared_ptr<const ModelRun> run() const { return modelsOf(*window)->controller()->run(); }
 
 private slots:
     void initTestCase()
@@ -55,9 +58,9 @@ private slots:
         window->resize(1280, 720);
         window->setAttribute(Qt::WA_DontShowOnScreen);
         window->show();
-        window->workspace()->setText(kSentenceA);
-        window->workspace()->setKvText(kSentenceB);
-        QVERIFY(window->files()->openModel(kBert));
+        workspaceOf(*window)->setText(kSentenceA);
+        workspaceOf(*window)->setKvText(kSentenceB);
+        QVERIFY(filesOf(*window)->openModel(kBert));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->segments.size() > 0 &&
                                      std::count(run()->segments.begin(), run()->segments.end(), 1) >
                                          0,
@@ -74,7 +77,7 @@ private slots:
         // The fillers of the one mask, in the core's order, as the panel lists them.
         QCOMPARE(expected.maskFills.size(), size_t(1));
         const std::vector<TokenPrediction> shown =
-            window->models()->overview()->predictionsBox()->panel()->predictions();
+            modelsOf(*window)->overview()->predictionsBox()->panel()->predictions();
         QCOMPARE(shown.size(), size_t(PredictionsBox::kFillers));
         for (size_t r = 0; r < shown.size(); ++r) {
             QCOMPARE(shown[r].tokenId, expected.maskFills[0].top[r].tokenId);
@@ -83,7 +86,7 @@ private slots:
 
         // Sorting by [SEP] share, largest first: the first row is the core's head with the
         // largest share.
-        HeadStatsTable *table = window->models()->overview()->table();
+        HeadStatsTable *table = modelsOf(*window)->overview()->table();
         QVERIFY(!table->isColumnHidden(HeadStatsModel::SepShare));
         table->sortByColumn(HeadStatsModel::SepShare, Qt::DescendingOrder);
         int bestLayer = 0, bestHead = 0;

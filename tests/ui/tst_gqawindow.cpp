@@ -3,17 +3,17 @@
 #include "cost/costpanel.h"
 #include "cost/costsettingsform.h"
 #include "cost/costtable.h"
-#include "window/mainwindow.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/ropepanel.h"
-#include "steps/shapediagram.h"
 #include "plot/heatmapplot.h"
 #include "plotsonscreen.h"
 #include "runner/positionshiftrunner.h"
+#include "steps/shapediagram.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -25,8 +25,16 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::controlsOf;
+using headlens::test::costPanelOf;
+using headlens::test::gridOf;
+using headlens::test::pipelineOf;
 using headlens::test::rectIn;
+using headlens::test::runnerOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 class TestGqaWindow : public QObject
 {
@@ -58,15 +66,16 @@ private:
     {
         const bool ok = QTest::qWaitFor(
             [&] {
-                return window->trace() && window->trace()->config.kvHeadCount() == kvHeads &&
-                       !window->runner()->isBusy();
+                return shownTraceOf(*window) &&
+                       shownTraceOf(*window)->config.kvHeadCount() == kvHeads &&
+                       !runnerOf(*window)->isBusy();
             },
             20000);
         return ok && waitUntilSettled(*window);
     }
     int stepIndex(const std::string &id) const
     {
-        const auto &steps = window->trace()->steps;
+        const auto &steps = shownTraceOf(*window)->steps;
         for (size_t i = 0; i < steps.size(); ++i)
             if (steps[i].id == id)
                 return int(i);
@@ -109,17 +118,17 @@ void TestGqaWindow::gridFramesTheHeadsThatShareKAndV_data()
 void TestGqaWindow::gridFramesTheHeadsThatShareKAndV()
 {
     QFETCH(int, kvHeads);
-    window->workspace()->setConfig([this] {
-        AttentionConfig c = window->workspace()->state().config;
+    workspaceOf(*window)->setConfig([this] {
+        AttentionConfig c = workspaceOf(*window)->state().config;
         c.kvHeads = 2; // start grouped, so that the MHA row must take the frames away
         return c;
     }());
     QVERIFY(settledWith(2));
     type("kv_heads", kvHeads);
     QVERIFY(settledWith(kvHeads));
-    const AttentionConfig &c = window->trace()->config;
+    const AttentionConfig &c = shownTraceOf(*window)->config;
     QCOMPARE(c.heads, 8);
-    HeadsGridView *grid = window->grid();
+    HeadsGridView *grid = gridOf(*window);
     const QList<KvGroupFrame *> frames = grid->findChildren<KvGroupFrame *>();
     QCOMPARE(int(frames.size()), kvHeads < 8 ? kvHeads : 0);
     QCOMPARE(grid->groupCount(), int(frames.size()));
@@ -153,10 +162,10 @@ void TestGqaWindow::pipelineShowsTheRotateAndRepeatSteps()
     choose("attention_positions", "rope");
     type("kv_heads", 2);
     QVERIFY(settledWith(2));
-    QVERIFY(window->trace()->config.usesRope());
-    QCOMPARE(window->trace()->queryLength(), int64_t(10));
+    QVERIFY(shownTraceOf(*window)->config.usesRope());
+    QCOMPARE(shownTraceOf(*window)->queryLength(), int64_t(10));
     window->showPipeline();
-    PipelineView *view = window->pipeline();
+    PipelineView *view = pipelineOf(*window);
     const int rotate = stepIndex("rotate"), repeat = stepIndex("repeat_kv");
     QVERIFY(rotate > 0 && repeat == rotate + 1);
     view->setStep(repeat, false);
@@ -167,7 +176,7 @@ void TestGqaWindow::pipelineShowsTheRotateAndRepeatSteps()
     view->setStep(rotate, false);
     QCOMPARE(view->shapeBeforeText(), QString("q_heads (b=1, h=8, n=10, d_k=64)"));
     QCOMPARE(view->shapeAfterText(), QString("q_rot (b=1, h=8, n=10, d_k=64)"));
-    QCOMPARE(window->trace()->tensor(keys::kRot).shape().toString(),
+    QCOMPARE(shownTraceOf(*window)->tensor(keys::kRot).shape().toString(),
              std::string("(b=1, h_kv=2, n_kv=10, d_k=64)"));
     QCOMPARE(view->sideTabs()->currentWidget(), static_cast<QWidget *>(view->ropePanel()));
     QVERIFY(view->ropePanel()->isVisible());
@@ -191,14 +200,14 @@ void TestGqaWindow::hoverNamesTheMaskThatHidesACell()
     QFETCH(QString, reason);
     child<QCheckBox>("causal")->click();
     type("window", 3);
-    QVERIFY(QTest::qWaitFor([&] { return window->trace()->config.window == 3; }, 20000));
+    QVERIFY(QTest::qWaitFor([&] { return shownTraceOf(*window)->config.window == 3; }, 20000));
     QVERIFY(waitUntilSettled(*window));
-    QVERIFY(window->trace()->config.causal);
-    HeatmapPlot *plot = window->grid()->plot(1);
+    QVERIFY(shownTraceOf(*window)->config.causal);
+    HeatmapPlot *plot = gridOf(*window)->plot(1);
     QTest::mouseMove(
         plot, QPoint(int(plot->xAxis->coordToPixel(key)), int(plot->yAxis->coordToPixel(query))));
-    QTRY_VERIFY(window->grid()->hoverText().contains(" -> "));
-    const QString text = window->grid()->hoverText();
+    QTRY_VERIFY(gridOf(*window)->hoverText().contains(" -> "));
+    const QString text = gridOf(*window)->hoverText();
     const QStringList tokens = QString(kLessonSentence).split(' ');
     QVERIFY2(text.startsWith(QString("head 2 · \"%1\" -> \"%2\" · masked (%3")
                                  .arg(tokens[query], tokens[key], reason)),
@@ -206,8 +215,8 @@ void TestGqaWindow::hoverNamesTheMaskThatHidesACell()
     // And the cell next to it inside the window is a weight, not a mask.
     QTest::mouseMove(
         plot, QPoint(int(plot->xAxis->coordToPixel(query)), int(plot->yAxis->coordToPixel(query))));
-    QTRY_VERIFY2(window->grid()->hoverText().contains("weight"),
-                 qPrintable(window->grid()->hoverText()));
+    QTRY_VERIFY2(gridOf(*window)->hoverText().contains("weight"),
+                 qPrintable(gridOf(*window)->hoverText()));
 }
 
 // RoPE's relative property on the text on screen: every position + 1000, the scores move by
@@ -218,8 +227,8 @@ void TestGqaWindow::ropeShiftLeavesTheScores()
     type("kv_heads", 2);
     QVERIFY(settledWith(2));
     window->showPipeline();
-    window->pipeline()->setStep(stepIndex("rotate"), false);
-    RopePanel *rope = window->pipeline()->ropePanel();
+    pipelineOf(*window)->setStep(stepIndex("rotate"), false);
+    RopePanel *rope = pipelineOf(*window)->ropePanel();
     QVERIFY(rope->isVisible());
     type("ropeShift", 1000);
     QCOMPARE(rope->shift(), 1000);
@@ -230,7 +239,7 @@ void TestGqaWindow::ropeShiftLeavesTheScores()
     QVERIFY(rope->shownCheck().rotatedQueryDifference > 0.1);
     QVERIFY2(rope->shiftText().contains("s = 1000"), qPrintable(rope->shiftText()));
     // Leaving the tab stops asking for checks; the window is not waiting for any.
-    window->tabs()->setCurrentIndex(0);
+    tabsOf(*window)->setCurrentIndex(0);
     QVERIFY(!rope->isVisible());
 }
 
@@ -239,7 +248,7 @@ void TestGqaWindow::costPanelFollowsTheLayer()
 {
     type("kv_heads", 2);
     QVERIFY(settledWith(2));
-    CostPanel *cost = window->costPanel();
+    CostPanel *cost = costPanelOf(*window);
     QVERIFY(cost->form()->isFollowing());
     const CostTable *table = cost->table();
     QCOMPARE(table->cell(CostTable::KvHeads, CostTable::Chosen), QString("2"));
@@ -271,7 +280,7 @@ void TestGqaWindow::invalidSettingsOfferFixesThatWork()
     QFETCH(int, bad);
     QFETCH(int, fix);
     QFETCH(QString, words);
-    const auto before = window->trace();
+    const auto before = shownTraceOf(*window);
     if (field != "kv_heads")
         choose("attention_positions", "rope");
     if (field == "kv_heads" || field == "rope_theta") {
@@ -279,30 +288,32 @@ void TestGqaWindow::invalidSettingsOfferFixesThatWork()
     } else if (field == "rope_d_model") {
         type("d_model", bad); // 24 / 8 heads = 3, odd
     } else {
-        AttentionConfig c = window->workspace()->state().config;
+        AttentionConfig c = workspaceOf(*window)->state().config;
         (field == "window" ? c.window : c.ropePositionOffset) = bad;
-        window->workspace()->setConfig(c);
+        workspaceOf(*window)->setConfig(c);
     }
-    ProblemBanner *banner = window->controls()->banner();
+    ProblemBanner *banner = controlsOf(*window)->banner();
     QTRY_VERIFY(banner->isVisible());
     QVERIFY2(banner->message().contains(words), qPrintable(banner->message()));
     QVERIFY(waitUntilSettled(*window));
-    QVERIFY(window->trace()->config.validate() == std::nullopt); // the last good picture stays
+    // the last good picture stays
+    QVERIFY(shownTraceOf(*window)->config.validate() == std::nullopt);
     const QList<QWidget *> buttons = banner->fixButtons();
     QVERIFY(fix < buttons.size());
     const QString label = qobject_cast<QPushButton *>(buttons[fix])->text();
     QTest::mouseClick(qobject_cast<QPushButton *>(buttons[fix]), Qt::LeftButton);
-    const AttentionConfig &c = window->workspace()->state().config;
+    const AttentionConfig &c = workspaceOf(*window)->state().config;
     QVERIFY2(!c.validate(), qPrintable(label));
-    QTRY_VERIFY_WITH_TIMEOUT(window->trace() != before && !window->runner()->isBusy(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(shownTraceOf(*window) != before && !runnerOf(*window)->isBusy(),
+                             20000);
     QVERIFY(waitUntilSettled(*window));
-    QCOMPARE(window->trace()->config, c);
+    QCOMPARE(shownTraceOf(*window)->config, c);
     QTRY_VERIFY(!banner->isVisible());
     if (field == "kv_heads") {
         const int chosen = fix == 0 ? 2 : 4;
         QCOMPARE(label, QString("use %1 K/V heads").arg(chosen));
         QCOMPARE(c.kvHeads, chosen);
-        QCOMPARE(window->grid()->groupCount(), chosen);
+        QCOMPARE(gridOf(*window)->groupCount(), chosen);
         QCOMPARE(child<QSpinBox>("kv_heads")->value(), chosen);
     }
     if (field == "rope_d_model")

@@ -5,14 +5,14 @@
 #include "interventions/headsthatmatterview.h"
 #include "interventions/rankingheatmap.h"
 #include "interventions/rankingtable.h"
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
 #include "model/transformerranking.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -27,7 +27,13 @@
 #include <atomic>
 
 using namespace headlens;
+using headlens::test::filesOf;
+using headlens::test::headsThatMatterOf;
+using headlens::test::modelsOf;
+using headlens::test::runnerOf;
+using headlens::test::selectionOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -48,11 +54,11 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    HeadImportanceView *view() const { return window->headsThatMatter()->importance(); }
+    HeadImportanceView *view() const { return headsThatMatterOf(*window)->importance(); }
     void openGpt2()
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
     }
     void compute()
@@ -98,8 +104,8 @@ private slots:
         QCOMPARE(table->item(0, 1)->data(Qt::DisplayRole).toInt(), int(bestHead) + 1);
         // A click on a row opens that head: its layer in the views, the head pinned.
         table->cellClicked(0, 0);
-        QCOMPARE(window->selection()->pinnedHead(), int(bestHead));
-        QCOMPARE(window->workspace()->state().modelLayer, int(bestLayer));
+        QCOMPARE(selectionOf(*window)->pinnedHead(), int(bestHead));
+        QCOMPARE(workspaceOf(*window)->state().modelLayer, int(bestLayer));
     }
 
     // The built-in layer has no loss: each head's value is its mean |Δ output| per token, which
@@ -107,7 +113,7 @@ private slots:
     void builtInImportanceIsEachHeadsShare()
     {
         compute();
-        const AttentionConfig config = window->workspace()->state().config;
+        const AttentionConfig config = workspaceOf(*window)->state().config;
         const AttentionInput input = InputBuilder::fromTexts(config, {kText.toStdString()}, {});
         const Trace clean = computeTrace(
             config, input, AttentionWeights::initialize(config, int(input.kvInputWidth())));
@@ -128,11 +134,11 @@ private slots:
         compute();
         const auto finished = view()->importance();
         const RowMatrix old = view()->heatmap()->values();
-        window->workspace()->setText("A different text to rank now");
+        workspaceOf(*window)->setText("A different text to rank now");
         QVERIFY(waitUntilSettled(*window));
         std::atomic<bool> pressed{false};
         QPushButton *cancel = view()->heatmap()->cancelButton();
-        window->runner()->setProgressHook([&](double fraction) {
+        runnerOf(*window)->setProgressHook([&](double fraction) {
             // In the worker: once past half, press Cancel on the UI thread and wait for it.
             if (fraction >= 0.5 && fraction < 1.0 && !pressed.exchange(true))
                 QMetaObject::invokeMethod(cancel, "click", Qt::BlockingQueuedConnection);
@@ -140,7 +146,7 @@ private slots:
         view()->computeButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(pressed.load(), 20000);
         QVERIFY(waitUntilSettled(*window));
-        window->runner()->setProgressHook({});
+        runnerOf(*window)->setProgressHook({});
         QVERIFY(!view()->heatmap()->isRunning());
         QVERIFY2(view()->heatmap()->status().contains("Cancelled"),
                  qPrintable(view()->heatmap()->status()));

@@ -4,9 +4,7 @@
 // the text is the story the Story button wrote, and score as its relations say.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "plot/heatmapplot.h"
 #include "selection/selection.h"
 #include "stories/storygenerator.h"
@@ -17,6 +15,8 @@
 #include "views/headscoretable.h"
 #include "views/headsgridview.h"
 #include "views/headspage.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -31,6 +31,10 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::headsPageOf;
+using headlens::test::languageModelViewOf;
+using headlens::test::modelsOf;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -364,7 +368,7 @@ private slots:
         std::unique_ptr<MainWindow> window =
             test::settledWindow(QStringLiteral("Tokuye saw Moquiste."), QSize(1280, 720));
         QVERIFY(window);
-        LanguageModelView *lm = window->languageModelView();
+        LanguageModelView *lm = languageModelViewOf(*window);
         // Micro (context 32: a sentence with a bracket fits), as the sanitizer build runs this
         // too; 10 steps are enough to open it.
         lm->presetBox()->setCurrentIndex(lm->presetBox()->findData(QStringLiteral("micro")));
@@ -383,18 +387,18 @@ private slots:
         QVERIFY(expected);
         QVERIFY2(!expected->relations.empty(), expected->text.c_str());
         lm->openInViews();
-        QCOMPARE(window->workspace()->state().text.toStdString(), expected->text);
-        HeadsPage *page = window->headsPage();
+        QCOMPARE(workspaceOf(*window)->state().text.toStdString(), expected->text);
+        HeadsPage *page = headsPageOf(*window);
         QVERIFY(page->story());
         QCOMPARE(page->story()->text, expected->text);
         QCOMPARE(page->story()->relations.size(), expected->relations.size());
         QVERIFY(page->relationsHold());
         QVERIFY(test::waitUntilSettled(*window));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run() &&
-                                     window->models()->controller()->run()->tokenIds.size() ==
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run() &&
+                                     modelsOf(*window)->controller()->run()->tokenIds.size() ==
                                          expected->text.size(),
                                  20000);
-        const auto run = window->models()->controller()->run();
+        const auto run = modelsOf(*window)->controller()->run();
         // The kind of the window's first relation, scored from the run's own weights: one
         // byte a token, so a relation's bytes are its tokens.
         const RelationKind kind = expected->relations.front().kind;

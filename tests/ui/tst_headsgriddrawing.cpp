@@ -4,7 +4,6 @@
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
 #include "drawnheatmap.h"
-#include "window/mainwindow.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
@@ -15,6 +14,7 @@
 #include "views/headsgridview.h"
 #include "views/singleheadview.h"
 #include "views/tracereader.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -30,9 +30,12 @@ using namespace headlens;
 Q_DECLARE_METATYPE(headlens::ColorScaleMode)
 using headlens::test::cellsMismatch;
 using headlens::test::drawnCells;
+using headlens::test::gridOf;
 using headlens::test::pictureMismatch;
 using headlens::test::referenceMaxPool;
+using headlens::test::shownTraceOf;
 using headlens::test::unmaskedRange;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -378,19 +381,20 @@ private slots:
         window.resize(1400, 900);
         window.show();
         const QStringList lines{"the robot dropped the heavy gear", "it broke"};
-        window.workspace()->setText(lines.join('\n'));
-        AttentionConfig config = window.workspace()->state().config;
+        workspaceOf(window)->setText(lines.join('\n'));
+        AttentionConfig config = workspaceOf(window)->state().config;
         config.heads = 4;
         config.dModel = 32;
-        window.workspace()->setConfig(config);
-        window.workspace()->setBatchIndex(1);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            window.trace() && window.trace()->batch() == 2 && window.trace()->heads() == 4, 20000);
+        workspaceOf(window)->setConfig(config);
+        workspaceOf(window)->setBatchIndex(1);
+        QTRY_VERIFY_WITH_TIMEOUT(shownTraceOf(window) && shownTraceOf(window)->batch() == 2 &&
+                                     shownTraceOf(window)->heads() == 4,
+                                 20000);
         QVERIFY(headlens::test::waitUntilSettled(window));
-        QTRY_COMPARE_WITH_TIMEOUT(window.grid()->drawnTrace(), window.trace(), 20000);
-        const auto trace = window.trace();
+        QTRY_COMPARE_WITH_TIMEOUT(gridOf(window)->drawnTrace(), shownTraceOf(window), 20000);
+        const auto trace = shownTraceOf(window);
         for (int head = 0; head < 4; ++head) {
-            HeatmapPlot *plot = window.grid()->plot(head);
+            HeatmapPlot *plot = gridOf(window)->plot(head);
             QCOMPARE(plot->rowLabels(), lines[1].split(' '));
             const RowMatrix expected = expectedWeights(*trace, lines, 1, head);
             const QByteArray cells = cellsMismatch(drawnCells(*plot), expected);

@@ -1,8 +1,6 @@
 // tst_languagemodelview: Train > Language model as a person uses it: a text, Train, Pause and
 // Train again, the curves and the heads, Save, "Open in views", texts that cannot train.
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
 #include "stories/storygenerator.h"
@@ -14,6 +12,8 @@
 #include "train/trainingrunner.h"
 #include "train/trainingtokens.h"
 #include "util/counterrandom.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -35,6 +35,11 @@
 #include <algorithm>
 
 using namespace headlens;
+using headlens::test::languageModelViewOf;
+using headlens::test::modelsOf;
+using headlens::test::tabsOf;
+using headlens::test::viewAreaOf;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -384,7 +389,7 @@ private slots:
         std::unique_ptr<MainWindow> window =
             test::settledWindow(QStringLiteral("Tokuye saw Moquiste."), QSize(1280, 720));
         QVERIFY(window);
-        LanguageModelView *lm = window->languageModelView();
+        LanguageModelView *lm = languageModelViewOf(*window);
         useMicro(lm);
         lm->stepsBox()->setValue(20);
         lm->setText("stories", stories());
@@ -415,12 +420,12 @@ private slots:
         QSignalSpy opened(lm, &LanguageModelView::openFolder);
         lm->findChild<QPushButton *>("lmOpenInViews")->click();
         QCOMPARE(opened.count(), 1);
-        QCOMPARE(opened.at(0).at(0).toString(), folder);               // saved at this step already
-        QCOMPARE(window->tabs()->currentWidget(), window->viewArea()); // the Heads tab
-        QCOMPARE(window->workspace()->state().modelPath, folder);
+        QCOMPARE(opened.at(0).at(0).toString(), folder); // saved at this step already
+        QCOMPARE(tabsOf(*window)->currentWidget(), viewAreaOf(*window)); // the Heads tab
+        QCOMPARE(workspaceOf(*window)->state().modelPath, folder);
         QVERIFY(test::waitUntilSettled(*window));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
-        const auto &run = window->models()->controller()->run();
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
+        const auto &run = modelsOf(*window)->controller()->run();
         QCOMPARE(run->layers, 2);
         QCOMPARE(run->heads, 4);
         QVERIFY2(QString::fromStdString(run->name).contains("saved"),

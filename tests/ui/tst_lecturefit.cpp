@@ -1,10 +1,11 @@
 // tst_lecturefit: a lecture on a 1280x720 (or 1366x768) projector sees every head, on one screen.
+#include "windowparts.h"
 #include "windowsettled.h"
 
 #include "pipeline/pipelineview.h"
-#include "steps/shapediagram.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
+#include "steps/shapediagram.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 
@@ -49,7 +50,7 @@ private:
     /// `minCell` px; else what is wrong.
     QByteArray headsProblems(double minCell) const
     {
-        HeadsGridView *grid = window->grid();
+        HeadsGridView *grid = gridOf(*window);
         QScrollArea *scroll = grid->scrollArea();
         if (scroll->verticalScrollBar()->maximum() > 0)
             return "the grid scrolls " +
@@ -127,14 +128,14 @@ void TestLectureFit::everyHeadShowsAtOnce()
     QFETCH(int, heads);
     QFETCH(int, kvHeads);
     QFETCH(int, dModel);
-    AttentionConfig config = window->workspace()->state().config;
+    AttentionConfig config = workspaceOf(*window)->state().config;
     config.heads = heads;
     config.kvHeads = kvHeads;
     config.dModel = dModel;
-    window->workspace()->setConfig(config);
+    workspaceOf(*window)->setConfig(config);
     QVERIFY(settle());
-    QCOMPARE(window->grid()->plotCount(), heads);
-    QCOMPARE(window->grid()->groupCount(), kvHeads > 0 && kvHeads < heads ? kvHeads : 0);
+    QCOMPARE(gridOf(*window)->plotCount(), heads);
+    QCOMPARE(gridOf(*window)->groupCount(), kvHeads > 0 && kvHeads < heads ? kvHeads : 0);
     const QByteArray problems = headsProblems(HeadsGridView::kReadableCell);
     QVERIFY2(problems.isEmpty(), problems);
 }
@@ -152,7 +153,7 @@ void TestLectureFit::theWindowStaysOnTheScreen()
 {
     QFETCH(bool, presentation);
     window->setPresentation(presentation);
-    QTabWidget *tabs = window->tabs();
+    QTabWidget *tabs = tabsOf(*window);
     for (int tab = 0; tab < tabs->count(); ++tab) {
         if (!tabs->isTabVisible(tab))
             continue;
@@ -179,7 +180,7 @@ void TestLectureFit::aNewPipelineStepStartsAtItsTop()
 {
     window->showPipeline();
     QVERIFY(settle());
-    PipelineView *pipeline = window->pipeline();
+    PipelineView *pipeline = pipelineOf(*window);
     auto *scroll = pipeline->findChild<QScrollArea *>(QString(), Qt::FindDirectChildrenOnly);
     QVERIFY(scroll);
     int scrolled = 0; // steps taller than the screen: the ones this is about
@@ -209,13 +210,13 @@ void TestLectureFit::aPipelineStepShowsItsDiagramAndEveryHead()
 {
     QFETCH(int, heads);
     QFETCH(int, dModel);
-    AttentionConfig config = window->workspace()->state().config;
+    AttentionConfig config = workspaceOf(*window)->state().config;
     config.heads = heads;
     config.dModel = dModel;
-    window->workspace()->setConfig(config);
+    workspaceOf(*window)->setConfig(config);
     window->showPipeline();
     QVERIFY(settle());
-    PipelineView *pipeline = window->pipeline();
+    PipelineView *pipeline = pipelineOf(*window);
     QVERIFY(dock()->isHidden());
     auto *scroll = pipeline->findChild<QScrollArea *>(QString(), Qt::FindDirectChildrenOnly);
     QVERIFY(scroll);

@@ -1,5 +1,4 @@
 // tst_mainwindow: drives the real window's widgets with QTest, as a person would.
-#include "window/mainwindow.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "pipeline/cellarithmeticpanel.h"
@@ -9,6 +8,8 @@
 #include "views/headsgridview.h"
 #include "views/stalemark.h"
 #include "views/tokenstrip.h"
+#include "window/mainwindow.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -28,7 +29,15 @@
 #include <QTimer>
 
 using namespace headlens;
+using headlens::test::controlsOf;
+using headlens::test::gridOf;
+using headlens::test::pipelineOf;
+using headlens::test::runnerOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
+using headlens::test::tokenStripOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 class TestMainWindow : public QObject
 {
@@ -52,14 +61,14 @@ private slots:
 
     void defaultStateIsTheLesson()
     {
-        QCOMPARE(window->grid()->plotCount(), 8);
-        QCOMPARE(window->trace()->config.dModel, 512);
-        QCOMPARE(window->tokenStrip()->tokens().size(), 10);
+        QCOMPARE(gridOf(*window)->plotCount(), 8);
+        QCOMPARE(shownTraceOf(*window)->config.dModel, 512);
+        QCOMPARE(tokenStripOf(*window)->tokens().size(), 10);
     }
 
     void theViewMenuListsTheTabsInShortcutOrder()
     {
-        // A teacher reading the menu aloud: Ctrl+1 … Ctrl+8 in order, not 4 before 3.
+        // A teacher reading the menu aloud: Ctrl+1 … Ctrl+9 in order, not 4 before 3.
         QMenu *view = nullptr;
         for (QAction *action : window->menuBar()->actions())
             if (action->text().remove('&') == "View")
@@ -70,7 +79,7 @@ private slots:
             if (action->shortcut().toString().contains(QRegularExpression("^Ctrl\\+[1-9]$")))
                 shortcuts << action->shortcut().toString();
         QCOMPARE(shortcuts, (QStringList{"Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5", "Ctrl+6",
-                                         "Ctrl+7", "Ctrl+8"}));
+                                         "Ctrl+7", "Ctrl+8", "Ctrl+9"}));
     }
 
     void headsSpinBoxChangesHeatmapCount_data()
@@ -86,9 +95,9 @@ private slots:
         QSpinBox *box = spin("heads");
         box->selectAll();
         QTest::keyClicks(box, QString::number(heads));
-        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plotCount(), heads, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(gridOf(*window)->plotCount(), heads, 20000);
         QVERIFY(waitUntilSettled(*window));
-        QCOMPARE(window->trace()->heads(), heads);
+        QCOMPARE(shownTraceOf(*window)->heads(), heads);
     }
 
     void typingSetsAxisLabels()
@@ -98,30 +107,34 @@ private slots:
         QTest::keyClick(editor, Qt::Key_Delete);
         QTest::keyClicks(editor, "The bank was robbed");
         const QStringList expected{"The", "bank", "was", "robbed"};
-        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plot(0)->rowLabels(), expected, 20000);
-        QCOMPARE(window->grid()->plot(3)->colLabels(), expected);
-        QCOMPARE(window->tokenStrip()->tokens(), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(gridOf(*window)->plot(0)->rowLabels(), expected, 20000);
+        QCOMPARE(gridOf(*window)->plot(3)->colLabels(), expected);
+        QCOMPARE(tokenStripOf(*window)->tokens(), expected);
     }
 
     // The hidden Pipeline tab keeps new traces without redrawing (140 ms at n=2048) and shows
     // the newest one as soon as it is opened.
     void pipelineCatchesUpWhenItsTabOpens()
     {
-        QVERIFY(window->tabs()->currentWidget() != window->pipeline());
-        const CellArithmeticPanel *cell = window->pipeline()->cellPanel();
+        QVERIFY(tabsOf(*window)->currentWidget() != pipelineOf(*window));
+        const CellArithmeticPanel *cell = pipelineOf(*window)->cellPanel();
         const double shownBefore = cell->shownWeight();
-        AttentionConfig config = window->workspace()->state().config;
+        std::shared_ptr<const Trace> delivered; // what the runner gave the window last
+        const QObject listening;                // ends the connection with this function
+        connect(runnerOf(*window), &TraceRunner::traceReady, &listening,
+                [&delivered](std::shared_ptr<const Trace> trace) { delivered = trace; });
+        AttentionConfig config = workspaceOf(*window)->state().config;
         config.seed += 1;
-        window->workspace()->setConfig(config);
-        QTRY_VERIFY_WITH_TIMEOUT(window->trace()->config.seed == config.seed, 20000);
+        workspaceOf(*window)->setConfig(config);
+        QTRY_VERIFY_WITH_TIMEOUT(shownTraceOf(*window)->config.seed == config.seed, 20000);
         QVERIFY(waitUntilSettled(*window));
-        const double newWeight = window->trace()
+        const double newWeight = shownTraceOf(*window)
                                      ->tensor(keys::attentionWeights)
                                      .at({0, cell->head(), cell->query(), cell->key()});
         QVERIFY(newWeight != shownBefore); // a new seed gives new weights
         QCOMPARE(cell->shownWeight(), shownBefore);
-        QCOMPARE(window->pipeline()->trace(), window->trace()); // kept, not drawn
-        window->tabs()->setCurrentWidget(window->pipeline());
+        QCOMPARE(pipelineOf(*window)->trace(), delivered); // kept, not drawn
+        tabsOf(*window)->setCurrentWidget(pipelineOf(*window));
         QCOMPARE(cell->shownWeight(), newWeight);
     }
 
@@ -145,26 +158,26 @@ private slots:
 
     void invalidCombinationKeepsTraceAndOffersFix()
     {
-        const auto before = window->trace();
+        const auto before = shownTraceOf(*window);
         spin("d_model")->setValue(10); // 10 over 8 heads
-        QTRY_VERIFY(window->controls()->banner()->isVisible());
-        QVERIFY(window->controls()->banner()->message().contains("cannot be split evenly"));
+        QTRY_VERIFY(controlsOf(*window)->banner()->isVisible());
+        QVERIFY(controlsOf(*window)->banner()->message().contains("cannot be split evenly"));
         // Once the runner is idle it has delivered or dropped everything it was given, so a
         // trace made from the refused settings would be on screen at this point.
         QVERIFY(waitUntilSettled(*window));
-        QCOMPARE(window->trace(), before); // the last valid view stays
-        QCOMPARE(window->grid()->plotCount(), 8);
+        QCOMPARE(shownTraceOf(*window), before); // the last valid view stays
+        QCOMPARE(gridOf(*window)->plotCount(), 8);
         // The old heads are marked stale with the reason, which the banner gives too.
-        StaleMark *stale = window->grid()->staleMark();
+        StaleMark *stale = gridOf(*window)->staleMark();
         QVERIFY(stale->isVisible());
         QVERIFY2(stale->reason().contains("cannot be split evenly"), qPrintable(stale->reason()));
         QVERIFY(stale->text().contains("Stale"));
-        const QList<QWidget *> fixes = window->controls()->banner()->fixButtons();
+        const QList<QWidget *> fixes = controlsOf(*window)->banner()->fixButtons();
         QVERIFY(!fixes.isEmpty());
         QTest::mouseClick(qobject_cast<QPushButton *>(fixes.first()), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window->trace() != before, 20000);
-        QVERIFY(!window->workspace()->state().config.validate());
-        QTRY_VERIFY(!window->controls()->banner()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(shownTraceOf(*window) != before, 20000);
+        QVERIFY(!workspaceOf(*window)->state().config.validate());
+        QTRY_VERIFY(!controlsOf(*window)->banner()->isVisible());
         QVERIFY(!stale->isVisible()); // the new trace is the settings' own
     }
 
@@ -186,7 +199,7 @@ private slots:
                 if (action->text().remove('&').startsWith("Print pipeline handout"))
                     print = action;
         QVERIFY(print);
-        const int pages = int(window->trace()->steps.size()) + 1;
+        const int pages = int(shownTraceOf(*window)->steps.size()) + 1;
         QTemporaryDir dir;
         QList<int> pagesSeen; // the progress dialog's value at each turn of the event loop
         QTimer answer;        // a person answering the paper and file dialogs, then watching
@@ -225,14 +238,15 @@ private slots:
 
     void hoveringACellShowsItsNumbers()
     {
-        HeatmapPlot *plot = window->grid()->plot(2); // the third head, "head 3" to people
-        const int row = 8, col = 6;                  // "it" -> "gear"
+        HeatmapPlot *plot = gridOf(*window)->plot(2); // the third head, "head 3" to people
+        const int row = 8, col = 6;                   // "it" -> "gear"
         const QPoint position(int(plot->xAxis->coordToPixel(col)),
                               int(plot->yAxis->coordToPixel(row)));
         QTest::mouseMove(plot, position);
-        QTRY_VERIFY(!window->grid()->hoverText().isEmpty());
-        const float weight = window->trace()->tensor(keys::attentionWeights).at({0, 2, row, col});
-        const QString text = window->grid()->hoverText();
+        QTRY_VERIFY(!gridOf(*window)->hoverText().isEmpty());
+        const float weight =
+            shownTraceOf(*window)->tensor(keys::attentionWeights).at({0, 2, row, col});
+        const QString text = gridOf(*window)->hoverText();
         QVERIFY2(text.startsWith("head 3 · \"it\" -> \"gear\""), qPrintable(text));
         QVERIFY2(text.contains(QString("weight %1").arg(double(weight), 0, 'f', 3)),
                  qPrintable(text));
@@ -240,9 +254,9 @@ private slots:
 
     void emptyTextShowsHintAndKeepsWindow()
     {
-        window->workspace()->setText("   \n ");
-        QTRY_VERIFY(!window->runner()->isBusy());
-        QVERIFY(window->trace()); // nothing lost
+        workspaceOf(*window)->setText("   \n ");
+        QTRY_VERIFY(!runnerOf(*window)->isBusy());
+        QVERIFY(shownTraceOf(*window)); // nothing lost
     }
 };
 

@@ -2,18 +2,18 @@
 // that head's weights, pooled by the maximum, in that head's colours.
 #include "drawnheatmap.h"
 #include "plotsonscreen.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "train/trainer.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
 #include <QSettings>
@@ -143,8 +143,8 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    ModelOverview *overview() const { return window->models()->overview(); }
-    std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
+    ModelOverview *overview() const { return modelsOf(*window)->overview(); }
+    std::shared_ptr<const ModelRun> run() const { return modelsOf(*window)->controller()->run(); }
 
     // Opens the model a data row names, as a person would, and shows the Model tab.
     ExpectedHeads openModel(const QString &source)
@@ -152,19 +152,19 @@ private:
         ExpectedHeads expected;
         if (source == "gpt2") {
             expected = gpt2Heads();
-            if (!window->files()->openModel(tinyGpt2()))
+            if (!filesOf(*window)->openModel(tinyGpt2()))
                 return {};
         } else {
             const auto model = toyModel();
             expected = toyHeads(*model);
-            window->models()->controller()->openToyModel(model);
+            modelsOf(*window)->controller()->openToyModel(model);
         }
         const bool gpt2 = source == "gpt2";
         if (!QTest::qWaitFor([&] { return run() && run()->mappedOntoToyVocabulary != gpt2; },
                              20000) ||
             !waitUntilSettled(*window))
             return {};
-        window->tabs()->setCurrentWidget(overview());
+        tabsOf(*window)->setCurrentWidget(overview());
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         return expected;
     }

@@ -1,12 +1,8 @@
 // tst_modelwindow: a GPT-2 folder and a toy model in the real window, checked against the core.
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
-#include "views/headstatsmodel.h"
-#include "views/headstatstable.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "models/predictionspanel.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
@@ -16,9 +12,13 @@
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "views/headsgridview.h"
+#include "views/headstatsmodel.h"
+#include "views/headstatstable.h"
 #include "views/tokenstrip.h"
 #include "views/tracereader.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -37,7 +37,18 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::controlsOf;
+using headlens::test::filesOf;
+using headlens::test::gridOf;
+using headlens::test::modelsOf;
+using headlens::test::runnerOf;
+using headlens::test::selectionOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
+using headlens::test::tokenStripOf;
+using headlens::test::viewAreaOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -70,12 +81,12 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    std::shared_ptr<const ModelRun> run() const { return window->models()->controller()->run(); }
-    ModelOverview *overview() const { return window->models()->overview(); }
+    std::shared_ptr<const ModelRun> run() const { return modelsOf(*window)->controller()->run(); }
+    ModelOverview *overview() const { return modelsOf(*window)->overview(); }
     // Opens the tiny GPT-2 as a person would (File > Open model folder) and waits for its run.
     void openGpt2(int layer)
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
         window->findChild<QSpinBox *>("modelLayer")->setValue(layer);
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == layer, 20000);
         QVERIFY(waitUntilSettled(*window));
@@ -100,18 +111,18 @@ private slots:
 
     void openingGpt2ShowsEveryLayerAndHead()
     {
-        const int modelTab = window->tabs()->indexOf(overview());
-        QVERIFY(!window->tabs()->isTabVisible(modelTab)); // built-in layer: no Model tab
+        const int modelTab = tabsOf(*window)->indexOf(overview());
+        QVERIFY(!tabsOf(*window)->isTabVisible(modelTab)); // built-in layer: no Model tab
         openGpt2(0);
         const TransformerRun &expected = referenceRun();
-        QVERIFY(window->tabs()->isTabVisible(modelTab));
+        QVERIFY(tabsOf(*window)->isTabVisible(modelTab));
         QCOMPARE(overview()->grid()->layerCount(), expected.layers());
         QCOMPARE(overview()->grid()->headCount(), expected.heads());
         QCOMPARE(overview()->grid()->plotCount(), expected.layers() * expected.heads());
         const int n = int(expected.tokens.size());
         // The Model tab is not the current one: its thumbnails wait until it is shown.
         QCOMPARE(overview()->grid()->plot(1, 1)->rowCount(), 0);
-        window->tabs()->setCurrentWidget(overview());
+        tabsOf(*window)->setCurrentWidget(overview());
         QTRY_COMPARE(overview()->grid()->plot(1, 1)->rowCount(), n);
         // The built-in layer's settings are hidden: the model fixes them.
         QVERIFY(!window->findChild<QSpinBox *>("heads")->isVisibleTo(window.get()));
@@ -124,7 +135,7 @@ private slots:
         window->setPresentation(true);
         window->resize(1280, 720);
         openGpt2(0);
-        window->tabs()->setCurrentWidget(overview());
+        tabsOf(*window)->setCurrentWidget(overview());
         HeadStatsTable *table = overview()->table();
         QTRY_VERIFY(table->isVisible());
         QTest::qWait(100); // the divider moves after the layout (a queued call)
@@ -144,12 +155,12 @@ private slots:
         window = std::make_unique<MainWindow>();
         window->setAttribute(Qt::WA_DontShowOnScreen);
         window->show();
-        window->workspace()->setText(QString("word ").repeated(40).trimmed());
-        QVERIFY(window->files()->openModel(tinyGpt2()));
+        workspaceOf(*window)->setText(QString("word ").repeated(40).trimmed());
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
         window->recompute();
-        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy(), 20000);
-        QVERIFY(!window->trace());
-        QCOMPARE(window->grid()->hint(),
+        QTRY_VERIFY_WITH_TIMEOUT(!runnerOf(*window)->isBusy(), 20000);
+        QVERIFY(!shownTraceOf(*window));
+        QCOMPARE(gridOf(*window)->hint(),
                  QString("Nothing to show: the message on the left says what to change."));
     }
 
@@ -164,14 +175,14 @@ private slots:
         QFETCH(int, layer);
         openGpt2(layer);
         const TransformerRun &expected = referenceRun();
-        QCOMPARE(window->grid()->plotCount(), expected.heads());
+        QCOMPARE(gridOf(*window)->plotCount(), expected.heads());
         QStringList tokens;
         for (const std::string &t : expected.tokens)
             tokens << QString::fromStdString(t);
-        QCOMPARE(window->grid()->plot(0)->rowLabels(), tokens);
-        QCOMPARE(window->tokenStrip()->tokens(), tokens);
+        QCOMPARE(gridOf(*window)->plot(0)->rowLabels(), tokens);
+        QCOMPARE(tokenStripOf(*window)->tokens(), tokens);
         for (int h = 0; h < expected.heads(); ++h) {
-            RowMatrix shown = TraceReader::weights(*window->trace(), 0, h);
+            RowMatrix shown = TraceReader::weights(*shownTraceOf(*window), 0, h);
             const RowMatrix want = expected.weights(layer, h);
             QCOMPARE(shown.rows(), want.rows());
             // The heads view draws the causal mask's cells (key after query) as NaN (grey);
@@ -201,7 +212,7 @@ private slots:
                     bestHead = h;
                 }
         HeadStatsTable *table = overview()->table();
-        window->tabs()->setCurrentWidget(overview());
+        tabsOf(*window)->setCurrentWidget(overview());
         QHeaderView *header = table->horizontalHeader();
         const int x = header->sectionViewportPosition(HeadStatsModel::PreviousToken) + 10;
         // Clicking the header sorts; a second click reverses, as in every Qt table.
@@ -222,9 +233,9 @@ private slots:
         // Clicking the row opens that head in the heads view.
         const QRect cell = table->visualRect(top);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
-        QCOMPARE(window->workspace()->state().modelLayer, bestLayer);
-        QCOMPARE(window->selection()->pinnedHead(), bestHead);
-        QCOMPARE(window->tabs()->currentWidget(), window->viewArea());
+        QCOMPARE(workspaceOf(*window)->state().modelLayer, bestLayer);
+        QCOMPARE(selectionOf(*window)->pinnedHead(), bestHead);
+        QCOMPARE(tabsOf(*window)->currentWidget(), viewAreaOf(*window));
     }
 
     void predictionsShowTheModelsTopTokens()
@@ -241,13 +252,13 @@ private slots:
     void clickingAThumbnailOpensThatHead()
     {
         openGpt2(0);
-        window->tabs()->setCurrentWidget(overview());
+        tabsOf(*window)->setCurrentWidget(overview());
         HeatmapPlot *thumbnail = overview()->grid()->plot(1, 1);
         QTest::mouseClick(thumbnail, Qt::LeftButton, {}, thumbnail->rect().center());
-        QCOMPARE(window->workspace()->state().modelLayer, 1);
-        QCOMPARE(window->selection()->pinnedHead(), 1);
+        QCOMPARE(workspaceOf(*window)->state().modelLayer, 1);
+        QCOMPARE(selectionOf(*window)->pinnedHead(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(run()->source.layer == 1, 20000);
-        QCOMPARE(window->tabs()->currentWidget(), window->viewArea());
+        QCOMPARE(tabsOf(*window)->currentWidget(), viewAreaOf(*window));
         // The overview marks that head, and only that one, as the one shown.
         for (int l = 0; l < referenceRun().layers(); ++l)
             for (int h = 0; h < referenceRun().heads(); ++h)
@@ -267,19 +278,19 @@ private slots:
         const auto model =
             std::make_shared<const TrainedModel>(ToyModelFile::load(path.toStdString()));
         if (inMemory)
-            window->models()->controller()->openToyModel(model);
+            modelsOf(*window)->controller()->openToyModel(model);
         else
-            QVERIFY(window->files()->openAny(path));
+            QVERIFY(filesOf(*window)->openAny(path));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
         QVERIFY(waitUntilSettled(*window));
-        QCOMPARE(window->grid()->plotCount(), model->settings.model.heads);
+        QCOMPARE(gridOf(*window)->plotCount(), model->settings.model.heads);
         QCOMPARE(overview()->grid()->plotCount(),
                  model->settings.model.heads * model->settings.model.layers);
         QStringList labels;
         for (const std::string &l : model->labels(model->task().encode(kText.toStdString())))
             labels << QString::fromStdString(l);
-        QCOMPARE(window->tokenStrip()->tokens(), labels);
-        auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
+        QCOMPARE(tokenStripOf(*window)->tokens(), labels);
+        auto *note = viewAreaOf(*window)->findChild<QLabel *>("modelNote");
         QVERIFY(note->isVisible());
         // The vocabulary by its first and last letter, and the cut: kText has 33 letters
         // without its spaces, more than the task's sequence length.
@@ -301,31 +312,31 @@ private slots:
     // they are random (and their seed) until a trained model is shown, and again after it.
     void theBuiltInLayerSaysItsWeightsAreRandom()
     {
-        auto *note = window->viewArea()->findChild<QLabel *>("modelNote");
+        auto *note = viewAreaOf(*window)->findChild<QLabel *>("modelNote");
         QVERIFY(note);
         const auto says = [&](const QString &what) {
             return note->isVisible() && note->text().contains(what);
         };
         QVERIFY2(says("random weights, seed 0: these patterns are not learned"),
                  qPrintable(note->text()));
-        AttentionConfig config = window->workspace()->state().config;
+        AttentionConfig config = workspaceOf(*window)->state().config;
         config.seed = 7;
-        window->workspace()->setConfig(config);
+        workspaceOf(*window)->setConfig(config);
         QVERIFY(waitUntilSettled(*window));
         QVERIFY2(says("random weights, seed 7"), qPrintable(note->text()));
-        window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(
+        modelsOf(*window)->controller()->openToyModel(std::make_shared<const TrainedModel>(
             Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel()));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
         QVERIFY(waitUntilSettled(*window));
         QVERIFY2(note->isVisible() && !note->text().contains("random"), qPrintable(note->text()));
-        window->models()->controller()->useBuiltIn();
+        modelsOf(*window)->controller()->useBuiltIn();
         QVERIFY(waitUntilSettled(*window));
         QVERIFY2(says("random weights, seed 7"), qPrintable(note->text()));
     }
 
     void anExampleReturnsToTheBuiltInLayer()
     {
-        window->models()->controller()->openToyModel(std::make_shared<const TrainedModel>(
+        modelsOf(*window)->controller()->openToyModel(std::make_shared<const TrainedModel>(
             Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel()));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->mappedOntoToyVocabulary, 20000);
         QVERIFY(waitUntilSettled(*window));
@@ -335,52 +346,52 @@ private slots:
                 examples = menu->menu();
         QVERIFY(examples && !examples->actions().isEmpty());
         examples->actions().front()->trigger();
-        QVERIFY(!window->models()->controller()->isActive());
+        QVERIFY(!modelsOf(*window)->controller()->isActive());
         QVERIFY(waitUntilSettled(*window));
         QVERIFY(window->statusBar()->currentMessage().contains("built-in layer"));
         // The lesson's words, not toy letters, head the grid.
-        QCOMPARE(window->tokenStrip()->tokens().value(0),
-                 window->workspace()->state().text.section(' ', 0, 0));
+        QCOMPARE(tokenStripOf(*window)->tokens().value(0),
+                 workspaceOf(*window)->state().text.section(' ', 0, 0));
     }
 
     void badModelFolderShowsErrorAndKeepsView()
     {
-        const auto before = window->trace();
-        const int plots = window->grid()->plotCount();
+        const auto before = shownTraceOf(*window);
+        const int plots = gridOf(*window)->plotCount();
         QDir(m_dir.path()).mkdir("broken");
         const QString broken = m_dir.filePath("broken");
         QFile config(broken + "/config.json");
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write("{\"n_layer\": 2}");
         config.close();
-        QVERIFY(window->files()->openModel(broken));
-        QTRY_VERIFY_WITH_TIMEOUT(!window->controls()->banner()->message().isEmpty(), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(!window->runner()->isBusy(), 20000);
+        QVERIFY(filesOf(*window)->openModel(broken));
+        QTRY_VERIFY_WITH_TIMEOUT(!controlsOf(*window)->banner()->message().isEmpty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!runnerOf(*window)->isBusy(), 20000);
         // The folder with what it lacks (its name alone would match the request itself), and
         // the files it needs.
-        const QString message = window->controls()->banner()->message();
+        const QString message = controlsOf(*window)->banner()->message();
         QVERIFY2(message.contains(broken + " has no tokenizer.json and no vocab.json + merges.txt"),
                  qPrintable(message));
         QVERIFY2(message.contains("Download the model's tokenizer files into the folder"),
                  qPrintable(message));
-        QCOMPARE(window->trace(), before);
-        QCOMPARE(window->grid()->plotCount(), plots);
+        QCOMPARE(shownTraceOf(*window), before);
+        QCOMPARE(gridOf(*window)->plotCount(), plots);
         // A folder without config.json is refused at once, and nothing changes.
-        QVERIFY(!window->files()->openModel(m_dir.path()));
-        QCOMPARE(window->workspace()->state().modelPath, broken);
+        QVERIFY(!filesOf(*window)->openModel(m_dir.path()));
+        QCOMPARE(workspaceOf(*window)->state().modelPath, broken);
     }
 
     void workspaceRemembersModelAndLayer()
     {
         openGpt2(1);
         const QString file = m_dir.filePath("gpt2.headlens");
-        QVERIFY(window->files()->saveWorkspace(file));
+        QVERIFY(filesOf(*window)->saveWorkspace(file));
         window = std::make_unique<MainWindow>();
         window->show();
-        QVERIFY(window->files()->openWorkspace(file));
+        QVERIFY(filesOf(*window)->openWorkspace(file));
         window->recompute();
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == 1, 20000);
-        QCOMPARE(window->workspace()->state().modelPath, QFileInfo(tinyGpt2()).absoluteFilePath());
+        QCOMPARE(workspaceOf(*window)->state().modelPath, QFileInfo(tinyGpt2()).absoluteFilePath());
         QCOMPARE(overview()->grid()->plotCount(), referenceRun().layers() * referenceRun().heads());
     }
 };

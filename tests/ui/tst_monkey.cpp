@@ -2,14 +2,14 @@
 #include "helpers/monkey.h"
 
 #include "hfcache.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "views/stalemark.h"
+#include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
 #include <QCheckBox>
@@ -115,7 +115,7 @@ private:
     {
         if (!window.isVisible())
             return "the window closed";
-        const WorkspaceState state = window.workspace()->state();
+        const WorkspaceState state = workspaceOf(window)->state();
         const AttentionConfig &config = state.config;
         auto spin = [&window](const char *name) {
             auto *box = window.findChild<QSpinBox *>(name);
@@ -144,9 +144,9 @@ private:
                    state.text + "\"";
         // The heads shown are of the settings in the controls, or marked as not (a sentence
         // says why the newest settings could not be computed), or replaced by a hint.
-        const std::shared_ptr<const Trace> trace = window.trace();
-        const bool builtIn = !window.models()->controller()->isActive();
-        const HeadsGridView *grid = window.grid();
+        const std::shared_ptr<const Trace> trace = shownTraceOf(window);
+        const bool builtIn = !modelsOf(window)->controller()->isActive();
+        const HeadsGridView *grid = gridOf(window);
         const bool explained = !grid->staleMark()->reason().isEmpty() || !grid->hint().isEmpty();
         if (trace && builtIn && !explained && trace->config != config)
             return "the heads shown are of other settings than the workspace's (" +
@@ -201,7 +201,7 @@ void TestMonkey::randomUseLosesNothing()
     Monkey monkey(&window, seed, answers);
     monkey.setForbiddenActions({"Quit"});
     monkey.setCheck(
-        40, [&window] { return !window.runner()->isBusy(); },
+        40, [&window] { return !runnerOf(window)->isBusy(); },
         [&window] { return lostState(window); });
     const MonkeyFigures figures = monkey.run(0, secondsWanted(60));
 

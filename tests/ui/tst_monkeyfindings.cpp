@@ -1,4 +1,5 @@
 // tst_monkeyfindings: what tst_monkey's random use found, each replayed as the few steps it takes.
+#include "windowparts.h"
 #include "windowsettled.h"
 
 #include "views/headsgridview.h"
@@ -34,17 +35,17 @@ void TestMonkeyFindings::invalidSettingsStayMarkedWhenTheSameTraceIsDrawnAgain()
 {
     auto window = settledWindow("the cat sat on the mat\nthe dog ran");
     QVERIFY(window);
-    HeadsGridView *grid = window->grid();
+    HeadsGridView *grid = gridOf(*window);
     window->findChild<QSpinBox *>("d_model")->setValue(23);
     QVERIFY(waitUntilIdle(*window));
     QVERIFY(!grid->staleMark()->reason().isEmpty());
     const QString reason = grid->staleMark()->reason();
 
-    window->workspace()->setBatchIndex(1);
+    workspaceOf(*window)->setBatchIndex(1);
     QApplication::processEvents();
     QCOMPARE(grid->staleMark()->reason(), reason);
     QVERIFY(grid->staleMark()->isVisible());
-    QCOMPARE(window->trace()->config.dModel, 512); // the last picture, still the old settings
+    QCOMPARE(shownTraceOf(*window)->config.dModel, 512); // the last picture, still the old settings
 }
 
 namespace {

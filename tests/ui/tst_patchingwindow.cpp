@@ -6,15 +6,15 @@
 #include "interventions/patchingmapview.h"
 #include "interventions/positionpatchplot.h"
 #include "interventions/rankingheatmap.h"
-#include "window/mainwindow.h"
 #include "model/toyranking.h"
 #include "model/transformermodel.h"
 #include "model/transformerranking.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "train/trainer.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -30,7 +30,12 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::ablationEffectOf;
+using headlens::test::filesOf;
+using headlens::test::headsThatMatterOf;
+using headlens::test::modelsOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -63,13 +68,13 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    PatchingMapView *patching() const { return window->headsThatMatter()->patching(); }
+    PatchingMapView *patching() const { return headsThatMatterOf(*window)->patching(); }
 
     // The boxes filled and Compute pressed, as a person would; waits for the new map.
     void computePatching(int direction)
     {
         window->showHeadsThatMatter();
-        window->headsThatMatter()->showPatching();
+        headsThatMatterOf(*window)->showPatching();
         const auto fill = [this](const char *name, const QString &text) {
             auto *box = patching()->findChild<QLineEdit *>(name);
             box->clear();
@@ -99,8 +104,8 @@ private slots:
     // the corrupted text is the one the other views now show.
     void gpt2MapsAreTheCoresInBothDirections()
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY2_WITH_TIMEOUT(window->models()->controller()->run(),
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY2_WITH_TIMEOUT(modelsOf(*window)->controller()->run(),
                                   qPrintable(window->statusBar()->currentMessage()), 20000);
         QVERIFY(waitUntilSettled(*window));
         const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
@@ -116,7 +121,7 @@ private slots:
             const PatchingMap expected =
                 ranking.patching(clean, corrupt, {answer, wrong, direction});
             compareTables(patching()->heatmap()->values(), expected.restored);
-            QCOMPARE(window->workspace()->state().text, kCorrupted);
+            QCOMPARE(workspaceOf(*window)->state().text, kCorrupted);
             PositionPatchPlot *positions = patching()->positions();
             QVERIFY(positions->isVisibleTo(patching()));
             QCOMPARE(positions->values().size(), expected.byPosition.size());
@@ -148,16 +153,16 @@ private slots:
     void patchingKeepsThePersonsText()
     {
         const QString typed = "The tired robot dropped the gear";
-        window->workspace()->setText(typed);
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        workspaceOf(*window)->setText(typed);
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
         const std::vector<int> typedIds = model.encode(typed.toStdString());
-        QCOMPARE(window->models()->controller()->run()->tokenIds, typedIds);
+        QCOMPARE(modelsOf(*window)->controller()->run()->tokenIds, typedIds);
         computePatching(int(PatchDirection::CleanIntoCorrupt));
-        QCOMPARE(window->workspace()->state().text, typed);
-        QCOMPARE(window->models()->controller()->run()->tokenIds, typedIds);
+        QCOMPARE(workspaceOf(*window)->state().text, typed);
+        QCOMPARE(modelsOf(*window)->controller()->run()->tokenIds, typedIds);
         const PatchingMap expected = TransformerRanking(model).patching(
             model.encode(kClean.toStdString()), model.encode(kCorrupted.toStdString()),
             {model.encode(" the").front(), model.encode(" on").front()});
@@ -179,11 +184,11 @@ private slots:
     // were 1.148 and -0.175); the view says so, by how much, and draws no map.
     void saysWhenTheDifferenceIsTooSmall()
     {
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         window->showHeadsThatMatter();
-        window->headsThatMatter()->showPatching();
+        headsThatMatterOf(*window)->showPatching();
         const auto fill = [this](const char *name, const QString &text) {
             auto *box = patching()->findChild<QLineEdit *>(name);
             box->clear();
@@ -213,12 +218,12 @@ private slots:
     {
         const auto toy = std::make_shared<const TrainedModel>(
             Trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken)).trainedModel());
-        window->models()->controller()->openToyModel(toy);
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        modelsOf(*window)->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
-        const std::vector<int> tokens = window->models()->controller()->run()->tokenIds;
+        const std::vector<int> tokens = modelsOf(*window)->controller()->run()->tokenIds;
         window->showHeadsThatMatter();
-        HeadImportanceView *view = window->headsThatMatter()->importance();
+        HeadImportanceView *view = headsThatMatterOf(*window)->importance();
         const auto before = view->importance();
         view->computeButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(view->importance() != before, 20000);
@@ -239,13 +244,13 @@ private slots:
         Trainer trainer(settings);
         trainer.step(50);
         const auto toy = std::make_shared<const TrainedModel>(trainer.trainedModel());
-        window->models()->controller()->openToyModel(toy);
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        modelsOf(*window)->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         window->showHeadsThatMatter();
-        HeadImportanceView *view = window->headsThatMatter()->importance();
+        HeadImportanceView *view = headsThatMatterOf(*window)->importance();
         const ToyTask task = toy->task();
-        const auto typed = window->models()->controller()->run()->tokenIds;
+        const auto typed = modelsOf(*window)->controller()->run()->tokenIds;
         const std::string problem = task.formatProblem(typed).value_or("");
         QVERIFY(!problem.empty()); // the lesson's sentence is not a reverse example
         QVERIFY(view->formatNote()->isVisible());
@@ -262,7 +267,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->importance(), 20000);
         QVERIFY(waitUntilSettled(*window));
         const std::vector<int> probe = task.probe(settings.seed);
-        QCOMPARE(window->models()->controller()->run()->tokenIds, probe);
+        QCOMPARE(modelsOf(*window)->controller()->run()->tokenIds, probe);
         QVERIFY(!view->formatNote()->isVisible());
         const ToyRanking ranking(*toy);
         const HeadImportance expected = ranking.importance(probe, ranking.targetsFor(probe));
@@ -277,12 +282,12 @@ private slots:
         Trainer trainer(TrainingSettings::defaultsFor(TaskKind::PreviousToken));
         trainer.step(150); // some skill, so that removing a head can cost some
         const auto toy = std::make_shared<const TrainedModel>(trainer.trainedModel());
-        window->models()->controller()->openToyModel(toy);
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        modelsOf(*window)->controller()->openToyModel(toy);
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         const HeadIntervention ablation{0, 0, InterventionKind::Zero, -1, -1};
-        window->workspace()->setAblations({ablation});
-        QTRY_VERIFY_WITH_TIMEOUT(window->ablationEffect()->effect(), 20000);
+        workspaceOf(*window)->setAblations({ablation});
+        QTRY_VERIFY_WITH_TIMEOUT(ablationEffectOf(*window)->effect(), 20000);
         QVERIFY(waitUntilSettled(*window));
         HeadInterventions interventions;
         interventions.items = {ablation};
@@ -291,8 +296,8 @@ private slots:
         const auto percent = [](double p) { return QString("%1 %").arg(100.0 * p, 0, 'f', 1); };
         const QString expected =
             QString("task accuracy (held-out) %1 → %2").arg(percent(before), percent(after));
-        QVERIFY2(window->ablationEffect()->text().contains(expected),
-                 qPrintable(window->ablationEffect()->text() + " | expected " + expected));
+        QVERIFY2(ablationEffectOf(*window)->text().contains(expected),
+                 qPrintable(ablationEffectOf(*window)->text() + " | expected " + expected));
         QVERIFY(before != after); // the head mattered: the check can fail
     }
 };

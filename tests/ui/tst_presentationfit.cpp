@@ -1,17 +1,13 @@
 // tst_presentationfit: presentation mode on a 1280 x 720 projector: every tab and pipeline step
 // fits, nothing collapses to a sliver and every token label of the heatmaps is drawn.
 #include "compare/compareview.h"
-#include "views/differenceheatmap.h"
 #include "corpus/corpuspanel.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
 #include "interventions/rankingheatmap.h"
 #include "interventions/rankingtable.h"
-#include "window/mainwindow.h"
-#include "views/headstatstable.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
@@ -19,8 +15,12 @@
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "train/trainview.h"
+#include "views/differenceheatmap.h"
 #include "views/headsgridview.h"
+#include "views/headstatstable.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -45,7 +45,17 @@
 #include <algorithm>
 
 using namespace headlens;
+using headlens::test::compareViewOf;
+using headlens::test::filesOf;
+using headlens::test::gridOf;
+using headlens::test::headsThatMatterOf;
+using headlens::test::modelsOf;
+using headlens::test::pipelineOf;
+using headlens::test::tabsOf;
+using headlens::test::trainViewOf;
+using headlens::test::viewAreaOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -254,7 +264,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> window;
 
-    QTabWidget *tabs() { return window->tabs(); }
+    QTabWidget *tabs() { return tabsOf(*window); }
     QDockWidget *dock() { return window->findChild<QDockWidget *>("controlsDock"); }
     /// The window's smallest size, as its layout asks for it.
     QSize minimumSize() { return window->minimumSizeHint().expandedTo(window->minimumSize()); }
@@ -338,7 +348,7 @@ private slots:
         settings.model.heads = 1;
         const QString path = m_dir.filePath("previous-token.npz");
         ToyModelFile::save(path.toStdString(), Trainer(settings).trainedModel());
-        QVERIFY(window->files()->openAny(path));
+        QVERIFY(filesOf(*window)->openAny(path));
         auto *choice = dock()->findChild<QComboBox *>("modelChoice");
         QTRY_COMPARE_WITH_TIMEOUT(choice->currentText(), QString("Toy model: previous-token.npz"),
                                   20000);
@@ -388,15 +398,15 @@ private slots:
     {
         QFETCH(bool, controls);
         dock()->setVisible(controls);
-        AttentionConfig config = window->workspace()->state().config;
+        AttentionConfig config = workspaceOf(*window)->state().config;
         config.heads = 16;
-        window->workspace()->setConfig(config);
+        workspaceOf(*window)->setConfig(config);
         window->recompute();
         QVERIFY(waitUntilSettled(*window));
         settle();
-        const QStringList tokens = window->workspace()->state().text.split(' ');
+        const QStringList tokens = workspaceOf(*window)->state().text.split(' ');
         QCOMPARE(tokens.size(), 10);
-        HeadsGridView *grid = window->grid();
+        HeadsGridView *grid = gridOf(*window);
         QCOMPARE(grid->plotCount(), 16);
         for (int head = 0; head < grid->plotCount(); ++head) {
             HeatmapPlot *plot = grid->plot(head);
@@ -418,8 +428,8 @@ private slots:
                      qPrintable(plot->title() + ": no head names its rows or columns"));
         }
         checkFitsTheProjector("heads grid");
-        QVERIFY2(plotProblems(window->viewArea(), true).isEmpty(),
-                 plotProblems(window->viewArea(), true));
+        QVERIFY2(plotProblems(viewAreaOf(*window), true).isEmpty(),
+                 plotProblems(viewAreaOf(*window), true));
         // 16 heads a label tall do not fit 720 px: the grid scrolls down rather than squeeze.
         QVERIFY(grid->scrollArea()->verticalScrollBar()->maximum() > 0);
     }
@@ -427,7 +437,7 @@ private slots:
     // The Train tab's probe: every head of a two-layer model, both layers on one screen.
     void trainProbeShowsBothLayersAtOnce()
     {
-        TrainView *train = window->trainView();
+        TrainView *train = trainViewOf(*window);
         window->showTrain();
         TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::Induction);
         settings.model.heads = 2;
@@ -446,7 +456,7 @@ private slots:
         // Both layers at once in the page's height (the lecture compared layer 0 with layer 1
         // one screen apart), in cells of one size a colour can be read in; each layer's first
         // head names the rows (every other token where 20 do not fit).
-        auto *page = qobject_cast<QScrollArea *>(window->tabs()->currentWidget());
+        auto *page = qobject_cast<QScrollArea *>(tabsOf(*window)->currentWidget());
         QVERIFY(page);
         int top = INT_MAX, bottom = 0;
         QSize cells;
@@ -476,7 +486,7 @@ private slots:
     void everyPipelineStepFitsAndKeepsItsSize()
     {
         window->showPipeline();
-        PipelineView *pipeline = window->pipeline();
+        PipelineView *pipeline = pipelineOf(*window);
         settle();
         const QSize before = minimumSize();
         QTest::keyClick(pipeline, Qt::Key_End);
@@ -520,7 +530,7 @@ private slots:
     {
         window->showCompare();
         settle();
-        CompareView *compare = window->compareView();
+        CompareView *compare = compareViewOf(*window);
         const QString textB = "The tired robot lifted the heavy gear because it broke";
         compare->setTextB(textB);
         compare->findChild<QPushButton *>("compareButton")->click();
@@ -528,9 +538,9 @@ private slots:
         QVERIFY(waitUntilSettled(*window));
         settle();
         QVERIFY2(compare->comparison()->comparable(), qPrintable(compare->message()));
-        const QStringList tokensA = window->workspace()->state().text.split(' ');
+        const QStringList tokensA = workspaceOf(*window)->state().text.split(' ');
         const QStringList tokensB = textB.split(' ');
-        QCOMPARE(compare->rowCount(), window->workspace()->state().config.heads);
+        QCOMPARE(compare->rowCount(), workspaceOf(*window)->state().config.heads);
         for (int head = 0; head < compare->rowCount(); ++head) {
             for (const auto &[plot, tokens] :
                  {std::pair<HeatmapPlot *, QStringList>{compare->plotA(head), tokensA},
@@ -551,12 +561,12 @@ private slots:
     void modelTabsFitWithTheirTables()
     {
         // The tiny GPT-2 reads at most 32 tokens: a short sentence.
-        window->workspace()->setText("The tired robot dropped the gear");
-        QVERIFY(window->files()->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        workspaceOf(*window)->setText("The tired robot dropped the gear");
+        QVERIFY(filesOf(*window)->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         // Importance, then a patching map of two texts the tiny model reads as 6 tokens.
-        HeadsThatMatterView *matter = window->headsThatMatter();
+        HeadsThatMatterView *matter = headsThatMatterOf(*window);
         window->showHeadsThatMatter();
         matter->importance()->computeButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(matter->importance()->importance(), 20000);
@@ -590,7 +600,7 @@ private slots:
                    "When Mary and John went to the store, John gave a drink to Mary\n"
                    "The cat sat on the mat\nA B C D A B C D\n");
         file.close();
-        CorpusPanel *corpus = window->models()->corpus();
+        CorpusPanel *corpus = modelsOf(*window)->corpus();
         corpus->runFile(path);
         QTRY_VERIFY_WITH_TIMEOUT(!corpus->isRunning() && corpus->summary(), 30000);
         window->showCorpusTab();
@@ -609,10 +619,10 @@ private slots:
         window->showPipeline();
         settle();
         const QSize before = minimumSize();
-        window->pipeline()->setStep(window->pipeline()->stepCount() - 1, false);
+        pipelineOf(*window)->setStep(pipelineOf(*window)->stepCount() - 1, false);
         settle();
-        window->pipeline()->setStep(8, false);
-        tabs()->setCurrentWidget(window->viewArea());
+        pipelineOf(*window)->setStep(8, false);
+        tabs()->setCurrentWidget(viewAreaOf(*window));
         settle();
         QVERIFY2(minimumSize().width() <= std::max(before.width(), kProjector.width()) &&
                      minimumSize().height() <= kProjector.height(),

@@ -1,12 +1,12 @@
 // tst_runrelease: once the window shows a model's newer run, nothing keeps the older one alive.
-#include "window/mainwindow.h"
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/splitconcatpanel.h"
 #include "runner/viewworkpool.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -17,7 +17,14 @@
 #include <QThreadPool>
 
 using namespace headlens;
+using headlens::test::filesOf;
+using headlens::test::modelsOf;
+using headlens::test::pipelineOf;
+using headlens::test::runnerOf;
+using headlens::test::tabsOf;
+using headlens::test::viewAreaOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -41,10 +48,10 @@ private:
 
     void showText(const QString &text)
     {
-        window->workspace()->setText(text);
+        workspaceOf(*window)->setText(text);
         QVERIFY(waitUntilSettled(*window));
-        QVERIFY(window->models()->controller()->run());
-        QCOMPARE(runs.back().lock(), window->models()->controller()->run());
+        QVERIFY(modelsOf(*window)->controller()->run());
+        QCOMPARE(runs.back().lock(), modelsOf(*window)->controller()->run());
     }
     /// The runs before the last are freed once the view pool (which frees large results off
     /// the UI thread, releasedOffThread) has run out of work.
@@ -68,15 +75,15 @@ private slots:
         QVERIFY(window);
         runs.clear();
         traces.clear();
-        connect(window->runner(), &TraceRunner::modelRunReady, this,
+        connect(runnerOf(*window), &TraceRunner::modelRunReady, this,
                 [this](std::shared_ptr<const ModelRun> run) {
                     if (run)
                         runs.push_back(run);
                 });
-        connect(window->runner(), &TraceRunner::traceReady, this,
+        connect(runnerOf(*window), &TraceRunner::traceReady, this,
                 [this](std::shared_ptr<const Trace> trace) { traces.push_back(trace); });
-        QVERIFY(window->files()->openModel(tinyGpt2()));
-        QTRY_VERIFY_WITH_TIMEOUT(window->models()->controller()->run(), 20000);
+        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
     }
     void cleanup() { window.reset(); }
@@ -92,7 +99,7 @@ private slots:
             {"A different sentence about a cat and a dog", true}};
         for (const auto &[text, ablate] : steps) {
             if (ablate) {
-                window->workspace()->setAblations({HeadIntervention{0, 1}});
+                workspaceOf(*window)->setAblations({HeadIntervention{0, 1}});
                 QVERIFY(waitUntilSettled(*window));
             } else {
                 showText(text);
@@ -101,7 +108,7 @@ private slots:
         }
         QCOMPARE(runs.size(), size_t(4)); // the first sentence, then one per step
 
-        const auto shown = window->models()->controller()->run();
+        const auto shown = modelsOf(*window)->controller()->run();
         const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
         TransformerRunOptions options;
         options.interventions = HeadInterventions::ablating(0, 1);
@@ -116,18 +123,18 @@ private slots:
     // that was a third run alive, 1 GiB, while the next was computed.
     void aHiddenPipelineTabLetsItsRunGo()
     {
-        window->tabs()->setCurrentWidget(window->pipeline());
+        tabsOf(*window)->setCurrentWidget(pipelineOf(*window));
         showText("A different sentence about a cat");
-        QCOMPARE(window->pipeline()->trace(), traces.back().lock());
-        window->tabs()->setCurrentWidget(window->viewArea());
+        QCOMPARE(pipelineOf(*window)->trace(), traces.back().lock());
+        tabsOf(*window)->setCurrentWidget(viewAreaOf(*window));
         showText("Another sentence, about a dog");
         showText("Another sentence, about a dog and a cat");
         checkOnlyTheLastIsAlive();
         // Shown again, the tab draws the newest trace.
-        window->tabs()->setCurrentWidget(window->pipeline());
+        tabsOf(*window)->setCurrentWidget(pipelineOf(*window));
         QVERIFY(waitUntilSettled(*window));
-        QCOMPARE(window->pipeline()->trace(), traces.back().lock());
-        QCOMPARE(window->pipeline()->splitPanel()->trace(), traces.back().lock());
+        QCOMPARE(pipelineOf(*window)->trace(), traces.back().lock());
+        QCOMPARE(pipelineOf(*window)->splitPanel()->trace(), traces.back().lock());
     }
 };
 

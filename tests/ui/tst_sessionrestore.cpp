@@ -1,10 +1,10 @@
 // tst_sessionrestore: close the window, start a new one: it shows what was on screen, unsaved.
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "runner/tracerunner.h"
 #include "views/headsgridview.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -13,7 +13,11 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::filesOf;
+using headlens::test::modelsOf;
+using headlens::test::shownTraceOf;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 class TestSessionRestore : public QObject
 {
@@ -56,15 +60,15 @@ private slots:
             MainWindow first;
             first.show();
             if (saveFirst)
-                QVERIFY(first.files()->saveWorkspace(file));
-            AttentionConfig config = first.workspace()->state().config;
+                QVERIFY(filesOf(first)->saveWorkspace(file));
+            AttentionConfig config = workspaceOf(first)->state().config;
             config.heads = heads;
-            first.workspace()->setConfig(config);
-            first.workspace()->setText(text);
+            workspaceOf(first)->setConfig(config);
+            workspaceOf(first)->setText(text);
             if (!model.isEmpty())
-                QVERIFY(first.files()->openModel(model));
-            first.workspace()->setModelLayer(layer);
-            onScreen = first.workspace()->state();
+                QVERIFY(filesOf(first)->openModel(model));
+            workspaceOf(first)->setModelLayer(layer);
+            onScreen = workspaceOf(first)->state();
             QVERIFY(first.close());
         }
         MainWindow second;
@@ -72,21 +76,21 @@ private slots:
         QVERIFY(second.restoreSession());
         second.show();
         second.recompute();
-        QVERIFY(second.workspace()->state() == onScreen);
-        QCOMPARE(second.workspace()->state().text, text);
-        QCOMPARE(second.files()->workspacePath(), saveFirst ? file : QString());
+        QVERIFY(workspaceOf(second)->state() == onScreen);
+        QCOMPARE(workspaceOf(second)->state().text, text);
+        QCOMPARE(filesOf(second)->workspacePath(), saveFirst ? file : QString());
         QCOMPARE(second.windowTitle().startsWith("lesson.headlens"), saveFirst);
         QVERIFY(waitUntilSettled(second));
-        QCOMPARE(second.trace()->heads(), model.isEmpty() ? heads : 2); // tiny GPT-2: 2 heads
+        QCOMPARE(shownTraceOf(second)->heads(), model.isEmpty() ? heads : 2); // tiny GPT-2: 2 heads
         if (!model.isEmpty())
-            QCOMPARE(second.models()->controller()->run()->source.layer, layer);
+            QCOMPARE(modelsOf(second)->controller()->run()->source.layer, layer);
     }
 
     void firstStartHasNothingToRestore()
     {
         MainWindow window;
         QVERIFY(!window.restoreSession());
-        QVERIFY(window.workspace()->state() == WorkspaceState());
+        QVERIFY(workspaceOf(window)->state() == WorkspaceState());
     }
 };
 

@@ -1,15 +1,15 @@
 // tst_soak: thousands of random edits through the real controls; memory flat, nothing lost.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
-#include "window/mainwindow.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "panels/problembanner.h"
 #include "runner/tracerunner.h"
 #include "train/trainingrunner.h"
 #include "train/trainview.h"
 #include "window/filecommands.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -33,10 +33,17 @@
 #include <unistd.h>
 
 using namespace headlens;
+using headlens::test::filesOf;
 using headlens::test::keepSettingsIn;
+using headlens::test::modelsOf;
 using headlens::test::offscreenWindow;
+using headlens::test::runnerOf;
+using headlens::test::shownTraceOf;
+using headlens::test::tabsOf;
+using headlens::test::trainViewOf;
 using headlens::test::waitUntilIdle;
 using headlens::test::waitUntilSettled;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -157,7 +164,7 @@ private:
             control<QSpinBox>("window")->setValue(pick(0, 6));
             return "sliding window";
         case 9: {
-            QTabWidget *tabs = window->tabs();
+            QTabWidget *tabs = tabsOf(*window);
             int index = pick(0, tabs->count() - 1);
             if (!tabs->isTabVisible(index))
                 return "tab (hidden)";
@@ -232,16 +239,16 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
 {
     const int changes = changesWanted(400);
     int pictures = 0; // traces that reached the window; newest-wins cancelled or dropped the rest
-    connect(window->runner(), &TraceRunner::traceReady, this, [&pictures] { ++pictures; });
+    connect(runnerOf(*window), &TraceRunner::traceReady, this, [&pictures] { ++pictures; });
     soak(100, false);
     QVERIFY(waitUntilIdle(*window));
     m_figures.residentAfterWarmUp = residentMegabytes();
 
     const int rest = changes - 100;
-    QVERIFY(window->files()->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+    QVERIFY(filesOf(*window)->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
     for (int done = 0; done < rest;) {
         const int part = std::min(rest - done, 100);
-        soak(part, window->workspace()->state().modelPath.size() > 0);
+        soak(part, workspaceOf(*window)->state().modelPath.size() > 0);
         done += part;
     }
     // The last word goes to the built-in layer, whose fresh computation is a core call here.
@@ -250,7 +257,7 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
     emit choice->activated(0);
     control<QPlainTextEdit>("text")->setPlainText(sentence(20));
     QApplication::processEvents();
-    const WorkspaceState random = window->workspace()->state();
+    const WorkspaceState random = workspaceOf(*window)->state();
     // Then a shape that can be computed, so that the fresh computation below has something to
     // compare, set as fast as the rest: the runner is still busy with the random settings.
     if (!control<QCheckBox>("tied")->isChecked())
@@ -263,11 +270,11 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
     QVERIFY(waitUntilIdle(*window));
     m_figures.residentAtEnd = residentMegabytes();
 
-    const WorkspaceState state = window->workspace()->state();
-    QVERIFY(state.modelPath.isEmpty() || !window->models()->controller()->isActive());
+    const WorkspaceState state = workspaceOf(*window)->state();
+    QVERIFY(state.modelPath.isEmpty() || !modelsOf(*window)->controller()->isActive());
     qInfo("soak: %d changes, %llu requests, %d pictures shown; resident %.1f MB after 100, "
           "%.1f MB after all; longest event-loop hold %lld ms (%s); random settings at the end %s",
-          changes, static_cast<unsigned long long>(window->runner()->generation()), pictures,
+          changes, static_cast<unsigned long long>(runnerOf(*window)->generation()), pictures,
           m_figures.residentAfterWarmUp, m_figures.residentAtEnd, m_figures.longestStallMs,
           qPrintable(m_figures.longestStallWhat),
           random.config.validate() ? "refused" : "computed");
@@ -290,7 +297,7 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
         const Trace fresh =
             computeTrace(state.config, input,
                          AttentionWeights::initialize(state.config, int(input.kvInputWidth())));
-        const std::shared_ptr<const Trace> shown = window->trace();
+        const std::shared_ptr<const Trace> shown = shownTraceOf(*window);
         QVERIFY(shown);
         QVERIFY(shown->config == state.config);
         HL_COMPARE_TENSORS_NEAR(shown->tensor(keys::attentionWeights),
@@ -317,7 +324,7 @@ void TestSoak::randomEditsStayFlatAndLoseNothing()
 void TestSoak::trainingStartPauseResetInALoop()
 {
     window->showTrain();
-    TrainView *train = window->trainView();
+    TrainView *train = trainViewOf(*window);
     train->setStepsPerSecond(0); // full speed: the commands race the steps
     auto *start = control<QPushButton>("trainStart");
     auto *pause = control<QPushButton>("trainPause");

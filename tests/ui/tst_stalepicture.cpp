@@ -1,10 +1,10 @@
 // tst_stalepicture: after settings that cannot be computed, the heads stay on screen once, faded.
 #include "drawnheatmap.h"
-#include "window/mainwindow.h"
 #include "plot/heatmapplot.h"
 #include "views/headsgridview.h"
 #include "views/stalefade.h"
 #include "views/stalemark.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 #include "workspace/workspace.h"
 
@@ -18,6 +18,8 @@
 #include <vector>
 
 using namespace headlens;
+using headlens::test::gridOf;
+using headlens::test::workspaceOf;
 
 namespace {
 
@@ -38,7 +40,7 @@ QImage onScreen(MainWindow &window)
 std::vector<QRgb> cellColours(MainWindow &window, const QImage &screen)
 {
     std::vector<QRgb> colours;
-    HeadsGridView *grid = window.grid();
+    HeadsGridView *grid = gridOf(window);
     for (int head = 0; head < grid->plotCount(); ++head) {
         HeatmapPlot *plot = grid->plot(head);
         QCPColorMapData *data = test::colorMapOf(*plot)->data();
@@ -128,15 +130,15 @@ void TestStalePicture::theLastPictureIsDrawnOnceFaded()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.recompute();
     QVERIFY(test::waitUntilSettled(window));
-    HeadsGridView *grid = window.grid();
+    HeadsGridView *grid = gridOf(window);
     QCOMPARE(grid->plotCount(), 8);
     const std::vector<QRgb> before = settledCellColours(window);
     QVERIFY(std::set<QRgb>(before.begin(), before.end()).size() > 20); // a picture, not a blank
 
-    AttentionConfig config = window.workspace()->state().config;
+    AttentionConfig config = workspaceOf(window)->state().config;
     config.dModel = 8;
     config.heads = 3;
-    window.workspace()->setConfig(config);
+    workspaceOf(window)->setConfig(config);
     QVERIFY(test::waitUntilIdle(window));
     QTRY_VERIFY(grid->staleMark()->isVisible());
     QCOMPARE(grid->plotCount(), 8); // the last picture's heads

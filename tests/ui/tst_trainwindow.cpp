@@ -1,9 +1,9 @@
 // tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock and summary, "Open in
 // Heads view".
-#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 
 #include <QDockWidget>
@@ -13,6 +13,10 @@
 #include <QTest>
 
 using namespace headlens;
+using headlens::test::gridOf;
+using headlens::test::shownTraceOf;
+using headlens::test::trainViewOf;
+using headlens::test::viewAreaOf;
 using headlens::test::waitUntilSettled;
 
 class TestTrainWindow : public QObject
@@ -41,7 +45,7 @@ private slots:
     {
         QVERIFY(dock()->isVisible());
         QTest::keyClick(window.get(), Qt::Key_3, Qt::ControlModifier);
-        QVERIFY(tabs()->currentWidget()->isAncestorOf(window->trainView()));
+        QVERIFY(tabs()->currentWidget()->isAncestorOf(trainViewOf(*window)));
         QVERIFY(!dock()->isVisible()); // the Train view has its own settings column
         // Nor does the status bar describe the built-in layer's 8 heads beside a toy model's.
         QVERIFY(!summary()->isVisible());
@@ -53,16 +57,17 @@ private slots:
 
     void openInHeadsViewShowsTheTrainedModel()
     {
-        TrainView *train = window->trainView();
+        TrainView *train = trainViewOf(*window);
         TrainingSettings settings = TrainingSettings::defaultsFor(TaskKind::PreviousToken);
         settings.model.heads = 4; // unlike the built-in lesson's 8 heads
         window->showTrain();
         train->train(settings, 30);
         QTRY_VERIFY_WITH_TIMEOUT(train->stepsDone() == 30 && !train->isBusy(), 20000);
         QTest::mouseClick(train->findChild<QPushButton *>("openInViews"), Qt::LeftButton);
-        QCOMPARE(tabs()->currentWidget(), window->viewArea());
-        QTRY_VERIFY_WITH_TIMEOUT(window->trace() && window->trace()->heads() == 4, 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(window->grid()->plotCount(), 4, 20000);
+        QCOMPARE(tabs()->currentWidget(), viewAreaOf(*window));
+        QTRY_VERIFY_WITH_TIMEOUT(shownTraceOf(*window) && shownTraceOf(*window)->heads() == 4,
+                                 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(gridOf(*window)->plotCount(), 4, 20000);
     }
 };
 

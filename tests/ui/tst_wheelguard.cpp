@@ -1,6 +1,7 @@
 // tst_wheelguard: the mouse wheel over the Controls and the Pipeline scrolls; it changes no
 // setting.
 #include "wheelturn.h"
+#include "windowparts.h"
 #include "windowsettled.h"
 
 #include "panels/controlspanel.h"
@@ -92,11 +93,11 @@ void TestWheelGuard::wheelChangesNothingButTheScroll()
     QFETCH(bool, pipeline);
     auto window = settledWindow({}, QSize(1280, 720));
     QVERIFY(window);
-    QWidget *area = window->controls();
+    QWidget *area = controlsOf(*window);
     if (pipeline) {
         window->showPipeline();
         QVERIFY(waitUntilSettled(*window));
-        area = window->pipeline();
+        area = pipelineOf(*window);
     }
     QApplication::processEvents();
     QList<QWidget *> guarded;
@@ -106,8 +107,8 @@ void TestWheelGuard::wheelChangesNothingButTheScroll()
     }
     QVERIFY2(guarded.size() >= (pipeline ? 2 : 10), qPrintable(QString::number(guarded.size())));
     window->setFocus(); // no control has the keyboard focus: a person only moved the mouse
-    const WorkspaceState before = window->workspace()->state();
-    const int step = window->pipeline()->step();
+    const WorkspaceState before = workspaceOf(*window)->state();
+    const int step = pipelineOf(*window)->step();
     int scrolled = 0;
     for (QWidget *widget : guarded) {
         if (!widget->isVisible())
@@ -123,8 +124,8 @@ void TestWheelGuard::wheelChangesNothingButTheScroll()
             ++scrolled;
     }
     QApplication::processEvents();
-    QVERIFY(window->workspace()->state() == before);
-    QCOMPARE(window->pipeline()->step(), step);
+    QVERIFY(workspaceOf(*window)->state() == before);
+    QCOMPARE(pipelineOf(*window)->step(), step);
     if (!pipeline) // the Controls panel is taller than 720 px: the wheel scrolled it
         QVERIFY(scrolled > 0);
 }

@@ -31,6 +31,7 @@ QString share(int64_t heads, int64_t kvHeads)
 
 CostPanel::CostPanel(QWidget *parent) : QWidget(parent)
 {
+    setObjectName("costPanel");
     // At 1280 x 720 the table beside the form showed only its first column and the chart was
     // squeezed: the sentence on top, the form beside the chart, the table across the whole
     // width below them; the page scrolls down when the height does not hold them.

@@ -64,10 +64,12 @@ LensView::LensView(QWidget *parent) : QWidget(parent)
 void LensView::setRun(std::shared_ptr<const ModelRun> run)
 {
     // Another layer traced, or heads ablated: the lens reads the unchanged model, so the same
-    // text through the same model needs nothing new.
+    // text through the same model needs nothing new; the newer run is kept, the older let go.
     if (run && m_run && run->tokenIds == m_run->tokenIds && run->segments == m_run->segments &&
-        run->source.model == m_run->source.model)
+        run->source.model == m_run->source.model) {
+        m_run = std::move(run);
         return;
+    }
     m_run = std::move(run);
     m_runner->cancel();
     m_stale = m_run != nullptr;

@@ -20,6 +20,7 @@ namespace headlens {
 ControlsPanel::ControlsPanel(Workspace *workspace, QWidget *parent)
     : QWidget(parent), m_workspace(workspace)
 {
+    setObjectName("controlsPanel");
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     // Never sideways: the panel is as wide as its content's minimum (minimumSizeHint), and long

@@ -5,14 +5,14 @@
 #include "panels/verticalscrollarea.h"
 #include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/fourwayspanel.h"
-#include "steps/outputprojectionpanel.h"
 #include "pipeline/ropepanel.h"
-#include "steps/shapediagram.h"
 #include "pipeline/splitconcatpanel.h"
 #include "pipeline/stepperbar.h"
-#include "steps/steptext.h"
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
+#include "steps/outputprojectionpanel.h"
+#include "steps/shapediagram.h"
+#include "steps/steptext.h"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -28,6 +28,7 @@ namespace headlens {
 
 PipelineView::PipelineView(QWidget *parent) : QWidget(parent)
 {
+    setObjectName("pipelineView");
     setFocusPolicy(Qt::StrongFocus);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);

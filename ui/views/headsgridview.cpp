@@ -26,6 +26,7 @@ namespace headlens {
 
 HeadsGridView::HeadsGridView(QWidget *parent) : QWidget(parent)
 {
+    setObjectName("headsGrid");
     auto *outer = new QHBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *column = new QVBoxLayout;

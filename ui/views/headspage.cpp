@@ -32,6 +32,7 @@ constexpr int kStoryAttempts = 32;
 
 HeadsPage::HeadsPage(Selection *selection, QWidget *parent) : QWidget(parent)
 {
+    setObjectName("headsPage");
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     m_strip = new TokenStrip(this);

@@ -14,6 +14,7 @@ namespace headlens {
 
 TokenStrip::TokenStrip(QWidget *parent) : QWidget(parent)
 {
+    setObjectName("tokenStrip");
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
 }

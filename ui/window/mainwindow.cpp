@@ -1,21 +1,17 @@
 // MainWindow: one way through — controls -> Workspace -> TraceRunner -> Trace -> views.
 #include "window/mainwindow.h"
 
-#include "window/comparecommands.h"
 #include "compare/compareview.h"
 #include "cost/costpanel.h"
 #include "interventions/ablationeffectbar.h"
-#include "window/ablationwiring.h"
 #include "interventions/headsthatmatterview.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
-#include "window/modelwiring.h"
 #include "panels/controlsdock.h"
 #include "panels/controlspanel.h"
 #include "panels/wheelguard.h"
 #include "pipeline/pipelineview.h"
-#include "window/pipelinewiring.h"
 #include "runner/tracerunner.h"
 #include "selection/selection.h"
 #include "train/languagemodelview.h"
@@ -24,6 +20,8 @@
 #include "views/headspage.h"
 #include "views/linesview.h"
 #include "views/tokenstrip.h"
+#include "window/ablationwiring.h"
+#include "window/comparecommands.h"
 #include "window/controlsdockpolicy.h"
 #include "window/examplecommands.h"
 #include "window/figurecommands.h"
@@ -32,7 +30,9 @@
 #include "window/helpdialogs.h"
 #include "window/mainactions.h"
 #include "window/modeltabs.h"
+#include "window/modelwiring.h"
 #include "window/pipelinetabactivation.h"
+#include "window/pipelinewiring.h"
 #include "window/runnerfeedback.h"
 #include "window/statusbarreport.h"
 #include "window/stylecommands.h"
@@ -56,10 +56,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setAcceptDrops(true);
     // The wheel scrolls; it changes a setting only in the control a person is editing.
     qApp->installEventFilter(new WheelGuard(this));
+    // The parts have object names: the tests and the bench find them as a screen reader would.
     m_workspace = new Workspace(this);
+    m_workspace->setObjectName("workspace");
     m_runner = new TraceRunner(this);
+    m_runner->setObjectName("traceRunner");
     m_selection = new Selection(this);
+    m_selection->setObjectName("selection");
     m_files = new FileCommands(m_workspace, this);
+    m_files->setObjectName("fileCommands");
     buildViews();
     buildDock();
     m_status = new StatusBarReport(statusBar());
@@ -104,6 +109,7 @@ void MainWindow::buildViews()
 void MainWindow::buildModels()
 {
     m_models = new ModelWiring(m_workspace, m_selection, this);
+    m_models->setObjectName("modelWiring");
     m_controls->insertBox(m_models->box());
     m_modelTabs = new ModelTabs(m_tabs, m_models, m_heads);
     m_heads->insertBar(0, m_models->note());

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "attention/trace.h"
-#include "window/ablationwiring.h"
-#include "window/pipelinewiring.h"
 #include "plot/plotstyle.h"
 #include "views/headspage.h"
+#include "window/ablationwiring.h"
+#include "window/pipelinewiring.h"
 
 #include <QMainWindow>
 
@@ -21,7 +21,6 @@ class ControlsPanel;
 class CostPanel;
 class FigureCommands;
 class FileCommands;
-class HeadsGridView;
 class MainActions;
 class ModelController;
 class ModelTabs;
@@ -30,10 +29,8 @@ class PipelineView;
 class PositionShiftRunner;
 class Selection;
 class LinesView;
-class SingleHeadView;
 class StatusBarReport;
 class StyleCommands;
-class TokenStrip;
 class TraceRunner;
 class TrainPage;
 class LanguageModelView;
@@ -54,16 +51,8 @@ public:
     /// RoPE's shift check for the pipeline's RoPE panel.
     PositionShiftRunner *shiftRunner() const { return m_pipelineWiring->shiftRunner(); }
     Selection *selection() const { return m_selection; }
-    ControlsPanel *controls() const { return m_controls; }
-    HeadsGridView *grid() const { return m_heads->grid(); }
     /// The Heads tab: the grid, the single head, the strip and the heads' scores.
     HeadsPage *headsPage() const { return m_heads; }
-    SingleHeadView *singleHead() const { return m_heads->single(); }
-    TokenStrip *tokenStrip() const { return m_heads->strip(); }
-    /// The heads' right-click menu (ablate, keep only, restore) of every heatmap.
-    AblationMenu *ablationMenu() const { return m_ablations->menu(); }
-    /// What the ablated heads changed, over the heads; hidden while none is.
-    AblationEffectBar *ablationEffect() const { return m_ablations->effect(); }
     /// The "Heads that matter" tab: head importance and the patching map.
     HeadsThatMatterView *headsThatMatter() const { return m_ablations->matter(); }
     void showHeadsThatMatter();
@@ -72,7 +61,6 @@ public:
     /// Brings the "Pipeline" tab (the step-by-step view) to the front.
     void showPipeline();
     /// MHA, GQA and MQA compared (the "Cost" tab).
-    CostPanel *costPanel() const { return m_cost; }
     void showCost();
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
@@ -93,10 +81,6 @@ public:
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }
-    QTabWidget *tabs() const { return m_tabs; }
-    std::shared_ptr<const Trace> trace() const { return m_trace; }
-    /// The views' area (what "Export view" and --screenshot --view write).
-    QWidget *viewArea() const { return m_heads; }
 
     /// Window geometry, dock layout and view options from QSettings; the last workspace's path.
     QString restoreSettings();
