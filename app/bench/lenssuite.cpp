@@ -42,8 +42,8 @@ std::vector<Measurement> LensSuite::run(const BenchOptions &options, std::ostrea
         rows.push_back(std::move(lens));
         Measurement attribution;
         attribution.suite = "logit_attribution";
-        attribution.parameters = {{"n", n}, {"heads", shape.layers * shape.heads},
-                                  {"threads", threads}};
+        attribution.parameters = {
+            {"n", n}, {"heads", shape.layers * shape.heads}, {"threads", threads}};
         attribution.timing =
             clock.measure([&] { opened->attribution(ModelInput(ids), -1, 65, 66, 10, {}); });
         rows.push_back(std::move(attribution));

@@ -61,8 +61,8 @@ void LensPrinter::print(const LogitAttribution &a, const std::vector<std::string
     const std::string what = "logit([" + a.tokenLabel + "])" +
                              (a.wrong >= 0 ? " - logit([" + a.wrongLabel + "])" : std::string());
     m_out << "\nDirect logit attribution of " << what << " at token " << a.position + 1 << " ["
-          << tokens.at(size_t(a.position)) << "]: " << std::fixed << std::setprecision(4)
-          << a.logit << "\n"
+          << tokens.at(size_t(a.position)) << "]: " << std::fixed << std::setprecision(4) << a.logit
+          << "\n"
           << "  each head's share, its output through the final norm (its scale frozen from this "
              "run) and the unembedding:\n";
     RankingPrinter(m_out).printTable(a.heads);
@@ -74,8 +74,8 @@ void LensPrinter::print(const LogitAttribution &a, const std::vector<std::string
           << "\n  MLPs:";
     for (size_t layer = 0; layer < a.mlps.size(); ++layer)
         m_out << " L" << layer << " " << a.mlps[layer];
-    m_out << "\n  sum of the shares " << a.sum() << " (the logit" << (a.wrong >= 0 ? " difference" : "")
-          << " " << a.logit << ")\n";
+    m_out << "\n  sum of the shares " << a.sum() << " (the logit"
+          << (a.wrong >= 0 ? " difference" : "") << " " << a.logit << ")\n";
     // The heads that push the logit most, either way, with the tokens they push.
     std::vector<Eigen::Index> order(size_t(a.heads.size()));
     std::iota(order.begin(), order.end(), 0);
@@ -116,8 +116,9 @@ void LensPrinter::write(const LogitLens &lens, const std::vector<std::string> &t
     for (int stage = 0; stage < stages; ++stage)
         for (int p = 0; p < positions; ++p) {
             const int position = lens.positions[size_t(p)];
-            csv << stage << "," << (stage == 0 ? "embeddings" : "layer " + std::to_string(stage - 1))
-                << "," << position << "," << csvField(tokens.at(size_t(position))) << ","
+            csv << stage << ","
+                << (stage == 0 ? "embeddings" : "layer " + std::to_string(stage - 1)) << ","
+                << position << "," << csvField(tokens.at(size_t(position))) << ","
                 << csvField(lens.topAt(stages - 1, p).at(0).label) << ","
                 << lens.finalProbability(stage, p);
             for (const TokenPrediction &prediction : lens.topAt(stage, p))

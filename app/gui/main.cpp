@@ -1,5 +1,4 @@
 // headlens: the window. `headlens [file.headlens] [options] [--screenshot out.png]`.
-#include "window/mainwindow.h"
 #include "runner/tracerunner.h"
 #include "startupoptions.h"
 #include "startupprobe.h"
@@ -11,6 +10,7 @@
 #include "views/headscorebar.h"
 #include "views/headspage.h"
 #include "window/filecommands.h"
+#include "window/mainwindow.h"
 #include "window/screenshottaker.h"
 #include "workspace/workspace.h"
 

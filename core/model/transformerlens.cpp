@@ -13,10 +13,6 @@ namespace headlens {
 
 namespace {
 
-/// Logits of this many rows at most at a time (as TransformerRanking): a block of GPT-2's
-/// 50257 logits stays near 100 MB, whatever the text's length.
-constexpr int64_t kLogitRows = 512;
-
 /// Row `id` of the output head (vocab, d_model) in double.
 Eigen::VectorXd outputRow(const WeightView &head, int id)
 {
@@ -67,8 +63,8 @@ void TransformerLens::readStage(const Eigen::Ref<const RowMatrix> &stream, int s
 {
     const auto label = [this](int id) { return m_model.tokenizer().displayLabel(id); };
     const int64_t count = int64_t(lens.positions.size());
-    for (int64_t first = 0; first < count; first += kLogitRows) {
-        const int64_t rows = std::min(kLogitRows, count - first);
+    for (int64_t first = 0; first < count; first += TransformerModel::kLogitRows) {
+        const int64_t rows = std::min(TransformerModel::kLogitRows, count - first);
         RowMatrix read(rows, stream.cols());
         for (int64_t k = 0; k < rows; ++k)
             read.row(k) = stream.row(lens.positions[size_t(first + k)]);
@@ -102,8 +98,8 @@ LogitLens TransformerLens::logitLens(const ModelInput &input, int topK,
             lens.positions.push_back(int(i));
     if (lens.positions.empty())
         throw InputError("The logit lens of an encoder reads the mask tokens, and the text has "
-                         "none: write " + m_model.spec().family->special.mask +
-                         " where a word should go.");
+                         "none: write " +
+                         m_model.spec().family->special.mask + " where a word should go.");
     const int layers = spec.layers;
     const size_t count = lens.positions.size();
     lens.finalProbability = RowMatrix::Zero(layers + 1, int64_t(count));
@@ -127,16 +123,17 @@ LogitAttribution TransformerLens::attribution(const ModelInput &input, int posit
             "directly. Use head importance (--importance) or patching (--patch-from) instead.");
     for (const int id : {token, wrong})
         if (id < (id == wrong ? -1 : 0) || id >= spec.vocabSize)
-            throw InputError("Token id " + std::to_string(id) + " is not in the vocabulary: ids "
-                             "go from 0 to " + std::to_string(spec.vocabSize - 1) + ".");
+            throw InputError("Token id " + std::to_string(id) +
+                             " is not in the vocabulary: ids "
+                             "go from 0 to " +
+                             std::to_string(spec.vocabSize - 1) + ".");
     const TransformerRun run = cleanRun(input, true, progress);
     const int64_t n = int64_t(run.tokenIds.size());
     if (position == -1)
         position = int(n - 1);
     if (position < 0 || position >= n)
         throw InputError("There is no token " + std::to_string(position + 1) + // from 1
-                         " in the text: it has " + std::to_string(n) +
-                         " tokens, numbered from 1.");
+                         " in the text: it has " + std::to_string(n) + " tokens, numbered from 1.");
     const ModelWeights &weights = m_model.weights();
     const auto label = [this](int id) { return m_model.tokenizer().displayLabel(id); };
     LogitAttribution result;
@@ -182,13 +179,12 @@ LogitAttribution TransformerLens::attribution(const ModelInput &input, int posit
         const AttentionWeights &attention = weights.layers[size_t(layer)].attention;
         const Eigen::VectorXd before =
             run.residualStream.matrix({layer}).row(position).cast<double>().transpose();
-        const Eigen::VectorXd after =
-            layer + 1 < layers
-                ? Eigen::VectorXd(run.residualStream.matrix({layer + 1})
-                                      .row(position)
-                                      .cast<double>()
-                                      .transpose())
-                : x;
+        const Eigen::VectorXd after = layer + 1 < layers
+                                          ? Eigen::VectorXd(run.residualStream.matrix({layer + 1})
+                                                                .row(position)
+                                                                .cast<double>()
+                                                                .transpose())
+                                          : x;
         Eigen::VectorXd attended = attention.bO.cast<double>();
         result.biases[size_t(layer)] = share(attended);
         for (int head = 0; head < heads; ++head) {

@@ -28,6 +28,11 @@ namespace headlens {
 class TransformerModel
 {
 public:
+    /// Logits of this many rows at most at a time (the analyses' blocks: head importance,
+    /// patching, the logit lens): the output head is read once per block, and a block of
+    /// GPT-2's 50257 logits stays near 100 MB, whatever the text's length.
+    static constexpr int64_t kLogitRows = 512;
+
     /// Opens `dir` holding config.json, the safetensors weights (one file or an index with its
     /// shards; F32/F16/BF16, mapped) and the tokenizer: tokenizer.json when there is one, else
     /// the family's own files (GPT-2's and RoBERTa's vocab.json + merges.txt, BERT's

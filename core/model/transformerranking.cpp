@@ -12,10 +12,6 @@ namespace headlens {
 
 namespace {
 
-/// Logits of this many rows at most at a time: the output head is read once per block, and a
-/// block of GPT-2's 50257 logits stays near 100 MB.
-constexpr int64_t kLogitRows = 512;
-
 /// Counts layer passes against the total and asks `progress` whether to go on.
 class Ticker
 {
@@ -115,7 +111,8 @@ std::vector<double> TransformerRanking::losses(const RowMatrix &final, int64_t c
                                                const Targets &t) const
 {
     const int64_t n = final.rows() / count, per = int64_t(t.rows.size());
-    const int64_t block = std::max<int64_t>(1, kLogitRows / per); // sequences per block
+    const int64_t block =
+        std::max<int64_t>(1, TransformerModel::kLogitRows / per); // sequences per block
     std::vector<double> result(size_t(count), 0.0);
     for (int64_t first = 0; first < count; first += block) {
         const int64_t seqs = std::min(block, count - first);
@@ -189,8 +186,10 @@ PatchingMap TransformerRanking::patching(const ModelInput &clean, const ModelInp
     checkPositionsHead(question, layers, heads);
     const bool restoring = question.direction == PatchDirection::CleanIntoCorrupt;
     // The run whose heads' outputs are patched in, and the run they are patched into.
-    const TransformerRun cleanRun = m_model.run(clean, TransformerRunOptions::forAnalysis(restoring));
-    const TransformerRun corruptRun = m_model.run(corrupt, TransformerRunOptions::forAnalysis(!restoring));
+    const TransformerRun cleanRun =
+        m_model.run(clean, TransformerRunOptions::forAnalysis(restoring));
+    const TransformerRun corruptRun =
+        m_model.run(corrupt, TransformerRunOptions::forAnalysis(!restoring));
     const TransformerRun &source = restoring ? cleanRun : corruptRun;
     const TransformerRun &target = restoring ? corruptRun : cleanRun;
     const int64_t n = int64_t(clean.tokenIds.size());

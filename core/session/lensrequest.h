@@ -14,9 +14,9 @@ struct LensRequest
     /// Direct logit attribution of this token's logit (one token of the model's vocabulary, as
     /// text: GPT-2's words start with a space); empty for none.
     std::string token;
-    std::string wrong;    ///< with `token`: attribute logit(token) - logit(wrong); empty: none
-    int position = -1;    ///< the row attributed, -1 the last token
-    int headTokens = 10;  ///< the tokens each head promotes and suppresses most
+    std::string wrong;   ///< with `token`: attribute logit(token) - logit(wrong); empty: none
+    int position = -1;   ///< the row attributed, -1 the last token
+    int headTokens = 10; ///< the tokens each head promotes and suppresses most
 
     bool wanted() const { return logitLens || !token.empty(); }
 };

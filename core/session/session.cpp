@@ -174,8 +174,8 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
     return run;
 }
 
-std::function<bool(double)> Session::part(const std::function<bool(double)> &progress,
-                                          double from, double to)
+std::function<bool(double)> Session::part(const std::function<bool(double)> &progress, double from,
+                                          double to)
 {
     if (!progress)
         return {};
@@ -209,7 +209,8 @@ int Session::answerToken(const OpenedModel &model, const std::string &answer,
         pieces += " [" + model.tokenLabel(id) + "]";
     throw InputError("The answer \"" + answer + "\" is " + std::to_string(ids.size()) +
                      " tokens for this " + model.family() + (ids.empty() ? "" : ":" + pieces) +
-                     "; " + purpose + ". Pick a word that is one "
+                     "; " + purpose +
+                     ". Pick a word that is one "
                      "token (GPT-2's words usually start with a space: \" Mary\").");
 }
 

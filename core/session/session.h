@@ -27,9 +27,9 @@ public:
     static void checkLayer(int layer, int layers, const std::string &family);
     /// The one token id of `answer` for `purpose` (the patching metric's by default). Throws
     /// InputError saying how it tokenizes, and why one token is needed, when it is not one.
-    static int answerToken(const OpenedModel &model, const std::string &answer,
-                           const std::string &purpose =
-                               "the patching metric compares two single tokens");
+    static int
+    answerToken(const OpenedModel &model, const std::string &answer,
+                const std::string &purpose = "the patching metric compares two single tokens");
 
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);

@@ -18,9 +18,9 @@ struct TraceRun
     std::shared_ptr<const Trace> trace;
     AttentionWeights parameters;           ///< the traced layer's W_Q, ..., b_O
     std::shared_ptr<const ModelRun> model; ///< every layer of the model; null for built-in
-    std::shared_ptr<const HeadImportance> importance; ///< when the job asked for it
-    std::shared_ptr<const PatchingMap> patching;      ///< when the job asked for it
-    std::shared_ptr<const LogitLens> logitLens;       ///< when the job asked for it
+    std::shared_ptr<const HeadImportance> importance;    ///< when the job asked for it
+    std::shared_ptr<const PatchingMap> patching;         ///< when the job asked for it
+    std::shared_ptr<const LogitLens> logitLens;          ///< when the job asked for it
     std::shared_ptr<const LogitAttribution> attribution; ///< when the job asked for it
 };
 

@@ -60,8 +60,8 @@ void TestLensCli::logitLensPrintsAndWritesNumPysNumbers()
 {
     auto golden = goldenOf(kModel);
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]),
-                           "--logit-lens", "--export-dir", dir.path()});
+    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]), "--logit-lens",
+                           "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Logit lens") && r.out.contains("emb = the embeddings, L0..L1"),
              qPrintable(r.out));
@@ -92,7 +92,8 @@ void TestLensCli::logitLensPrintsAndWritesNumPysNumbers()
 void TestLensCli::encoderLensReadsTheMask()
 {
     const QString bert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
-    const auto r = runCli({"--model", bert, "--text", "The cat sat on the [MASK] .", "--logit-lens"});
+    const auto r =
+        runCli({"--model", bert, "--text", "The cat sat on the [MASK] .", "--logit-lens"});
     QCOMPARE(r.exitCode, 0);
     // Only the mask's position is read: one line, token 7 ([CLS] the cat sat on the [MASK]).
     QVERIFY2(r.out.contains("  7 [[MASK]] -> ["), qPrintable(r.out));
@@ -105,7 +106,8 @@ void TestLensCli::attributionPrintsAndWritesNumPysNumbers()
     QTemporaryDir dir;
     // The golden's two tokens as text, as a person types them: their bytes.
     const TransformerModel model = TransformerModel::open(kModel.toStdString());
-    const int token = int(golden["dla_token"].data()[0]), wrong = int(golden["dla_token"].data()[1]);
+    const int token = int(golden["dla_token"].data()[0]),
+              wrong = int(golden["dla_token"].data()[1]);
     const QString tokenText = QString::fromStdString(model.tokenizer().tokenBytes(token));
     const QString wrongText = QString::fromStdString(model.tokenizer().tokenBytes(wrong));
     QVERIFY(!tokenText.contains(',') && !wrongText.contains(','));
@@ -135,8 +137,8 @@ void TestLensCli::attributionPrintsAndWritesNumPysNumbers()
 
 void TestLensCli::attributionOfTextTokens()
 {
-    const auto r = runCli({"--model", kModel, "--text", "Hello world, the cat sat", "--dla",
-                           " the", "--dla-position", "3"});
+    const auto r = runCli({"--model", kModel, "--text", "Hello world, the cat sat", "--dla", " the",
+                           "--dla-position", "3"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("Direct logit attribution of logit([␣the]) at token 3 [,]"),
              qPrintable(r.out));
@@ -152,24 +154,24 @@ void TestLensCli::refusals_data()
     const QString bert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
     QTest::newRow("no model") << QStringList{"--text", "a b", "--logit-lens"}
                               << "--logit-lens reads what a model predicts: add --model DIR";
-    QTest::newRow("dla, no model") << QStringList{"--text", "a b", "--dla", " the"}
-                                   << "--dla reads what a model predicts";
+    QTest::newRow("dla, no model")
+        << QStringList{"--text", "a b", "--dla", " the"} << "--dla reads what a model predicts";
     QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}
                               << "--dla expects the token whose logit to split up";
-    QTest::newRow("two tokens") << QStringList{"--model", kModel, "--text", "a b", "--dla",
-                                               " catapult"}
+    QTest::newRow("two tokens") << QStringList{"--model", kModel,  "--text",
+                                               "a b",     "--dla", " catapult"}
                                 << "direct logit attribution splits up one token's logit";
     QTest::newRow("position past the text")
         << QStringList{"--model", kModel, "--text", "a b", "--dla", " the", "--dla-position", "9"}
         << "There is no token 9 in the text: it has 2 tokens";
-    QTest::newRow("position alone") << QStringList{"--model", kModel, "--text", "a b",
-                                                   "--dla-position", "1"}
-                                    << "--dla-position says where --dla reads the logit";
+    QTest::newRow("position alone")
+        << QStringList{"--model", kModel, "--text", "a b", "--dla-position", "1"}
+        << "--dla-position says where --dla reads the logit";
     QTest::newRow("encoder") << QStringList{"--model", bert, "--text", "the cat", "--dla", "cat"}
                              << "normalises the stream after every block";
-    QTest::newRow("encoder, no mask") << QStringList{"--model", bert, "--text", "the cat",
-                                                     "--logit-lens"}
-                                      << "the text has none: write [MASK]";
+    QTest::newRow("encoder, no mask")
+        << QStringList{"--model", bert, "--text", "the cat", "--logit-lens"}
+        << "the text has none: write [MASK]";
 }
 
 void TestLensCli::refusals()

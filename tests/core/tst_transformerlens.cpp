@@ -54,7 +54,8 @@ void TestTransformerLens::lensMatchesNumPy_data()
     QTest::newRow("gpt2 tiny") << QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
     QTest::newRow("llama gqa") << QStringLiteral(HEADLENS_TEST_DATA "/llama/llama_gqa");
     QTest::newRow("qwen3 qk-norm") << QStringLiteral(HEADLENS_TEST_DATA "/llama/qwen3_qknorm");
-    QTest::newRow("bert mlm (mask positions)") << QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
+    QTest::newRow("bert mlm (mask positions)")
+        << QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
 }
 
 void TestTransformerLens::lensMatchesNumPy()
@@ -110,8 +111,8 @@ void TestTransformerLens::lastStageIsTheModelsOutput()
         Eigen::Index best = 0;
         row.maxCoeff(&best);
         QCOMPARE(lens.finalTokens[size_t(p)], int(best));
-        HL_COMPARE_NEAR(lens.finalProbability(lens.stages() - 1, p),
-                        softmaxProbability(row, best), 0.0, 1e-6);
+        HL_COMPARE_NEAR(lens.finalProbability(lens.stages() - 1, p), softmaxProbability(row, best),
+                        0.0, 1e-6);
     }
 }
 
@@ -120,7 +121,8 @@ void TestTransformerLens::attributionMatchesNumPy_data()
     QTest::addColumn<QString>("folder");
     QTest::newRow("gpt2 tiny (LayerNorm)") << QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
     QTest::newRow("llama gqa (RMSNorm)") << QStringLiteral(HEADLENS_TEST_DATA "/llama/llama_gqa");
-    QTest::newRow("qwen3 (head_dim 16)") << QStringLiteral(HEADLENS_TEST_DATA "/llama/qwen3_qknorm");
+    QTest::newRow("qwen3 (head_dim 16)")
+        << QStringLiteral(HEADLENS_TEST_DATA "/llama/qwen3_qknorm");
 }
 
 void TestTransformerLens::attributionMatchesNumPy()
@@ -146,7 +148,7 @@ void TestTransformerLens::attributionMatchesNumPy()
         HL_COMPARE_NEAR(a.biases[size_t(layer)], golden["dla_biases"].data()[layer], 0.0, 1e-4);
     }
     HL_COMPARE_NEAR(a.sum(), a.logit, 0.0, 1e-4); // the parts add up to the logit difference
-    QVERIFY(std::abs(a.logit) > 1e-3);             // a difference there is to split up
+    QVERIFY(std::abs(a.logit) > 1e-3);            // a difference there is to split up
 }
 
 void TestTransformerLens::attributionOfOneTokenSumsToItsLogit()
@@ -158,7 +160,8 @@ void TestTransformerLens::attributionOfOneTokenSumsToItsLogit()
     const RowMatrix logits = model.run(ids, options).logits.matrix({});
     for (const int position : {0, 3, 5})
         for (const int token : {0, 33, 200}) {
-            const LogitAttribution a = TransformerLens(model).attribution(ids, position, token, -1, 3);
+            const LogitAttribution a =
+                TransformerLens(model).attribution(ids, position, token, -1, 3);
             HL_COMPARE_NEAR(a.logit, logits(position, token), 0.0, 1e-5);
             HL_COMPARE_NEAR(a.sum(), a.logit, 0.0, 1e-4);
             QVERIFY(a.wrongLabel.empty());
@@ -197,33 +200,38 @@ void TestTransformerLens::refusals()
 {
     const TransformerModel gpt2 = TransformerModel::open(HEADLENS_TEST_DATA "/gpt2/tiny");
     const TransformerLens lens(gpt2);
-    const QString position =
-        test::errorOf([&] { lens.attribution(std::vector<int>{1, 2, 3}, 3, 5, -1, 1); });
+    const QString position = test::errorOf([&] {
+        lens.attribution(std::vector<int>{1, 2, 3}, 3, 5, -1, 1);
+    });
     QVERIFY2(position.contains("There is no token 4 in the text: it has 3 tokens"),
              qPrintable(position));
     const int vocab = gpt2.spec().vocabSize;
-    const QString token =
-        test::errorOf([&] { lens.attribution(std::vector<int>{1, 2, 3}, -1, vocab, -1, 1); });
+    const QString token = test::errorOf([&] {
+        lens.attribution(std::vector<int>{1, 2, 3}, -1, vocab, -1, 1);
+    });
     QVERIFY2(token.contains("Token id " + QString::number(vocab) + " is not in the vocabulary") &&
                  token.contains("0 to " + QString::number(vocab - 1)),
              qPrintable(token));
-    const QString wrong =
-        test::errorOf([&] { lens.attribution(std::vector<int>{1, 2, 3}, -1, 5, -2, 1); });
+    const QString wrong = test::errorOf([&] {
+        lens.attribution(std::vector<int>{1, 2, 3}, -1, 5, -2, 1);
+    });
     QVERIFY2(wrong.contains("Token id -2"), qPrintable(wrong));
 
     const TransformerModel bert = TransformerModel::open(HEADLENS_TEST_DATA "/bert/bert_mlm");
-    const QString encoder =
-        test::errorOf([&] { TransformerLens(bert).attribution(std::vector<int>{2, 10, 3}, -1, 5, -1, 1); });
+    const QString encoder = test::errorOf([&] {
+        TransformerLens(bert).attribution(std::vector<int>{2, 10, 3}, -1, 5, -1, 1);
+    });
     QVERIFY2(encoder.contains("normalises the stream after every block") &&
                  encoder.contains("--importance"),
              qPrintable(encoder));
-    const QString noMask =
-        test::errorOf([&] { TransformerLens(bert).logitLens(std::vector<int>{2, 10, 3}, 1); });
-    QVERIFY2(noMask.contains("the text has none") && noMask.contains("[MASK]"),
-             qPrintable(noMask));
+    const QString noMask = test::errorOf([&] {
+        TransformerLens(bert).logitLens(std::vector<int>{2, 10, 3}, 1);
+    });
+    QVERIFY2(noMask.contains("the text has none") && noMask.contains("[MASK]"), qPrintable(noMask));
     const TransformerModel bare = TransformerModel::open(HEADLENS_TEST_DATA "/bert/bert_bare");
-    const QString head =
-        test::errorOf([&] { TransformerLens(bare).logitLens(std::vector<int>{2, 4, 3}, 1); });
+    const QString head = test::errorOf([&] {
+        TransformerLens(bare).logitLens(std::vector<int>{2, 4, 3}, 1);
+    });
     QVERIFY2(head.contains("has none"), qPrintable(head));
     bool cancelled = false;
     try {

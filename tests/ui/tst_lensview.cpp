@@ -44,7 +44,8 @@ QColor colourOf(HeatmapPlot &plot, double value)
 
 bool near(const QColor &a, const QColor &b, int tolerance = 6)
 {
-    return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
+    return std::abs(a.red() - b.red()) <= tolerance &&
+           std::abs(a.green() - b.green()) <= tolerance &&
            std::abs(a.blue() - b.blue()) <= tolerance;
 }
 
@@ -53,7 +54,8 @@ QRect cellRect(const HeatmapPlot &plot, int row, int col)
 {
     const double x0 = plot.xAxis->coordToPixel(col - 0.5), x1 = plot.xAxis->coordToPixel(col + 0.5);
     const double y0 = plot.yAxis->coordToPixel(row - 0.5), y1 = plot.yAxis->coordToPixel(row + 0.5);
-    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)), QPointF(std::max(x0, x1), std::max(y0, y1)))
+    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)),
+                  QPointF(std::max(x0, x1), std::max(y0, y1)))
         .toAlignedRect();
 }
 
@@ -99,7 +101,8 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
         const QColor corner = image.pixelColor(cell.topLeft() + QPoint(2, 2));
         const QColor expected = colourOf(plot, lens.finalProbability(row, col));
         QVERIFY2(near(corner, expected), qPrintable(QString("cell %1,%2: %3 against %4")
-                                                        .arg(row).arg(col)
+                                                        .arg(row)
+                                                        .arg(col)
                                                         .arg(corner.name(), expected.name())));
     }
     // At 1200 px the cells are wide enough for their tokens, which are written over them: the
@@ -126,7 +129,8 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
     QTRY_VERIFY_WITH_TIMEOUT(narrow.lensPlot()->lens() != nullptr, 20000);
     narrow.lensPlot()->replot();
     QApplication::processEvents();
-    QVERIFY2(narrow.lensPlot()->colCount() >= 20, qPrintable(QString::number(narrow.lensPlot()->colCount())));
+    QVERIFY2(narrow.lensPlot()->colCount() >= 20,
+             qPrintable(QString::number(narrow.lensPlot()->colCount())));
     QVERIFY(!narrow.lensPlot()->cellTextsShown());
 }
 
@@ -140,7 +144,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
     const int n = int(run->tokenIds.size());
     {
         const LogitAttribution &a = *panel.attribution();
-        QCOMPARE(a.position, n - 1);                       // the last position first
+        QCOMPARE(a.position, n - 1);                     // the last position first
         QCOMPARE(a.token, run->topNext.front().tokenId); // with the model's top token
         QCOMPARE(a.wrong, -1);
         QVERIFY(std::abs(a.sum() - a.logit) < 1e-4);
@@ -160,8 +164,8 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
         QApplication::processEvents();
         const QImage image = panel.map()->grab().toImage();
         const QRect cell = cellRect(*panel.map(), int(layer), int(head));
-        QVERIFY(near(image.pixelColor(cell.center()),
-                     colourOf(*panel.map(), a.heads(layer, head)), 8));
+        QVERIFY(
+            near(image.pixelColor(cell.center()), colourOf(*panel.map(), a.heads(layer, head)), 8));
     }
     // "minus" the second most probable token: logit(top) - logit(second).
     auto *wrong = panel.findChild<QComboBox *>("dlaWrong");
@@ -198,7 +202,7 @@ void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
     QCOMPARE(view.lensPlot()->colCount(), 1); // the one mask
     QCOMPARE(view.lensPlot()->colLabels().first(), QStringLiteral("[MASK]"));
     QTRY_VERIFY_WITH_TIMEOUT(view.attribution()->status().contains("normalises the stream after "
-                                                                    "every block"),
+                                                                   "every block"),
                              20000);
     QVERIFY(!view.attribution()->map()->isVisible());
 }

@@ -12,11 +12,11 @@
 #include "text/tokenizer.h"
 
 #include "pipeline/cellarithmeticpanel.h"
-#include "steps/outputprojectionpanel.h"
 #include "pipeline/pipelineview.h"
-#include "steps/shapediagram.h"
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
+#include "steps/outputprojectionpanel.h"
+#include "steps/shapediagram.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -5,10 +5,10 @@
 
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "panels/controlspanel.h"
 #include "runner/jobbuilder.h"
 #include "selection/selection.h"
+#include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
 #include <QCheckBox>

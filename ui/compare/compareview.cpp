@@ -2,10 +2,10 @@
 // down and reflowed to the width.
 #include "compare/compareview.h"
 
-#include "views/differenceheatmap.h"
 #include "panels/fulltextcombobox.h"
 #include "panels/verticalscrollarea.h"
 #include "plot/heatmapplot.h"
+#include "views/differenceheatmap.h"
 #include "views/tracereader.h"
 
 #include <QEvent>

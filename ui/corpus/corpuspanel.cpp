@@ -5,9 +5,9 @@
 #include "corpus/corpusmapplot.h"
 #include "corpus/corpusrunner.h"
 #include "export/figureexporter.h"
-#include "views/headstatstable.h"
 #include "panels/reflowsplitter.h"
 #include "util/inputerror.h"
+#include "views/headstatstable.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

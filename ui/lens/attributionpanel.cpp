@@ -25,9 +25,9 @@ QString tokenList(const std::vector<LogitAttribution::TokenEffect> &effects)
 {
     QStringList labels;
     for (size_t k = 0; k < std::min<size_t>(effects.size(), 6); ++k)
-        labels << QStringLiteral("“%1” %2")
-                      .arg(QString::fromStdString(effects[k].label).toHtmlEscaped(),
-                           signedNumber(effects[k].value));
+        labels << QStringLiteral("“%1” %2").arg(
+            QString::fromStdString(effects[k].label).toHtmlEscaped(),
+            signedNumber(effects[k].value));
     return labels.join(QStringLiteral(", "));
 }
 
@@ -202,7 +202,8 @@ void AttributionPanel::chooseHead(int layer, int head)
 void AttributionPanel::describeHead()
 {
     const LogitAttribution *a = m_attribution.get();
-    if (!a || m_layer < 0 || m_layer >= a->heads.rows() || m_head < 0 || m_head >= a->heads.cols()) {
+    if (!a || m_layer < 0 || m_layer >= a->heads.rows() || m_head < 0 ||
+        m_head >= a->heads.cols()) {
         m_headLabel->clear();
         m_open->setEnabled(false);
         return;

@@ -28,8 +28,8 @@ public:
     /// OpenedModel::logitLens of `input` with the top 10 tokens per cell.
     void startLens(std::shared_ptr<const OpenedModel> model, ModelInput input);
     /// OpenedModel::attribution at `position` of logit(token) [- logit(wrong), wrong >= 0].
-    void startAttribution(std::shared_ptr<const OpenedModel> model, ModelInput input,
-                          int position, int token, int wrong);
+    void startAttribution(std::shared_ptr<const OpenedModel> model, ModelInput input, int position,
+                          int token, int wrong);
     /// Forgets both requests in flight (they stop; nothing arrives).
     void cancel();
     bool isRunning() const { return m_lensRunning || m_attributionRunning; }

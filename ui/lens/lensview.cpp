@@ -20,7 +20,8 @@ LensView::LensView(QWidget *parent) : QWidget(parent)
         tr("<b>Logit lens</b> (nostalgebraist 2020): the residual stream after each layer read "
            "as if it were the last, through the final norm and the output head (the last row is "
            "the model's output). Each cell names that layer's top token; its colour is the "
-           "probability of the token the model finally predicts there. Hover a cell for its ten most probable tokens; click a column to "
+           "probability of the token the model finally predicts there. Hover a cell for its ten "
+           "most probable tokens; click a column to "
            "attribute that position below."));
     m_intro->setWordWrap(true);
     m_status = new QLabel;

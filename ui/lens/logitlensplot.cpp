@@ -23,7 +23,8 @@ QColor textColorOn(const QColor &cell)
 /// "embeddings", then "layer l" for the stream after layer l (the last row: the output).
 QString stageName(int stage)
 {
-    return stage == 0 ? LogitLensPlot::tr("embeddings") : LogitLensPlot::tr("layer %1").arg(stage - 1);
+    return stage == 0 ? LogitLensPlot::tr("embeddings")
+                      : LogitLensPlot::tr("layer %1").arg(stage - 1);
 }
 
 } // namespace
@@ -94,7 +95,8 @@ QString LogitLensPlot::cellToolTip(int stage, int column) const
 
 QRectF LogitLensPlot::cellRect(int row, int column) const
 {
-    const double left = xAxis->coordToPixel(column - 0.5), right = xAxis->coordToPixel(column + 0.5);
+    const double left = xAxis->coordToPixel(column - 0.5),
+                 right = xAxis->coordToPixel(column + 0.5);
     const double top = yAxis->coordToPixel(row - 0.5), bottom = yAxis->coordToPixel(row + 0.5);
     return QRectF(QPointF(std::min(left, right), std::min(top, bottom)),
                   QPointF(std::max(left, right), std::max(top, bottom)));
@@ -115,8 +117,7 @@ void LogitLensPlot::paintEvent(QPaintEvent *event)
         for (int column = 0; column < colCount(); ++column) {
             const QRectF cell = cellRect(row, column).adjusted(2, 0, -2, 0);
             const double value = m_lens->finalProbability(row, column);
-            const QColor color =
-                QColor::fromRgb(map->gradient().color(value, range, false));
+            const QColor color = QColor::fromRgb(map->gradient().color(value, range, false));
             // Whole where it fits, elided in a cell wide enough, else left to the tooltip.
             QString text = cellText(row, column);
             if (painter.fontMetrics().horizontalAdvance(text) > cell.width()) {

@@ -1,10 +1,10 @@
 // ModelGridView: a QGridLayout of HeatmapPlot thumbnails with "layer l" / "head h" headers.
 #include "models/modelgridview.h"
 
-#include "views/ablationset.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
+#include "views/ablationset.h"
 #include "views/tracereader.h"
 
 #include <QGridLayout>

@@ -2,11 +2,11 @@
 // the right, or below the grid when the table's columns do not fit beside it.
 #include "models/modeloverview.h"
 
-#include "views/headstatstable.h"
 #include "models/layersharesplot.h"
 #include "models/modelgridview.h"
 #include "models/predictionsbox.h"
 #include "panels/reflowsplitter.h"
+#include "views/headstatstable.h"
 
 #include <QLabel>
 #include <QSplitter>

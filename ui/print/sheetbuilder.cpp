@@ -1,12 +1,12 @@
 // SheetBuilder: panels, labels and colour ranges for HeatmapSheet.
 #include "print/sheetbuilder.h"
 
-#include "views/tensorslicer.h"
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/maxpool.h"
 #include "text/tokenizer.h"
 #include "views/headimagemaker.h"
+#include "views/tensorslicer.h"
 #include "views/tracereader.h"
 
 #include <QCoreApplication>

@@ -1,13 +1,13 @@
 // StepPage: TextBlocks, a rendered ShapeDiagram, a HeatmapSheet and a StepPicture, top to bottom.
 #include "print/steppage.h"
 
-#include "steps/shapediagram.h"
-#include "steps/steptext.h"
 #include "print/heatmapsheet.h"
 #include "print/laidoutpage.h"
 #include "print/sheetbuilder.h"
 #include "print/steppicture.h"
 #include "print/textblock.h"
+#include "steps/shapediagram.h"
+#include "steps/steptext.h"
 
 #include <qcustomplot.h>
 

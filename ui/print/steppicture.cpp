@@ -1,11 +1,11 @@
 // StepPicture: SplitBarWidget rendered, CellArithmeticHtml laid out, OutputProjectionPanel's plots.
 #include "print/steppicture.h"
 
+#include "plot/heatmapplot.h"
+#include "print/textblock.h"
 #include "steps/cellarithmetichtml.h"
 #include "steps/outputprojectionpanel.h"
 #include "steps/splitbarwidget.h"
-#include "plot/heatmapplot.h"
-#include "print/textblock.h"
 #include "text/tokenizer.h"
 
 #include <qcustomplot.h>

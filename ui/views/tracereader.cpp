@@ -2,8 +2,8 @@
 #include "views/tracereader.h"
 
 #include "attention/maskreason.h"
-#include "views/ablationset.h"
 #include "text/tokenizer.h"
+#include "views/ablationset.h"
 
 #include <QObject>
 

@@ -3,14 +3,12 @@
 
 #include "compare/compareview.h"
 #include "corpus/corpuspanel.h"
-#include "lens/lensrunner.h"
-#include "lens/lensview.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
-#include "window/mainwindow.h"
+#include "lens/lensrunner.h"
+#include "lens/lensview.h"
 #include "models/modelcontroller.h"
-#include "window/modelwiring.h"
 #include "pipeline/pipelineview.h"
 #include "print/handoutwriter.h"
 #include "runner/positionshiftrunner.h"
@@ -22,6 +20,8 @@
 #include "util/inputerror.h"
 #include "views/attentionlines.h"
 #include "views/linesview.h"
+#include "window/mainwindow.h"
+#include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
 #include <qcustomplot.h>
