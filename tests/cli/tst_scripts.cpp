@@ -116,6 +116,7 @@ void TestScripts::everyScriptIsListed()
                                "make_goldens.py",
                                "make_gpt2_tiny.py",
                                "make_intervention_goldens.py",
+                               "make_lens_goldens.py",
                                "make_llama_tiny.py",
                                "make_lm_gradient_goldens.py",
                                "make_npy_samples.py",
@@ -142,6 +143,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::newRow("make_goldens.py") << "make_goldens.py" << true;
     QTest::newRow("make_gpt2_tiny.py") << "make_gpt2_tiny.py" << true;
     QTest::newRow("make_intervention_goldens.py") << "make_intervention_goldens.py" << true;
+    QTest::newRow("make_lens_goldens.py") << "make_lens_goldens.py" << true;
     QTest::newRow("make_llama_tiny.py") << "make_llama_tiny.py" << true;
     QTest::newRow("make_lm_gradient_goldens.py") << "make_lm_gradient_goldens.py" << true;
     QTest::newRow("make_npy_samples.py") << "make_npy_samples.py" << true;

@@ -134,7 +134,7 @@ void LogitLensPlot::mouseReleaseEvent(QMouseEvent *event)
 {
     HeatmapPlot::mouseReleaseEvent(event);
     const QPoint cell = cellAt(event->pos());
-    if (m_lens && cell.y() >= 0)
+    if (m_lens && event->button() == Qt::LeftButton && cell.y() >= 0)
         emit positionChosen(m_lens->positions.at(size_t(cell.y())));
 }
 
