@@ -49,16 +49,6 @@ bool near(const QColor &a, const QColor &b, int tolerance = 6)
            std::abs(a.blue() - b.blue()) <= tolerance;
 }
 
-/// The pixel rectangle of cell (row, col) of `plot`, as its axes place it.
-QRect cellRect(const HeatmapPlot &plot, int row, int col)
-{
-    const double x0 = plot.xAxis->coordToPixel(col - 0.5), x1 = plot.xAxis->coordToPixel(col + 0.5);
-    const double y0 = plot.yAxis->coordToPixel(row - 0.5), y1 = plot.yAxis->coordToPixel(row + 0.5);
-    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)),
-                  QPointF(std::max(x0, x1), std::max(y0, y1)))
-        .toAlignedRect();
-}
-
 } // namespace
 
 class TestLensView : public QObject
@@ -97,7 +87,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
     QApplication::processEvents();
     const QImage image = plot.grab().toImage();
     for (const auto &[row, col] : {std::pair{0, 0}, {run->layers, n - 1}, {1, n / 2}}) {
-        const QRect cell = cellRect(plot, row, col);
+        const QRect cell = plot.cellRect(row, col).toAlignedRect();
         const QColor corner = image.pixelColor(cell.topLeft() + QPoint(2, 2));
         const QColor expected = colourOf(plot, lens.finalProbability(row, col));
         QVERIFY2(near(corner, expected), qPrintable(QString("cell %1,%2: %3 against %4")
@@ -108,7 +98,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
     // At 1200 px the cells are wide enough for their tokens, which are written over them: the
     // cell's middle holds pixels of another colour than the cell's own.
     QVERIFY(plot.cellTextsShown());
-    const QRect last = cellRect(plot, run->layers, n - 1);
+    const QRect last = plot.cellRect(run->layers, n - 1).toAlignedRect();
     const QColor own = colourOf(plot, lens.finalProbability(run->layers, n - 1));
     int written = 0; // pixels of the glyphs (a "." is a few pixels, away from the middle line)
     for (int y = last.top() + 2; y < last.bottom() - 2; ++y)
@@ -163,7 +153,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
         panel.map()->replot();
         QApplication::processEvents();
         const QImage image = panel.map()->grab().toImage();
-        const QRect cell = cellRect(*panel.map(), int(layer), int(head));
+        const QRect cell = panel.map()->cellRect(int(layer), int(head)).toAlignedRect();
         QVERIFY(
             near(image.pixelColor(cell.center()), colourOf(*panel.map(), a.heads(layer, head)), 8));
     }
@@ -175,7 +165,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
     QTRY_VERIFY_WITH_TIMEOUT(panel.attribution()->wrong == wrong->itemData(2).toInt(), 20000);
     QVERIFY(std::abs(panel.attribution()->sum() - panel.attribution()->logit) < 1e-4);
     // A click on the lens's first column attributes the first position.
-    const QRect first = cellRect(*view.lensPlot(), 0, 0);
+    const QRect first = view.lensPlot()->cellRect(0, 0).toAlignedRect();
     QTest::mouseClick(view.lensPlot(), Qt::LeftButton, {}, first.center());
     QTRY_VERIFY_WITH_TIMEOUT(panel.attribution()->position == 0, 20000);
     QCOMPARE(panel.attribution()->token, view.lensPlot()->lens()->finalTokens.front());

@@ -56,7 +56,6 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
     setRunning(false);
     connect(m_cancel, &QPushButton::clicked, this, &RankingHeatmap::cancelRequested);
     connect(m_plot, &HeatmapPlot::cellHovered, this, [this](int row, int col) {
-        m_hovered = QPoint(col, row);
         if (row < 0 || row >= m_values.rows() || col < 0 || col >= m_values.cols())
             return;
         QToolTip::showText(QCursor::pos(),
@@ -66,10 +65,9 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
                                .arg(double(m_values(row, col)), 0, 'f', 4),
                            m_plot);
     });
-    connect(m_plot, &HeatmapPlot::hoverLeft, this, [this] { m_hovered = QPoint(-1, -1); });
-    connect(m_plot, &HeatmapPlot::clicked, this, [this] {
-        if (m_hovered.y() >= 0 && m_hovered.y() < m_values.rows() && m_hovered.x() >= 0)
-            emit headActivated(m_hovered.y(), m_hovered.x());
+    connect(m_plot, &HeatmapPlot::cellClicked, this, [this](int row, int col) {
+        if (row < m_values.rows() && col < m_values.cols())
+            emit headActivated(row, col);
     });
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
         const auto [layer, head] = m_table->headAt(row);

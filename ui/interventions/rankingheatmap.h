@@ -50,7 +50,6 @@ signals:
 private:
     RowMatrix m_values;
     bool m_running = false;
-    QPoint m_hovered{-1, -1};
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;

@@ -84,14 +84,7 @@ AttributionPanel::AttributionPanel(QWidget *parent) : QWidget(parent)
     const auto changed = [this] { request(); };
     connect(m_token, qOverload<int>(&QComboBox::activated), this, changed);
     connect(m_wrong, qOverload<int>(&QComboBox::activated), this, changed);
-    // As RankingHeatmap: the cell under the mouse when it was pressed is the one clicked.
-    connect(m_map, &HeatmapPlot::cellHovered, this,
-            [this](int row, int col) { m_hovered = QPoint(row, col); });
-    connect(m_map, &HeatmapPlot::hoverLeft, this, [this] { m_hovered = QPoint(-1, -1); });
-    connect(m_map, &HeatmapPlot::clicked, this, [this] {
-        if (m_hovered.x() >= 0)
-            chooseHead(m_hovered.x(), m_hovered.y());
-    });
+    connect(m_map, &HeatmapPlot::cellClicked, this, &AttributionPanel::chooseHead);
     connect(m_open, &QPushButton::clicked, this, [this] {
         if (m_layer >= 0)
             emit headOpened(m_layer, m_head);

@@ -62,7 +62,6 @@ private:
 
     std::shared_ptr<const LogitAttribution> m_attribution;
     std::vector<TokenPrediction> m_candidates;
-    QPoint m_hovered{-1, -1}; ///< (layer, head) under the mouse in the map
     int m_position = -1;
     int m_layer = -1;
     int m_head = -1;

@@ -25,12 +25,6 @@ public:
     /// `tokens` labels every position of the text (lens.positions index into it).
     void setLens(std::shared_ptr<const LogitLens> lens, const std::vector<std::string> &tokens);
     const LogitLens *lens() const { return m_lens.get(); }
-    /// The text drawn in cell (stage, column): the stage's top token.
-    QString cellText(int stage, int column) const;
-    /// Whether the cells are wide enough for a character and tall enough for a line: each text
-    /// is then drawn whole where it fits, elided in cells of 28 px or more, else left to the
-    /// tooltip (narrower cells: only the colours).
-    bool cellTextsShown() const;
     /// The tooltip of cell (stage, column): its top tokens with their probabilities.
     QString cellToolTip(int stage, int column) const;
 
@@ -38,14 +32,7 @@ signals:
     /// A cell was clicked: the position (index into the text) of its column.
     void positionChosen(int position);
 
-protected:
-    void paintEvent(QPaintEvent *event) override;
-    void mouseReleaseEvent(QMouseEvent *event) override;
-
 private:
-    /// The pixel rectangle of cell (row, column).
-    QRectF cellRect(int row, int column) const;
-
     std::shared_ptr<const LogitLens> m_lens;
 };
 

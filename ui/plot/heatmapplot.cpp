@@ -4,9 +4,11 @@
 #include "plot/elidedtitle.h"
 
 #include "plot/cellcolormap.h"
+#include "plot/headcolors.h"
 #include "plot/maxpool.h"
 
 #include <QHelpEvent>
+#include <QPainter>
 #include <QToolTip>
 
 #include <algorithm>
@@ -103,8 +105,12 @@ HeatmapPlot::HeatmapPlot(QWidget *parent) : QCustomPlot(parent)
     setPlotStyle(m_style, false);
     connect(this, &QCustomPlot::mouseMove, this, &HeatmapPlot::onMouseMove);
     connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent *event) {
-        if (event->button() == Qt::LeftButton)
-            emit clicked();
+        if (event->button() != Qt::LeftButton)
+            return;
+        emit clicked();
+        const QPoint cell = cellAt(event->pos());
+        if (cell.x() >= 0)
+            emit cellClicked(cell.x(), cell.y());
     });
 }
 
@@ -121,6 +127,7 @@ void HeatmapPlot::setPooledMatrix(const RowMatrix &pooled, int rows, int cols, i
     m_cols = cols;
     const int fr = MaxPool::factor(m_rows, maxCells);
     const int fc = MaxPool::factor(m_cols, maxCells);
+    m_pooled = fr > 1 || fc > 1;
     QCPColorMapData *data = m_map->data();
     data->setSize(int(pooled.cols()), int(pooled.rows()));
     data->setRange(centers(m_cols, int(pooled.cols()), fc),
@@ -352,6 +359,67 @@ QPoint HeatmapPlot::cellAt(const QPoint &position) const
     if (row < 0 || row >= m_rows || col < 0 || col >= m_cols)
         return QPoint(-1, -1);
     return QPoint(row, col);
+}
+
+QRectF HeatmapPlot::cellRect(int row, int col) const
+{
+    const double left = xAxis->coordToPixel(col - 0.5), right = xAxis->coordToPixel(col + 0.5);
+    const double top = yAxis->coordToPixel(row - 0.5), bottom = yAxis->coordToPixel(row + 0.5);
+    return QRectF(QPointF(std::min(left, right), std::min(top, bottom)),
+                  QPointF(std::max(left, right), std::max(top, bottom)));
+}
+
+void HeatmapPlot::setCellTexts(const QStringList &texts)
+{
+    m_cellTexts = texts;
+    update();
+}
+
+QString HeatmapPlot::cellText(int row, int col) const
+{
+    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols)
+        return {};
+    return m_cellTexts.value(row * m_cols + col);
+}
+
+bool HeatmapPlot::cellTextsShown() const
+{
+    if (m_cellTexts.isEmpty() || m_pooled || m_rows == 0 || m_cols == 0)
+        return false;
+    // One character must fit (a byte-level model's tokens are one each), and a line's height.
+    const QRectF cell = cellRect(0, 0);
+    return cell.width() >= fontMetrics().averageCharWidth() + 4 &&
+           cell.height() >= fontMetrics().height();
+}
+
+void HeatmapPlot::paintEvent(QPaintEvent *event)
+{
+    QCustomPlot::paintEvent(event);
+    if (!cellTextsShown())
+        return;
+    QPainter painter(this);
+    painter.setFont(font());
+    const QCPRange range = m_map->dataRange();
+    for (int row = 0; row < m_rows; ++row)
+        for (int col = 0; col < m_cols; ++col) {
+            QString text = cellText(row, col);
+            const double value = m_map->data()->cell(col, row);
+            if (text.isEmpty() || std::isnan(value))
+                continue;
+            const QRectF cell = cellRect(row, col).adjusted(2, 0, -2, 0);
+            if (painter.fontMetrics().horizontalAdvance(text) > cell.width()) {
+                if (cell.width() < kSmallestElidedCell)
+                    continue;
+                text = painter.fontMetrics().elidedText(text, Qt::ElideRight, int(cell.width()));
+            }
+            // Black or white, whichever contrasts more with the cell (WCAG 2.1).
+            const QColor color = QColor::fromRgb(m_map->gradient().color(value, range, false));
+            const QColor black(Qt::black), white(Qt::white);
+            painter.setPen(HeadColors::contrast(color, black) >= HeadColors::contrast(color, white)
+                               ? black
+                               : white);
+            painter.drawText(cell, Qt::AlignCenter, text);
+        }
 }
 
 void HeatmapPlot::onMouseMove(QMouseEvent *event)

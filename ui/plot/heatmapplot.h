@@ -95,6 +95,21 @@ public:
     const QString &titleToolTip() const { return m_titleToolTip; }
     /// (row, col) of the cell under a widget position, or (-1, -1).
     QPoint cellAt(const QPoint &position) const;
+    /// The pixel rectangle of cell (row, col) of the matrix, as the axes place it now.
+    QRectF cellRect(int row, int col) const;
+    /// Words written over the cells, row by row (rows x cols of the matrix; empty: none): the
+    /// top token of a logit-lens cell, a head's type in the atlas. Drawn in black or white,
+    /// whichever reads on the cell's colour; whole where it fits, elided in cells of
+    /// kSmallestElidedCell px or more, else left to the tooltip. Not drawn over a pooled matrix.
+    void setCellTexts(const QStringList &texts);
+    /// The text of cell (row, col); empty for none.
+    QString cellText(int row, int col) const;
+    /// Whether the cells are wide enough for a character and tall enough for a line (each
+    /// text is then drawn where it fits, as setCellTexts says); false without texts.
+    bool cellTextsShown() const;
+    /// A cell text wider than its cell is elided only from this width on: narrower, "…" would
+    /// be all.
+    static constexpr double kSmallestElidedCell = 28.0;
     /// The room labels, titles and the colour bar take around the cells when the plot is laid
     /// out at `size` (the centring margins of square cells not counted): print layouts size each
     /// plot so that its cells come out as large as the others'. Lays the plot out; draws nothing.
@@ -114,8 +129,11 @@ signals:
     void cellHovered(int row, int col);
     void hoverLeft();
     void clicked();
+    /// The left button was released over cell (row, col) (after clicked()).
+    void cellClicked(int row, int col);
 
 protected:
+    void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void leaveEvent(QEvent *event) override;
     bool event(QEvent *event) override;
@@ -151,6 +169,8 @@ private:
     QString m_titleText; ///< the whole title; the element shows it elided to the width
     QStringList m_rowLabels;
     QStringList m_colLabels;
+    QStringList m_cellTexts; ///< setCellTexts', row by row
+    bool m_pooled = false;   ///< the map holds fewer cells than the matrix
     PlotStyle m_style;
     QColor m_titleColor;
     bool m_compact = false;
