@@ -20,9 +20,9 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     if (request.given.count("--dla-position") && request.lens.token.empty())
         throw InputError("--dla-position says where --dla reads the logit: add --dla TOKEN.");
     if (request.lens.wanted() && request.modelDir.empty())
-        throw InputError(std::string(request.lens.logitLens ? "--logit-lens" : "--dla") +
-                         " reads what a model predicts: add --model DIR (a GPT-2, Llama, Qwen, "
-                         "Mistral or BERT folder).");
+        throw InputError(std::string(request.lens.firstOption()) +
+                         " reads a model's heads and predictions: add --model DIR (a GPT-2, "
+                         "Llama, Qwen, Mistral or BERT folder, or a toy model's file).");
     job.lens = request.lens;
     if (!request.modelDir.empty()) {
         checkModelInput(request);

@@ -1,6 +1,7 @@
 // ModelCommand: a model from the command line: the job through a Session, predictions, export.
 #include "modelcommand.h"
 
+#include "atlasprinter.h"
 #include "commandlinejob.h"
 #include "comparisonprinter.h"
 #include "figurewriter.h"
@@ -86,6 +87,8 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.importance);
     if (traced.patching && !request.json)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
+    if (traced.atlas && !request.json)
+        AtlasPrinter(m_out).print(*traced.atlas);
     if (traced.logitLens && !request.json)
         LensPrinter(m_out).print(*traced.logitLens, run.tokens);
     if (traced.attribution && !request.json)
@@ -114,6 +117,10 @@ int ModelCommand::run(const CommandLineRequest &request)
             RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
             RankingPrinter::writePositions(*traced.patching, request.exportDir);
             ranking += ", patching.npy, patching.csv, patching_positions.csv";
+        }
+        if (traced.atlas) {
+            AtlasPrinter::write(*traced.atlas, request.exportDir);
+            ranking += ", atlas.npy, atlas.csv";
         }
         if (traced.logitLens) {
             LensPrinter::write(*traced.logitLens, run.tokens, request.exportDir);

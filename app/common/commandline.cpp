@@ -97,6 +97,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.intervene.importance = true;
     else if (option == "--logit-lens")
         r.lens.logitLens = true;
+    else if (option == "--atlas")
+        r.lens.atlas = true;
     else if (option == "--json")
         r.json = true;
     else if (option == "--help" || option == "-h")

@@ -9,6 +9,7 @@
 #include "model/modelsource.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
+#include "stats/tokenroles.h"
 #include "tensor/tensor.h"
 
 #include <limits>
@@ -45,8 +46,11 @@ struct ModelRun
     /// What the run changed in heads' outputs (empty: the ordinary model); the window dims
     /// the heads HeadInterventions::changes names.
     HeadInterventions interventions;
-    bool causal = true;                   ///< key j > query i is masked in every layer
-    std::vector<HeadStats> stats;         ///< L * h, index layer * h + head
+    bool causal = true;           ///< key j > query i is masked in every layer
+    std::vector<HeadStats> stats; ///< L * h, index layer * h + head
+    /// (n) the tokens whose shares `stats` sums ([CLS], [SEP], punctuation); empty when the
+    /// family marks none (a toy model's).
+    TokenRoles roles;
     std::vector<TokenPrediction> topNext; ///< next token after the last position, best first
     /// (vocab) the logits the first predictions are read from: after a decoder's last token, at
     /// an encoder's first mask; empty without one. A copy of one row (an ablation's effect

@@ -1,9 +1,11 @@
 // OpenedModel: the settings summary every family shows in the Model box; the lens's refusal.
 #include "model/openedmodel.h"
 
+#include "stories/storygenerator.h"
 #include "util/inputerror.h"
 
 #include <cstdio>
+#include <unordered_set>
 
 namespace headlens {
 
@@ -29,6 +31,19 @@ LogitAttribution OpenedModel::attribution(const ModelInput &, int, int, int, int
                                           const std::function<bool(double)> &) const
 {
     noLens(*this, "Direct logit attribution");
+}
+
+OpenedModel::ProbePool OpenedModel::probePool() const
+{
+    const std::vector<int> text = encodePiece(StoryGenerator(0).generate(4096).text);
+    std::vector<int> distinct;
+    std::unordered_set<int> seen;
+    for (int id : text)
+        if (seen.insert(id).second)
+            distinct.push_back(id);
+    if (distinct.size() <= 256)
+        return {text, RunKind::TextSegment};
+    return {distinct, RunKind::RandomTokens};
 }
 
 std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocabulary, int context)

@@ -8,6 +8,7 @@
 #include "model/modelinput.h"
 #include "model/modelrun.h"
 #include "model/patchingmap.h"
+#include "train/repeatedtokens.h"
 
 #include <functional>
 #include <memory>
@@ -103,6 +104,19 @@ public:
     virtual LogitAttribution attribution(const ModelInput &input, int position, int token,
                                          int wrong, int headTokens,
                                          const std::function<bool(double)> &progress) const;
+    /// What a probe of repeated tokens (the head atlas's r r) draws its runs from, and how.
+    struct ProbePool
+    {
+        std::vector<int> tokens;
+        RunKind kind = RunKind::RandomTokens;
+    };
+    /// The base: the ids of the first 4 kB of the default stories (StoryGenerator, seed 0), so
+    /// that no run holds unused or glitch ids. A model of many tokens draws random ones among
+    /// their distinct ids (TransformerLens's probe); a model that reads at most 256 distinct
+    /// tokens there (one byte per token) draws stretches of the text instead: random bytes
+    /// are no text to it, and its heads do not copy them (the trainer found the same,
+    /// RepeatedTokens).
+    virtual ProbePool probePool() const;
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

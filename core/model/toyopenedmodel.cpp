@@ -46,6 +46,13 @@ std::vector<int> ToyOpenedModel::encode(const std::string &text) const
     return ids;
 }
 
+OpenedModel::ProbePool ToyOpenedModel::probePool() const
+{
+    std::vector<int> ids(size_t(m_model->task().contentTokens()));
+    std::iota(ids.begin(), ids.end(), 0);
+    return {ids, RunKind::RandomTokens};
+}
+
 std::string ToyOpenedModel::readingNote(const std::string &text) const
 {
     return m_model->task().readingNote(text);

@@ -37,6 +37,8 @@ public:
                          const PatchingQuestion &question,
                          const std::function<bool(double)> &progress) const override;
     std::string tokenLabel(int id) const override { return m_model->task().label(id); }
+    /// Random tokens of the task's content vocabulary (not the separator): what it trained on.
+    ProbePool probePool() const override;
     /// One sentence per parameter that holds NaN or infinite values (NonFiniteValues).
     std::vector<std::string> warnings() const override { return m_warnings; }
 

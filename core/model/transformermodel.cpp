@@ -241,7 +241,8 @@ void TransformerModel::addHeadStats(TransformerRun &run) const
     const SpecialTokens &special = m_spec.family->special;
     const int cls = special.cls.empty() ? -1 : m_tokenizer.idOf(special.cls);
     const int sep = special.sep.empty() ? -1 : m_tokenizer.idOf(special.sep);
-    const TokenRoles roles = TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
+    run.roles = TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
+    const TokenRoles &roles = run.roles;
     const int64_t n = int64_t(run.tokenIds.size()), heads = m_spec.heads,
                   count = m_spec.layers * heads;
     // A run extended from another goes on from its sums (the rows it kept) with the new rows:

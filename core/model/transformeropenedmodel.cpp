@@ -107,6 +107,7 @@ TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, i
     run->interventions = pass->interventions;
     run->causal = m_model.attentionConfig().causal;
     run->stats = pass->headStats;
+    run->roles = pass->roles;
     run->topNext = pass->topNext;
     run->readsPairs = m_model.readsPairs();
     if (m_model.readsPairs())

@@ -66,6 +66,7 @@ struct TransformerRun
     std::vector<int> segments;        ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
     Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
+    TokenRoles roles;                 ///< (n) which tokens the role shares of headStats count
     /// L * h: the sums behind headStats over every row, and over all rows but the last, from
     /// which extend() goes on with the new rows only when it keeps every row of this run (a
     /// token typed on) or all but the last (a letter typed on that changed the last BPE token).

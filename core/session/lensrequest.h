@@ -1,4 +1,5 @@
-// LensRequest: what a job asks to read of what the model writes (logit lens, logit attribution).
+// LensRequest: what a job asks to read of what the model writes (logit lens, logit attribution)
+// and of what its heads do (the head atlas).
 #pragma once
 
 #include <string>
@@ -17,8 +18,16 @@ struct LensRequest
     std::string wrong;   ///< with `token`: attribute logit(token) - logit(wrong); empty: none
     int position = -1;   ///< the row attributed, -1 the last token
     int headTokens = 10; ///< the tokens each head promotes and suppresses most
+    /// The head atlas (computeHeadAtlas) of the model, its positional scores on the job's text.
+    bool atlas = false;
 
-    bool wanted() const { return logitLens || !token.empty(); }
+    bool wanted() const { return logitLens || !token.empty() || atlas; }
+    /// The option that asked for the first analysis wanted, for messages: "--logit-lens",
+    /// "--dla", "--atlas".
+    const char *firstOption() const
+    {
+        return logitLens ? "--logit-lens" : !token.empty() ? "--dla" : "--atlas";
+    }
 };
 
 } // namespace headlens

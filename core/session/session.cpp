@@ -5,6 +5,7 @@
 #include "attention/inputbuilder.h"
 #include "attention/weightsfile.h"
 #include "io/npyfile.h"
+#include "model/headatlasprobe.h"
 #include "model/openedmodel.h"
 #include "session/layerimportance.h"
 #include "session/weightspolicy.h"
@@ -186,6 +187,9 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
                       const std::function<bool(double)> &progress, TraceRun &run)
 {
     const LensRequest &lens = job.lens;
+    if (lens.atlas)
+        run.atlas = std::make_shared<const HeadAtlas>(
+            computeHeadAtlas(model, *run.model, AtlasProbe(), progress));
     if (lens.logitLens)
         run.logitLens =
             std::make_shared<const LogitLens>(model.logitLens(input, lens.lensTop, progress));

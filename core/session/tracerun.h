@@ -3,6 +3,7 @@
 
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
+#include "model/headatlas.h"
 #include "model/headimportance.h"
 #include "model/logitattribution.h"
 #include "model/logitlens.h"
@@ -22,6 +23,7 @@ struct TraceRun
     std::shared_ptr<const PatchingMap> patching;         ///< when the job asked for it
     std::shared_ptr<const LogitLens> logitLens;          ///< when the job asked for it
     std::shared_ptr<const LogitAttribution> attribution; ///< when the job asked for it
+    std::shared_ptr<const HeadAtlas> atlas;              ///< when the job asked for it
 };
 
 } // namespace headlens

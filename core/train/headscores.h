@@ -29,4 +29,11 @@ double previousTokenScore(const Eigen::Ref<const RowMatrix> &weights);
 double inductionScore(const Eigen::Ref<const RowMatrix> &weights, const std::vector<int> &tokens,
                       int *count = nullptr);
 
+/// Duplicate-token score (TransformerLens's head detector): for every query i whose token
+/// appeared before at positions j < i, the total weight on those positions; averaged over such
+/// queries (0 when there are none). On repeated runs r r these are the second copy's queries
+/// and the same token in the first copy. Precondition: tokens.size() == n.
+double duplicateTokenScore(const Eigen::Ref<const RowMatrix> &weights,
+                           const std::vector<int> &tokens);
+
 } // namespace headlens

@@ -3,6 +3,8 @@
 #include "npzgolden.h"
 
 #include "io/npyfile.h"
+#include "model/headatlasprobe.h"
+#include "model/modelopener.h"
 #include "model/transformermodel.h"
 
 #include <QFile>
@@ -52,6 +54,7 @@ private slots:
     void encoderLensReadsTheMask();
     void attributionPrintsAndWritesNumPysNumbers();
     void attributionOfTextTokens();
+    void atlasPrintsAndWritesTheScores();
     void refusals_data();
     void refusals();
 };
@@ -147,15 +150,71 @@ void TestLensCli::attributionOfTextTokens()
     QVERIFY2(r.out.contains(" promotes [") && r.out.contains(", suppresses ["), qPrintable(r.out));
 }
 
+// The printed table names each head's type; atlas.npy holds the scores of the core's atlas of
+// the same model and text (tst_headatlas checks the scores themselves); atlas.csv holds the
+// same numbers a head a row, with the chances last.
+void TestLensCli::atlasPrintsAndWritesTheScores()
+{
+    const std::string text = "The cat sat on the mat. The cat sat on the";
+    QTemporaryDir dir;
+    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--atlas",
+                           "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const auto run = model->run(model->encode(text), 0, {});
+    const HeadAtlas atlas = computeHeadAtlas(*model, *run, AtlasProbe(), nullptr);
+    // The tiny model reads 32 tokens: runs of 16, twice.
+    QCOMPARE(atlas.repeatedLength, 16);
+    QVERIFY2(r.out.contains("Head atlas") && r.out.contains("4 runs of 16 random tokens"),
+             qPrintable(r.out));
+    for (int layer = 0; layer < atlas.layers; ++layer) {
+        QString row = QString("%1").arg(layer, 5);
+        for (int head = 0; head < atlas.heads; ++head)
+            row += QString("%1").arg(QString::fromStdString(atlas.typeLabel(layer, head)), 8);
+        QVERIFY2(r.out.contains("\n" + row + "\n"), qPrintable(row + "\n" + r.out));
+    }
+    const Tensor scores = NpyFile::read((dir.path() + "/atlas.npy").toStdString());
+    QCOMPARE(scores.shape().toPlainString(),
+             "(10, " + std::to_string(atlas.layers) + ", " + std::to_string(atlas.heads) + ")");
+    for (int k = 0; k < kAtlasScores; ++k)
+        for (int column = 0; column < atlas.layers * atlas.heads; ++column) {
+            const float written = scores.data()[k * atlas.layers * atlas.heads + column];
+            const float expected = atlas.scores(k, column);
+            QVERIFY2(std::isnan(expected) ? std::isnan(written)
+                                          : std::abs(written - expected) < 1e-6,
+                     qPrintable(QString("score %1, head %2").arg(k).arg(column)));
+        }
+    const QStringList csv = linesOf(dir.path() + "/atlas.csv");
+    QCOMPARE(csv.size(), 1 + atlas.layers * atlas.heads + 1);
+    QCOMPARE(csv[0], QStringLiteral("layer,head,type,previous_token,duplicate_token,induction,"
+                                    "first_token,self,fixed_offset,local,cls,sep,punctuation,"
+                                    "offset,mean_distance"));
+    const QStringList last = csv[atlas.layers * atlas.heads].split(',');
+    QCOMPARE(last[0], QString::number(atlas.layers - 1));
+    QCOMPARE(last[1], QString::number(atlas.heads));
+    const auto type = atlas.type(atlas.layers - 1, atlas.heads - 1);
+    QCOMPARE(last[2], type ? QString(columnName(*type)) : QString());
+    QVERIFY(std::abs(last[5].toDouble() -
+                     atlas.score(AtlasScore::Induction, atlas.layers - 1, atlas.heads - 1)) < 1e-6);
+    QVERIFY2(csv.last().startsWith("chance,,,"), qPrintable(csv.last()));
+    QVERIFY(std::abs(csv.last().split(',')[3].toDouble() -
+                     atlas.chance[size_t(AtlasScore::PreviousToken)]) < 1e-9);
+}
+
 void TestLensCli::refusals_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
     const QString bert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
-    QTest::newRow("no model") << QStringList{"--text", "a b", "--logit-lens"}
-                              << "--logit-lens reads what a model predicts: add --model DIR";
-    QTest::newRow("dla, no model")
-        << QStringList{"--text", "a b", "--dla", " the"} << "--dla reads what a model predicts";
+    QTest::newRow("no model")
+        << QStringList{"--text", "a b", "--logit-lens"}
+        << "--logit-lens reads a model's heads and predictions: add --model DIR";
+    QTest::newRow("dla, no model") << QStringList{"--text", "a b", "--dla", " the"}
+                                   << "--dla reads a model's heads and predictions";
+    QTest::newRow("atlas, no model") << QStringList{"--text", "a b", "--atlas"}
+                                     << "--atlas reads a model's heads and predictions";
+    QTest::newRow("atlas of one token") << QStringList{"--model", kModel, "--text", "a", "--atlas"}
+                                        << "The head atlas needs a text of at least 2 tokens";
     QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}
                               << "--dla expects the token whose logit to split up";
     QTest::newRow("two tokens") << QStringList{"--model", kModel,  "--text",
