@@ -79,6 +79,11 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             --export-dir writes dla.npy (layers, heads), dla.csv,
                             dla_parts.csv and dla_tokens.csv
   --dla-position N          the token (from 1) --dla reads at (default: the last)
+  --atlas                   with --model: every head typed by its scores: previous token,
+                            duplicate token and induction on 4 runs of random tokens repeated;
+                            first token, self, fixed offset, local, [CLS], [SEP] and
+                            punctuation on the text; each score's chance beside it;
+                            --export-dir writes atlas.npy (scores, layers, heads) and atlas.csv
   --patch-positions L.H     the head also patched one position at a time (default: the map's
                             strongest); --export-dir writes patching_positions.csv
   --compare-text TEXT       run TEXT (B) too, with the same settings and model: per head the
@@ -121,6 +126,7 @@ Output:
   --view corpus             with --model and --corpus FILE: the Corpus tab after FILE's run
   --view lens               with --model: the Lens tab once its logit lens and attribution
                             are computed
+  --view atlas              with --model: the Atlas tab once every head is scored
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)

@@ -2,6 +2,7 @@
 #include "lens/lensrunner.h"
 
 #include "attention/attentionforward.h"
+#include "model/headatlasprobe.h"
 #include "model/openedmodel.h"
 #include "runner/viewworkpool.h"
 #include "runner/workerthread.h"
@@ -76,11 +77,27 @@ void LensRunner::startAttribution(std::shared_ptr<const OpenedModel> model, Mode
         [](LensRunner &r, const QString &message) { emit r.attributionFailed(message); });
 }
 
+void LensRunner::startAtlas(std::shared_ptr<const ModelRun> run)
+{
+    start<HeadAtlas>(
+        m_atlas, m_atlasRunning,
+        [run](const std::function<bool(double)> &progress) {
+            const OpenedModel &model = *run->source.model;
+            std::shared_ptr<const ModelRun> text = run;
+            if (!run->interventions.empty()) // the atlas is of the model as it is
+                text = model.run({run->tokenIds, run->segments}, 0, progress);
+            return computeHeadAtlas(model, *text, AtlasProbe(), progress);
+        },
+        [](LensRunner &r, std::shared_ptr<const HeadAtlas> atlas) { emit r.atlasReady(atlas); },
+        [](LensRunner &r, const QString &message) { emit r.atlasFailed(message); });
+}
+
 void LensRunner::cancel()
 {
     ++*m_lens;
     ++*m_attribution;
-    m_lensRunning = m_attributionRunning = false;
+    ++*m_atlas;
+    m_lensRunning = m_attributionRunning = m_atlasRunning = false;
 }
 
 } // namespace headlens

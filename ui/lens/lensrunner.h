@@ -1,9 +1,11 @@
 // LensRunner: the logit lens and the attribution of a run computed off the UI thread, newest only.
 #pragma once
 
+#include "model/headatlas.h"
 #include "model/logitattribution.h"
 #include "model/logitlens.h"
 #include "model/modelinput.h"
+#include "model/modelrun.h"
 
 #include <QObject>
 #include <QString>
@@ -30,9 +32,12 @@ public:
     /// OpenedModel::attribution at `position` of logit(token) [- logit(wrong), wrong >= 0].
     void startAttribution(std::shared_ptr<const OpenedModel> model, ModelInput input, int position,
                           int token, int wrong);
-    /// Forgets both requests in flight (they stop; nothing arrives).
+    /// computeHeadAtlas of `run`'s model, its text scores from `run` when it changes no head
+    /// (else from a run of the unchanged model on the same tokens).
+    void startAtlas(std::shared_ptr<const ModelRun> run);
+    /// Forgets the requests in flight (they stop; nothing arrives).
     void cancel();
-    bool isRunning() const { return m_lensRunning || m_attributionRunning; }
+    bool isRunning() const { return m_lensRunning || m_attributionRunning || m_atlasRunning; }
 
     /// The tokens each lens cell lists on hover.
     static constexpr int kLensTop = 10;
@@ -42,9 +47,11 @@ public:
 signals:
     void lensReady(std::shared_ptr<const headlens::LogitLens> lens);
     void attributionReady(std::shared_ptr<const headlens::LogitAttribution> attribution);
+    void atlasReady(std::shared_ptr<const headlens::HeadAtlas> atlas);
     /// What the model refused (an encoder's attribution, a text without a mask) as a sentence.
     void lensFailed(const QString &message);
     void attributionFailed(const QString &message);
+    void atlasFailed(const QString &message);
 
 private:
     /// The newest request of one kind: a job goes on while its number is still the newest.
@@ -54,8 +61,10 @@ private:
 
     Newest m_lens = std::make_shared<std::atomic<uint64_t>>(0);
     Newest m_attribution = std::make_shared<std::atomic<uint64_t>>(0);
+    Newest m_atlas = std::make_shared<std::atomic<uint64_t>>(0);
     bool m_lensRunning = false;
     bool m_attributionRunning = false;
+    bool m_atlasRunning = false;
 };
 
 } // namespace headlens

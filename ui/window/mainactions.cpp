@@ -127,6 +127,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showCompare->setShortcut(QKeySequence(tr("Ctrl+8")));
     showLens = menu->addAction(tr("L&ens: what each layer predicts, what each head writes"));
     showLens->setShortcut(QKeySequence(tr("Ctrl+9")));
+    showAtlas = menu->addAction(tr("A&tlas: every head typed by where it looks"));
+    showAtlas->setShortcut(QKeySequence(tr("Ctrl+Shift+9")));
     menu->addSeparator();
 }
 

@@ -49,6 +49,7 @@ public:
     QAction *showLines = nullptr;
     QAction *showCorpus = nullptr;
     QAction *showLens = nullptr;
+    QAction *showAtlas = nullptr;
     QAction *showCompare = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;

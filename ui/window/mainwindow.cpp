@@ -130,6 +130,7 @@ void MainWindow::buildModels()
     connect(m_actions->showModel, &QAction::triggered, this, &MainWindow::showModelTab);
     connect(m_actions->showCorpus, &QAction::triggered, this, &MainWindow::showCorpusTab);
     connect(m_actions->showLens, &QAction::triggered, this, &MainWindow::showLensTab);
+    connect(m_actions->showAtlas, &QAction::triggered, this, &MainWindow::showAtlasTab);
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this, [this] { m_tabs->setCurrentWidget(m_heads); });
@@ -208,6 +209,11 @@ void MainWindow::showCorpusTab()
 void MainWindow::showLensTab()
 {
     m_modelTabs->showLens();
+}
+
+void MainWindow::showAtlasTab()
+{
+    m_modelTabs->showAtlas();
 }
 
 void MainWindow::showPipeline()

@@ -78,6 +78,8 @@ public:
     void showCorpusTab();
     /// The Lens tab (logit lens, direct logit attribution), when a model has run.
     void showLensTab();
+    /// The Atlas tab (every head's type), when a model has run.
+    void showAtlasTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }

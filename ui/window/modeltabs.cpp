@@ -1,7 +1,8 @@
-// ModelTabs: three pages added hidden, made visible together with the model's run.
+// ModelTabs: four pages added hidden, made visible together with the model's run.
 #include "window/modeltabs.h"
 
 #include "corpus/corpuspanel.h"
+#include "lens/atlasview.h"
 #include "lens/lensview.h"
 #include "models/modeloverview.h"
 #include "window/modelwiring.h"
@@ -12,12 +13,14 @@ namespace headlens {
 
 ModelTabs::ModelTabs(QTabWidget *tabs, ModelWiring *models, QWidget *fallback)
     : QObject(tabs), m_tabs(tabs), m_overview(models->overview()), m_lens(models->lens()),
-      m_corpus(models->corpus()), m_fallback(fallback)
+      m_atlas(models->atlas()), m_corpus(models->corpus()), m_fallback(fallback)
 {
     tabs->addTab(m_overview, tr("Model"));
     tabs->setTabVisible(tabs->indexOf(m_overview), false);
     tabs->addTab(m_lens, tr("Lens"));
     tabs->setTabVisible(tabs->indexOf(m_lens), false);
+    tabs->addTab(m_atlas, tr("Atlas"));
+    tabs->setTabVisible(tabs->indexOf(m_atlas), false);
     tabs->addTab(m_corpus, tr("Corpus"));
     tabs->setTabVisible(tabs->indexOf(m_corpus), false);
     connect(models, &ModelWiring::runShown, this, &ModelTabs::setShown);
@@ -33,6 +36,11 @@ void ModelTabs::showLens()
     showIfVisible(m_lens);
 }
 
+void ModelTabs::showAtlas()
+{
+    showIfVisible(m_atlas);
+}
+
 void ModelTabs::showCorpus()
 {
     showIfVisible(m_corpus);
@@ -40,7 +48,7 @@ void ModelTabs::showCorpus()
 
 void ModelTabs::setShown(bool shown)
 {
-    for (QWidget *page : {m_overview, m_lens, m_corpus}) {
+    for (QWidget *page : {m_overview, m_lens, m_atlas, m_corpus}) {
         const int index = m_tabs->indexOf(page);
         if (!shown && m_tabs->currentIndex() == index)
             m_tabs->setCurrentWidget(m_fallback);

@@ -1,4 +1,5 @@
-// ModelTabs: the "Model", "Lens" and "Corpus" tabs, there only while a model's run is on screen.
+// ModelTabs: the "Model", "Lens", "Atlas" and "Corpus" tabs, there only while a model's run is
+// on screen.
 #pragma once
 
 #include <QObject>
@@ -22,6 +23,8 @@ public:
     void showModel();
     /// Bring the Lens tab to the front, when a model has run.
     void showLens();
+    /// Bring the Atlas tab to the front, when a model has run.
+    void showAtlas();
     /// Bring the Corpus tab to the front, when a model is open.
     void showCorpus();
 
@@ -32,6 +35,7 @@ private:
     QTabWidget *m_tabs;
     QWidget *m_overview;
     QWidget *m_lens;
+    QWidget *m_atlas;
     QWidget *m_corpus;
     QWidget *m_fallback;
 };

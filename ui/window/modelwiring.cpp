@@ -2,6 +2,7 @@
 #include "window/modelwiring.h"
 
 #include "corpus/corpuspanel.h"
+#include "lens/atlasview.h"
 #include "lens/lensview.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
@@ -53,6 +54,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_overview = new ModelOverview;
     m_corpus = new CorpusPanel;
     m_lens = new LensView;
+    m_atlas = new AtlasView;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
     // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
@@ -69,10 +71,13 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     connect(m_overview, &ModelOverview::headChosen, m_controller, &ModelController::openHead);
     connect(m_corpus, &CorpusPanel::headChosen, m_controller, &ModelController::openHead);
     connect(m_lens, &LensView::headOpened, m_controller, &ModelController::openHead);
+    connect(m_atlas, &AtlasView::headOpened, m_controller, &ModelController::openHead);
     // A head pinned anywhere is outlined in the attribution too.
     connect(selection, &Selection::pinnedHeadChanged, this, [this](int head) {
-        if (const auto &run = m_controller->run())
+        if (const auto &run = m_controller->run()) {
             m_lens->chooseHead(run->source.layer, head);
+            m_atlas->chooseHead(run->source.layer, head);
+        }
     });
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
 }
@@ -82,6 +87,7 @@ void ModelWiring::setPlotStyle(const PlotStyle &style)
     m_overview->setPlotStyle(style);
     m_corpus->setPlotStyle(style);
     m_lens->setPlotStyle(style);
+    m_atlas->setPlotStyle(style);
 }
 
 void ModelWiring::syncActive()
@@ -95,6 +101,7 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
     m_workspace->setKvTextIsSentenceB(run && run->readsPairs);
     m_corpus->setModel(run ? run->source.model : nullptr);
     m_lens->setRun(run);
+    m_atlas->setRun(run);
     if (!run) {
         showBuiltInLayer();
         return;

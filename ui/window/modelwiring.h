@@ -13,6 +13,7 @@ class QLabel;
 namespace headlens {
 
 class CorpusPanel;
+class AtlasView;
 class LensView;
 class ModelBox;
 class ModelController;
@@ -36,6 +37,7 @@ public:
     CorpusPanel *corpus() const { return m_corpus; }
     /// The "Lens" tab: the logit lens and direct logit attribution of the run's text.
     LensView *lens() const { return m_lens; }
+    AtlasView *atlas() const { return m_atlas; }
     /// Above the token strip: which model and layer the views show, or that the built-in
     /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
@@ -64,6 +66,7 @@ private:
     ModelOverview *m_overview = nullptr;
     CorpusPanel *m_corpus = nullptr;
     LensView *m_lens = nullptr;
+    AtlasView *m_atlas = nullptr;
     QLabel *m_note = nullptr;
 };
 

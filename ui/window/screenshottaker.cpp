@@ -6,6 +6,7 @@
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
+#include "lens/atlasview.h"
 #include "lens/lensrunner.h"
 #include "lens/lensview.h"
 #include "models/modelcontroller.h"
@@ -94,6 +95,14 @@ void ScreenshotTaker::poll()
         return;
     }
     if (m_view == "lens" && !timedOut && m_window->models()->lens()->runner()->isRunning())
+        return;
+    // atlas: the same, once the probes are scored.
+    if (m_view == "atlas" && !m_ranked && !timedOut) {
+        m_ranked = true;
+        m_window->showAtlasTab();
+        return;
+    }
+    if (m_view == "atlas" && !timedOut && m_window->models()->atlas()->runner()->isRunning())
         return;
     if (m_view == "compare" && !m_ranked && !timedOut) {
         m_ranked = true;
