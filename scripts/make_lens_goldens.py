@@ -15,6 +15,10 @@ computes from the papers, not from HeadLens's code:
     stream (embeddings; per layer each head's z_h W_O,h, the output bias, the MLP) read
     through the norm and dotted with W_U[token] - W_U[wrong], token the model's top
     prediction and wrong its second.
+  value norms (Kobayashi et al. 2020, "Attention is not only a weight"): per layer, head and
+    token j, ||f_h(x_j)|| with f_h(x) = (x W_V + b_V)_h W_O,h, x what the layer's attention
+    reads (the stream through its first norm; BERT's post-norm block reads the stream itself),
+    a head of a key/value group reading its group's v.
 
 Writes DIR/<family>/<folder>/lens.npz for --out DIR (read by tst_transformerlens):
     /usr/bin/python3 scripts/make_lens_goldens.py --out tests/data
@@ -86,6 +90,17 @@ def attribution(streams, zs, w_o_blocks, biases, norm, direction):
     return heads, share(streams[0]), mlps, bias_shares, normed_bias
 
 
+def value_norms(xs, values, w_o_blocks, groups):
+    """(L, h, n): ||v_{j,g(h)} W_O,h|| for x = xs[l] (n, d), values(l, x) (n, h_kv, d_v) and
+    w_o_blocks[l][h] (d_v, d); head h reads key/value group h // groups."""
+    out = []
+    for layer, x in enumerate(xs):
+        v = values(layer, x)
+        out.append([np.linalg.norm(v[:, h // groups] @ block, axis=1)
+                    for h, block in enumerate(w_o_blocks[layer])])
+    return np.array(out)
+
+
 def decoder_case(out, folder, forward, cfg_keys, parts):
     base = os.path.join(gpt2.ROOT, "tests", "data", folder)
     cfg = json.load(open(os.path.join(base, "config.json")))
@@ -104,7 +119,7 @@ def decoder_case(out, folder, forward, cfg_keys, parts):
     assert np.abs(logits - golden).max() < 1e-4, "the reference is not the goldens' model"
     L = cfg[cfg_keys[0]]
     stream_list = [streams[s] for s in range(L + 1)]
-    read, unembed, w_o_blocks, biases, norm = parts(p, cfg)
+    read, unembed, w_o_blocks, biases, norm, values = parts(p, cfg)
     probability, top, final = lens_of(stream_list, read)
     assert np.abs(final - logits).max() < 1e-9  # the last stage is the model's output
     last = final[-1]
@@ -119,7 +134,9 @@ def decoder_case(out, folder, forward, cfg_keys, parts):
           lens_probability=probability, lens_top=top, dla_token=np.array([token, wrong]),
           dla_logit=np.array([last[token] - last[wrong]]), dla_heads=heads,
           dla_embeddings=np.array([emb]), dla_mlps=mlps, dla_biases=bias_shares,
-          dla_norm_bias=np.array([normed_bias]))
+          dla_norm_bias=np.array([normed_bias]),
+          value_norms=value_norms([streams[s] for s in range(L)], values, w_o_blocks,
+                                  len(w_o_blocks[0]) // values(0, streams[0]).shape[1]))
 
 
 def gpt2_parts(p, cfg):
@@ -133,7 +150,13 @@ def gpt2_parts(p, cfg):
     blocks = [[p[f"h.{i}.attn.c_proj.weight"][h * dk:(h + 1) * dk] for h in range(H)]
               for i in range(cfg["n_layer"])]
     biases = [p[f"h.{i}.attn.c_proj.bias"] for i in range(cfg["n_layer"])]
-    return read, p["wte.weight"], blocks, biases, ("layer", p["ln_f.weight"], p["ln_f.bias"], eps)
+
+    def values(i, x):  # c_attn: qkv = ln_1(x) @ W + b, v its last d columns
+        a = gpt2.layer_norm(x, p[f"h.{i}.ln_1.weight"], p[f"h.{i}.ln_1.bias"], eps)
+        qkv = a @ p[f"h.{i}.attn.c_attn.weight"] + p[f"h.{i}.attn.c_attn.bias"]
+        return qkv[:, 2 * d:].reshape(len(x), H, dk)
+    return (read, p["wte.weight"], blocks, biases,
+            ("layer", p["ln_f.weight"], p["ln_f.bias"], eps), values)
 
 
 def llama_parts(p, cfg):
@@ -147,7 +170,13 @@ def llama_parts(p, cfg):
     blocks = [[p[f"model.layers.{i}.self_attn.o_proj.weight"][:, h * hd:(h + 1) * hd].T
                for h in range(H)] for i in range(cfg["num_hidden_layers"])]
     biases = [np.zeros(cfg["hidden_size"]) for _ in range(cfg["num_hidden_layers"])]
-    return read, unembed, blocks, biases, ("rms", p["model.norm.weight"], None, eps)
+
+    def values(i, x):
+        a = f"model.layers.{i}."
+        t = llama.rms_norm(x, p[a + "input_layernorm.weight"], eps)
+        v = t @ p[a + "self_attn.v_proj.weight"].T + p.get(a + "self_attn.v_proj.bias", 0.0)
+        return v.reshape(len(x), cfg["num_key_value_heads"], hd)
+    return read, unembed, blocks, biases, ("rms", p["model.norm.weight"], None, eps), values
 
 
 def bert_case(out, folder, layout):
@@ -170,8 +199,18 @@ def bert_case(out, folder, layout):
     L = cfg["num_hidden_layers"]
     probability, top, final = lens_of([streams[s][positions] for s in range(L + 1)], head["read"])
     assert np.abs(final - mlm[0][positions]).max() < 1e-9
+    q = {k: v.astype(np.float64) for k, v in p.items()}
+    H = cfg["num_attention_heads"]
+    dk = cfg["hidden_size"] // H
+    blocks = [[q[layout.o.format(i=i) + ".weight"][:, h * dk:(h + 1) * dk].T for h in range(H)]
+              for i in range(L)]
+
+    def values(i, x):  # post-norm: the block's attention reads the stream itself
+        name = layout.v.format(i=i)
+        return (x @ q[name + ".weight"].T + q[name + ".bias"]).reshape(len(x), H, dk)
     write(out, folder, ids=np.array(ids, np.int64), positions=positions.astype(np.int64),
-          lens_probability=probability, lens_top=top)
+          lens_probability=probability, lens_top=top,
+          value_norms=value_norms([streams[s] for s in range(L)], values, blocks, 1))
 
 
 def write(out, folder, **arrays):

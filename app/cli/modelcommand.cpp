@@ -5,6 +5,7 @@
 #include "commandlinejob.h"
 #include "comparisonprinter.h"
 #include "figurewriter.h"
+#include "flowprinter.h"
 #include "lensprinter.h"
 #include "rankingprinter.h"
 #include "session/comparisonjob.h"
@@ -89,6 +90,8 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
     if (traced.atlas && !request.json)
         AtlasPrinter(m_out).print(*traced.atlas);
+    if (traced.flow && !request.json)
+        FlowPrinter(m_out).print(*traced.flow, run.attention, run.tokens);
     if (traced.logitLens && !request.json)
         LensPrinter(m_out).print(*traced.logitLens, run.tokens);
     if (traced.attribution && !request.json)
@@ -122,6 +125,8 @@ int ModelCommand::run(const CommandLineRequest &request)
             AtlasPrinter::write(*traced.atlas, request.exportDir);
             ranking += ", atlas.npy, atlas.csv";
         }
+        if (traced.flow)
+            ranking += FlowPrinter::write(*traced.flow, request.exportDir);
         if (traced.logitLens) {
             LensPrinter::write(*traced.logitLens, run.tokens, request.exportDir);
             ranking += ", logit_lens.npy, logit_lens_top.npy, logit_lens.csv";

@@ -99,6 +99,8 @@ bool applyFlag(CommandLineRequest &r, const std::string &option)
         r.lens.logitLens = true;
     else if (option == "--atlas")
         r.lens.atlas = true;
+    else if (option == "--rollout")
+        r.lens.flow = true;
     else if (option == "--json")
         r.json = true;
     else if (option == "--help" || option == "-h")

@@ -84,6 +84,14 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             first token, self, fixed offset, local, [CLS], [SEP] and
                             punctuation on the text; each score's chance beside it;
                             --export-dir writes atlas.npy (scores, layers, heads) and atlas.csv
+  --rollout                 with --model: attention rollout (Abnar & Zuidema 2020, heads
+                            averaged, 0.5 A + 0.5 I through the layers) and value-weighted
+                            attention (Kobayashi et al. 2020, each weight times ||v_j W_O,h||,
+                            rows summing to 1); prints for the last token what it draws from
+                            after each layer and how much of its heads' attention on the first
+                            token moves anything; --export-dir writes rollout.npy (layers, n,
+                            n), value_norms.npy (layers, heads, n) and value_weighted.npy
+                            (layers, heads, n, n)
   --patch-positions L.H     the head also patched one position at a time (default: the map's
                             strongest); --export-dir writes patching_positions.csv
   --compare-text TEXT       run TEXT (B) too, with the same settings and model: per head the

@@ -117,6 +117,14 @@ public:
     /// are no text to it, and its heads do not copy them (the trainer found the same,
     /// RepeatedTokens).
     virtual ProbePool probePool() const;
+    /// (L, h, n) ||v_j W_O,h|| of `run` (a run of this model): what each head moves from each
+    /// token (AttentionFlow::valueNorms). The base: empty (a toy model's run keeps only the
+    /// traced layer's input).
+    virtual Tensor valueNorms(const ModelRun &run) const
+    {
+        (void)run;
+        return {};
+    }
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

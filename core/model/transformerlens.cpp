@@ -207,4 +207,25 @@ LogitAttribution TransformerLens::attribution(const ModelInput &input, int posit
     return result;
 }
 
+Tensor TransformerLens::valueNorms(const Tensor &layerInputs) const
+{
+    const ModelSpec &spec = m_model.spec();
+    const int64_t layers = spec.layers, heads = spec.heads, d = spec.headDim();
+    const int64_t perGroup = heads / spec.kvHeads, n = layerInputs.shape().size(1);
+    Tensor norms(Shape{{"layer", layers}, {"h", heads}, {"n", n}});
+    for (int64_t layer = 0; layer < layers; ++layer) {
+        const AttentionWeights &w = m_model.weights().layers.at(size_t(layer)).attention;
+        RowMatrix values = layerInputs.matrix({layer}) * w.wV.transpose(); // (n, h_kv d_v)
+        if (w.bV.size() == values.cols())
+            values.rowwise() += w.bV.transpose();
+        for (int64_t head = 0; head < heads; ++head) {
+            const RowMatrix moved = values.middleCols((head / perGroup) * d, d) *
+                                    w.wO.middleCols(head * d, d).transpose(); // (n, d_model)
+            Eigen::Map<Eigen::RowVectorXf>(norms.data() + (layer * heads + head) * n, n) =
+                moved.rowwise().norm().transpose();
+        }
+    }
+    return norms;
+}
+
 } // namespace headlens

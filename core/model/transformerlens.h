@@ -34,6 +34,12 @@ public:
                                  int topTokens,
                                  const std::function<bool(double)> &progress = {}) const;
 
+    /// (L, h, n) ||v_j W_O,h|| of every layer's head h and token j (Kobayashi et al. 2020): the
+    /// value each head moves from each token, through its block of the output projection,
+    /// from `layerInputs` (a run's (L, n, d_model): what each layer's attention read). Under
+    /// grouped-query attention a head reads its key/value group's v.
+    Tensor valueNorms(const Tensor &layerInputs) const;
+
 private:
     TransformerRun cleanRun(const ModelInput &input, bool headOutputs,
                             const std::function<bool(double)> &progress) const;

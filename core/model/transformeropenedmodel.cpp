@@ -160,6 +160,11 @@ PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const Mode
     return TransformerRanking(m_model).patching(clean, corrupt, question, progress);
 }
 
+Tensor TransformerOpenedModel::valueNorms(const ModelRun &run) const
+{
+    return TransformerLens(m_model).valueNorms(run.layerInputs);
+}
+
 LogitLens TransformerOpenedModel::logitLens(const ModelInput &input, int topK,
                                             const std::function<bool(double)> &progress) const
 {

@@ -20,13 +20,18 @@ struct LensRequest
     int headTokens = 10; ///< the tokens each head promotes and suppresses most
     /// The head atlas (computeHeadAtlas) of the model, its positional scores on the job's text.
     bool atlas = false;
+    /// Attention rollout and value-weighted attention of the job's run (AttentionFlow).
+    bool flow = false;
 
-    bool wanted() const { return logitLens || !token.empty() || atlas; }
+    bool wanted() const { return logitLens || !token.empty() || atlas || flow; }
     /// The option that asked for the first analysis wanted, for messages: "--logit-lens",
-    /// "--dla", "--atlas".
+    /// "--dla", "--atlas", "--rollout".
     const char *firstOption() const
     {
-        return logitLens ? "--logit-lens" : !token.empty() ? "--dla" : "--atlas";
+        return logitLens        ? "--logit-lens"
+               : !token.empty() ? "--dla"
+               : atlas          ? "--atlas"
+                                : "--rollout";
     }
 };
 

@@ -9,6 +9,7 @@
 #include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "model/patchingmap.h"
+#include "stats/attentionflow.h"
 
 #include <memory>
 
@@ -24,6 +25,7 @@ struct TraceRun
     std::shared_ptr<const LogitLens> logitLens;          ///< when the job asked for it
     std::shared_ptr<const LogitAttribution> attribution; ///< when the job asked for it
     std::shared_ptr<const HeadAtlas> atlas;              ///< when the job asked for it
+    std::shared_ptr<const AttentionFlow> flow;           ///< when the job asked for it
 };
 
 } // namespace headlens

@@ -6,6 +6,7 @@
 #include "model/headatlasprobe.h"
 #include "model/modelopener.h"
 #include "model/transformermodel.h"
+#include "stats/attentionflow.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -55,6 +56,7 @@ private slots:
     void attributionPrintsAndWritesNumPysNumbers();
     void attributionOfTextTokens();
     void atlasPrintsAndWritesTheScores();
+    void rolloutPrintsAndWritesTheFlow();
     void refusals_data();
     void refusals();
 };
@@ -163,9 +165,12 @@ void TestLensCli::atlasPrintsAndWritesTheScores()
     const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
     const auto run = model->run(model->encode(text), 0, {});
     const HeadAtlas atlas = computeHeadAtlas(*model, *run, AtlasProbe(), nullptr);
-    // The tiny model reads 32 tokens: runs of 16, twice.
+    // The tiny model reads 32 tokens: runs of 16, twice; its small vocabulary reads the stories
+    // in at most 256 distinct tokens, so the runs are stretches of them.
     QCOMPARE(atlas.repeatedLength, 16);
-    QVERIFY2(r.out.contains("Head atlas") && r.out.contains("4 runs of 16 random tokens"),
+    QVERIFY(atlas.textRuns);
+    QVERIFY2(r.out.contains("Head atlas") &&
+                 r.out.contains("4 runs of 16 tokens of the default stories repeated"),
              qPrintable(r.out));
     for (int layer = 0; layer < atlas.layers; ++layer) {
         QString row = QString("%1").arg(layer, 5);
@@ -201,6 +206,39 @@ void TestLensCli::atlasPrintsAndWritesTheScores()
                      atlas.chance[size_t(AtlasScore::PreviousToken)]) < 1e-9);
 }
 
+// --rollout: the files hold the rollout and the value-weighted attention of the run's own
+// attention (tst_attentionflow checks both by hand, tst_transformerlens the value norms against
+// NumPy); the terminal gets a line per layer of each.
+void TestLensCli::rolloutPrintsAndWritesTheFlow()
+{
+    const std::string text = "The cat sat on the mat";
+    QTemporaryDir dir;
+    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--rollout",
+                           "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const auto run = model->run(model->encode(text), 0, {});
+    const auto n = int64_t(run->tokenIds.size());
+    QVERIFY2(r.out.contains("Attention rollout") && r.out.contains("Value-weighted attention"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QString("what token %1 [").arg(n)), qPrintable(r.out));
+    for (int layer = 0; layer < run->layers; ++layer)
+        QCOMPARE(r.out.count(QString("  layer  %1:").arg(layer)), 2);
+    const Tensor rollout = NpyFile::read((dir.path() + "/rollout.npy").toStdString());
+    const Tensor expected = attentionRollout(run->attention);
+    QCOMPARE(rollout.shape().toPlainString(), expected.shape().toPlainString());
+    for (int64_t i = 0; i < expected.numel(); ++i)
+        QVERIFY(std::abs(rollout.data()[i] - expected.data()[i]) < 1e-6);
+    const Tensor norms = NpyFile::read((dir.path() + "/value_norms.npy").toStdString());
+    QCOMPARE(norms.shape().toPlainString(), "(2, 2, " + std::to_string(n) + ")");
+    const Tensor weighted = NpyFile::read((dir.path() + "/value_weighted.npy").toStdString());
+    const Tensor byHand = valueWeightedAttention(run->attention, model->valueNorms(*run));
+    for (int64_t i = 0; i < byHand.numel(); ++i)
+        QVERIFY(std::abs(weighted.data()[i] - byHand.data()[i]) < 1e-6);
+    // Each row is a share of what the head moves: it sums to 1.
+    QVERIFY(std::abs(weighted.matrix({1, 0}).row(n - 1).sum() - 1.0f) < 1e-5);
+}
+
 void TestLensCli::refusals_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -213,6 +251,8 @@ void TestLensCli::refusals_data()
                                    << "--dla reads a model's heads and predictions";
     QTest::newRow("atlas, no model") << QStringList{"--text", "a b", "--atlas"}
                                      << "--atlas reads a model's heads and predictions";
+    QTest::newRow("rollout, no model") << QStringList{"--text", "a b", "--rollout"}
+                                       << "--rollout reads a model's heads and predictions";
     QTest::newRow("atlas of one token") << QStringList{"--model", kModel, "--text", "a", "--atlas"}
                                         << "The head atlas needs a text of at least 2 tokens";
     QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}

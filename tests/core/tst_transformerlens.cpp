@@ -40,6 +40,8 @@ private slots:
     void lensMatchesNumPy_data();
     void lensMatchesNumPy();
     void lastStageIsTheModelsOutput_data() { lensMatchesNumPy_data(); }
+    void valueNormsMatchNumPy_data() { lensMatchesNumPy_data(); }
+    void valueNormsMatchNumPy();
     void lastStageIsTheModelsOutput();
     void attributionMatchesNumPy_data();
     void attributionMatchesNumPy();
@@ -114,6 +116,24 @@ void TestTransformerLens::lastStageIsTheModelsOutput()
         HL_COMPARE_NEAR(lens.finalProbability(lens.stages() - 1, p), softmaxProbability(row, best),
                         0.0, 1e-6);
     }
+}
+
+// ||v_j W_O,h|| of every layer, head and token (Kobayashi et al. 2020) against the float64
+// reference's, from what each layer's attention reads; GQA heads read their group's v.
+void TestTransformerLens::valueNormsMatchNumPy()
+{
+    QFETCH(QString, folder);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    auto golden = goldenOf(folder);
+    const TransformerRun run = model.run(idsOf(golden["ids"]));
+    const Tensor norms = TransformerLens(model).valueNorms(run.layerInputs);
+    const Tensor &expected = golden["value_norms"];
+    QCOMPARE(norms.shape().toPlainString(), expected.shape().toPlainString());
+    double worst = 0.0;
+    for (int64_t i = 0; i < expected.numel(); ++i)
+        worst = std::max(worst, std::abs(double(norms.data()[i]) - double(expected.data()[i])) /
+                                    std::max(1.0, double(expected.data()[i])));
+    QVERIFY2(worst < 1e-5, qPrintable(QString::number(worst)));
 }
 
 void TestTransformerLens::attributionMatchesNumPy_data()
