@@ -135,6 +135,7 @@ Output:
   --view lens               with --model: the Lens tab once its logit lens and attribution
                             are computed
   --view atlas              with --model: the Atlas tab once every head is scored
+  --view flow               with --model: the Flow tab (rollout, value-weighted attention)
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)

@@ -7,6 +7,7 @@
 #include "io/npyfile.h"
 #include "model/headatlasprobe.h"
 #include "model/openedmodel.h"
+#include "model/runflow.h"
 #include "session/layerimportance.h"
 #include "session/weightspolicy.h"
 #include "util/inputerror.h"
@@ -190,14 +191,8 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
     if (lens.atlas)
         run.atlas = std::make_shared<const HeadAtlas>(
             computeHeadAtlas(model, *run.model, AtlasProbe(), progress));
-    if (lens.flow) {
-        auto flow = std::make_shared<AttentionFlow>();
-        flow->rollout = attentionRollout(run.model->attention);
-        flow->valueNorms = model.valueNorms(*run.model);
-        if (!flow->valueNorms.isEmpty())
-            flow->valueWeighted = valueWeightedAttention(run.model->attention, flow->valueNorms);
-        run.flow = std::move(flow);
-    }
+    if (lens.flow)
+        run.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(model, *run.model));
     if (lens.logitLens)
         run.logitLens =
             std::make_shared<const LogitLens>(model.logitLens(input, lens.lensTop, progress));

@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "model/headatlasprobe.h"
 #include "model/openedmodel.h"
+#include "model/runflow.h"
 #include "runner/viewworkpool.h"
 #include "runner/workerthread.h"
 #include "util/inputerror.h"
@@ -92,12 +93,24 @@ void LensRunner::startAtlas(std::shared_ptr<const ModelRun> run)
         [](LensRunner &r, const QString &message) { emit r.atlasFailed(message); });
 }
 
+void LensRunner::startFlow(std::shared_ptr<const ModelRun> run)
+{
+    start<AttentionFlow>(
+        m_flow, m_flowRunning,
+        [run](const std::function<bool(double)> &) {
+            return attentionFlowOf(*run->source.model, *run);
+        },
+        [](LensRunner &r, std::shared_ptr<const AttentionFlow> flow) { emit r.flowReady(flow); },
+        [](LensRunner &r, const QString &message) { emit r.flowFailed(message); });
+}
+
 void LensRunner::cancel()
 {
     ++*m_lens;
     ++*m_attribution;
     ++*m_atlas;
-    m_lensRunning = m_attributionRunning = m_atlasRunning = false;
+    ++*m_flow;
+    m_lensRunning = m_attributionRunning = m_atlasRunning = m_flowRunning = false;
 }
 
 } // namespace headlens

@@ -6,6 +6,7 @@
 #include "model/logitlens.h"
 #include "model/modelinput.h"
 #include "model/modelrun.h"
+#include "stats/attentionflow.h"
 
 #include <QObject>
 #include <QString>
@@ -35,9 +36,14 @@ public:
     /// computeHeadAtlas of `run`'s model, its text scores from `run` when it changes no head
     /// (else from a run of the unchanged model on the same tokens).
     void startAtlas(std::shared_ptr<const ModelRun> run);
+    /// attentionFlowOf `run`.
+    void startFlow(std::shared_ptr<const ModelRun> run);
     /// Forgets the requests in flight (they stop; nothing arrives).
     void cancel();
-    bool isRunning() const { return m_lensRunning || m_attributionRunning || m_atlasRunning; }
+    bool isRunning() const
+    {
+        return m_lensRunning || m_attributionRunning || m_atlasRunning || m_flowRunning;
+    }
 
     /// The tokens each lens cell lists on hover.
     static constexpr int kLensTop = 10;
@@ -48,10 +54,12 @@ signals:
     void lensReady(std::shared_ptr<const headlens::LogitLens> lens);
     void attributionReady(std::shared_ptr<const headlens::LogitAttribution> attribution);
     void atlasReady(std::shared_ptr<const headlens::HeadAtlas> atlas);
+    void flowReady(std::shared_ptr<const headlens::AttentionFlow> flow);
     /// What the model refused (an encoder's attribution, a text without a mask) as a sentence.
     void lensFailed(const QString &message);
     void attributionFailed(const QString &message);
     void atlasFailed(const QString &message);
+    void flowFailed(const QString &message);
 
 private:
     /// The newest request of one kind: a job goes on while its number is still the newest.
@@ -62,9 +70,11 @@ private:
     Newest m_lens = std::make_shared<std::atomic<uint64_t>>(0);
     Newest m_attribution = std::make_shared<std::atomic<uint64_t>>(0);
     Newest m_atlas = std::make_shared<std::atomic<uint64_t>>(0);
+    Newest m_flow = std::make_shared<std::atomic<uint64_t>>(0);
     bool m_lensRunning = false;
     bool m_attributionRunning = false;
     bool m_atlasRunning = false;
+    bool m_flowRunning = false;
 };
 
 } // namespace headlens

@@ -129,6 +129,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showLens->setShortcut(QKeySequence(tr("Ctrl+9")));
     showAtlas = menu->addAction(tr("A&tlas: every head typed by where it looks"));
     showAtlas->setShortcut(QKeySequence(tr("Ctrl+Shift+9")));
+    showFlow = menu->addAction(tr("&Flow: rollout and value-weighted attention"));
+    showFlow->setShortcut(QKeySequence(tr("Ctrl+Shift+8")));
     menu->addSeparator();
 }
 

@@ -50,6 +50,7 @@ public:
     QAction *showCorpus = nullptr;
     QAction *showLens = nullptr;
     QAction *showAtlas = nullptr;
+    QAction *showFlow = nullptr;
     QAction *showCompare = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;

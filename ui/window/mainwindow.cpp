@@ -131,6 +131,7 @@ void MainWindow::buildModels()
     connect(m_actions->showCorpus, &QAction::triggered, this, &MainWindow::showCorpusTab);
     connect(m_actions->showLens, &QAction::triggered, this, &MainWindow::showLensTab);
     connect(m_actions->showAtlas, &QAction::triggered, this, &MainWindow::showAtlasTab);
+    connect(m_actions->showFlow, &QAction::triggered, this, &MainWindow::showFlowTab);
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this, [this] { m_tabs->setCurrentWidget(m_heads); });
@@ -214,6 +215,11 @@ void MainWindow::showLensTab()
 void MainWindow::showAtlasTab()
 {
     m_modelTabs->showAtlas();
+}
+
+void MainWindow::showFlowTab()
+{
+    m_modelTabs->showFlow();
 }
 
 void MainWindow::showPipeline()

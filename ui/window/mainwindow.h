@@ -80,6 +80,8 @@ public:
     void showLensTab();
     /// The Atlas tab (every head's type), when a model has run.
     void showAtlasTab();
+    /// The Flow tab (rollout, value-weighted attention), when a model has run.
+    void showFlowTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }

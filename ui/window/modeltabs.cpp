@@ -1,8 +1,9 @@
-// ModelTabs: four pages added hidden, made visible together with the model's run.
+// ModelTabs: five pages added hidden, made visible together with the model's run.
 #include "window/modeltabs.h"
 
 #include "corpus/corpuspanel.h"
 #include "lens/atlasview.h"
+#include "lens/flowview.h"
 #include "lens/lensview.h"
 #include "models/modeloverview.h"
 #include "window/modelwiring.h"
@@ -13,7 +14,8 @@ namespace headlens {
 
 ModelTabs::ModelTabs(QTabWidget *tabs, ModelWiring *models, QWidget *fallback)
     : QObject(tabs), m_tabs(tabs), m_overview(models->overview()), m_lens(models->lens()),
-      m_atlas(models->atlas()), m_corpus(models->corpus()), m_fallback(fallback)
+      m_atlas(models->atlas()), m_flow(models->flow()), m_corpus(models->corpus()),
+      m_fallback(fallback)
 {
     tabs->addTab(m_overview, tr("Model"));
     tabs->setTabVisible(tabs->indexOf(m_overview), false);
@@ -21,6 +23,8 @@ ModelTabs::ModelTabs(QTabWidget *tabs, ModelWiring *models, QWidget *fallback)
     tabs->setTabVisible(tabs->indexOf(m_lens), false);
     tabs->addTab(m_atlas, tr("Atlas"));
     tabs->setTabVisible(tabs->indexOf(m_atlas), false);
+    tabs->addTab(m_flow, tr("Flow"));
+    tabs->setTabVisible(tabs->indexOf(m_flow), false);
     tabs->addTab(m_corpus, tr("Corpus"));
     tabs->setTabVisible(tabs->indexOf(m_corpus), false);
     connect(models, &ModelWiring::runShown, this, &ModelTabs::setShown);
@@ -41,6 +45,11 @@ void ModelTabs::showAtlas()
     showIfVisible(m_atlas);
 }
 
+void ModelTabs::showFlow()
+{
+    showIfVisible(m_flow);
+}
+
 void ModelTabs::showCorpus()
 {
     showIfVisible(m_corpus);
@@ -48,7 +57,7 @@ void ModelTabs::showCorpus()
 
 void ModelTabs::setShown(bool shown)
 {
-    for (QWidget *page : {m_overview, m_lens, m_atlas, m_corpus}) {
+    for (QWidget *page : {m_overview, m_lens, m_atlas, m_flow, m_corpus}) {
         const int index = m_tabs->indexOf(page);
         if (!shown && m_tabs->currentIndex() == index)
             m_tabs->setCurrentWidget(m_fallback);

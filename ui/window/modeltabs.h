@@ -1,5 +1,5 @@
-// ModelTabs: the "Model", "Lens", "Atlas" and "Corpus" tabs, there only while a model's run is
-// on screen.
+// ModelTabs: the "Model", "Lens", "Atlas", "Flow" and "Corpus" tabs, there only while a model's run
+// is on screen.
 #pragma once
 
 #include <QObject>
@@ -25,6 +25,8 @@ public:
     void showLens();
     /// Bring the Atlas tab to the front, when a model has run.
     void showAtlas();
+    /// Bring the Flow tab to the front, when a model has run.
+    void showFlow();
     /// Bring the Corpus tab to the front, when a model is open.
     void showCorpus();
 
@@ -36,6 +38,7 @@ private:
     QWidget *m_overview;
     QWidget *m_lens;
     QWidget *m_atlas;
+    QWidget *m_flow;
     QWidget *m_corpus;
     QWidget *m_fallback;
 };

@@ -3,6 +3,7 @@
 
 #include "corpus/corpuspanel.h"
 #include "lens/atlasview.h"
+#include "lens/flowview.h"
 #include "lens/lensview.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
@@ -55,6 +56,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_corpus = new CorpusPanel;
     m_lens = new LensView;
     m_atlas = new AtlasView;
+    m_flow = new FlowView;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
     // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
@@ -77,6 +79,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
         if (const auto &run = m_controller->run()) {
             m_lens->chooseHead(run->source.layer, head);
             m_atlas->chooseHead(run->source.layer, head);
+            m_flow->chooseHead(run->source.layer, head);
         }
     });
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
@@ -88,6 +91,7 @@ void ModelWiring::setPlotStyle(const PlotStyle &style)
     m_corpus->setPlotStyle(style);
     m_lens->setPlotStyle(style);
     m_atlas->setPlotStyle(style);
+    m_flow->setPlotStyle(style);
 }
 
 void ModelWiring::syncActive()
@@ -102,6 +106,7 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
     m_corpus->setModel(run ? run->source.model : nullptr);
     m_lens->setRun(run);
     m_atlas->setRun(run);
+    m_flow->setRun(run);
     if (!run) {
         showBuiltInLayer();
         return;

@@ -14,6 +14,7 @@ namespace headlens {
 
 class CorpusPanel;
 class AtlasView;
+class FlowView;
 class LensView;
 class ModelBox;
 class ModelController;
@@ -38,6 +39,7 @@ public:
     /// The "Lens" tab: the logit lens and direct logit attribution of the run's text.
     LensView *lens() const { return m_lens; }
     AtlasView *atlas() const { return m_atlas; }
+    FlowView *flow() const { return m_flow; }
     /// Above the token strip: which model and layer the views show, or that the built-in
     /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
@@ -67,6 +69,7 @@ private:
     CorpusPanel *m_corpus = nullptr;
     LensView *m_lens = nullptr;
     AtlasView *m_atlas = nullptr;
+    FlowView *m_flow = nullptr;
     QLabel *m_note = nullptr;
 };
 

@@ -7,6 +7,7 @@
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
 #include "lens/atlasview.h"
+#include "lens/flowview.h"
 #include "lens/lensrunner.h"
 #include "lens/lensview.h"
 #include "models/modelcontroller.h"
@@ -103,6 +104,13 @@ void ScreenshotTaker::poll()
         return;
     }
     if (m_view == "atlas" && !timedOut && m_window->models()->atlas()->runner()->isRunning())
+        return;
+    if (m_view == "flow" && !m_ranked && !timedOut) {
+        m_ranked = true;
+        m_window->showFlowTab();
+        return;
+    }
+    if (m_view == "flow" && !timedOut && m_window->models()->flow()->runner()->isRunning())
         return;
     if (m_view == "compare" && !m_ranked && !timedOut) {
         m_ranked = true;
