@@ -15,7 +15,7 @@ namespace headlens {
 
 namespace {
 
-constexpr int kPrintedHeads = 3; ///< of each score, the heads listed
+constexpr int kAtlasPrintedHeads = 3; ///< of each score, the heads listed
 
 std::string signedOffset(int offset)
 {
@@ -52,7 +52,7 @@ void AtlasPrinter::print(const HeadAtlas &atlas) const
         if (std::isnan(atlas.chance.at(size_t(k))) || row.hasNaN())
             continue; // not measured on these probes
         std::iota(order.begin(), order.end(), 0);
-        const size_t top = std::min(order.size(), size_t(kPrintedHeads));
+        const size_t top = std::min(order.size(), size_t(kAtlasPrintedHeads));
         std::partial_sort(order.begin(), order.begin() + long(top), order.end(),
                           [&row](int a, int b) { return row(a) > row(b); });
         m_out << "  " << std::left << std::setw(16) << toString(AtlasScore(k)) << std::right << "("

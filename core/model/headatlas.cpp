@@ -6,58 +6,50 @@
 
 namespace headlens {
 
+namespace {
+
+/// Each score's names, in AtlasScore's order: as people read it, as a column of the CLI's
+/// files, as a cell of a table.
+struct ScoreNames
+{
+    const char *reading, *column, *cell;
+};
+constexpr ScoreNames kScoreNames[kAtlasScores] = {
+    {"previous token", "previous_token", "prev"},
+    {"duplicate token", "duplicate_token", "dup"},
+    {"induction", "induction", "ind"},
+    {"first token", "first_token", "first"},
+    {"self", "self", "self"},
+    {"fixed offset", "fixed_offset", "off"},
+    {"local", "local", "local"},
+    {"[CLS]", "cls", "cls"},
+    {"[SEP]", "sep", "sep"},
+    {"punctuation", "punctuation", "punct"},
+};
+
+} // namespace
+
 const char *toString(AtlasScore score)
 {
-    switch (score) {
-    case AtlasScore::PreviousToken:
-        return "previous token";
-    case AtlasScore::DuplicateToken:
-        return "duplicate token";
-    case AtlasScore::Induction:
-        return "induction";
-    case AtlasScore::FirstToken:
-        return "first token";
-    case AtlasScore::Self:
-        return "self";
-    case AtlasScore::Offset:
-        return "fixed offset";
-    case AtlasScore::Local:
-        return "local";
-    case AtlasScore::Cls:
-        return "[CLS]";
-    case AtlasScore::Sep:
-        return "[SEP]";
-    case AtlasScore::Punctuation:
-        return "punctuation";
-    }
-    return "";
+    return kScoreNames[int(score)].reading;
 }
 
 const char *columnName(AtlasScore score)
 {
-    switch (score) {
-    case AtlasScore::PreviousToken:
-        return "previous_token";
-    case AtlasScore::DuplicateToken:
-        return "duplicate_token";
-    case AtlasScore::Induction:
-        return "induction";
-    case AtlasScore::FirstToken:
-        return "first_token";
-    case AtlasScore::Self:
-        return "self";
-    case AtlasScore::Offset:
-        return "fixed_offset";
-    case AtlasScore::Local:
-        return "local";
-    case AtlasScore::Cls:
-        return "cls";
-    case AtlasScore::Sep:
-        return "sep";
-    case AtlasScore::Punctuation:
-        return "punctuation";
+    return kScoreNames[int(score)].column;
+}
+
+std::string HeadAtlas::typeLabel(int layer, int head) const
+{
+    const std::optional<AtlasScore> kind = type(layer, head);
+    if (!kind)
+        return "-";
+    std::string label = kScoreNames[int(*kind)].cell;
+    if (*kind == AtlasScore::Offset) {
+        const int k = offsets.at(size_t(layer * heads + head));
+        label += (k > 0 ? "+" : "") + std::to_string(k);
     }
-    return "";
+    return label;
 }
 
 double HeadAtlas::aboveChance(int kind, double share) const
@@ -66,38 +58,6 @@ double HeadAtlas::aboveChance(int kind, double share) const
     if (std::isnan(share) || std::isnan(base) || base >= 1.0)
         return std::numeric_limits<double>::quiet_NaN();
     return (share - base) / (1.0 - base);
-}
-
-std::string HeadAtlas::typeLabel(int layer, int head) const
-{
-    const std::optional<AtlasScore> kind = type(layer, head);
-    if (!kind)
-        return "-";
-    switch (*kind) {
-    case AtlasScore::PreviousToken:
-        return "prev";
-    case AtlasScore::DuplicateToken:
-        return "dup";
-    case AtlasScore::Induction:
-        return "ind";
-    case AtlasScore::FirstToken:
-        return "first";
-    case AtlasScore::Self:
-        return "self";
-    case AtlasScore::Offset: {
-        const int k = offsets.at(size_t(layer * heads + head));
-        return "off" + std::string(k > 0 ? "+" : "") + std::to_string(k);
-    }
-    case AtlasScore::Local:
-        return "local";
-    case AtlasScore::Cls:
-        return "cls";
-    case AtlasScore::Sep:
-        return "sep";
-    case AtlasScore::Punctuation:
-        return "punct";
-    }
-    return "-";
 }
 
 void HeadAtlas::classify()

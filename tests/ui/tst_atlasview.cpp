@@ -2,11 +2,11 @@
 // the score chooser recolours the map, and a head clicked is described and can be opened.
 #include "lens/atlasview.h"
 #include "lens/lensrunner.h"
-#include "model/modelopener.h"
 #include "model/openedmodel.h"
 #include "plot/heatmapplot.h"
 
 #include "drawnheatmap.h"
+#include "openedrun.h"
 
 #include <QComboBox>
 #include <QPushButton>
@@ -20,16 +20,6 @@ namespace {
 
 const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
-
-/// The model's run of `text`, as the window's worker makes it.
-std::shared_ptr<const ModelRun> runOf(const QString &folder, const std::string &text)
-{
-    std::shared_ptr<const OpenedModel> model = ModelOpener::open(folder.toStdString());
-    std::shared_ptr<ModelRun> run = model->run(model->encode(text), 0, {});
-    run->source.model = model;
-    run->source.path = folder.toStdString();
-    return run;
-}
 
 /// Empty when every cell of `view`'s map has, near its top-left corner (away from the text
 /// written in its middle), the colour of the value the view says it shows there.
@@ -78,7 +68,8 @@ private slots:
 
 void TestAtlasView::cellsNameTypesInTheColourOfTheScoreShown()
 {
-    const auto run = runOf(kGpt2, "Hello world, the cat sat on the mat. The cat sat on the");
+    const auto run =
+        test::openedRun(kGpt2, "Hello world, the cat sat on the mat. The cat sat on the");
     AtlasView view;
     view.resize(1000, 800);
     view.setRun(run);
@@ -131,7 +122,7 @@ void TestAtlasView::aHeadClickedIsDescribedAndOpened()
 {
     AtlasView view;
     view.resize(1000, 800);
-    view.setRun(runOf(kGpt2, "one two three one two three"));
+    view.setRun(test::openedRun(kGpt2, "one two three one two three"));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY_WITH_TIMEOUT(view.atlas() != nullptr, 20000);
@@ -158,7 +149,7 @@ void TestAtlasView::aHeadClickedIsDescribedAndOpened()
 void TestAtlasView::nothingIsComputedWhileHidden()
 {
     AtlasView view;
-    const auto first = runOf(kGpt2, "Hello world");
+    const auto first = test::openedRun(kGpt2, "Hello world");
     view.setRun(first);
     QVERIFY(!view.runner()->isRunning()); // nothing asked for, so nothing can arrive
     QVERIFY(view.atlas() == nullptr);
@@ -171,7 +162,8 @@ void TestAtlasView::nothingIsComputedWhileHidden()
     view.setRun(retraced);
     QVERIFY(!view.runner()->isRunning());
     QCOMPARE(view.atlas(), before);
-    view.setRun(runOf(kGpt2, "Hello there world")); // a new text while shown: computed again
+    view.setRun(
+        test::openedRun(kGpt2, "Hello there world")); // a new text while shown: computed again
     QVERIFY(view.runner()->isRunning());
 }
 
@@ -179,7 +171,7 @@ void TestAtlasView::encodersScoreClsNotTheFirstToken()
 {
     AtlasView view;
     view.resize(1000, 800);
-    view.setRun(runOf(kBert, "The cat sat on the [MASK] ."));
+    view.setRun(test::openedRun(kBert, "The cat sat on the [MASK] ."));
     view.show();
     QTRY_VERIFY_WITH_TIMEOUT(view.atlas() != nullptr, 20000);
     QVERIFY(choosable(*view.scoreChoice(), int(AtlasScore::Cls)));

@@ -3,13 +3,13 @@
 // the choices slice them, and a toy model gets the rollout alone with a sentence.
 #include "lens/flowview.h"
 #include "lens/lensrunner.h"
-#include "model/modelopener.h"
 #include "model/openedmodel.h"
 #include "model/toyopenedmodel.h"
 #include "plot/heatmapplot.h"
 #include "train/trainer.h"
 
 #include "drawnheatmap.h"
+#include "openedrun.h"
 
 #include <QComboBox>
 #include <QTest>
@@ -19,15 +19,6 @@ using namespace headlens;
 namespace {
 
 const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
-
-std::shared_ptr<const ModelRun> runOf(const std::string &path, const std::string &text)
-{
-    std::shared_ptr<const OpenedModel> model = ModelOpener::open(path);
-    std::shared_ptr<ModelRun> run = model->run(model->encode(text), 0, {});
-    run->source.model = model;
-    run->source.path = path;
-    return run;
-}
 
 double largestDifference(const RowMatrix &a, const RowMatrix &b)
 {
@@ -56,7 +47,7 @@ private slots:
 
 void TestFlowView::drawsTheRolloutTheAttentionAndWhatMoves()
 {
-    const auto run = runOf(kGpt2.toStdString(), "The cat sat on the mat");
+    const auto run = test::openedRun(kGpt2, "The cat sat on the mat");
     FlowView view;
     view.resize(1400, 700);
     view.setRun(run);

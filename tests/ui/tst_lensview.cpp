@@ -3,11 +3,12 @@
 #include "lens/lensrunner.h"
 #include "lens/lensview.h"
 #include "lens/logitlensplot.h"
-#include "model/modelopener.h"
 #include "model/openedmodel.h"
 #include "views/differenceheatmap.h"
 
+#include "openedrun.h"
 #include <QComboBox>
+
 #include <QTest>
 
 using namespace headlens;
@@ -16,16 +17,6 @@ namespace {
 
 const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
-
-/// The model's run of `text`, as the window's worker makes it.
-std::shared_ptr<const ModelRun> runOf(const QString &folder, const std::string &text)
-{
-    std::shared_ptr<const OpenedModel> model = ModelOpener::open(folder.toStdString());
-    std::shared_ptr<ModelRun> run = model->run(model->encode(text), 0, {});
-    run->source.model = model;
-    run->source.path = folder.toStdString();
-    return run;
-}
 
 /// `view` shown at `size` with `run`, as the Lens tab shows it: the lens starts.
 void showWith(LensView &view, std::shared_ptr<const ModelRun> run, QSize size)
@@ -64,7 +55,7 @@ private slots:
 
 void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
 {
-    const auto run = runOf(kGpt2, "Hello world, the cat sat");
+    const auto run = test::openedRun(kGpt2, "Hello world, the cat sat");
     LensView view;
     showWith(view, run, QSize(1200, 900));
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -115,7 +106,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
     for (int k = 0; k < 28; ++k)
         many += k % 2 ? " cat" : " the";
     LensView narrow;
-    showWith(narrow, runOf(kGpt2, many), QSize(300, 700));
+    showWith(narrow, test::openedRun(kGpt2, many), QSize(300, 700));
     QTRY_VERIFY_WITH_TIMEOUT(narrow.lensPlot()->lens() != nullptr, 20000);
     narrow.lensPlot()->replot();
     QApplication::processEvents();
@@ -126,7 +117,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
 
 void TestLensView::attributionFollowsTheChoicesAndTheColumns()
 {
-    const auto run = runOf(kGpt2, "Hello world, the cat sat");
+    const auto run = test::openedRun(kGpt2, "Hello world, the cat sat");
     LensView view;
     showWith(view, run, QSize(1200, 900));
     AttributionPanel &panel = *view.attribution();
@@ -177,7 +168,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
 void TestLensView::nothingIsComputedWhileHidden()
 {
     LensView view;
-    view.setRun(runOf(kGpt2, "Hello world"));
+    view.setRun(test::openedRun(kGpt2, "Hello world"));
     QVERIFY(!view.runner()->isRunning()); // nothing asked for, so nothing can arrive
     QVERIFY(view.lensPlot()->lens() == nullptr);
     view.show(); // shown: computed
@@ -187,7 +178,7 @@ void TestLensView::nothingIsComputedWhileHidden()
 void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
 {
     LensView view;
-    showWith(view, runOf(kBert, "The cat sat on the [MASK] ."), QSize(1000, 800));
+    showWith(view, test::openedRun(kBert, "The cat sat on the [MASK] ."), QSize(1000, 800));
     QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
     QCOMPARE(view.lensPlot()->colCount(), 1); // the one mask
     QCOMPARE(view.lensPlot()->colLabels().first(), QStringLiteral("[MASK]"));

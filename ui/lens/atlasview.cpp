@@ -21,10 +21,9 @@ constexpr int kTypeStrength = -1; ///< the score choice that colours by the type
 
 } // namespace
 
-AtlasView::AtlasView(QWidget *parent) : QWidget(parent)
+AtlasView::AtlasView(QWidget *parent) : RunAnalysisView(Reads::UnchangedModel, parent)
 {
     setObjectName(QStringLiteral("atlasView"));
-    m_runner = new LensRunner(this);
     m_intro = new QLabel(
         tr("<b>Head atlas</b>: every head scored by where it looks. <i>Previous token</i>, "
            "<i>duplicate token</i> and <i>induction</i> are measured on random tokens repeated "
@@ -74,8 +73,8 @@ AtlasView::AtlasView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_headLabel);
     layout->addWidget(m_open, 0, Qt::AlignLeft);
 
-    connect(m_runner, &LensRunner::atlasReady, this, &AtlasView::setAtlas);
-    connect(m_runner, &LensRunner::atlasFailed, this, [this](const QString &message) {
+    connect(runner(), &LensRunner::atlasReady, this, &AtlasView::setAtlas);
+    connect(runner(), &LensRunner::atlasFailed, this, [this](const QString &message) {
         m_status->setText(message);
         m_map->hide();
     });
@@ -90,34 +89,10 @@ AtlasView::AtlasView(QWidget *parent) : QWidget(parent)
     });
 }
 
-void AtlasView::setRun(std::shared_ptr<const ModelRun> run)
+void AtlasView::start()
 {
-    // Another layer traced or heads ablated: the atlas is of the unchanged model on the same
-    // tokens, so nothing new is needed.
-    if (run && m_run && run->tokenIds == m_run->tokenIds && run->segments == m_run->segments &&
-        run->source.model == m_run->source.model) {
-        m_run = std::move(run);
-        return;
-    }
-    m_run = std::move(run);
-    m_runner->cancel();
-    m_stale = m_run != nullptr;
-    computeIfShown();
-}
-
-void AtlasView::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    computeIfShown();
-}
-
-void AtlasView::computeIfShown()
-{
-    if (!m_stale || !isVisible() || !m_run || !m_run->source.model)
-        return;
-    m_stale = false;
-    m_status->setText(tr("Scoring every head on the text and on repeated random tokens…"));
-    m_runner->startAtlas(m_run);
+    m_status->setText(tr("Scoring every head on the text and on repeated tokens…"));
+    runner()->startAtlas(run());
 }
 
 void AtlasView::setAtlas(std::shared_ptr<const HeadAtlas> atlas)

@@ -1,8 +1,8 @@
 // AtlasView: the Atlas tab: every head of the model typed by where it looks on standard probes.
 #pragma once
 
+#include "lens/runanalysisview.h"
 #include "model/headatlas.h"
-#include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>
@@ -16,22 +16,19 @@ class QPushButton;
 namespace headlens {
 
 class HeatmapPlot;
-class LensRunner;
 
 /// A layers x heads map of the head atlas (computeHeadAtlas): each cell names the head's type
 /// and is coloured by the score chosen above it (or, by default, by how far its type's score
 /// stands above chance). Computed off the UI thread when the tab is shown, again for every new
 /// text or model while it stays shown, never while hidden. Hover a head for all its scores;
 /// click it to choose it, "Show in the Heads view" to pin it there.
-class AtlasView : public QWidget
+class AtlasView : public RunAnalysisView
 {
     Q_OBJECT
 
 public:
     explicit AtlasView(QWidget *parent = nullptr);
 
-    /// The run whose model and text the atlas reads (null: none; the tab is hidden then).
-    void setRun(std::shared_ptr<const ModelRun> run);
     /// Outlines head (layer, head) (the head pinned elsewhere) and describes it below the map.
     void chooseHead(int layer, int head);
     void setPlotStyle(const PlotStyle &style);
@@ -40,7 +37,6 @@ public:
     void showScore(int score);
     HeatmapPlot *map() const { return m_map; }
     QComboBox *scoreChoice() const { return m_score; }
-    LensRunner *runner() const { return m_runner; }
     const HeadAtlas *atlas() const { return m_atlas.get(); }
     /// The value drawn in cell (layer, head) for the score shown.
     double shownValue(int layer, int head) const;
@@ -55,21 +51,17 @@ signals:
     void headOpened(int layer, int head);
 
 protected:
-    void showEvent(QShowEvent *event) override;
+    void start() override;
 
 private:
-    void computeIfShown();
     /// Head (layer, head)'s type and every score it has with its chance, `separator` between.
     QString describeHead(int layer, int head, const QString &separator) const;
     void setAtlas(std::shared_ptr<const HeadAtlas> atlas);
     /// The words under the map: how many heads of each type.
     QString typeCounts() const;
 
-    std::shared_ptr<const ModelRun> m_run;
     std::shared_ptr<const HeadAtlas> m_atlas;
-    bool m_stale = false; ///< m_run's atlas has not been asked for yet
     int m_layer = -1, m_head = -1;
-    LensRunner *m_runner = nullptr;
     QLabel *m_intro = nullptr;
     QLabel *m_status = nullptr;
     QComboBox *m_score = nullptr;

@@ -31,10 +31,9 @@ HeatmapPlot *flowPlot(const QString &name, const QString &scale)
 
 } // namespace
 
-FlowView::FlowView(QWidget *parent) : QWidget(parent)
+FlowView::FlowView(QWidget *parent) : RunAnalysisView(Reads::Run, parent)
 {
     setObjectName(QStringLiteral("flowView"));
-    m_runner = new LensRunner(this);
     auto *intro = new QLabel(
         tr("<b>Where information moves</b>, beside where heads look. Left: <i>attention "
            "rollout</i> (Abnar &amp; Zuidema 2020) through the layer chosen: every layer's "
@@ -71,35 +70,22 @@ FlowView::FlowView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_status);
     layout->addLayout(plots, 1);
 
-    connect(m_runner, &LensRunner::flowReady, this, &FlowView::setFlow);
-    connect(m_runner, &LensRunner::flowFailed, m_status, &QLabel::setText);
+    connect(runner(), &LensRunner::flowReady, this, &FlowView::setFlow);
+    connect(runner(), &LensRunner::flowFailed, m_status, &QLabel::setText);
     connect(m_layer, qOverload<int>(&QComboBox::activated), this, &FlowView::draw);
     connect(m_head, qOverload<int>(&QComboBox::activated), this, &FlowView::draw);
 }
 
-void FlowView::setRun(std::shared_ptr<const ModelRun> run)
+void FlowView::runChanged()
 {
-    m_run = std::move(run);
-    m_runner->cancel();
     m_flow.reset();
-    m_stale = m_run != nullptr;
     fillChoices();
-    computeIfShown();
 }
 
-void FlowView::showEvent(QShowEvent *event)
+void FlowView::start()
 {
-    QWidget::showEvent(event);
-    computeIfShown();
-}
-
-void FlowView::computeIfShown()
-{
-    if (!m_stale || !isVisible() || !m_run || !m_run->source.model)
-        return;
-    m_stale = false;
     m_status->setText(tr("Multiplying the layers' attention…"));
-    m_runner->startFlow(m_run);
+    runner()->startFlow(run());
 }
 
 void FlowView::fillChoices()
@@ -108,12 +94,12 @@ void FlowView::fillChoices()
     const QSignalBlocker blockLayer(m_layer), blockHead(m_head);
     m_layer->clear();
     m_head->clear();
-    if (!m_run)
+    if (!run())
         return;
-    for (int l = 0; l < m_run->layers; ++l)
+    for (int l = 0; l < run()->layers; ++l)
         m_layer->addItem(tr("%1").arg(l), l);
     m_head->addItem(tr("every head, averaged"), kEveryHead);
-    for (int h = 0; h < m_run->heads; ++h)
+    for (int h = 0; h < run()->heads; ++h)
         m_head->addItem(tr("%1").arg(h + 1), h);
     m_layer->setCurrentIndex(std::max(0, m_layer->findData(layer)));
     m_head->setCurrentIndex(std::max(0, m_head->findData(head)));
@@ -156,7 +142,7 @@ RowMatrix FlowView::rolloutShown() const
 
 RowMatrix FlowView::attentionShown() const
 {
-    return m_flow && m_run ? headMean(m_run->attention) : RowMatrix();
+    return m_flow && run() ? headMean(run()->attention) : RowMatrix();
 }
 
 RowMatrix FlowView::weightedShown() const
@@ -167,10 +153,10 @@ RowMatrix FlowView::weightedShown() const
 
 void FlowView::draw()
 {
-    if (!m_flow || !m_run || m_layer->count() == 0)
+    if (!m_flow || !run() || m_layer->count() == 0)
         return;
     QStringList tokens;
-    for (const std::string &token : m_run->tokens)
+    for (const std::string &token : run()->tokens)
         tokens << QString::fromStdString(token);
     const int layer = m_layer->currentData().toInt(), head = m_head->currentData().toInt();
     const QString which = head == kEveryHead ? tr("layer %1's heads, averaged").arg(layer)

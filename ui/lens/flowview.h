@@ -1,7 +1,7 @@
 // FlowView: the Flow tab: where information moves through the layers, beside where heads look.
 #pragma once
 
-#include "model/modelrun.h"
+#include "lens/runanalysisview.h"
 #include "plot/plotstyle.h"
 #include "stats/attentionflow.h"
 
@@ -15,7 +15,6 @@ class QLabel;
 namespace headlens {
 
 class HeatmapPlot;
-class LensRunner;
 
 /// Three heatmaps of the text on screen: the attention rollout through the chosen layer
 /// (every head averaged), and the chosen head's attention beside its value-weighted attention
@@ -23,14 +22,13 @@ class LensRunner;
 /// moving differ (an attention sink is looked at and moves little). The head may be "every
 /// head, averaged". Computed off the UI thread when the tab is shown, again for every new run
 /// while it stays shown (the run's own attention: ablations included), never while hidden.
-class FlowView : public QWidget
+class FlowView : public RunAnalysisView
 {
     Q_OBJECT
 
 public:
     explicit FlowView(QWidget *parent = nullptr);
 
-    void setRun(std::shared_ptr<const ModelRun> run);
     /// Shows layer `layer` and head `head` (-1: every head averaged), as the combo boxes do.
     void chooseHead(int layer, int head);
     void setPlotStyle(const PlotStyle &style);
@@ -40,7 +38,6 @@ public:
     HeatmapPlot *weightedPlot() const { return m_weighted; }
     QComboBox *layerChoice() const { return m_layer; }
     QComboBox *headChoice() const { return m_head; }
-    LensRunner *runner() const { return m_runner; }
     const AttentionFlow *flow() const { return m_flow.get(); }
     QString status() const;
 
@@ -54,20 +51,17 @@ public:
     static constexpr int kMaxCells = 256;
 
 protected:
-    void showEvent(QShowEvent *event) override;
+    void runChanged() override;
+    void start() override;
 
 private:
-    void computeIfShown();
     void setFlow(std::shared_ptr<const AttentionFlow> flow);
     void fillChoices();
     void draw();
     /// The mean over the heads shown (one, or all) of `perHead`'s (layer, head) matrices.
     RowMatrix headMean(const Tensor &perHead) const;
 
-    std::shared_ptr<const ModelRun> m_run;
     std::shared_ptr<const AttentionFlow> m_flow;
-    bool m_stale = false;
-    LensRunner *m_runner = nullptr;
     QLabel *m_status = nullptr;
     QComboBox *m_layer = nullptr;
     QComboBox *m_head = nullptr;

@@ -1,7 +1,7 @@
 // LensView: the Lens tab: what the layers and heads of the run on screen write.
 #pragma once
 
-#include "model/modelrun.h"
+#include "lens/runanalysisview.h"
 #include "plot/plotstyle.h"
 
 #include <QWidget>
@@ -13,7 +13,6 @@ class QLabel;
 namespace headlens {
 
 class AttributionPanel;
-class LensRunner;
 class LogitLensPlot;
 
 /// The logit lens of the text above the direct logit attribution of one position, both of the
@@ -21,21 +20,18 @@ class LogitLensPlot;
 /// thread when the tab is shown (a model pass each), again for every new text while it stays
 /// shown, and not at all while hidden. Clicking a column of the lens attributes
 /// that position; the attribution starts at the last position read, with the model's top token.
-class LensView : public QWidget
+class LensView : public RunAnalysisView
 {
     Q_OBJECT
 public:
     explicit LensView(QWidget *parent = nullptr);
 
-    /// The run whose model and text the analyses read (null: none; the tab is hidden then).
-    void setRun(std::shared_ptr<const ModelRun> run);
     /// Outlines head (layer, head) in the attribution (the head pinned elsewhere).
     void chooseHead(int layer, int head);
     void setPlotStyle(const PlotStyle &style);
 
     LogitLensPlot *lensPlot() const { return m_plot; }
     AttributionPanel *attribution() const { return m_attribution; }
-    LensRunner *runner() const { return m_runner; }
     QString status() const;
 
 signals:
@@ -43,17 +39,12 @@ signals:
     void headOpened(int layer, int head);
 
 protected:
-    void showEvent(QShowEvent *event) override;
+    void start() override;
 
 private:
-    /// Starts the lens for m_run when it has none yet and the view can be seen.
-    void computeIfShown();
     /// The attribution's choices at `position` (an index into the text), from the lens.
     void attributeAt(int position);
 
-    std::shared_ptr<const ModelRun> m_run;
-    bool m_stale = false; ///< m_run's lens has not been asked for yet
-    LensRunner *m_runner = nullptr;
     QLabel *m_intro = nullptr;
     QLabel *m_status = nullptr;
     LogitLensPlot *m_plot = nullptr;

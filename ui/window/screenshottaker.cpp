@@ -89,29 +89,23 @@ void ScreenshotTaker::poll()
         }
         return;
     }
-    // lens: the tab shown (which starts its analyses), then the picture once they are in.
-    if (m_view == "lens" && !m_ranked && !timedOut) {
-        m_ranked = true;
-        m_window->showLensTab();
-        return;
+    // lens, atlas, flow: the tab shown (which starts its analysis), then the picture once the
+    // analysis is in.
+    const std::pair<const char *, std::pair<void (MainWindow::*)(), RunAnalysisView *>> analyses[] =
+        {{"lens", {&MainWindow::showLensTab, m_window->models()->lens()}},
+         {"atlas", {&MainWindow::showAtlasTab, m_window->models()->atlas()}},
+         {"flow", {&MainWindow::showFlowTab, m_window->models()->flow()}}};
+    for (const auto &[name, analysis] : analyses) {
+        if (m_view != name || timedOut)
+            continue;
+        if (!m_ranked) {
+            m_ranked = true;
+            (m_window->*analysis.first)();
+            return;
+        }
+        if (analysis.second->runner()->isRunning())
+            return;
     }
-    if (m_view == "lens" && !timedOut && m_window->models()->lens()->runner()->isRunning())
-        return;
-    // atlas: the same, once the probes are scored.
-    if (m_view == "atlas" && !m_ranked && !timedOut) {
-        m_ranked = true;
-        m_window->showAtlasTab();
-        return;
-    }
-    if (m_view == "atlas" && !timedOut && m_window->models()->atlas()->runner()->isRunning())
-        return;
-    if (m_view == "flow" && !m_ranked && !timedOut) {
-        m_ranked = true;
-        m_window->showFlowTab();
-        return;
-    }
-    if (m_view == "flow" && !timedOut && m_window->models()->flow()->runner()->isRunning())
-        return;
     if (m_view == "compare" && !m_ranked && !timedOut) {
         m_ranked = true;
         m_window->showCompare();
