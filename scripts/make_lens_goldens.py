@@ -19,6 +19,10 @@ computes from the papers, not from HeadLens's code:
     token j, ||f_h(x_j)|| with f_h(x) = (x W_V + b_V)_h W_O,h, x what the layer's attention
     reads (the stream through its first norm; BERT's post-norm block reads the stream itself),
     a head of a key/value group reading its group's v.
+  circuits (Elhage et al. 2021) of the last layer's second head, biases left out, on the
+    text's distinct ids in order: W_QK = W_Q,h W_K,h^T and W_OV = W_V,h W_O,h (row vectors),
+    their singular values, E W_QK E^T / sqrt(d_k), E W_OV U^T, and the copying score
+    sum Re λ / sum |λ| of the latter's eigenvalues.
 
 Writes DIR/<family>/<folder>/lens.npz for --out DIR (read by tst_transformerlens):
     /usr/bin/python3 scripts/make_lens_goldens.py --out tests/data
@@ -101,6 +105,17 @@ def value_norms(xs, values, w_o_blocks, groups):
     return np.array(out)
 
 
+def circuits(w_q, w_k, w_v, w_o, e, u):
+    """w_q, w_k, w_v (d, d_k), w_o (d_k, d): the head's maps on row vectors; e, u (T, d)."""
+    qk, ov = w_q @ w_k.T, w_v @ w_o
+    sv = lambda m: np.linalg.svd(m, compute_uv=False)[:w_q.shape[1]]  # noqa: E731
+    qk_tokens = e @ qk @ e.T / np.sqrt(w_q.shape[1])
+    ov_tokens = e @ ov @ u.T
+    eig = np.linalg.eigvals(ov_tokens)
+    return dict(circuit_qk_sv=sv(qk), circuit_ov_sv=sv(ov), circuit_qk=qk_tokens,
+                circuit_ov=ov_tokens, circuit_copying=np.array([eig.real.sum() / np.abs(eig).sum()]))
+
+
 def decoder_case(out, folder, forward, cfg_keys, parts):
     base = os.path.join(gpt2.ROOT, "tests", "data", folder)
     cfg = json.load(open(os.path.join(base, "config.json")))
@@ -118,8 +133,10 @@ def decoder_case(out, folder, forward, cfg_keys, parts):
     golden = np.load(os.path.join(base, "golden.npz"))[f"logits_{TEXT}"]
     assert np.abs(logits - golden).max() < 1e-4, "the reference is not the goldens' model"
     L = cfg[cfg_keys[0]]
+    distinct = list(dict.fromkeys(int(i) for i in ids))
+    embed = p["wte.weight" if "wte.weight" in p else "model.embed_tokens.weight"].astype(np.float64)
     stream_list = [streams[s] for s in range(L + 1)]
-    read, unembed, w_o_blocks, biases, norm, values = parts(p, cfg)
+    read, unembed, w_o_blocks, biases, norm, values, head_maps = parts(p, cfg)
     probability, top, final = lens_of(stream_list, read)
     assert np.abs(final - logits).max() < 1e-9  # the last stage is the model's output
     last = final[-1]
@@ -136,7 +153,9 @@ def decoder_case(out, folder, forward, cfg_keys, parts):
           dla_embeddings=np.array([emb]), dla_mlps=mlps, dla_biases=bias_shares,
           dla_norm_bias=np.array([normed_bias]),
           value_norms=value_norms([streams[s] for s in range(L)], values, w_o_blocks,
-                                  len(w_o_blocks[0]) // values(0, streams[0]).shape[1]))
+                                  len(w_o_blocks[0]) // values(0, streams[0]).shape[1]),
+          circuit_ids=np.array(distinct, np.int64),
+          **circuits(*head_maps(L - 1, 1), embed[distinct], unembed[distinct]))
 
 
 def gpt2_parts(p, cfg):
@@ -155,8 +174,12 @@ def gpt2_parts(p, cfg):
         a = gpt2.layer_norm(x, p[f"h.{i}.ln_1.weight"], p[f"h.{i}.ln_1.bias"], eps)
         qkv = a @ p[f"h.{i}.attn.c_attn.weight"] + p[f"h.{i}.attn.c_attn.bias"]
         return qkv[:, 2 * d:].reshape(len(x), H, dk)
+    def head_maps(i, h):  # c_attn's columns: q, k, v of every head, d each
+        w = p[f"h.{i}.attn.c_attn.weight"]
+        return (w[:, h * dk:(h + 1) * dk], w[:, d + h * dk:d + (h + 1) * dk],
+                w[:, 2 * d + h * dk:2 * d + (h + 1) * dk], blocks[i][h])
     return (read, p["wte.weight"], blocks, biases,
-            ("layer", p["ln_f.weight"], p["ln_f.bias"], eps), values)
+            ("layer", p["ln_f.weight"], p["ln_f.bias"], eps), values, head_maps)
 
 
 def llama_parts(p, cfg):
@@ -176,7 +199,12 @@ def llama_parts(p, cfg):
         t = llama.rms_norm(x, p[a + "input_layernorm.weight"], eps)
         v = t @ p[a + "self_attn.v_proj.weight"].T + p.get(a + "self_attn.v_proj.bias", 0.0)
         return v.reshape(len(x), cfg["num_key_value_heads"], hd)
-    return read, unembed, blocks, biases, ("rms", p["model.norm.weight"], None, eps), values
+    def head_maps(i, h):  # nn.Linear rows: head h's q, its group's k and v
+        a, g = f"model.layers.{i}.self_attn.", h // (H // cfg["num_key_value_heads"])
+        rows = lambda name, k: p[a + name + ".weight"][k * hd:(k + 1) * hd].T  # noqa: E731
+        return rows("q_proj", h), rows("k_proj", g), rows("v_proj", g), blocks[i][h]
+    return (read, unembed, blocks, biases, ("rms", p["model.norm.weight"], None, eps), values,
+            head_maps)
 
 
 def bert_case(out, folder, layout):

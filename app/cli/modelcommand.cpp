@@ -2,6 +2,7 @@
 #include "modelcommand.h"
 
 #include "atlasprinter.h"
+#include "circuitsprinter.h"
 #include "commandlinejob.h"
 #include "comparisonprinter.h"
 #include "figurewriter.h"
@@ -90,6 +91,8 @@ int ModelCommand::run(const CommandLineRequest &request)
         RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
     if (traced.atlas && !request.json)
         AtlasPrinter(m_out).print(*traced.atlas);
+    if (traced.circuits && !request.json)
+        CircuitsPrinter(m_out).print(*traced.circuits, run.tokenIds);
     if (traced.flow && !request.json)
         FlowPrinter(m_out).print(*traced.flow, run.attention, run.tokens);
     if (traced.logitLens && !request.json)
@@ -127,6 +130,11 @@ int ModelCommand::run(const CommandLineRequest &request)
         }
         if (traced.flow)
             ranking += FlowPrinter::write(*traced.flow, request.exportDir);
+        if (traced.circuits) {
+            CircuitsPrinter::write(*traced.circuits, request.exportDir);
+            ranking += ", circuits_qk.npy, circuits_ov.npy, circuits_tokens.csv, "
+                       "circuits_singular_values.csv";
+        }
         if (traced.logitLens) {
             LensPrinter::write(*traced.logitLens, run.tokens, request.exportDir);
             ranking += ", logit_lens.npy, logit_lens_top.npy, logit_lens.csv";

@@ -56,6 +56,10 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
             throw InputError("--dla expects the token whose logit to split up, e.g. --dla \" "
                              "Paris\" or --dla \" Paris, London\" for logit(Paris) - "
                              "logit(London).");
+    } else if (option == "--circuits") {
+        const auto [layer, head] = OptionValues::layerHead(option, value);
+        r.lens.circuitsLayer = layer;
+        r.lens.circuitsHead = head - 1; // heads from 1 on the command line
     } else if (option == "--dla-position")
         r.lens.position = OptionValues::size(option, value) - 1; // tokens from 1
     else if (option == "--export-dir")

@@ -84,6 +84,12 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             first token, self, fixed offset, local, [CLS], [SEP] and
                             punctuation on the text; each score's chance beside it;
                             --export-dir writes atlas.npy (scores, layers, heads) and atlas.csv
+  --circuits L.H            with --model: head H (from 1) of layer L's QK and OV circuits
+                            (Elhage et al. 2021): their singular values, the copying score,
+                            the token pairs its QK prefers and the tokens its OV raises, on
+                            the text's tokens and the stories' (512 at most); --export-dir
+                            writes circuits_qk.npy and circuits_ov.npy (T, T),
+                            circuits_tokens.csv and circuits_singular_values.csv
   --rollout                 with --model: attention rollout (Abnar & Zuidema 2020, heads
                             averaged, 0.5 A + 0.5 I through the layers) and value-weighted
                             attention (Kobayashi et al. 2020, each weight times ||v_j W_O,h||,

@@ -33,6 +33,13 @@ LogitAttribution OpenedModel::attribution(const ModelInput &, int, int, int, int
     noLens(*this, "Direct logit attribution");
 }
 
+HeadCircuits OpenedModel::circuits(int, int, const std::vector<int> &) const
+{
+    throw InputError("The QK and OV circuits read a checkpoint's token embeddings and output "
+                     "head; " +
+                     family() + " has neither. Open a GPT-2, Llama, Qwen, Mistral or BERT folder.");
+}
+
 OpenedModel::ProbePool OpenedModel::probePool() const
 {
     const std::vector<int> text = encodePiece(StoryGenerator(0).generate(4096).text);

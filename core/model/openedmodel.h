@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/headinterventions.h"
+#include "model/headcircuits.h"
 #include "model/headimportance.h"
 #include "model/logitattribution.h"
 #include "model/logitlens.h"
@@ -125,6 +126,10 @@ public:
         (void)run;
         return {};
     }
+    /// The QK and OV circuits of head `head` of layer `layer` (from 0) read on `tokens` (ids of
+    /// this model's vocabulary). The base throws InputError: the circuits read a checkpoint's
+    /// embeddings and output head. Throws InputError for a head or token the model lacks.
+    virtual HeadCircuits circuits(int layer, int head, const std::vector<int> &tokens) const;
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

@@ -3,6 +3,7 @@
 
 #include "model/transformerlens.h"
 #include "model/transformerranking.h"
+#include "util/inputerror.h"
 
 #include <filesystem>
 
@@ -163,6 +164,50 @@ PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const Mode
 Tensor TransformerOpenedModel::valueNorms(const ModelRun &run) const
 {
     return TransformerLens(m_model).valueNorms(run.layerInputs);
+}
+
+HeadCircuits TransformerOpenedModel::circuits(int layer, int head,
+                                              const std::vector<int> &tokens) const
+{
+    const ModelSpec &spec = m_model.spec();
+    if (layer < 0 || layer >= spec.layers || head < 0 || head >= spec.heads)
+        throw InputError("There is no head " + std::to_string(layer) + "." +
+                         std::to_string(head + 1) + " in " + name() + ": its layers are 0-" +
+                         std::to_string(spec.layers - 1) + " and its heads 1-" +
+                         std::to_string(spec.heads) + " (write L.H, e.g. 0.1).");
+    if (tokens.empty())
+        throw InputError("The circuits need at least one token to read them on.");
+    const ModelWeights &weights = m_model.weights();
+    // An encoder reads its tokens out through the MLM head's decoder (tied to the embeddings
+    // in BERT), or, without a head, through its embeddings.
+    const WeightView &unembedding = weights.outputHead.rows > 0         ? weights.outputHead
+                                    : weights.maskHead.decoder.rows > 0 ? weights.maskHead.decoder
+                                                                        : weights.embedding;
+    const int64_t d = spec.headDim(), width = spec.dModel, count = int64_t(tokens.size());
+    RowMatrix embeddings(count, width), unembeddings(count, width);
+    for (int64_t t = 0; t < count; ++t) {
+        const int id = tokens[size_t(t)];
+        if (id < 0 || id >= spec.vocabSize)
+            throw InputError("Token id " + std::to_string(id) + " is outside the vocabulary (0-" +
+                             std::to_string(spec.vocabSize - 1) + ").");
+        weights.embedding.widenRows(id, 1, embeddings.row(t).data());
+        unembedding.widenRows(id, 1, unembeddings.row(t).data());
+    }
+    const AttentionWeights &w = weights.layers.at(size_t(layer)).attention;
+    HeadCircuits circuits;
+    circuits.layer = layer;
+    circuits.head = head;
+    circuits.sharedBy = spec.heads / spec.kvHeads;
+    circuits.keyValueHead = head / circuits.sharedBy;
+    circuits.rotary = spec.positions == PositionKind::Rotary;
+    circuits.tokens = tokens;
+    for (int id : tokens)
+        circuits.labels.push_back(tokenLabel(id));
+    const int64_t group = circuits.keyValueHead;
+    circuits.circuit = headCircuit(w.wQ.middleRows(head * d, d), w.wK.middleRows(group * d, d),
+                                   w.wV.middleRows(group * d, d), w.wO.middleCols(head * d, d),
+                                   embeddings, unembeddings);
+    return circuits;
 }
 
 LogitLens TransformerOpenedModel::logitLens(const ModelInput &input, int topK,

@@ -16,6 +16,7 @@ public:
     std::string family() const override { return m_model.spec().family->displayName; }
     std::string name() const override;
     Tensor valueNorms(const ModelRun &run) const override;
+    HeadCircuits circuits(int layer, int head, const std::vector<int> &tokens) const override;
     int layers() const override { return m_model.spec().layers; }
     std::vector<std::string> warnings() const override { return m_model.warnings(); }
     int maxTokens() const override { return m_model.spec().maxTokens(); }

@@ -22,16 +22,23 @@ struct LensRequest
     bool atlas = false;
     /// Attention rollout and value-weighted attention of the job's run (AttentionFlow).
     bool flow = false;
+    /// The QK and OV circuits (HeadCircuits) of this head, from 0; -1: none.
+    int circuitsLayer = -1;
+    int circuitsHead = -1;
 
-    bool wanted() const { return logitLens || !token.empty() || atlas || flow; }
+    bool wanted() const
+    {
+        return logitLens || !token.empty() || atlas || flow || circuitsLayer >= 0;
+    }
     /// The option that asked for the first analysis wanted, for messages: "--logit-lens",
-    /// "--dla", "--atlas", "--rollout".
+    /// "--dla", "--atlas", "--rollout", "--circuits".
     const char *firstOption() const
     {
         return logitLens        ? "--logit-lens"
                : !token.empty() ? "--dla"
                : atlas          ? "--atlas"
-                                : "--rollout";
+               : flow           ? "--rollout"
+                                : "--circuits";
     }
 };
 

@@ -13,6 +13,7 @@
 #include "util/inputerror.h"
 
 #include <optional>
+#include <unordered_set>
 
 namespace headlens {
 
@@ -193,6 +194,9 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
             computeHeadAtlas(model, *run.model, AtlasProbe(), progress));
     if (lens.flow)
         run.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(model, *run.model));
+    if (lens.circuitsLayer >= 0)
+        run.circuits = std::make_shared<const HeadCircuits>(model.circuits(
+            lens.circuitsLayer, lens.circuitsHead, circuitTokens(model, *run.model)));
     if (lens.logitLens)
         run.logitLens =
             std::make_shared<const LogitLens>(model.logitLens(input, lens.lensTop, progress));
@@ -203,6 +207,21 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
     const int wrong = lens.wrong.empty() ? -1 : answerToken(model, lens.wrong, purpose);
     run.attribution = std::make_shared<const LogitAttribution>(
         model.attribution(input, lens.position, token, wrong, lens.headTokens, progress));
+}
+
+std::vector<int> Session::circuitTokens(const OpenedModel &model, const ModelRun &run)
+{
+    std::vector<int> tokens;
+    std::unordered_set<int> seen;
+    const auto add = [&](int id) {
+        if (tokens.size() < size_t(kCircuitTokens) && seen.insert(id).second)
+            tokens.push_back(id);
+    };
+    for (int id : run.tokenIds)
+        add(id);
+    for (int id : model.probePool().tokens)
+        add(id);
+    return tokens;
 }
 
 int Session::answerToken(const OpenedModel &model, const std::string &answer,

@@ -41,7 +41,12 @@ private:
     /// The job's ranking (importance or patching map) into `run`, `progress` from 0 to 1.
     void addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
                     const std::function<bool(double)> &progress, TraceRun &run);
-    /// The job's logit lens and attribution into `run`, `progress` from 0 to 1.
+    /// The tokens a head's circuits are read on: the text's, then the default stories' the
+    /// model reads (OpenedModel::probePool), kCircuitTokens at most, each once.
+    static std::vector<int> circuitTokens(const OpenedModel &model, const ModelRun &run);
+    static constexpr int kCircuitTokens = 512;
+    /// The job's analyses of what heads do and write (LensRequest) into `run`, `progress` from
+    /// 0 to 1.
     static void addLens(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
                         const std::function<bool(double)> &progress, TraceRun &run);
     /// `progress` mapped onto [from, to] of the whole; empty when it is.

@@ -4,6 +4,7 @@
 #include "attention/attentionweights.h"
 #include "attention/trace.h"
 #include "model/headatlas.h"
+#include "model/headcircuits.h"
 #include "model/headimportance.h"
 #include "model/logitattribution.h"
 #include "model/logitlens.h"
@@ -26,6 +27,7 @@ struct TraceRun
     std::shared_ptr<const LogitAttribution> attribution; ///< when the job asked for it
     std::shared_ptr<const HeadAtlas> atlas;              ///< when the job asked for it
     std::shared_ptr<const AttentionFlow> flow;           ///< when the job asked for it
+    std::shared_ptr<const HeadCircuits> circuits;        ///< when the job asked for it
 };
 
 } // namespace headlens

@@ -57,6 +57,7 @@ private slots:
     void attributionOfTextTokens();
     void atlasPrintsAndWritesTheScores();
     void rolloutPrintsAndWritesTheFlow();
+    void circuitsPrintAndWriteTheMaps();
     void refusals_data();
     void refusals();
 };
@@ -239,6 +240,36 @@ void TestLensCli::rolloutPrintsAndWritesTheFlow()
     QVERIFY(std::abs(weighted.matrix({1, 0}).row(n - 1).sum() - 1.0f) < 1e-5);
 }
 
+// --circuits L.H: the token maps of the head named, on the text's tokens first, as the core
+// computes them on the tokens the CSV lists (tst_transformerlens checks them against NumPy).
+void TestLensCli::circuitsPrintAndWriteTheMaps()
+{
+    const std::string text = "The cat sat on the mat";
+    QTemporaryDir dir;
+    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--circuits",
+                           "1.2", "--export-dir", dir.path()});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("Circuits of head 1.2") && r.out.contains("copying score"),
+             qPrintable(r.out));
+    const QStringList csv = linesOf(dir.path() + "/circuits_tokens.csv");
+    const int count = int(csv.size()) - 1;
+    QVERIFY(count > 0 && count <= 512);
+    std::vector<int> ids;
+    for (int t = 1; t <= count; ++t)
+        ids.push_back(csv[t].section(',', 1, 1).toInt());
+    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const std::vector<int> textIds = model->encode(text);
+    QCOMPARE(ids.front(), textIds.front()); // the text's tokens first
+    const HeadCircuits c = model->circuits(1, 1, ids);
+    const Tensor ov = NpyFile::read((dir.path() + "/circuits_ov.npy").toStdString());
+    QCOMPARE(ov.shape().toPlainString(),
+             "(" + std::to_string(count) + ", " + std::to_string(count) + ")");
+    for (int64_t i = 0; i < ov.numel(); ++i)
+        QVERIFY(std::abs(ov.data()[i] - c.circuit.ovTokens.data()[i]) < 1e-5);
+    const QStringList values = linesOf(dir.path() + "/circuits_singular_values.csv");
+    QVERIFY2(values.last().startsWith("copying_score,"), qPrintable(values.last()));
+}
+
 void TestLensCli::refusals_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -253,6 +284,9 @@ void TestLensCli::refusals_data()
                                      << "--atlas reads a model's heads and predictions";
     QTest::newRow("rollout, no model") << QStringList{"--text", "a b", "--rollout"}
                                        << "--rollout reads a model's heads and predictions";
+    QTest::newRow("circuits of a head the model lacks")
+        << QStringList{"--model", kModel, "--text", "a b", "--circuits", "5.1"}
+        << "There is no head 5.1";
     QTest::newRow("atlas of one token") << QStringList{"--model", kModel, "--text", "a", "--atlas"}
                                         << "The head atlas needs a text of at least 2 tokens";
     QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}

@@ -5,6 +5,8 @@
 
 #include "attention/attentionforward.h"
 #include "linalg/logsumexp.h"
+#include "model/modelopener.h"
+#include "model/openedmodel.h"
 #include "model/transformerlens.h"
 
 #include <QTest>
@@ -42,6 +44,8 @@ private slots:
     void lastStageIsTheModelsOutput_data() { lensMatchesNumPy_data(); }
     void valueNormsMatchNumPy_data() { lensMatchesNumPy_data(); }
     void valueNormsMatchNumPy();
+    void circuitsMatchNumPy_data();
+    void circuitsMatchNumPy();
     void lastStageIsTheModelsOutput();
     void attributionMatchesNumPy_data();
     void attributionMatchesNumPy();
@@ -134,6 +138,51 @@ void TestTransformerLens::valueNormsMatchNumPy()
         worst = std::max(worst, std::abs(double(norms.data()[i]) - double(expected.data()[i])) /
                                     std::max(1.0, double(expected.data()[i])));
     QVERIFY2(worst < 1e-5, qPrintable(QString::number(worst)));
+}
+
+void TestTransformerLens::circuitsMatchNumPy_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("gpt2 tiny (Conv1D)") << QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
+    QTest::newRow("llama gqa (a group's K and V)")
+        << QStringLiteral(HEADLENS_TEST_DATA "/llama/llama_gqa");
+    QTest::newRow("qwen3 (head_dim 16)")
+        << QStringLiteral(HEADLENS_TEST_DATA "/llama/qwen3_qknorm");
+}
+
+// The last layer's second head's QK and OV circuits on the text's distinct tokens against the
+// float64 reference's, which forms the d_model x d_model products and their full SVD and
+// eigenvalues (HeadLens goes through thin QR factors).
+void TestTransformerLens::circuitsMatchNumPy()
+{
+    QFETCH(QString, folder);
+    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(folder.toStdString());
+    auto golden = goldenOf(folder);
+    const HeadCircuits c = model->circuits(model->layers() - 1, 1, idsOf(golden["circuit_ids"]));
+    const auto near = [](double a, double b) {
+        return std::abs(a - b) <= 1e-4 * std::max(1.0, std::abs(b));
+    };
+    for (const auto &[name, values] : {std::pair{"circuit_qk_sv", &c.circuit.qkSingularValues},
+                                       std::pair{"circuit_ov_sv", &c.circuit.ovSingularValues}}) {
+        const Tensor &expected = golden[name];
+        QCOMPARE(int64_t(values->size()), expected.numel());
+        for (int64_t k = 0; k < expected.numel(); ++k)
+            QVERIFY2(near((*values)[size_t(k)], expected.data()[k]),
+                     qPrintable(QString("%1[%2]: %3, NumPy %4")
+                                    .arg(name)
+                                    .arg(k)
+                                    .arg((*values)[size_t(k)])
+                                    .arg(expected.data()[k])));
+    }
+    for (const auto &[name, values] : {std::pair{"circuit_qk", &c.circuit.qkTokens},
+                                       std::pair{"circuit_ov", &c.circuit.ovTokens}}) {
+        const RowMatrix expected = tableOf(golden[name]);
+        QCOMPARE(values->rows(), expected.rows());
+        for (Eigen::Index i = 0; i < expected.size(); ++i)
+            QVERIFY2(near(values->data()[i], expected.data()[i]), name);
+    }
+    QVERIFY2(near(c.circuit.copyingScore, golden["circuit_copying"].data()[0]),
+             qPrintable(QString::number(c.circuit.copyingScore)));
 }
 
 void TestTransformerLens::attributionMatchesNumPy_data()
