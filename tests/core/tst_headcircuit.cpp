@@ -21,6 +21,21 @@ RowMatrix diagonal(std::initializer_list<float> values)
     return m;
 }
 
+/// d_model 3, d_k 2: W_Q,h = q^T reads the first two directions scaled by 3 and 2, W_K,h = k^T
+/// the first two as they are: W_QK = diag(3, 2, 0). W_OV = v^T o^T with v = [[1, 0, 0],
+/// [0, 1, 0]], o = [[0, 0], [0.5, 0], [0, 4]]: x -> (x_0, x_1) -> (0, 0.5 x_0, 4 x_1).
+struct HandBuiltHead
+{
+    RowMatrix q = RowMatrix(2, 3), k = RowMatrix(2, 3), v = RowMatrix(2, 3), o = RowMatrix(3, 2);
+    HandBuiltHead()
+    {
+        q << 3, 0, 0, 0, 2, 0;
+        k << 1, 0, 0, 0, 1, 0;
+        v << 1, 0, 0, 0, 1, 0;
+        o << 0, 0, 0.5f, 0, 0, 4;
+    }
+};
+
 } // namespace
 
 class TestHeadCircuit : public QObject
@@ -33,19 +48,13 @@ private slots:
     void copyingHeadScoresPositiveInvertingNegative();
 };
 
-// d_model 3, d_k 2: W_Q,h = wQ^T reads the first two directions scaled by 3 and 2, W_K,h = wK^T
-// the first two as they are: W_QK = diag(3, 2, 0), singular values 3 and 2. W_OV = wV^T wO^T
-// with wV = [[1, 0, 0], [0, 1, 0]], wO = [[0, 0], [0.5, 0], [0, 4]]: x -> (x_0, x_1) -> (0, 0.5
-// x_0, 4 x_1), singular values 4 and 0.5.
+// HandBuiltHead's W_QK = diag(3, 2, 0) has singular values 3 and 2; its W_OV (0, 0.5 x_0,
+// 4 x_1) has 4 and 0.5.
 void TestHeadCircuit::singularValuesOfTheProducts()
 {
-    RowMatrix wQ(2, 3), wK(2, 3), wV(2, 3), wO(3, 2);
-    wQ << 3, 0, 0, 0, 2, 0;
-    wK << 1, 0, 0, 0, 1, 0;
-    wV << 1, 0, 0, 0, 1, 0;
-    wO << 0, 0, 0.5f, 0, 0, 4;
+    const HandBuiltHead w;
     const RowMatrix identity = RowMatrix::Identity(3, 3);
-    const HeadCircuit c = headCircuit(wQ, wK, wV, wO, identity, identity);
+    const HeadCircuit c = headCircuit(w.q, w.k, w.v, w.o, identity, identity);
     QCOMPARE(int(c.qkSingularValues.size()), 2);
     QVERIFY(std::abs(c.qkSingularValues[0] - 3.0) < 1e-9);
     QVERIFY(std::abs(c.qkSingularValues[1] - 2.0) < 1e-9);
@@ -57,13 +66,9 @@ void TestHeadCircuit::singularValuesOfTheProducts()
 // W_QK / sqrt(d_k), ovTokens = W_OV (each row the source token, each column the logit's).
 void TestHeadCircuit::tokenMapsThroughTheEmbeddings()
 {
-    RowMatrix wQ(2, 3), wK(2, 3), wV(2, 3), wO(3, 2);
-    wQ << 3, 0, 0, 0, 2, 0;
-    wK << 1, 0, 0, 0, 1, 0;
-    wV << 1, 0, 0, 0, 1, 0;
-    wO << 0, 0, 0.5f, 0, 0, 4;
+    const HandBuiltHead w;
     const RowMatrix identity = RowMatrix::Identity(3, 3);
-    const HeadCircuit c = headCircuit(wQ, wK, wV, wO, identity, identity);
+    const HeadCircuit c = headCircuit(w.q, w.k, w.v, w.o, identity, identity);
     QVERIFY(std::abs(c.qkTokens(0, 0) - 3.0f / std::sqrt(2.0f)) < 1e-6);
     QVERIFY(std::abs(c.qkTokens(1, 1) - 2.0f / std::sqrt(2.0f)) < 1e-6);
     QCOMPARE(c.qkTokens(0, 1), 0.0f);
@@ -76,7 +81,7 @@ void TestHeadCircuit::tokenMapsThroughTheEmbeddings()
     RowMatrix e(2, 3), u(2, 3);
     e << 1, 1, 0, 0, 0, 1;
     u << 1, 0, 0, 0, 1, 0;
-    const HeadCircuit two = headCircuit(wQ, wK, wV, wO, e, u);
+    const HeadCircuit two = headCircuit(w.q, w.k, w.v, w.o, e, u);
     QCOMPARE(two.ovTokens.rows(), Eigen::Index(2));
     QCOMPARE(two.ovTokens(0, 0), 0.0f);
     QCOMPARE(two.ovTokens(0, 1), 0.5f);
