@@ -58,9 +58,15 @@ void setTextScores(const Eigen::Ref<const RowMatrix> &weights, const HeadStats &
 
 } // namespace
 
-HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &textRun,
-                           const AtlasProbe &probe, const std::function<bool(double)> &progress)
+HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const AtlasProbe &probe,
+                           const std::function<bool(double)> &progress)
 {
+    // The atlas is of the model as it is, like the probe runs below: a run that changed heads
+    // (an ablation) is run again without the changes, in the window and the CLI alike.
+    std::shared_ptr<const ModelRun> unchanged;
+    if (!run.interventions.empty())
+        unchanged = model.run({run.tokenIds, run.segments}, 0, progress);
+    const ModelRun &textRun = unchanged ? *unchanged : run;
     const auto n = int(textRun.tokenIds.size());
     if (n < 2)
         throw InputError("The head atlas needs a text of at least 2 tokens: its positional "

@@ -22,12 +22,13 @@ struct AtlasProbe
 
 /// The head atlas of `model`: the previous-token, duplicate-token and induction scores on
 /// `probe`'s repeated random tokens, wrapped in the special tokens encode() adds (BOS,
-/// [CLS] ... [SEP]); the positional and role scores on `textRun`, a run of `model` on the
-/// text the atlas is for (its attention, HeadStats and TokenRoles). Each score's chance is the
+/// [CLS] ... [SEP]); the positional and role scores on `run`, a run of `model` on the
+/// text the atlas is for (its attention, HeadStats and TokenRoles; run again without them
+/// when it changed heads, since the atlas is of the model as it is). Each score's chance is the
 /// same score of a head attending evenly on the same probe. Throws InputError (a model that
 /// reads fewer than 5 tokens, or a text of one token), Cancelled (when `progress` returns
 /// false; it goes from 0 to 1 over the probe runs).
-HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &textRun,
-                           const AtlasProbe &probe, const std::function<bool(double)> &progress);
+HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const AtlasProbe &probe,
+                           const std::function<bool(double)> &progress);
 
 } // namespace headlens

@@ -76,7 +76,8 @@ public:
         return std::ispunct(id) ? std::string(1, char(id)) : std::string(1, char('a' + id % 26));
     }
 
-    std::shared_ptr<ModelRun> run(const ModelInput &input, int, const HeadInterventions &,
+    std::shared_ptr<ModelRun> run(const ModelInput &input, int,
+                                  const HeadInterventions &interventions,
                                   const std::function<bool(double)> &progress) const override
     {
         if (progress && !progress(1.0))
@@ -89,6 +90,7 @@ public:
         const auto n = int64_t(ids.size());
         auto run = std::make_shared<ModelRun>();
         run->layers = layers();
+        run->interventions = interventions;
         run->heads = m_heads;
         run->causal = m_causal;
         run->tokenIds = ids;
@@ -182,6 +184,7 @@ private slots:
     void anEvenHeadScoresChance();
     void probesAreRepeatedRunsInTheModelsWrapping();
     void encodersNameClsAndSep();
+    void anAblatedRunIsReadUnchanged();
     void aOneTokenTextIsRefused();
     void cancelStops();
 };
@@ -331,6 +334,20 @@ void TestHeadAtlas::encodersNameClsAndSep()
     QVERIFY(atlas.type(0, 2) == AtlasScore::PreviousToken);
     // The probes end in [SEP] as the model's texts do.
     QCOMPARE(model.inputs().back().back(), HandMadeModel::kSep);
+}
+
+// The atlas is of the model as it is: a text run that ablated a head (the CLI's --ablate, the
+// window's ablations) is run again without the ablation before its scores are read, as the
+// repeated-token probes always are.
+void TestHeadAtlas::anAblatedRunIsReadUnchanged()
+{
+    const HandMadeModel model({Previous}, 1, true, true);
+    const std::shared_ptr<ModelRun> ablated =
+        model.run(model.encode(kText), 0, HeadInterventions::ablating(0, 0), nullptr);
+    computeHeadAtlas(model, *ablated, AtlasProbe(), nullptr);
+    const std::vector<std::vector<int>> inputs = model.inputs();
+    QCOMPARE(int(inputs.size()), 1 + 1 + AtlasProbe().runs); // the ablated run, again, probes
+    QCOMPARE(inputs[1], ablated->tokenIds);
 }
 
 void TestHeadAtlas::aOneTokenTextIsRefused()

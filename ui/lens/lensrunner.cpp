@@ -83,11 +83,7 @@ void LensRunner::startAtlas(std::shared_ptr<const ModelRun> run)
     start<HeadAtlas>(
         m_atlas, m_atlasRunning,
         [run](const std::function<bool(double)> &progress) {
-            const OpenedModel &model = *run->source.model;
-            std::shared_ptr<const ModelRun> text = run;
-            if (!run->interventions.empty()) // the atlas is of the model as it is
-                text = model.run({run->tokenIds, run->segments}, 0, progress);
-            return computeHeadAtlas(model, *text, AtlasProbe(), progress);
+            return computeHeadAtlas(*run->source.model, *run, AtlasProbe(), progress);
         },
         [](LensRunner &r, std::shared_ptr<const HeadAtlas> atlas) { emit r.atlasReady(atlas); },
         [](LensRunner &r, const QString &message) { emit r.atlasFailed(message); });

@@ -33,8 +33,7 @@ public:
     /// OpenedModel::attribution at `position` of logit(token) [- logit(wrong), wrong >= 0].
     void startAttribution(std::shared_ptr<const OpenedModel> model, ModelInput input, int position,
                           int token, int wrong);
-    /// computeHeadAtlas of `run`'s model, its text scores from `run` when it changes no head
-    /// (else from a run of the unchanged model on the same tokens).
+    /// computeHeadAtlas of `run`'s model on `run`'s text.
     void startAtlas(std::shared_ptr<const ModelRun> run);
     /// attentionFlowOf `run`.
     void startFlow(std::shared_ptr<const ModelRun> run);
