@@ -57,12 +57,12 @@ KILLS ?= 1000
 soak: build
 	for seed in $(MONKEY_SEEDS); do \
 	  QT_QPA_PLATFORM=offscreen HEADLENS_MONKEY_SEED=$$seed HEADLENS_MONKEY_SECONDS=$(MONKEY_SECONDS) \
-	    HEADLENS_MONKEY_MAX_HOLD_MS=1000 ./build/release/tests/tst_monkey || exit 1; \
+	    HEADLENS_MONKEY_MAX_HOLD_MS=1000 ./build/release/tests/ui_tests_window tst_monkey || exit 1; \
 	done
 	QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=7200000 HEADLENS_SOAK_CHANGES=$(SOAK_CHANGES) \
-	  ./build/release/tests/tst_soak
+	  ./build/release/tests/ui_tests_window tst_soak
 	QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=7200000 HEADLENS_KILLS=$(KILLS) \
-	  ./build/release/tests/tst_killedsaves
+	  ./build/release/tests/ui_tests_features tst_killedsaves
 
 bench: build
 	cmake --build --preset release --target headlens-bench -j $(JOBS)

@@ -4,6 +4,7 @@
 #include "clirun.h"
 
 #include "io/npyfile.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,11 +19,12 @@ using namespace headlens::test;
 
 namespace {
 
-const QString kLesson = "The tired robot dropped the heavy gear because it broke";
+const QString kLessonSentence = "The tired robot dropped the heavy gear because it broke";
 
 /// The arguments that run golden `g` (read from `path`) through the CLI, its inputs written into
 /// `dir` as .npy files. The K/V heads come from the weights file, as for a person.
-QStringList goldenArguments(const GoldenEntries &g, const QString &path, const QTemporaryDir &dir)
+QStringList goldenRunArguments(const GoldenEntries &g, const QString &path,
+                               const QTemporaryDir &dir)
 {
     NpyFile::write(dir.filePath("query.npy").toStdString(), g.at("query"));
     QStringList args{"--input", dir.filePath("query.npy"), "--weights", path};
@@ -72,7 +74,7 @@ void TestAttentionCli::reproducesTheReferences()
     const GoldenEntries g = readAttentionGolden(path);
     QTemporaryDir dir;
     const CliResult result =
-        runCli(goldenArguments(g, path, dir) + QStringList{"--export-dir", dir.filePath("out")});
+        runCli(goldenRunArguments(g, path, dir) + QStringList{"--export-dir", dir.filePath("out")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     int compared = 0;
     for (const char *tensor : kAttentionGoldenTensors) {
@@ -92,7 +94,7 @@ void TestAttentionCli::traceJsonListsTheNewSteps()
 {
     QTemporaryDir dir;
     const CliResult result =
-        runCli({"--text", kLesson, "--d-model", "512", "--heads", "8", "--kv-heads", "2",
+        runCli({"--text", kLessonSentence, "--d-model", "512", "--heads", "8", "--kv-heads", "2",
                 "--attention-positions", "rope", "--export-dir", dir.path()});
     QVERIFY2(result.exitCode == 0, qPrintable(result.err));
     const QJsonObject root = readJson(dir.filePath("trace.json"));
@@ -190,5 +192,5 @@ void TestAttentionCli::badValuesExitWithTwoAndSayWhy()
     QVERIFY(result.out.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestAttentionCli)
+HEADLENS_TEST_GUILESS_MAIN(TestAttentionCli)
 #include "tst_attentioncli.moc"

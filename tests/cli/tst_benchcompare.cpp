@@ -2,6 +2,7 @@
 // time.
 #include "benchcomparison.h"
 
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QTemporaryDir>
@@ -142,5 +143,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestBenchCompare)
+HEADLENS_TEST_APPLESS_MAIN(TestBenchCompare)
 #include "tst_benchcompare.moc"

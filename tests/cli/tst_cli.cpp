@@ -6,6 +6,7 @@
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
 #include "stats/headstats.h"
+#include "testmain.h"
 
 #include <QImage>
 #include <QJsonArray>
@@ -369,5 +370,5 @@ void TestCli::badInputExitsWithTwoAndSaysWhy()
     QVERIFY(result.out.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+HEADLENS_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

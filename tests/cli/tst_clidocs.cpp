@@ -1,5 +1,6 @@
 // tst_clidocs: docs/cli.md names every option `headlens-cli --help` prints, and no other.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -55,5 +56,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDocs)
+HEADLENS_TEST_GUILESS_MAIN(TestCliDocs)
 #include "tst_clidocs.moc"

@@ -2,6 +2,7 @@
 // A - B beside it; its table's divergence is the rows' Jensen-Shannon divergence computed here.
 #include "clirun.h"
 #include "io/npyfile.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -162,5 +163,5 @@ void TestCompareCli::settingChangesAModelLacksAreRefused()
     QVERIFY2(result.err.contains("seed|kv-heads|rope|causal|no-ablations"), qPrintable(result.err));
 }
 
-QTEST_GUILESS_MAIN(TestCompareCli)
+HEADLENS_TEST_GUILESS_MAIN(TestCompareCli)
 #include "tst_comparecli.moc"

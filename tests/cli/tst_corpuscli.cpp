@@ -5,6 +5,7 @@
 #include "io/npyfile.h"
 #include "model/modelopener.h"
 #include "model/modelrun.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -152,5 +153,5 @@ void TestCorpusCli::refusesAMissingFile()
              qPrintable(result.err));
 }
 
-QTEST_GUILESS_MAIN(TestCorpusCli)
+HEADLENS_TEST_GUILESS_MAIN(TestCorpusCli)
 #include "tst_corpuscli.moc"

@@ -5,6 +5,8 @@
 
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -20,9 +22,7 @@ using headlens::test::runCli;
 
 namespace {
 
-const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
 const QString kBare = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_bare");
-const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 
 Tensor golden(const QString &folder, const std::string &name)
 {
@@ -51,13 +51,13 @@ private slots:
 void TestEncoderCli::exportsAPair()
 {
     QTemporaryDir dir;
-    const CliResult r = runCli({"--model", kBert, "--text", "The cat sat on the mat.",
+    const CliResult r = runCli({"--model", test::bertMlm(), "--text", "The cat sat on the mat.",
                                 "--text-pair", "The dog ran [MASK]!", "--export-dir", dir.path()});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const Tensor ids = NpyFile::read((dir.path() + "/token_ids.npy").toStdString());
-    HL_COMPARE_TENSORS_NEAR(ids, golden(kBert, "ids_2").view(ids.shape()), 0.0, 0.0);
+    HL_COMPARE_TENSORS_NEAR(ids, golden(test::bertMlm(), "ids_2").view(ids.shape()), 0.0, 0.0);
     const Tensor all = NpyFile::read((dir.path() + "/all_weights.npy").toStdString());
-    const Tensor attention = golden(kBert, "attention_2");
+    const Tensor attention = golden(test::bertMlm(), "attention_2");
     QCOMPARE(all.shape().sizes(), (std::vector<int64_t>{2, 4, 15, 15}));
     HL_COMPARE_TENSORS_NEAR(all.view(attention.shape()), attention, 1e-4, 1e-5);
     QVERIFY2(r.out.contains("[[SEP] 3] | sentence B: [the 11]"), qPrintable(r.out));
@@ -69,12 +69,12 @@ void TestEncoderCli::exportsAPair()
 void TestEncoderCli::statsShowTheClsShareOnce()
 {
     const CliResult r =
-        runCli({"--model", kBert, "--text", "The cat sat on the [MASK] .", "--stats"});
+        runCli({"--model", test::bertMlm(), "--text", "The cat sat on the [MASK] .", "--stats"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("\nlayer head  entropy  distance  previous    cls    sep  punct\n"),
              qPrintable(r.out));
     // Layer 0, head 1: the [CLS] share is the mean weight on token 1 of every query.
-    const Tensor all = golden(kBert, "attention_0");
+    const Tensor all = golden(test::bertMlm(), "attention_0");
     const int64_t n = all.shape().size(2);
     double cls = 0.0;
     for (int64_t i = 0; i < n; ++i)
@@ -88,12 +88,12 @@ void TestEncoderCli::statsShowTheClsShareOnce()
 /// The five fillers of the mask, best first, with the reference's probabilities.
 void TestEncoderCli::fillMaskPrintsTheTopFive()
 {
-    const CliResult r =
-        runCli({"--model", kBert, "--text", "The cat sat on the [MASK] .", "--fill-mask"});
+    const CliResult r = runCli(
+        {"--model", test::bertMlm(), "--text", "The cat sat on the [MASK] .", "--fill-mask"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // [CLS] The cat sat on the [MASK]: the 7th token, row 6 of the reference's logits.
     QVERIFY2(r.out.contains("[MASK] at token 7:"), qPrintable(r.out));
-    const Tensor mlm = golden(kBert, "mlm_0"); // (n, vocab)
+    const Tensor mlm = golden(test::bertMlm(), "mlm_0"); // (n, vocab)
     const int64_t vocab = mlm.shape().size(1);
     const std::vector<double> p = test::softmaxOf(mlm.data() + 6 * vocab, vocab);
     const std::vector<int> order = test::rankedIds(p);
@@ -115,23 +115,23 @@ void TestEncoderCli::refusesWhatDoesNotApply_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QStringList>("fragments");
     QTest::newRow("no mask in the text")
-        << QStringList{"--model", kBert, "--text", "The cat sat.", "--fill-mask"}
+        << QStringList{"--model", test::bertMlm(), "--text", "The cat sat.", "--fill-mask"}
         << QStringList{"The text has no [MASK] for --fill-mask to fill",
                        "--text \"The cat sat on the [MASK].\""};
     QTest::newRow("no MLM head") << QStringList{"--model", kBare, "--text", "The [MASK] sat.",
                                                 "--fill-mask"}
                                  << QStringList{"no masked-language-model head", "ForMaskedLM"};
     QTest::newRow("fill-mask with a decoder")
-        << QStringList{"--model", kGpt2, "--text", "Hello", "--fill-mask"}
+        << QStringList{"--model", test::tinyGpt2(), "--text", "Hello", "--fill-mask"}
         << QStringList{"--fill-mask needs an encoder", "GPT-2 tiny predicts the next token"};
     QTest::newRow("a pair for a decoder")
-        << QStringList{"--model", kGpt2, "--text", "Hello", "--text-pair", "world"}
+        << QStringList{"--model", test::tinyGpt2(), "--text", "Hello", "--text-pair", "world"}
         << QStringList{"--text-pair is sentence B of an encoder's pair", "GPT-2 tiny reads one"};
     QTest::newRow("a pair without a model")
         << QStringList{"--text", "Hello", "--text-pair", "world"}
         << QStringList{"--text-pair goes with --model and an encoder", "add --model DIR"};
     QTest::newRow("a pair with token ids")
-        << QStringList{"--model", kBert, "--token-ids", "2,11,3", "--text-pair", "world"}
+        << QStringList{"--model", test::bertMlm(), "--token-ids", "2,11,3", "--text-pair", "world"}
         << QStringList{"--text-pair goes with --text"};
 }
 
@@ -149,5 +149,5 @@ void TestEncoderCli::refusesWhatDoesNotApply()
         QVERIFY2(r.err.contains(fragment), qPrintable(r.err));
 }
 
-QTEST_APPLESS_MAIN(TestEncoderCli)
+HEADLENS_TEST_APPLESS_MAIN(TestEncoderCli)
 #include "tst_encodercli.moc"

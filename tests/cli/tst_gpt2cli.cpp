@@ -1,37 +1,21 @@
 // Tests of `headlens-cli --model`: the exported files and printed predictions of a real run.
 #include "approx.h"
+#include "clirun.h"
 #include "validutf8.h"
 
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace headlens;
+using namespace headlens::test;
 
 namespace {
-
-const QString kTiny = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
-
-struct Result
-{
-    int exitCode = -1;
-    QString out, err;
-    QByteArray errBytes; ///< stderr as the terminal receives it
-};
-
-Result runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(HEADLENS_CLI_PATH), arguments);
-    if (!process.waitForFinished(120000))
-        qFatal("headlens-cli did not finish");
-    const QByteArray err = process.readAllStandardError();
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(err), err};
-}
 
 Tensor goldenTensor(const std::string &name)
 {
@@ -67,8 +51,9 @@ void TestGpt2Cli::exportsEveryLayer()
 {
     QFETCH(QStringList, input);
     QTemporaryDir dir;
-    const Result r =
-        runCli(QStringList{"--model", kTiny, "--layer", "1", "--export-dir", dir.path()} + input);
+    const CliResult r = runCli(
+        QStringList{"--model", test::tinyGpt2(), "--layer", "1", "--export-dir", dir.path()} +
+        input);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
     const Tensor all = NpyFile::read((dir.path() + "/all_weights.npy").toStdString());
@@ -97,11 +82,13 @@ void TestGpt2Cli::refusesBadRequests_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
-    QTest::newRow("no such layer") << QStringList{"--model", kTiny, "--layer", "7", "--text", "a"}
-                                   << "There is no layer 7: this GPT-2 has layers 0 to 1.";
-    QTest::newRow("bad id") << QStringList{"--model", kTiny, "--token-ids", "1,x"}
+    QTest::newRow("no such layer")
+        << QStringList{"--model", test::tinyGpt2(), "--layer", "7", "--text", "a"}
+        << "There is no layer 7: this GPT-2 has layers 0 to 1.";
+    QTest::newRow("bad id") << QStringList{"--model", test::tinyGpt2(), "--token-ids", "1,x"}
                             << "--token-ids expects a whole number, got 'x'.";
-    QTest::newRow("both inputs") << QStringList{"--model", kTiny, "--token-ids", "1", "--text", "a"}
+    QTest::newRow("both inputs") << QStringList{"--model", test::tinyGpt2(), "--token-ids",
+                                                "1",       "--text",         "a"}
                                  << "Give either --text or --token-ids";
     // The folder's name and what a model folder must hold: the name alone is in the arguments.
     QTest::newRow("no folder")
@@ -114,7 +101,7 @@ void TestGpt2Cli::refusesBadRequests()
 {
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
-    const Result r = runCli(arguments);
+    const CliResult r = runCli(arguments);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
@@ -124,18 +111,18 @@ void TestGpt2Cli::refusesCorruptMergesInValidUtf8()
     // The tiny model with a merges.txt whose third line holds bytes that are not UTF-8.
     QTemporaryDir dir;
     for (const char *name : {"config.json", "model.safetensors", "vocab.json"})
-        QVERIFY(QFile::copy(kTiny + "/" + name, dir.filePath(name)));
+        QVERIFY(QFile::copy(test::tinyGpt2() + "/" + name, dir.filePath(name)));
     QFile merges(dir.filePath("merges.txt"));
     QVERIFY(merges.open(QIODevice::WriteOnly));
     merges.write("#version: 0.2\nh e\nh\xFF \xE9"
                  "e\n");
     merges.close();
 
-    const Result r = runCli(QStringList{"--model", dir.path(), "--text", "he"});
+    const CliResult r = runCli(QStringList{"--model", dir.path(), "--text", "he"});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(headlens::test::isValidUtf8(r.errBytes), r.errBytes.toPercentEncoding().constData());
+    QVERIFY2(isValidUtf8(r.errBytes), r.errBytes.toPercentEncoding().constData());
     QVERIFY2(r.err.contains("merges.txt line 3 uses the token \"h\\xFF\""), qPrintable(r.err));
 }
 
-QTEST_APPLESS_MAIN(TestGpt2Cli)
+HEADLENS_TEST_APPLESS_MAIN(TestGpt2Cli)
 #include "tst_gpt2cli.moc"

@@ -1,5 +1,6 @@
 // tst_handoutcli: `headlens --handout` and `headlens-cli --handout` as a person runs them.
 #include "pdfpages.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QProcess>
@@ -153,5 +154,5 @@ void TestHandoutCli::helpNamesThePaperOptions()
         QVERIFY2(run.out.contains(option), option);
 }
 
-QTEST_GUILESS_MAIN(TestHandoutCli)
+HEADLENS_TEST_GUILESS_MAIN(TestHandoutCli)
 #include "tst_handoutcli.moc"

@@ -2,6 +2,8 @@
 #include "clirun.h"
 
 #include "io/npyfile.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -15,7 +17,6 @@ using test::runCli;
 
 namespace {
 
-const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 const QString kText = QStringLiteral("Hello world, the cat sat");
 // As many tokens as kText; the tiny GPT-2's logit(" the") - logit(" on") moves from -0.901 to
 // -2.766, enough to share out among the heads.
@@ -39,23 +40,24 @@ private slots:
 
 void TestInterventionCli::ablationChangesThePredictions()
 {
-    const auto clean = runCli({"--model", kModel, "--text", kText});
-    const auto ablated = runCli({"--model", kModel, "--text", kText, "--ablate", "0.1,1.2"});
+    const auto clean = runCli({"--model", test::tinyGpt2(), "--text", kText});
+    const auto ablated =
+        runCli({"--model", test::tinyGpt2(), "--text", kText, "--ablate", "0.1,1.2"});
     QCOMPARE(ablated.exitCode, 0);
     QVERIFY2(ablated.out.contains("Ablated (zero): 0.1 1.2"), qPrintable(ablated.out));
     QVERIFY(ablated.out.contains("unablated top token"));
     const auto next = [](const QString &out) { return out.section("Next token:", 1).left(120); };
     QVERIFY(next(clean.out) != next(ablated.out));
-    const auto mean =
-        runCli({"--model", kModel, "--text", kText, "--ablate", "0.1", "--ablate-mode", "mean"});
+    const auto mean = runCli(
+        {"--model", test::tinyGpt2(), "--text", kText, "--ablate", "0.1", "--ablate-mode", "mean"});
     QVERIFY2(mean.exitCode == 0 && mean.out.contains("Ablated (mean): 0.1"), qPrintable(mean.err));
 }
 
 void TestInterventionCli::importanceTableAndFiles()
 {
     QTemporaryDir dir;
-    const auto r =
-        runCli({"--model", kModel, "--text", kText, "--importance", "--export-dir", dir.path()});
+    const auto r = runCli(
+        {"--model", test::tinyGpt2(), "--text", kText, "--importance", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Head importance") && r.out.contains("5 next tokens"),
              qPrintable(r.out));
@@ -73,7 +75,7 @@ void TestInterventionCli::importanceTableAndFiles()
 void TestInterventionCli::patchingTableAndFiles()
 {
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--text", kCorrupted, "--patch-from", kText,
+    const auto r = runCli({"--model", test::tinyGpt2(), "--text", kCorrupted, "--patch-from", kText,
                            "--answer", " the", "--wrong", " on", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Patching map") && r.out.contains("[␣the]"), qPrintable(r.out));
@@ -103,11 +105,11 @@ void TestInterventionCli::breakingAndPositions()
 {
     QTemporaryDir forward, backward;
     const QString corrupted = kCorrupted;
-    auto r = runCli({"--model", kModel, "--text", corrupted, "--patch-from", kText, "--answer",
-                     " the", "--wrong", " on", "--export-dir", forward.path()});
+    auto r = runCli({"--model", test::tinyGpt2(), "--text", corrupted, "--patch-from", kText,
+                     "--answer", " the", "--wrong", " on", "--export-dir", forward.path()});
     QCOMPARE(r.exitCode, 0);
-    r = runCli({"--model", kModel, "--text", kText, "--patch-from", corrupted, "--answer", " the",
-                "--wrong", " on", "--patch-direction", "break", "--patch-positions", "1.2",
+    r = runCli({"--model", test::tinyGpt2(), "--text", kText, "--patch-from", corrupted, "--answer",
+                " the", "--wrong", " on", "--patch-direction", "break", "--patch-positions", "1.2",
                 "--export-dir", backward.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("removed by patching") && r.out.contains("By position, head 1.2"),
@@ -126,7 +128,7 @@ void TestInterventionCli::refusals_data()
 {
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("message");
-    const QStringList model{"--model", kModel, "--text", kText};
+    const QStringList model{"--model", test::tinyGpt2(), "--text", kText};
     QTest::newRow("not L.H") << (model + QStringList{"--ablate", "3"}) << "LAYER.HEAD pairs";
     QTest::newRow("head 0") << (model + QStringList{"--ablate", "0.0"})
                             << "heads are numbered from 1";
@@ -152,8 +154,10 @@ void TestInterventionCli::refusals_data()
         << "restore (the clean text's";
     // "dog" for "cat" moves the difference by 0.08: shares of 1.148 and -0.175 were printed.
     QTest::newRow("difference too small")
-        << QStringList{"--model",      kModel, "--text",   "Hello world, the dog sat",
-                       "--patch-from", kText,  "--answer", " the",
+        << QStringList{"--model",      test::tinyGpt2(),
+                       "--text",       "Hello world, the dog sat",
+                       "--patch-from", kText,
+                       "--answer",     " the",
                        "--wrong",      " on"}
         << "The clean and corrupted texts give logit(answer) - logit(wrong) = -0.901 and -0.820 "
            "at token 6: they differ by 0.081, 0.612 short of the ln 2 = 0.693 a patching map "
@@ -170,7 +174,8 @@ void TestInterventionCli::refusals_data()
         << QStringList{"--text", "a b c", "--importance"} << "add --model DIR";
     QTest::newRow("built-in layer 1")
         << QStringList{"--text", "a b c", "--ablate", "1.1"} << "The built-in layer is layer 0";
-    QTest::newRow("one token") << QStringList{"--model", kModel, "--text", "Hello", "--importance"}
+    QTest::newRow("one token") << QStringList{"--model", test::tinyGpt2(), "--text", "Hello",
+                                              "--importance"}
                                << "at least two tokens";
 }
 
@@ -192,5 +197,5 @@ void TestInterventionCli::helpStatesTheNumbering()
     QVERIFY(r.out.contains("--importance") && r.out.contains("--patch-from TEXT"));
 }
 
-QTEST_APPLESS_MAIN(TestInterventionCli)
+HEADLENS_TEST_APPLESS_MAIN(TestInterventionCli)
 #include "tst_interventioncli.moc"

@@ -7,6 +7,8 @@
 #include "model/modelopener.h"
 #include "model/transformermodel.h"
 #include "stats/attentionflow.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -18,8 +20,6 @@ using namespace headlens;
 using test::runCli;
 
 namespace {
-
-const QString kModel = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 
 /// lens.npz of scripts/make_lens_goldens.py for `folder`.
 std::map<std::string, Tensor> goldenOf(const QString &folder)
@@ -64,10 +64,10 @@ private slots:
 
 void TestLensCli::logitLensPrintsAndWritesNumPysNumbers()
 {
-    auto golden = goldenOf(kModel);
+    auto golden = goldenOf(test::tinyGpt2());
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]), "--logit-lens",
-                           "--export-dir", dir.path()});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--token-ids", idList(golden["ids"]),
+                           "--logit-lens", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Logit lens") && r.out.contains("emb = the embeddings, L0..L1"),
              qPrintable(r.out));
@@ -108,17 +108,17 @@ void TestLensCli::encoderLensReadsTheMask()
 
 void TestLensCli::attributionPrintsAndWritesNumPysNumbers()
 {
-    auto golden = goldenOf(kModel);
+    auto golden = goldenOf(test::tinyGpt2());
     QTemporaryDir dir;
     // The golden's two tokens as text, as a person types them: their bytes.
-    const TransformerModel model = TransformerModel::open(kModel.toStdString());
+    const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
     const int token = int(golden["dla_token"].data()[0]),
               wrong = int(golden["dla_token"].data()[1]);
     const QString tokenText = QString::fromStdString(model.tokenizer().tokenBytes(token));
     const QString wrongText = QString::fromStdString(model.tokenizer().tokenBytes(wrong));
     QVERIFY(!tokenText.contains(',') && !wrongText.contains(','));
-    const auto r = runCli({"--model", kModel, "--token-ids", idList(golden["ids"]), "--dla",
-                           tokenText + "," + wrongText, "--export-dir", dir.path()});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--token-ids", idList(golden["ids"]),
+                           "--dla", tokenText + "," + wrongText, "--export-dir", dir.path()});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QString label = QString::fromStdString(model.tokenizer().displayLabel(token));
     const QString wrongLabel = QString::fromStdString(model.tokenizer().displayLabel(wrong));
@@ -143,8 +143,8 @@ void TestLensCli::attributionPrintsAndWritesNumPysNumbers()
 
 void TestLensCli::attributionOfTextTokens()
 {
-    const auto r = runCli({"--model", kModel, "--text", "Hello world, the cat sat", "--dla", " the",
-                           "--dla-position", "3"});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--text", "Hello world, the cat sat",
+                           "--dla", " the", "--dla-position", "3"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("Direct logit attribution of logit([␣the]) at token 3 [,]"),
              qPrintable(r.out));
@@ -160,10 +160,11 @@ void TestLensCli::atlasPrintsAndWritesTheScores()
 {
     const std::string text = "The cat sat on the mat. The cat sat on the";
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--atlas",
-                           "--export-dir", dir.path()});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--text", QString::fromStdString(text),
+                           "--atlas", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
-    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const std::shared_ptr<const OpenedModel> model =
+        ModelOpener::open(test::tinyGpt2().toStdString());
     const auto run = model->run(model->encode(text), 0, {});
     const HeadAtlas atlas = computeHeadAtlas(*model, *run, AtlasProbe(), nullptr);
     // The tiny model reads 32 tokens: runs of 16, twice; its small vocabulary reads the stories
@@ -214,10 +215,11 @@ void TestLensCli::rolloutPrintsAndWritesTheFlow()
 {
     const std::string text = "The cat sat on the mat";
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--rollout",
-                           "--export-dir", dir.path()});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--text", QString::fromStdString(text),
+                           "--rollout", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
-    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const std::shared_ptr<const OpenedModel> model =
+        ModelOpener::open(test::tinyGpt2().toStdString());
     const auto run = model->run(model->encode(text), 0, {});
     const auto n = int64_t(run->tokenIds.size());
     QVERIFY2(r.out.contains("Attention rollout") && r.out.contains("Value-weighted attention"),
@@ -246,8 +248,8 @@ void TestLensCli::circuitsPrintAndWriteTheMaps()
 {
     const std::string text = "The cat sat on the mat";
     QTemporaryDir dir;
-    const auto r = runCli({"--model", kModel, "--text", QString::fromStdString(text), "--circuits",
-                           "1.2", "--export-dir", dir.path()});
+    const auto r = runCli({"--model", test::tinyGpt2(), "--text", QString::fromStdString(text),
+                           "--circuits", "1.2", "--export-dir", dir.path()});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("Circuits of head 1.2") && r.out.contains("copying score"),
              qPrintable(r.out));
@@ -257,7 +259,8 @@ void TestLensCli::circuitsPrintAndWriteTheMaps()
     std::vector<int> ids;
     for (int t = 1; t <= count; ++t)
         ids.push_back(csv[t].section(',', 1, 1).toInt());
-    const std::shared_ptr<const OpenedModel> model = ModelOpener::open(kModel.toStdString());
+    const std::shared_ptr<const OpenedModel> model =
+        ModelOpener::open(test::tinyGpt2().toStdString());
     const std::vector<int> textIds = model->encode(text);
     QCOMPARE(ids.front(), textIds.front()); // the text's tokens first
     const HeadCircuits c = model->circuits(1, 1, ids);
@@ -285,20 +288,23 @@ void TestLensCli::refusals_data()
     QTest::newRow("rollout, no model") << QStringList{"--text", "a b", "--rollout"}
                                        << "--rollout reads a model's heads and predictions";
     QTest::newRow("circuits of a head the model lacks")
-        << QStringList{"--model", kModel, "--text", "a b", "--circuits", "5.1"}
+        << QStringList{"--model", test::tinyGpt2(), "--text", "a b", "--circuits", "5.1"}
         << "There is no head 5.1";
-    QTest::newRow("atlas of one token") << QStringList{"--model", kModel, "--text", "a", "--atlas"}
-                                        << "The head atlas needs a text of at least 2 tokens";
-    QTest::newRow("no token") << QStringList{"--model", kModel, "--text", "a b", "--dla", ","}
+    QTest::newRow("atlas of one token")
+        << QStringList{"--model", test::tinyGpt2(), "--text", "a", "--atlas"}
+        << "The head atlas needs a text of at least 2 tokens";
+    QTest::newRow("no token") << QStringList{"--model", test::tinyGpt2(), "--text",
+                                             "a b",     "--dla",          ","}
                               << "--dla expects the token whose logit to split up";
-    QTest::newRow("two tokens") << QStringList{"--model", kModel,  "--text",
-                                               "a b",     "--dla", " catapult"}
+    QTest::newRow("two tokens") << QStringList{"--model", test::tinyGpt2(), "--text",
+                                               "a b",     "--dla",          " catapult"}
                                 << "direct logit attribution splits up one token's logit";
     QTest::newRow("position past the text")
-        << QStringList{"--model", kModel, "--text", "a b", "--dla", " the", "--dla-position", "9"}
+        << QStringList{"--model", test::tinyGpt2(), "--text",         "a b",
+                       "--dla",   " the",           "--dla-position", "9"}
         << "There is no token 9 in the text: it has 2 tokens";
     QTest::newRow("position alone")
-        << QStringList{"--model", kModel, "--text", "a b", "--dla-position", "1"}
+        << QStringList{"--model", test::tinyGpt2(), "--text", "a b", "--dla-position", "1"}
         << "--dla-position says where --dla reads the logit";
     QTest::newRow("encoder") << QStringList{"--model", bert, "--text", "the cat", "--dla", "cat"}
                              << "normalises the stream after every block";
@@ -316,5 +322,5 @@ void TestLensCli::refusals()
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
 
-QTEST_GUILESS_MAIN(TestLensCli)
+HEADLENS_TEST_GUILESS_MAIN(TestLensCli)
 #include "tst_lenscli.moc"

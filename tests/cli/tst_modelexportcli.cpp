@@ -2,6 +2,8 @@
 #include "clirun.h"
 
 #include "io/npyfile.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -15,8 +17,6 @@ using namespace headlens;
 using headlens::test::runCli;
 
 namespace {
-
-const QString kTiny = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 
 QByteArray contentsOf(const QString &path)
 {
@@ -62,7 +62,7 @@ void TestModelExportCli::tokenIdsAreInt64_data()
     QTest::addColumn<QList<qint64>>("ids");
     // The tiny GPT-2's ids of "Hello world" (its golden text 0); the built-in layer's words
     // numbered by first appearance, -1 padding the shorter line.
-    QTest::newRow("model") << QStringList{"--model", kTiny, "--text", "Hello world"}
+    QTest::newRow("model") << QStringList{"--model", test::tinyGpt2(), "--text", "Hello world"}
                            << QByteArray("(2,)") << QList<qint64>{290, 271};
     QTest::newRow("built-in layer, padded")
         << QStringList{"--text", "the cat sat", "--text", "the dog"} << QByteArray("(2, 3)")
@@ -104,7 +104,7 @@ void TestModelExportCli::traceJsonDescribesTheModelsLayer_data()
     const QString data = HEADLENS_TEST_DATA;
     const QStringList text{"--text", "Hello world"};
     QTest::newRow("GPT-2: LayerNorm before attention")
-        << kTiny << text << "GPT-2"
+        << test::tinyGpt2() << text << "GPT-2"
         << "X = LayerNorm(h_1)"
         << "x = h.1.ln_1(hidden_states)  # (b, n, d_model)";
     QTest::newRow("Llama: RMSNorm before attention")
@@ -162,8 +162,8 @@ void TestModelExportCli::traceJsonDescribesTheModelsLayer()
 // --print-shapes with --model prints the traced layer's step table (it was ignored).
 void TestModelExportCli::printShapesShowsTheTracedLayer()
 {
-    const auto r =
-        runCli({"--model", kTiny, "--layer", "1", "--text", "Hello world", "--print-shapes"});
+    const auto r = runCli(
+        {"--model", test::tinyGpt2(), "--layer", "1", "--text", "Hello world", "--print-shapes"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("\nLayer 1's attention, step by step:\n\nSplit into heads:  q (1, 2, "
                             "16) -> (1, 2, 2, 8) -> (1, 2, 2, 8)\n"),
@@ -175,5 +175,5 @@ void TestModelExportCli::printShapesShowsTheTracedLayer()
     QVERIFY2(r.out.contains("\nsoftmax "), qPrintable(r.out));
 }
 
-QTEST_MAIN(TestModelExportCli)
+HEADLENS_TEST_MAIN(TestModelExportCli)
 #include "tst_modelexportcli.moc"

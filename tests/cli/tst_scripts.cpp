@@ -1,5 +1,7 @@
 // tst_scripts: every script in scripts/ answers --help, and writes into the repository only when
 // --out asks for it.
+#include "testmain.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -205,5 +207,5 @@ void TestScripts::withoutOutWritesNothing()
     QCOMPARE(copy.written(), QStringList());
 }
 
-QTEST_GUILESS_MAIN(TestScripts)
+HEADLENS_TEST_GUILESS_MAIN(TestScripts)
 #include "tst_scripts.moc"

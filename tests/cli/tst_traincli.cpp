@@ -2,6 +2,7 @@
 #include "approx.h"
 #include "clirun.h"
 
+#include "testmain.h"
 #include "train/toymodelfile.h"
 
 #include <QProcess>
@@ -12,8 +13,6 @@
 using namespace headlens;
 using headlens::test::CliResult;
 using headlens::test::runCli;
-
-namespace {} // namespace
 
 class TestTrainCli : public QObject
 {
@@ -70,5 +69,5 @@ void TestTrainCli::badSettingsSayWhatToDo()
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
 }
 
-QTEST_APPLESS_MAIN(TestTrainCli)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainCli)
 #include "tst_traincli.moc"

@@ -1,6 +1,7 @@
 // tst_trainlmcli: `headlens-cli --train-lm` through the real binary: the loss table, the samples,
 // the heads' scores, and bad texts refused with what to do.
 #include "clirun.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -225,5 +226,5 @@ void TestTrainLmCli::badTextsSayWhatToDo()
     QVERIFY2(missing.err.contains("none.txt"), qPrintable(missing.err));
 }
 
-QTEST_APPLESS_MAIN(TestTrainLmCli)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainLmCli)
 #include "tst_trainlmcli.moc"

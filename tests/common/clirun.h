@@ -12,6 +12,7 @@ struct CliResult
     int exitCode = -1; ///< -1 when the program crashed or did not finish in two minutes
     QString out;
     QString err;
+    QByteArray errBytes; ///< stderr as the terminal receives it
 };
 
 inline CliResult runCli(const QStringList &arguments)
@@ -25,7 +26,8 @@ inline CliResult runCli(const QStringList &arguments)
     }
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
+    result.errBytes = process.readAllStandardError();
+    result.err = QString::fromUtf8(result.errBytes);
     return result;
 }
 

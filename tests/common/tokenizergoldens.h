@@ -4,12 +4,24 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 namespace headlens::test {
+
+/// A JSON array of integers (a golden's token ids) as ints.
+inline std::vector<int> intsOf(const QJsonValue &value)
+{
+    std::vector<int> ints;
+    for (const QJsonValue &item : value.toArray())
+        ints.push_back(item.toInt());
+    return ints;
+}
 
 /// tests/data/tokenizers/goldens/*.json, written by scripts/make_tokenizer_goldens.mjs from
 /// Hugging Face's Rust tokenizers.

@@ -5,6 +5,7 @@
 #include "model/transformerrun.h"
 #include "session/ablationeffect.h"
 #include "session/session.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -131,5 +132,5 @@ void TestAblationEffect::builtInLayerKeepsItsTrace()
                         (after.row(i) - before.row(i)).cast<double>().norm(), 1e-12, 1e-12);
 }
 
-QTEST_APPLESS_MAIN(TestAblationEffect)
+HEADLENS_TEST_APPLESS_MAIN(TestAblationEffect)
 #include "tst_ablationeffect.moc"

@@ -1,4 +1,5 @@
 // Tests of AddedTokens: added tokens cut out of the text, leftmost and longest first.
+#include "testmain.h"
 #include "text/pipeline/addedtokens.h"
 
 #include <QTest>
@@ -97,5 +98,5 @@ void TestAddedTokens::options()
     QCOMPARE(actual, segments);
 }
 
-QTEST_APPLESS_MAIN(TestAddedTokens)
+HEADLENS_TEST_APPLESS_MAIN(TestAddedTokens)
 #include "tst_addedtokens.moc"

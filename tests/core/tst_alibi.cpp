@@ -4,6 +4,7 @@
 #include "attention/alibi.h"
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -120,5 +121,5 @@ void TestAlibi::weightsFallByTheSlopePerToken()
     }
 }
 
-QTEST_APPLESS_MAIN(TestAlibi)
+HEADLENS_TEST_APPLESS_MAIN(TestAlibi)
 #include "tst_alibi.moc"

@@ -3,6 +3,8 @@
 
 #include "attention/appendedrows.h"
 #include "attention/inputbuilder.h"
+#include "countingtensor.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -12,14 +14,6 @@
 using namespace headlens;
 
 namespace {
-
-Tensor counting(Shape shape, uint32_t salt)
-{
-    std::vector<float> values(size_t(shape.numel()));
-    for (size_t i = 0; i < values.size(); ++i)
-        values[i] = float(((i + salt) * 2654435761u) % 2001) / 1000.0f - 1.0f; // in [-1, 1]
-    return Tensor(std::move(shape), std::move(values));
-}
 
 /// Rows `first` .. of each of the `blocks` (rows, width) matrices at `data`, as a tensor.
 Tensor rowsFrom(const float *data, int64_t blocks, int64_t rows, int64_t width, int64_t first)
@@ -96,7 +90,7 @@ void TestAppendedRows::matchesTheWholePass()
         weights.qNorm = Vector::LinSpaced(dK, 0.5f, 1.5f);
         weights.kNorm = Vector::LinSpaced(dK, 1.5f, 0.5f);
     }
-    const Tensor x = counting(Shape{{"b", 1}, {"n", n}, {"d", d}}, 5);
+    const Tensor x = test::counting(Shape{{"b", 1}, {"n", n}, {"d", d}}, 5);
     const AttentionInput whole = InputBuilder::fromTensors(config, x);
     std::vector<float> probabilities(size_t(h * n * n)), context(size_t(h * n * dV)),
         keys(size_t(n * widthK)), values(size_t(n * widthV));
@@ -138,5 +132,5 @@ void TestAppendedRows::matchesTheWholePass()
         QCOMPARE(firstRow[j], 0.0f);
 }
 
-QTEST_APPLESS_MAIN(TestAppendedRows)
+HEADLENS_TEST_APPLESS_MAIN(TestAppendedRows)
 #include "tst_appendedrows.moc"

@@ -1,5 +1,6 @@
 // Tests of AtomicFile: new and replaced files, and failures that leave nothing half-written.
 #include "io/atomicfile.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QDir>
@@ -93,5 +94,5 @@ void TestAtomicFile::failureLeavesNothingBehind()
              QStringList{"folder"});
 }
 
-QTEST_APPLESS_MAIN(TestAtomicFile)
+HEADLENS_TEST_APPLESS_MAIN(TestAtomicFile)
 #include "tst_atomicfile.moc"

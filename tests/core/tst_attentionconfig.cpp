@@ -1,5 +1,6 @@
 // Tests of AttentionConfig::validate: every refusal says what is wrong and offers a fix.
 #include "attention/attentionconfig.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -131,5 +132,5 @@ void TestAttentionConfig::headDimensions()
     QCOMPARE(config.scaleFactor(), 0.25f);
 }
 
-QTEST_APPLESS_MAIN(TestAttentionConfig)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionConfig)
 #include "tst_attentionconfig.moc"

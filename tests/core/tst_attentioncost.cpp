@@ -3,6 +3,7 @@
 
 #include "attention/attentionconfig.h"
 #include "attention/attentioncost.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -104,5 +105,5 @@ void TestAttentionCost::settingsOfAConfig()
     QCOMPARE(CostSettings::of(config, 10).kvHeads, int64_t(8));
 }
 
-QTEST_APPLESS_MAIN(TestAttentionCost)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionCost)
 #include "tst_attentioncost.moc"

@@ -1,6 +1,7 @@
 // Tests attention rollout and value-weighted attention against products and shares worked out
 // by hand.
 #include "stats/attentionflow.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -96,5 +97,5 @@ void TestAttentionFlow::valueWeightingByHand()
     QCOMPARE(none.matrix({0, 0})(1, 1), 1.0f);
 }
 
-QTEST_APPLESS_MAIN(TestAttentionFlow)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionFlow)
 #include "tst_attentionflow.moc"

@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
 #include "stats/headstats.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -422,5 +423,5 @@ void TestAttentionForward::headStatsDescribeTheWeights()
         }
 }
 
-QTEST_APPLESS_MAIN(TestAttentionForward)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionForward)
 #include "tst_attentionforward.moc"

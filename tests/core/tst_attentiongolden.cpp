@@ -5,6 +5,7 @@
 #include "attention/attentionforward.h"
 #include "attention/weightsfile.h"
 #include "session/weightspolicy.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -103,5 +104,5 @@ void TestAttentionGolden::leanPathMatchesTheReference()
     HL_COMPARE_TENSORS_NEAR(probabilities, weights, kRelative, kAbsolute);
 }
 
-QTEST_APPLESS_MAIN(TestAttentionGolden)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionGolden)
 #include "tst_attentiongolden.moc"

@@ -3,6 +3,8 @@
 
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
+#include "countingtensor.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QTest>
@@ -21,14 +23,6 @@ struct Layer
     AttentionInput input;
     AttentionWeights weights;
 };
-
-Tensor counting(Shape shape, uint32_t salt)
-{
-    std::vector<float> values(size_t(shape.numel()));
-    for (size_t i = 0; i < values.size(); ++i)
-        values[i] = float(((i + salt) * 2654435761u) % 2001) / 1000.0f - 1.0f; // in [-1, 1]
-    return Tensor(std::move(shape), std::move(values));
-}
 
 /// b*h*n*n_kv floats starting `residue` bytes past a 64-byte boundary: where a row starts
 /// decides which of its elements Eigen's exp and sum take one at a time and which in packets.
@@ -137,8 +131,9 @@ Layer TestAttentionRecord::layer() const
         mask.data()[keys - 1] = mask.data()[2 * keys - 1] = mask.data()[2 * keys - 2] = 1.0f;
     }
     l.input = InputBuilder::fromTensors(
-        l.config, counting(Shape{{"b", b}, {"n", n}, {"d", dModel}}, 1),
-        nKv > 0 ? counting(Shape{{"b", b}, {"n_kv", nKv}, {"d", dModel}}, 2) : Tensor(), mask);
+        l.config, test::counting(Shape{{"b", b}, {"n", n}, {"d", dModel}}, 1),
+        nKv > 0 ? test::counting(Shape{{"b", b}, {"n_kv", nKv}, {"d", dModel}}, 2) : Tensor(),
+        mask);
     l.weights = AttentionWeights::initialize(l.config, dModel);
     if (bias) // initialize() leaves biases at zero; give them values so that they count
         l.weights.bO = Vector::LinSpaced(dModel, -0.5f, 0.5f);
@@ -184,7 +179,7 @@ void TestAttentionRecord::noTraceBudgetNeeded()
     config.heads = 2;
     config.memoryBudgetBytes = 1024; // far too little for the trace's (b, h, n, n) tensors
     const AttentionInput input =
-        InputBuilder::fromTensors(config, counting(Shape{{"n", 40}, {"d", 16}}, 3));
+        InputBuilder::fromTensors(config, test::counting(Shape{{"n", 40}, {"d", 16}}, 3));
     const AttentionWeights weights = AttentionWeights::initialize(config, 16);
     QVERIFY_THROWS_EXCEPTION(InputError, computeTrace(config, input, weights));
     const Tensor output = computeLayerOutput(config, input, weights, {});
@@ -200,7 +195,7 @@ void TestAttentionRecord::refusesWhatTheTraceRefuses()
     AttentionConfig other = config;
     other.dModel = 8;
     const AttentionInput input =
-        InputBuilder::fromTensors(config, counting(Shape{{"n", 4}, {"d", 16}}, 4));
+        InputBuilder::fromTensors(config, test::counting(Shape{{"n", 4}, {"d", 16}}, 4));
     try {
         computeLayerOutput(config, input, AttentionWeights::initialize(other, 8), {});
         QFAIL("weights for d_model 8 were taken for a layer of 16");
@@ -215,7 +210,7 @@ void TestAttentionRecord::progressCanCancel()
     config.dModel = 16;
     config.heads = 4;
     const AttentionInput input =
-        InputBuilder::fromTensors(config, counting(Shape{{"n", 20}, {"d", 16}}, 5));
+        InputBuilder::fromTensors(config, test::counting(Shape{{"n", 20}, {"d", 16}}, 5));
     TraceOptions options;
     options.progress = [](double fraction) { return fraction < 0.15; };
     QVERIFY_THROWS_EXCEPTION(
@@ -223,5 +218,5 @@ void TestAttentionRecord::progressCanCancel()
         computeLayerOutput(config, input, AttentionWeights::initialize(config, 16), {}, options));
 }
 
-QTEST_APPLESS_MAIN(TestAttentionRecord)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionRecord)
 #include "tst_attentionrecord.moc"

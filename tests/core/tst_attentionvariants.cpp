@@ -5,14 +5,14 @@
 #include "attention/cellarithmetic.h"
 #include "attention/implementations.h"
 #include "attention/inputbuilder.h"
+#include "coremetatypes.h"
+#include "testmain.h"
 
 #include <QTest>
 
 #include <cstring>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(headlens::AttentionPositions)
 
 namespace {
 
@@ -283,5 +283,5 @@ void TestAttentionVariants::fourImplementationsAgree()
     QCOMPARE(comparison.parameters, weights.parameterCount(true));
 }
 
-QTEST_APPLESS_MAIN(TestAttentionVariants)
+HEADLENS_TEST_APPLESS_MAIN(TestAttentionVariants)
 #include "tst_attentionvariants.moc"

@@ -1,4 +1,6 @@
 // Tests of BpeModel and BpeWord: merges applied in rank order on hand-made vocabularies.
+#include "coremetatypes.h"
+#include "testmain.h"
 #include "text/pipeline/bpemodel.h"
 
 #include <QTest>
@@ -7,8 +9,6 @@
 #include <random>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(BpeModel::MergeList)
 
 namespace {
 
@@ -207,5 +207,5 @@ void TestBpeModel::options()
     QCOMPARE(actual, ids);
 }
 
-QTEST_APPLESS_MAIN(TestBpeModel)
+HEADLENS_TEST_APPLESS_MAIN(TestBpeModel)
 #include "tst_bpemodel.moc"

@@ -3,6 +3,8 @@
 #include "errorof.h"
 #include "validutf8.h"
 
+#include "folderfiles.h"
+#include "testmain.h"
 #include "text/bpetokenizer.h"
 #include "util/inputerror.h"
 
@@ -18,14 +20,6 @@ using headlens::test::errorOf;
 namespace {
 
 const QString kData = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/");
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
 
 BpeTokenizer tiny()
 {
@@ -60,7 +54,8 @@ void TestBpeTokenizer::matchesEncoderPy_data()
     // scripts/make_gpt2_tiny.py on tiny/vocab.json and tiny/merges.txt.
     QTest::addColumn<QString>("text");
     QTest::addColumn<std::vector<int>>("ids");
-    const QJsonArray cases = QJsonDocument::fromJson(readAll(kData + "bpe_golden.json")).array();
+    const QJsonArray cases =
+        QJsonDocument::fromJson(test::readFile(kData + "bpe_golden.json")).array();
     QVERIFY(cases.size() >= 15);
     for (const QJsonValue &value : cases) {
         std::vector<int> ids;
@@ -168,8 +163,8 @@ void TestBpeTokenizer::refusesMalformedFiles_data()
     QTest::addColumn<QByteArray>("vocab");
     QTest::addColumn<QByteArray>("merges");
     QTest::addColumn<QString>("message");
-    const QByteArray vocabText = readAll(kData + "tiny/vocab.json");
-    const QByteArray mergesText = readAll(kData + "tiny/merges.txt");
+    const QByteArray vocabText = test::readFile(kData + "tiny/vocab.json");
+    const QByteArray mergesText = test::readFile(kData + "tiny/merges.txt");
     const QJsonObject vocab = QJsonDocument::fromJson(vocabText).object();
     const auto with = [&](const char *key, QJsonValue value) {
         QJsonObject changed = vocab;
@@ -215,7 +210,7 @@ void TestBpeTokenizer::refusalOfInvalidBytesIsValidUtf8()
 {
     // A merges.txt saved in Latin-1 (0xE9) with a stray 0xFF: the message quotes the bytes as
     // escapes, so it prints as the file holds them instead of as replacement characters.
-    const std::string vocab = readAll(kData + "tiny/vocab.json").toStdString();
+    const std::string vocab = test::readFile(kData + "tiny/vocab.json").toStdString();
     const std::string merges = "#version: 0.2\nh e\nh\xFF \xE9"
                                "e\n";
     std::string message;
@@ -230,5 +225,5 @@ void TestBpeTokenizer::refusalOfInvalidBytesIsValidUtf8()
              bytes.constData());
 }
 
-QTEST_APPLESS_MAIN(TestBpeTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestBpeTokenizer)
 #include "tst_bpetokenizer.moc"

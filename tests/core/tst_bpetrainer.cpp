@@ -1,6 +1,9 @@
 // Tests of BpeTrainer and BpeTokenizerJsonWriter against Hugging Face's BpeTrainer.
 #include "errorof.h"
 
+#include "coremetatypes.h"
+#include "folderfiles.h"
+#include "testmain.h"
 #include "text/tokenizerjson.h"
 #include "text/train/bpetokenizerjsonwriter.h"
 #include "text/train/bpetrainer.h"
@@ -19,21 +22,12 @@ using namespace headlens;
 using namespace headlens::test;
 
 Q_DECLARE_METATYPE(BpeTrainerSettings)
-Q_DECLARE_METATYPE(BpeModel::MergeList)
 
 namespace {
 
 QString dataPath(const QString &name)
 {
     return QStringLiteral(HEADLENS_TEST_DATA "/bpe/") + name;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
 }
 
 std::vector<std::string> stringsOf(const QJsonValue &value)
@@ -129,9 +123,9 @@ void TestBpeTrainer::matchesHuggingFace_data()
 void TestBpeTrainer::matchesHuggingFace()
 {
     QFETCH(QString, golden);
-    const QJsonObject json = QJsonDocument::fromJson(readAll(golden)).object();
+    const QJsonObject json = QJsonDocument::fromJson(test::readFile(golden)).object();
     const QByteArray text =
-        readAll(QStringLiteral(HEADLENS_TEST_DATA "/") + json["text"].toString());
+        test::readFile(QStringLiteral(HEADLENS_TEST_DATA "/") + json["text"].toString());
     const BpeTrainingResult result = trained(settingsOf(json), text.toStdString());
 
     QCOMPARE(linesOf(result.merges), linesOf(mergesOf(json["merges"])));
@@ -299,5 +293,5 @@ void TestBpeTrainer::writtenTokenizerReadsBack()
              QStringLiteral("Cannot write "));
 }
 
-QTEST_APPLESS_MAIN(TestBpeTrainer)
+HEADLENS_TEST_APPLESS_MAIN(TestBpeTrainer)
 #include "tst_bpetrainer.moc"

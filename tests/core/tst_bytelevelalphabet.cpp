@@ -1,5 +1,6 @@
 // Tests of ByteLevelAlphabet: GPT-2's bytes_to_unicode() table, worked out by hand, and its round
 // trip.
+#include "testmain.h"
 #include "text/pipeline/bytelevelalphabet.h"
 
 #include <QTest>
@@ -89,5 +90,5 @@ void TestByteLevelAlphabet::refusesOtherCharacters()
     QVERIFY(!ByteLevelAlphabet().toBytes(symbols.toStdString(), bytes));
 }
 
-QTEST_APPLESS_MAIN(TestByteLevelAlphabet)
+HEADLENS_TEST_APPLESS_MAIN(TestByteLevelAlphabet)
 #include "tst_bytelevelalphabet.moc"

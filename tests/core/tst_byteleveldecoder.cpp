@@ -1,4 +1,5 @@
 // Tests of ByteLevelDecoder: byte-level tokens back to their bytes, one entry per token.
+#include "testmain.h"
 #include "text/pipeline/byteleveldecoder.h"
 
 #include <QTest>
@@ -43,5 +44,5 @@ void TestByteLevelDecoder::keepsTheChainLength()
     QCOMPARE(decoded, (std::vector<std::string>{"\xF0\x9F", "\x91\x8D", "!"}));
 }
 
-QTEST_APPLESS_MAIN(TestByteLevelDecoder)
+HEADLENS_TEST_APPLESS_MAIN(TestByteLevelDecoder)
 #include "tst_byteleveldecoder.moc"

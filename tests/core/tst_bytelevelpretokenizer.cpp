@@ -1,4 +1,5 @@
 // Tests of ByteLevelPreTokenizer: GPT-2's pattern split worked out by hand.
+#include "testmain.h"
 #include "text/pipeline/bytelevelpretokenizer.h"
 #include "text/pipeline/splitpretokenizer.h"
 
@@ -94,5 +95,5 @@ void TestByteLevelPreTokenizer::prefixSpaceOnEveryPiece()
     QVERIFY(pieces[1].atStart);
 }
 
-QTEST_APPLESS_MAIN(TestByteLevelPreTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestByteLevelPreTokenizer)
 #include "tst_bytelevelpretokenizer.moc"

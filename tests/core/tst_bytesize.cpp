@@ -1,4 +1,5 @@
 // tst_bytesize: the one byte formatter at its unit boundaries, rounding and the caps' wording.
+#include "testmain.h"
 #include "util/bytesize.h"
 
 #include <QTest>
@@ -69,5 +70,5 @@ void TestByteSize::byteUnitFor()
     QCOMPARE(u.divisor, divisor);
 }
 
-QTEST_APPLESS_MAIN(TestByteSize)
+HEADLENS_TEST_APPLESS_MAIN(TestByteSize)
 #include "tst_bytesize.moc"

@@ -3,6 +3,7 @@
 #include "pipelinecases.h"
 
 #include "attention/cellarithmetic.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -66,5 +67,5 @@ void TestCellArithmetic::vectorsAreTheHeadsRows()
     QCOMPARE(a.products[1], a.q[1] * a.k[1]);
 }
 
-QTEST_APPLESS_MAIN(TestCellArithmetic)
+HEADLENS_TEST_APPLESS_MAIN(TestCellArithmetic)
 #include "tst_cellarithmetic.moc"

@@ -1,4 +1,5 @@
 // Tests of CharacterSplitPreTokenizer and WhitespacePreTokenizer: Digits, spaces, punctuation.
+#include "testmain.h"
 #include "text/pipeline/charactersplitpretokenizer.h"
 #include "text/pipeline/whitespacepretokenizer.h"
 
@@ -68,5 +69,5 @@ void TestCharacterSplitPreTokenizer::splits()
     QCOMPARE(actual, pieces);
 }
 
-QTEST_APPLESS_MAIN(TestCharacterSplitPreTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestCharacterSplitPreTokenizer)
 #include "tst_charactersplitpretokenizer.moc"

@@ -5,6 +5,7 @@
 
 #include "model/checkpoint.h"
 #include "model/transformermodel.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -171,5 +172,5 @@ void TestCheckpoint::pytorchBinIsRefusedWithTheConversion()
              qPrintable(error));
 }
 
-QTEST_APPLESS_MAIN(TestCheckpoint)
+HEADLENS_TEST_APPLESS_MAIN(TestCheckpoint)
 #include "tst_checkpoint.moc"

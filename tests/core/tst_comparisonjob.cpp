@@ -5,6 +5,7 @@
 #include "attention/tracekey.h"
 #include "session/comparisonjob.h"
 #include "session/session.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestComparisonJob)
+HEADLENS_TEST_APPLESS_MAIN(TestComparisonJob)
 #include "tst_comparisonjob.moc"

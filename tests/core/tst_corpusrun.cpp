@@ -9,6 +9,7 @@
 #include "util/inputerror.h"
 
 #include "rowdivergence.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -310,5 +311,5 @@ void TestCorpusRun::corpusMeanOfOneTextIsThatTextsMean()
     QVERIFY(wrong.problem(2, 2, 4, 8).value_or("").find("other sizes") != std::string::npos);
 }
 
-QTEST_APPLESS_MAIN(TestCorpusRun)
+HEADLENS_TEST_APPLESS_MAIN(TestCorpusRun)
 #include "tst_corpusrun.moc"

@@ -1,5 +1,6 @@
 // Tests that seeds reproduce bit for bit: the generator matches SplitMix64's reference outputs.
 #include "attention/attentionweights.h"
+#include "testmain.h"
 #include "util/counterrandom.h"
 
 #include <QTest>
@@ -59,5 +60,5 @@ void TestCounterRandom::initialisationBoundsFollowPyTorch()
     QVERIFY(std::abs(w.wQ.mean()) < 0.01f);
 }
 
-QTEST_APPLESS_MAIN(TestCounterRandom)
+HEADLENS_TEST_APPLESS_MAIN(TestCounterRandom)
 #include "tst_counterrandom.moc"

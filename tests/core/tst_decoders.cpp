@@ -1,4 +1,5 @@
 // Tests of the decoders: a whole chain (decode) and one token inside a text (labels).
+#include "testmain.h"
 #include "text/pipeline/bytefallbackdecoder.h"
 #include "text/pipeline/decodersequence.h"
 #include "text/pipeline/fusedecoder.h"
@@ -129,5 +130,5 @@ void TestDecoders::decodesOneToken()
     QCOMPARE(QString::fromStdString(decoderNamed(decoder)->decodeToken(token.toStdString())), text);
 }
 
-QTEST_APPLESS_MAIN(TestDecoders)
+HEADLENS_TEST_APPLESS_MAIN(TestDecoders)
 #include "tst_decoders.moc"

@@ -1,5 +1,6 @@
 // tst_dropoutmask: dropout's masks are a pure function of (seed, step, site, element), the same
 // however a batch is split between threads, and keep about 1 - p of the elements.
+#include "testmain.h"
 #include "train/dropoutmask.h"
 
 #include <QTest>
@@ -66,5 +67,5 @@ void TestDropoutMask::stepsSitesAndLayersDrawApart()
     QVERIFY(draw(0, 0, Site::MlpOutput) != draw(0, 0, Site::AttentionOutput));
 }
 
-QTEST_APPLESS_MAIN(TestDropoutMask)
+HEADLENS_TEST_APPLESS_MAIN(TestDropoutMask)
 #include "tst_dropoutmask.moc"

@@ -2,6 +2,7 @@
 #include "pipelinecases.h"
 
 #include "attention/elementroute.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -76,5 +77,5 @@ void TestElementRoute::lessonsPicture()
     QCOMPARE(QString::fromStdString(toString(back[2])), QString("concat[0, 3, 5]"));
 }
 
-QTEST_APPLESS_MAIN(TestElementRoute)
+HEADLENS_TEST_APPLESS_MAIN(TestElementRoute)
 #include "tst_elementroute.moc"

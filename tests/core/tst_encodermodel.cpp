@@ -8,6 +8,7 @@
 #include "model/modelopener.h"
 #include "model/transformermodel.h"
 #include "session/session.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -394,5 +395,5 @@ void TestEncoderModel::refusesWhatItCannotRun()
         QVERIFY2(error.contains(fragment), qPrintable(error));
 }
 
-QTEST_APPLESS_MAIN(TestEncoderModel)
+HEADLENS_TEST_APPLESS_MAIN(TestEncoderModel)
 #include "tst_encodermodel.moc"

@@ -1,13 +1,13 @@
 // Tests of GemmDispatch: what HEADLENS_GEMM forces, and what a calibration's timings choose.
+#include "coremetatypes.h"
 #include "linalg/gemmdispatch.h"
+#include "testmain.h"
 
 #include <QTest>
 
 #include <map>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(headlens::GemmBackend)
 
 namespace {
 
@@ -166,5 +166,5 @@ void TestGemmDispatch::sharedDispatchFollowsTheEnvironment()
     QCOMPARE(nameOf(shared.chosen()), forced);
 }
 
-QTEST_APPLESS_MAIN(TestGemmDispatch)
+HEADLENS_TEST_APPLESS_MAIN(TestGemmDispatch)
 #include "tst_gemmdispatch.moc"

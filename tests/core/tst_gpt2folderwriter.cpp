@@ -4,6 +4,7 @@
 #include "approx.h"
 
 #include "model/transformermodel.h"
+#include "testmain.h"
 #include "text/bytetokenizerjson.h"
 #include "train/gpt2folderwriter.h"
 #include "train/trainer.h"
@@ -184,5 +185,5 @@ void TestGpt2FolderWriter::anUnwritablePlaceIsRefusedWithItsName()
     QVERIFY(!QFileInfo::exists("/proc/headlens-model"));
 }
 
-QTEST_APPLESS_MAIN(TestGpt2FolderWriter)
+HEADLENS_TEST_APPLESS_MAIN(TestGpt2FolderWriter)
 #include "tst_gpt2folderwriter.moc"

@@ -4,6 +4,7 @@
 
 #include "io/npzarchive.h"
 #include "model/transformermodel.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -13,8 +14,6 @@ using namespace headlens;
 using headlens::test::Gpt2Golden;
 using headlens::test::gpt2Golden;
 using headlens::test::kGpt2Data;
-
-namespace {} // namespace
 
 class TestGpt2Layers : public QObject
 {
@@ -89,5 +88,5 @@ void TestGpt2Layers::noViewedLayerMatchesReference()
     HL_COMPARE_TENSORS_NEAR(run.logits, g.logits.view(run.logits.shape()), 1e-4, 1e-4);
 }
 
-QTEST_APPLESS_MAIN(TestGpt2Layers)
+HEADLENS_TEST_APPLESS_MAIN(TestGpt2Layers)
 #include "tst_gpt2layers.moc"

@@ -5,6 +5,7 @@
 #include "modelfolder.h"
 
 #include "model/transformermodel.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QDir>
@@ -139,5 +140,5 @@ void TestGpt2Loading::refusesAMissingFolder()
              qPrintable(error));
 }
 
-QTEST_APPLESS_MAIN(TestGpt2Loading)
+HEADLENS_TEST_APPLESS_MAIN(TestGpt2Loading)
 #include "tst_gpt2loading.moc"

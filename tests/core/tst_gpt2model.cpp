@@ -7,6 +7,7 @@
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
 #include "model/transformermodel.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QFile>
@@ -219,5 +220,5 @@ void TestTransformerModel::progressCanCancel()
     QVERIFY(seen[0] > 0.0 && seen[0] < seen[1]);
 }
 
-QTEST_APPLESS_MAIN(TestTransformerModel)
+HEADLENS_TEST_APPLESS_MAIN(TestTransformerModel)
 #include "tst_gpt2model.moc"

@@ -1,6 +1,7 @@
 // tst_gradcheck: every backward of the toy model against central finite differences (double).
 #include "approx.h"
 
+#include "testmain.h"
 #include "train/toymodel.h"
 #include "train/trainops.h"
 #include "util/counterrandom.h"
@@ -280,5 +281,5 @@ void TestGradCheck::model()
     }
 }
 
-QTEST_APPLESS_MAIN(TestGradCheck)
+HEADLENS_TEST_APPLESS_MAIN(TestGradCheck)
 #include "tst_gradcheck.moc"

@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "model/headatlasprobe.h"
 #include "stats/offsetscores.h"
+#include "testmain.h"
 #include "train/headscores.h"
 #include "util/inputerror.h"
 
@@ -378,5 +379,5 @@ void TestHeadAtlas::cancelStops()
     QCOMPARE(int(model.inputs().size()), 2); // the text and the first probe
 }
 
-QTEST_APPLESS_MAIN(TestHeadAtlas)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadAtlas)
 #include "tst_headatlas.moc"

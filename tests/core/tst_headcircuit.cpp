@@ -1,6 +1,7 @@
 // Tests a head's QK and OV circuits on heads built by hand: singular values, token maps, and
 // the copying score of a head that copies (positive) and one that inverts (negative).
 #include "attention/headcircuit.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -118,5 +119,5 @@ void TestHeadCircuit::copyingHeadScoresPositiveInvertingNegative()
     QVERIFY(std::abs(mostly.copyingScore - 0.5) < 1e-9);
 }
 
-QTEST_APPLESS_MAIN(TestHeadCircuit)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadCircuit)
 #include "tst_headcircuit.moc"

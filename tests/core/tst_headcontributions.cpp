@@ -3,6 +3,7 @@
 #include "pipelinecases.h"
 
 #include "attention/headcontributions.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -46,5 +47,5 @@ void TestHeadContributions::normsAreTheSharesLengths()
     QVERIFY(norms(3, 2) > 0.0f);
 }
 
-QTEST_APPLESS_MAIN(TestHeadContributions)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadContributions)
 #include "tst_headcontributions.moc"

@@ -3,6 +3,7 @@
 #include "corpus/classicalscaling.h"
 #include "corpus/headdivergences.h"
 #include "stats/jensenshannon.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -114,5 +115,5 @@ void TestHeadDivergences::scalingAxesAreFixedBySign()
     QCOMPARE_LE(std::abs(placed(2, 0) - 5.0 / 3.0), 1e-9);
 }
 
-QTEST_APPLESS_MAIN(TestHeadDivergences)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadDivergences)
 #include "tst_headdivergences.moc"

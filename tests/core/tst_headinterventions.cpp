@@ -4,6 +4,7 @@
 
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -193,5 +194,5 @@ void TestHeadInterventions::refusals()
     QVERIFY2(source.contains("record"), qPrintable(source));
 }
 
-QTEST_APPLESS_MAIN(TestHeadInterventions)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadInterventions)
 #include "tst_headinterventions.moc"

@@ -4,6 +4,7 @@
 #include "stories/storygenerator.h"
 #include "stories/storywindow.h"
 #include "stories/tokenspans.h"
+#include "testmain.h"
 #include "train/headpatternscores.h"
 
 #include <QTest>
@@ -193,5 +194,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadPatternScores)
+HEADLENS_TEST_MAIN(TestHeadPatternScores)
 #include "tst_headpatternscores.moc"

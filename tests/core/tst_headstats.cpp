@@ -4,6 +4,7 @@
 #include "attention/headkernel.h"
 #include "stats/headstats.h"
 #include "stats/headstatsaccumulator.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -166,5 +167,5 @@ void TestHeadStats::entropyFromLogitsMatchesTheLogarithm()
     QCOMPARE(weights.row(2).sum(), 0.0f); // a fully masked row is zeros, not NaN
 }
 
-QTEST_APPLESS_MAIN(TestHeadStats)
+HEADLENS_TEST_APPLESS_MAIN(TestHeadStats)
 #include "tst_headstats.moc"

@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
 #include "attention/inputbuilder.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -107,5 +108,5 @@ void TestImplementations::naiveLoopsAreSkippedWhenTooLarge()
     QVERIFY(!result.ways[0].skipped);
 }
 
-QTEST_APPLESS_MAIN(TestImplementations)
+HEADLENS_TEST_APPLESS_MAIN(TestImplementations)
 #include "tst_implementations.moc"

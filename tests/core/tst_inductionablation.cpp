@@ -5,6 +5,7 @@
 #include "model/toyopenedmodel.h"
 #include "model/toyranking.h"
 #include "session/ablationeffect.h"
+#include "testmain.h"
 #include "train/trainer.h"
 
 #include <QTest>
@@ -159,5 +160,5 @@ void TestInductionAblation::atlasNamesTheCircuit()
     }
 }
 
-QTEST_APPLESS_MAIN(TestInductionAblation)
+HEADLENS_TEST_APPLESS_MAIN(TestInductionAblation)
 #include "tst_inductionablation.moc"

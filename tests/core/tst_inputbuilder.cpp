@@ -4,6 +4,7 @@
 #include "util/inputerror.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -386,5 +387,5 @@ void tst_InputBuilder::tensorErrors()
     }
 }
 
-QTEST_APPLESS_MAIN(tst_InputBuilder)
+HEADLENS_TEST_APPLESS_MAIN(tst_InputBuilder)
 #include "tst_inputbuilder.moc"

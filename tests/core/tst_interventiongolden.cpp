@@ -6,6 +6,7 @@
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
 #include "model/transformerranking.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -190,5 +191,5 @@ void TestInterventionGolden::refusals()
     QVERIFY(cancelled);
 }
 
-QTEST_APPLESS_MAIN(TestInterventionGolden)
+HEADLENS_TEST_APPLESS_MAIN(TestInterventionGolden)
 #include "tst_interventiongolden.moc"

@@ -6,6 +6,7 @@
 #include "attention/weightsfile.h"
 #include "io/npzarchive.h"
 #include "session/weightspolicy.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QTest>
@@ -276,5 +277,5 @@ void TestKvHeads::policyTakesTheGroupFromTheFile()
     QVERIFY_THROWS_EXCEPTION(InputError, WeightsPolicy::check(loaded, config, kGqaGolden));
 }
 
-QTEST_APPLESS_MAIN(TestKvHeads)
+HEADLENS_TEST_APPLESS_MAIN(TestKvHeads)
 #include "tst_kvheads.moc"

@@ -3,6 +3,7 @@
 #include "errorof.h"
 
 #include "stories/storygenerator.h"
+#include "testmain.h"
 #include "train/languagemodelpreset.h"
 #include "train/repeatedtokens.h"
 #include "train/storyprobe.h"
@@ -288,5 +289,5 @@ void TestLanguageModel::storyProbeAveragesEveryWindowsRelations()
     QVERIFY2(total >= 4, std::to_string(total).c_str()); // 16 windows of stories hold some
 }
 
-QTEST_APPLESS_MAIN(TestLanguageModel)
+HEADLENS_TEST_APPLESS_MAIN(TestLanguageModel)
 #include "tst_languagemodel.moc"

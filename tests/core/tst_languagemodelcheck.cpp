@@ -2,6 +2,7 @@
 #include "train/languagemodelcheck.h"
 
 #include "errorof.h"
+#include "testmain.h"
 #include "train/languagemodelpreset.h"
 #include "train/textbatches.h"
 #include "train/trainingmemory.h"
@@ -49,5 +50,5 @@ void TestLanguageModelCheck::check()
         QVERIFY2(message.startsWith(starts), qPrintable(message));
 }
 
-QTEST_APPLESS_MAIN(TestLanguageModelCheck)
+HEADLENS_TEST_APPLESS_MAIN(TestLanguageModelCheck)
 #include "tst_languagemodelcheck.moc"

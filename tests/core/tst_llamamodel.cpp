@@ -5,6 +5,7 @@
 #include "modelfolder.h"
 
 #include "model/transformermodel.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -216,5 +217,5 @@ void TestLlamaModel::refusesWhatItCannotRun()
                  qPrintable(error + " lacks " + fragment));
 }
 
-QTEST_APPLESS_MAIN(TestLlamaModel)
+HEADLENS_TEST_APPLESS_MAIN(TestLlamaModel)
 #include "tst_llamamodel.moc"

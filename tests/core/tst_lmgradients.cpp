@@ -1,6 +1,7 @@
 // tst_lmgradients: the trainable decoder's loss and every parameter's gradient against PyTorch's
 // autograd in float64 (scripts/make_lm_gradient_goldens.py), for each option set.
 #include "io/npzarchive.h"
+#include "testmain.h"
 #include "train/toymodel.h"
 #include "train/trainops.h"
 
@@ -116,5 +117,5 @@ void TestLmGradients::everyParameterMatchesAutograd()
     }
 }
 
-QTEST_APPLESS_MAIN(TestLmGradients)
+HEADLENS_TEST_APPLESS_MAIN(TestLmGradients)
 #include "tst_lmgradients.moc"

@@ -1,5 +1,6 @@
 // tst_logsumexp: the one log-sum-exp against hand-computed values, overflow and its NaN policy.
 #include "linalg/logsumexp.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -59,5 +60,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLogSumExp)
+HEADLENS_TEST_APPLESS_MAIN(TestLogSumExp)
 #include "tst_logsumexp.moc"

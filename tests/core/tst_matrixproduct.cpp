@@ -1,9 +1,11 @@
 // Tests of assignProduct, addProduct and assignColumnSplitProduct: each backend against float64.
 #include "approx.h"
 
+#include "coremetatypes.h"
 #include "linalg/blaslibrary.h"
 #include "tensor/columnsplitproduct.h"
 #include "tensor/tensor.h"
+#include "testmain.h"
 #include "util/counterrandom.h"
 
 #include <QTest>
@@ -12,7 +14,6 @@
 
 using namespace headlens;
 
-Q_DECLARE_METATYPE(headlens::GemmBackend)
 Q_DECLARE_METATYPE(headlens::Operand)
 
 namespace {
@@ -268,5 +269,5 @@ void TestMatrixProduct::emptyDepthAddsNothing()
     QCOMPARE(out, RowMatrix::Constant(3, 4, 5.0f).eval());
 }
 
-QTEST_APPLESS_MAIN(TestMatrixProduct)
+HEADLENS_TEST_APPLESS_MAIN(TestMatrixProduct)
 #include "tst_matrixproduct.moc"

@@ -2,6 +2,7 @@
 #include "errorof.h"
 
 #include "model/memoryneeds.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -51,5 +52,5 @@ void TestMemoryNeeds::readsTheAvailableMemory()
     QVERIFY(available < (uint64_t(1) << 50));
 }
 
-QTEST_APPLESS_MAIN(TestMemoryNeeds)
+HEADLENS_TEST_APPLESS_MAIN(TestMemoryNeeds)
 #include "tst_memoryneeds.moc"

@@ -1,4 +1,5 @@
 // Tests of MetaspacePreTokenizer: the three prepend schemes and split, worked by hand.
+#include "testmain.h"
 #include "text/pipeline/metaspacepretokenizer.h"
 
 #include <QTest>
@@ -59,5 +60,5 @@ void TestMetaspacePreTokenizer::schemes()
     QCOMPARE(texts, pieces);
 }
 
-QTEST_APPLESS_MAIN(TestMetaspacePreTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestMetaspacePreTokenizer)
 #include "tst_metaspacepretokenizer.moc"

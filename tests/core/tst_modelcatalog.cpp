@@ -2,6 +2,7 @@
 #include "hfcache.h"
 
 #include "model/modelcatalog.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -97,5 +98,5 @@ void TestModelCatalog::anEmptyCacheSaysWhereItLooked()
              qPrintable(table));
 }
 
-QTEST_APPLESS_MAIN(TestModelCatalog)
+HEADLENS_TEST_APPLESS_MAIN(TestModelCatalog)
 #include "tst_modelcatalog.moc"

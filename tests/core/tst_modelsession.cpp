@@ -5,6 +5,7 @@
 #include "model/transformerrun.h"
 #include "session/comparisonjob.h"
 #include "session/session.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -138,5 +139,5 @@ void TestModelSession::textBLeavesThePrefixInPlace()
     QCOMPARE(typed.model->pass->reusedTokens, int64_t(first.model->tokenIds.size()));
 }
 
-QTEST_APPLESS_MAIN(TestModelSession)
+HEADLENS_TEST_APPLESS_MAIN(TestModelSession)
 #include "tst_modelsession.moc"

@@ -2,6 +2,7 @@
 #include "errorof.h"
 
 #include "model/modelspec.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -109,5 +110,5 @@ void TestModelSpec::refuses()
         QVERIFY2(error.contains(fragment), qPrintable(error + " lacks " + fragment));
 }
 
-QTEST_APPLESS_MAIN(TestModelSpec)
+HEADLENS_TEST_APPLESS_MAIN(TestModelSpec)
 #include "tst_modelspec.moc"

@@ -3,6 +3,7 @@
 #include "gpt2golden.h"
 
 #include "model/transformermodel.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -103,5 +104,5 @@ void TestModelTokenizer::addsTheBeginningOfTextTokenAsTheTemplateSays()
     QCOMPARE(QString::fromStdString(run.tokens.front()), QStringLiteral("<|endoftext|>"));
 }
 
-QTEST_APPLESS_MAIN(TestModelTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestModelTokenizer)
 #include "tst_modeltokenizer.moc"

@@ -1,5 +1,6 @@
 // Tests of NonFiniteValues: NaN and infinities counted, and the warning that names the tensor.
 #include "io/nonfinitevalues.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -135,5 +136,5 @@ void TestNonFiniteValues::warningNamesTheTensorAndTheCounts()
     QVERIFY2(text.contains("Save the weights again"), qPrintable(text));
 }
 
-QTEST_APPLESS_MAIN(TestNonFiniteValues)
+HEADLENS_TEST_APPLESS_MAIN(TestNonFiniteValues)
 #include "tst_nonfinitevalues.moc"

@@ -1,4 +1,5 @@
 // Tests of the normalizers: normal forms, case, stripping, Prepend, Replace and BertNormalizer.
+#include "testmain.h"
 #include "text/pipeline/bertnormalizer.h"
 #include "text/pipeline/lowercasenormalizer.h"
 #include "text/pipeline/normalizersequence.h"
@@ -126,5 +127,5 @@ void TestNormalizers::normalizes()
              normalized);
 }
 
-QTEST_APPLESS_MAIN(TestNormalizers)
+HEADLENS_TEST_APPLESS_MAIN(TestNormalizers)
 #include "tst_normalizers.moc"

@@ -3,6 +3,7 @@
 #include "errorof.h"
 
 #include "io/npyfile.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QDir>
@@ -298,5 +299,5 @@ void TestNpyFile::readErrorsNameThePath()
     QVERIFY2(message.startsWith(cut + ": ") && message.contains("truncated"), qPrintable(message));
 }
 
-QTEST_APPLESS_MAIN(TestNpyFile)
+HEADLENS_TEST_APPLESS_MAIN(TestNpyFile)
 #include "tst_npyfile.moc"

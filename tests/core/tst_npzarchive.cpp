@@ -4,6 +4,7 @@
 #include "errorof.h"
 
 #include "io/npzarchive.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QFile>
@@ -17,9 +18,9 @@ using headlens::test::errorOf;
 
 namespace {
 
-const QString kSamples = QStringLiteral(HEADLENS_TEST_DATA "/npy/");
+const QString kNpyFolder = QStringLiteral(HEADLENS_TEST_DATA "/npy/");
 
-Tensor counting(std::vector<Axis> axes, float start)
+Tensor countingFrom(std::vector<Axis> axes, float start)
 {
     Tensor t{Shape(std::move(axes))};
     for (int64_t i = 0; i < t.numel(); ++i)
@@ -64,7 +65,7 @@ void TestNpzArchive::readsWhatNumpyWrote_data()
 void TestNpzArchive::readsWhatNumpyWrote()
 {
     QFETCH(QString, file);
-    const auto entries = NpzArchive::read((kSamples + file).toStdString());
+    const auto entries = NpzArchive::read((kNpyFolder + file).toStdString());
     // scripts/make_npy_samples.py: grid = arange(6) * 0.5 - 1, a bool mask, int64 ids.
     QCOMPARE(namesOf(entries), (std::vector<std::string>{"grid", "mask", "ids"}));
     const Tensor &grid = entries[0].second;
@@ -89,10 +90,10 @@ void TestNpzArchive::roundTrip()
     QFETCH(bool, compressed);
     // Names with dots, as in a state_dict, and unusual shapes; order must survive.
     const std::vector<std::pair<std::string, Tensor>> entries = {
-        {"out_proj.weight", counting({{"r", 3}, {"c", 2}}, -1.0f)},
-        {"scalar", counting({}, 42.0f)},
-        {"empty", counting({{"r", 0}, {"c", 3}}, 0.0f)},
-        {"a", counting({{"b", 2}, {"h", 2}, {"n", 3}, {"n_kv", 4}}, 5.0f)},
+        {"out_proj.weight", countingFrom({{"r", 3}, {"c", 2}}, -1.0f)},
+        {"scalar", countingFrom({}, 42.0f)},
+        {"empty", countingFrom({{"r", 0}, {"c", 3}}, 0.0f)},
+        {"a", countingFrom({{"b", 2}, {"h", 2}, {"n", 3}, {"n_kv", 4}}, 5.0f)},
     };
     QTemporaryDir dir;
     const std::string path = dir.filePath("trace.npz").toStdString();
@@ -178,7 +179,7 @@ void TestNpzArchive::refusesDamagedArchives()
 {
     QFETCH(QString, file);
     QFETCH(QString, problem);
-    const QString path = kSamples + file;
+    const QString path = kNpyFolder + file;
     const QString message = errorOf([&] { NpzArchive::read(path.toStdString()); });
     QVERIFY2(message.contains(path + problem), qPrintable(message));
 }
@@ -198,5 +199,5 @@ void TestNpzArchive::refusesTooManyMembersBeforeUnpacking()
                              "archive is damaged.");
 }
 
-QTEST_APPLESS_MAIN(TestNpzArchive)
+HEADLENS_TEST_APPLESS_MAIN(TestNpzArchive)
 #include "tst_npzarchive.moc"

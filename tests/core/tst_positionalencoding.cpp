@@ -2,6 +2,7 @@
 #include "attention/positionalencoding.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -96,5 +97,5 @@ void tst_PositionalEncoding::none()
     QVERIFY(table.isZero(0.0f));
 }
 
-QTEST_APPLESS_MAIN(tst_PositionalEncoding)
+HEADLENS_TEST_APPLESS_MAIN(tst_PositionalEncoding)
 #include "tst_positionalencoding.moc"

@@ -1,12 +1,12 @@
 // Tests of checkPositionShift: RoPE's scores survive any shift of every position, q_rot does not.
 #include "attention/inputbuilder.h"
 #include "attention/positionshift.h"
+#include "coremetatypes.h"
+#include "testmain.h"
 
 #include <QTest>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(headlens::AttentionPositions)
 
 namespace {
 
@@ -90,5 +90,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPositionShift)
+HEADLENS_TEST_APPLESS_MAIN(TestPositionShift)
 #include "tst_positionshift.moc"

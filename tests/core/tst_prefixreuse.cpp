@@ -3,6 +3,7 @@
 #include "gpt2golden.h"
 
 #include "model/transformermodel.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -212,5 +213,5 @@ void TestPrefixReuse::runsWithoutKeysReuseNothing()
     QCOMPARE(model.reusableTokens(kept, ids, everyLogit), int64_t(0));
 }
 
-QTEST_APPLESS_MAIN(TestPrefixReuse)
+HEADLENS_TEST_APPLESS_MAIN(TestPrefixReuse)
 #include "tst_prefixreuse.moc"

@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/weightsfile.h"
 #include "io/npzarchive.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QTest>
@@ -118,5 +119,5 @@ void TestPyTorchGolden::matchesPyTorch()
     }
 }
 
-QTEST_APPLESS_MAIN(TestPyTorchGolden)
+HEADLENS_TEST_APPLESS_MAIN(TestPyTorchGolden)
 #include "tst_pytorchgolden.moc"

@@ -1,6 +1,7 @@
 // Tests of quotedText: hand-made byte strings come out as valid, one-line, readable UTF-8.
 #include "validutf8.h"
 
+#include "testmain.h"
 #include "util/quotedtext.h"
 
 #include <QTest>
@@ -123,5 +124,5 @@ void tst_QuotedText::shortens()
     QCOMPARE(QString::fromStdString(quotedText(input.toStdString(), std::size_t(limit))), expected);
 }
 
-QTEST_APPLESS_MAIN(tst_QuotedText)
+HEADLENS_TEST_APPLESS_MAIN(tst_QuotedText)
 #include "tst_quotedtext.moc"

@@ -4,6 +4,8 @@
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
 #include "attention/rotaryembedding.h"
+#include "coremetatypes.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -12,12 +14,10 @@
 
 using namespace headlens;
 
-Q_DECLARE_METATYPE(headlens::AttentionPositions)
-
 namespace {
 
-const std::vector<std::string> kTexts = {"The tired robot dropped the heavy gear because it broke",
-                                         "The bank was robbed"};
+const std::vector<std::string> kRotaryTexts = {
+    "The tired robot dropped the heavy gear because it broke", "The bank was robbed"};
 
 Trace ropeTrace(AttentionPositions convention, int heads, int kvHeads, int offset,
                 float theta = 10000.0f)
@@ -30,7 +30,7 @@ Trace ropeTrace(AttentionPositions convention, int heads, int kvHeads, int offse
     config.attentionPositions = convention;
     config.ropeTheta = theta;
     config.ropePositionOffset = offset;
-    AttentionInput input = InputBuilder::fromTexts(config, kTexts);
+    AttentionInput input = InputBuilder::fromTexts(config, kRotaryTexts);
     const AttentionWeights weights = AttentionWeights::initialize(config, 64);
     return computeTrace(config, std::move(input), weights);
 }
@@ -191,5 +191,5 @@ void TestRotaryEmbedding::shiftingEveryPositionKeepsTheScores()
     QVERIFY(largestDifference(at0.tensor(keys::output), shifted.tensor(keys::output)) <= 1e-5);
 }
 
-QTEST_APPLESS_MAIN(TestRotaryEmbedding)
+HEADLENS_TEST_APPLESS_MAIN(TestRotaryEmbedding)
 #include "tst_rotaryembedding.moc"

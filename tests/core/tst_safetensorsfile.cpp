@@ -3,6 +3,7 @@
 #include "errorof.h"
 
 #include "io/safetensorsfile.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QFile>
@@ -212,5 +213,5 @@ void TestSafetensorsFile::readsTheTinyCheckpoint()
     QCOMPARE(file.metadata().at("format"), std::string("pt"));
 }
 
-QTEST_APPLESS_MAIN(TestSafetensorsFile)
+HEADLENS_TEST_APPLESS_MAIN(TestSafetensorsFile)
 #include "tst_safetensorsfile.moc"

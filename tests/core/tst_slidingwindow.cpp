@@ -4,6 +4,7 @@
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
 #include "attention/maskreason.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -13,8 +14,9 @@ using namespace headlens;
 
 namespace {
 
-const std::vector<std::string> kTexts = {"The tired robot dropped the heavy gear because it broke",
-                                         "The bank was robbed"}; // 10 and 4 tokens
+const std::vector<std::string> kWindowTexts = {
+    "The tired robot dropped the heavy gear because it broke",
+    "The bank was robbed"}; // 10 and 4 tokens
 
 Trace windowTrace(int window, bool causal, const std::vector<std::string> &kvTexts = {})
 {
@@ -23,7 +25,7 @@ Trace windowTrace(int window, bool causal, const std::vector<std::string> &kvTex
     config.heads = 2;
     config.causal = causal;
     config.window = window;
-    AttentionInput input = InputBuilder::fromTexts(config, kTexts, kvTexts);
+    AttentionInput input = InputBuilder::fromTexts(config, kWindowTexts, kvTexts);
     const AttentionWeights weights =
         AttentionWeights::initialize(config, int(input.kvInputWidth()));
     return computeTrace(config, std::move(input), weights);
@@ -140,5 +142,5 @@ void TestSlidingWindow::reasonsInWords()
              std::string("the causal mask, padding and the sliding window"));
 }
 
-QTEST_APPLESS_MAIN(TestSlidingWindow)
+HEADLENS_TEST_APPLESS_MAIN(TestSlidingWindow)
 #include "tst_slidingwindow.moc"

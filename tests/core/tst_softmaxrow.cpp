@@ -3,6 +3,7 @@
 #include "linalg/softmaxrow.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -183,5 +184,5 @@ void TestSoftmaxRow::expShiftedRowSumsTheExps()
     HL_COMPARE_NEAR(sum, std::exp(-2.0) + std::exp(-1.0) + 1.0 + std::exp(-3.0), 1e-14, 0.0);
 }
 
-QTEST_APPLESS_MAIN(TestSoftmaxRow)
+HEADLENS_TEST_APPLESS_MAIN(TestSoftmaxRow)
 #include "tst_softmaxrow.moc"

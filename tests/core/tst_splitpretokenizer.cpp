@@ -2,6 +2,7 @@
 #include "text/pipeline/splitpretokenizer.h"
 
 #include "errorof.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -120,5 +121,5 @@ void TestSplitPreTokenizer::remembersTheStart()
     QVERIFY(!pieces[2].atStart); // "c": the "-" before it was removed
 }
 
-QTEST_APPLESS_MAIN(TestSplitPreTokenizer)
+HEADLENS_TEST_APPLESS_MAIN(TestSplitPreTokenizer)
 #include "tst_splitpretokenizer.moc"

@@ -1,6 +1,7 @@
 // Tests of StoragePool: tensors of a size seen before reuse its blocks, within the capacity.
 #include "tensor/storagepool.h"
 #include "tensor/tensor.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -140,5 +141,5 @@ void TestStoragePool::smallBlocksAreNotKept()
     QCOMPARE(StoragePool::instance().idleBytes(), size_t(0));
 }
 
-QTEST_APPLESS_MAIN(TestStoragePool)
+HEADLENS_TEST_APPLESS_MAIN(TestStoragePool)
 #include "tst_storagepool.moc"

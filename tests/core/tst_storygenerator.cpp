@@ -4,6 +4,7 @@
 
 #include "stories/relationscores.h"
 #include "stories/storygenerator.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -158,5 +159,5 @@ void TestStoryGenerator::scoresAgainstHandComputedHeads()
     HL_COMPARE_NEAR(paired[size_t(RelationKind::Bracket)].chance, 1.0 / 3.0, 0.0, 1e-12);
 }
 
-QTEST_APPLESS_MAIN(TestStoryGenerator)
+HEADLENS_TEST_APPLESS_MAIN(TestStoryGenerator)
 #include "tst_storygenerator.moc"

@@ -1,4 +1,5 @@
 // Tests of TemplateProcessing: special tokens and type ids around one text or a pair.
+#include "testmain.h"
 #include "text/pipeline/templateprocessing.h"
 
 #include <QTest>
@@ -51,5 +52,5 @@ void TestTemplateProcessing::appliesTheTemplates()
     QCOMPARE(merged.typeIds, typeIds);
 }
 
-QTEST_APPLESS_MAIN(TestTemplateProcessing)
+HEADLENS_TEST_APPLESS_MAIN(TestTemplateProcessing)
 #include "tst_templateprocessing.moc"

@@ -1,5 +1,6 @@
 // tst_textbatches: a language model's windows: next-token targets, held-out text kept apart,
 // reproducible from the seed, and a text too short refused with the length it needs.
+#include "testmain.h"
 #include "train/textbatches.h"
 #include "train/trainer.h"
 #include "util/inputerror.h"
@@ -119,5 +120,5 @@ void TestTextBatches::aLanguageModelLearnsARepeatingText()
     QVERIFY2(after.loss < 0.5, std::to_string(after.loss).c_str());
 }
 
-QTEST_APPLESS_MAIN(TestTextBatches)
+HEADLENS_TEST_APPLESS_MAIN(TestTextBatches)
 #include "tst_textbatches.moc"

@@ -3,6 +3,7 @@
 #include "util/counterrandom.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -102,5 +103,5 @@ void tst_TokenEmbedding::emptyWidth()
     QCOMPARE(TokenEmbedding::vectorFor("x", 0, 0).size(), 0);
 }
 
-QTEST_APPLESS_MAIN(tst_TokenEmbedding)
+HEADLENS_TEST_APPLESS_MAIN(tst_TokenEmbedding)
 #include "tst_tokenembedding.moc"

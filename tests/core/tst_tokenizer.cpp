@@ -1,4 +1,5 @@
 // tst_tokenizer: word and character tokens, UTF-8 repair, line splitting and display labels.
+#include "testmain.h"
 #include "text/tokenizer.h"
 
 #include <QTest>
@@ -192,5 +193,5 @@ void tst_Tokenizer::displayLabel()
     QCOMPARE(QByteArray::fromStdString(Tokenizer::displayLabel(token.toStdString())), expected);
 }
 
-QTEST_APPLESS_MAIN(tst_Tokenizer)
+HEADLENS_TEST_APPLESS_MAIN(tst_Tokenizer)
 #include "tst_tokenizer.moc"

@@ -2,6 +2,7 @@
 #include "folderfiles.h"
 #include "tokenizergoldens.h"
 
+#include "testmain.h"
 #include "text/bpetokenizer.h"
 #include "text/tokenizerfolder.h"
 
@@ -17,14 +18,6 @@ using namespace headlens::test;
 namespace {
 
 const QString kFolders = QStringLiteral(HEADLENS_TEST_DATA "/tokenizers/folders/");
-
-std::vector<int> intsOf(const QJsonValue &value)
-{
-    std::vector<int> ints;
-    for (const QJsonValue &item : value.toArray())
-        ints.push_back(item.toInt());
-    return ints;
-}
 
 /// The folder a golden file names: committed ("data") or in the npm cache ("cache").
 QString folderOf(const QJsonObject &golden)
@@ -89,7 +82,8 @@ void TestTokenizerFolder::addRows(const char *list)
                 item["text"].toString().left(24).toUtf8().toPercentEncoding(" ,.'!?<>[]|");
             QTest::newRow(row.toUtf8().constData())
                 << folderOf(golden) << golden["slow"].toString() << item["text"].toString()
-                << item["pair"].toString() << intsOf(item["ids"]) << intsOf(item["typeIds"]);
+                << item["pair"].toString() << test::intsOf(item["ids"])
+                << test::intsOf(item["typeIds"]);
         }
     }
 }
@@ -258,5 +252,5 @@ void TestTokenizerFolder::emptyVocabLineKeepsIds()
     QCOMPARE(bert.encode("hello xyz", false), (std::vector<int>{5, 1}));
 }
 
-QTEST_APPLESS_MAIN(TestTokenizerFolder)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenizerFolder)
 #include "tst_tokenizerfolder.moc"

@@ -2,6 +2,7 @@
 #include "errorof.h"
 #include "folderfiles.h"
 
+#include "testmain.h"
 #include "text/tokenizerfolder.h"
 
 #include <QStringList>
@@ -112,5 +113,5 @@ void TestTokenizerFolderRefusals::refuses()
     QVERIFY2(error.contains(dir.path()), qPrintable(error)); // names the folder or its file
 }
 
-QTEST_APPLESS_MAIN(TestTokenizerFolderRefusals)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenizerFolderRefusals)
 #include "tst_tokenizerfolderrefusals.moc"

@@ -1,6 +1,7 @@
 // Tests of TokenizerJson against Hugging Face's Rust tokenizers: every golden text of every file.
 #include "tokenizergoldens.h"
 
+#include "testmain.h"
 #include "text/bpetokenizer.h"
 #include "text/tokenizerjson.h"
 #include "util/inputerror.h"
@@ -14,14 +15,6 @@ using namespace headlens;
 using namespace headlens::test;
 
 namespace {
-
-std::vector<int> intsOf(const QJsonValue &value)
-{
-    std::vector<int> ints;
-    for (const QJsonValue &item : value.toArray())
-        ints.push_back(item.toInt());
-    return ints;
-}
 
 QByteArray rowName(const QString &tokenizer, int index, const QString &text)
 {
@@ -79,7 +72,8 @@ void TestTokenizerJson::addRows(const char *list)
             const QJsonObject item = cases[i].toObject();
             QTest::newRow(rowName(name, i, item["text"].toString()).constData())
                 << tokenizerPath(golden) << item["text"].toString() << item["pair"].toString()
-                << intsOf(item["ids"]) << intsOf(item["typeIds"]) << item["decoded"].toString();
+                << test::intsOf(item["ids"]) << test::intsOf(item["typeIds"])
+                << item["decoded"].toString();
         }
     }
 }
@@ -216,5 +210,5 @@ void TestTokenizerJson::labels()
     QCOMPARE(QString::fromStdString(pipeline.displayLabel(id)), label);
 }
 
-QTEST_APPLESS_MAIN(TestTokenizerJson)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenizerJson)
 #include "tst_tokenizerjson.moc"

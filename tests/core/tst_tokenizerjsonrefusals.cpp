@@ -2,6 +2,7 @@
 #include "errorof.h"
 #include "validutf8.h"
 
+#include "testmain.h"
 #include "text/tokenizerjson.h"
 
 #include <QJsonDocument>
@@ -138,5 +139,5 @@ void TestTokenizerJsonRefusals::refuses()
     QVERIFY(headlens::test::isValidUtf8(error.toUtf8()));
 }
 
-QTEST_APPLESS_MAIN(TestTokenizerJsonRefusals)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenizerJsonRefusals)
 #include "tst_tokenizerjsonrefusals.moc"

@@ -1,4 +1,5 @@
 // Tests of TokenizerPipeline: the components run in order, and labels come from the decoder.
+#include "testmain.h"
 #include "text/pipeline/bpemodel.h"
 #include "text/pipeline/byteleveldecoder.h"
 #include "text/pipeline/splitpretokenizer.h"
@@ -133,5 +134,5 @@ void TestTokenizerPipeline::tokenBytesAndIds()
     QCOMPARE(TokenizerPipeline().idLimit(), 0);
 }
 
-QTEST_APPLESS_MAIN(TestTokenizerPipeline)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenizerPipeline)
 #include "tst_tokenizerpipeline.moc"

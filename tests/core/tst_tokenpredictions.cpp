@@ -2,6 +2,7 @@
 #include "approx.h"
 
 #include "model/tokenpredictions.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -89,5 +90,5 @@ void TestTokenPredictions::hugeLogitsDoNotOverflow()
     HL_COMPARE_NEAR(top.at(1).probability, 0.2689414214, 1e-9, 1e-12);
 }
 
-QTEST_APPLESS_MAIN(TestTokenPredictions)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenPredictions)
 #include "tst_tokenpredictions.moc"

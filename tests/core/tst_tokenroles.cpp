@@ -2,6 +2,7 @@
 #include "approx.h"
 
 #include "stats/tokenroles.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -59,5 +60,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTokenRoles)
+HEADLENS_TEST_APPLESS_MAIN(TestTokenRoles)
 #include "tst_tokenroles.moc"

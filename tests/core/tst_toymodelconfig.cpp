@@ -1,5 +1,6 @@
 // tst_toymodelconfig: RoPE, GQA and dropout are off by default, and validate() says how to fix a
 // combination that cannot train.
+#include "testmain.h"
 #include "train/languagemodelpreset.h"
 #include "train/toymodelconfig.h"
 
@@ -93,5 +94,5 @@ void TestToyModelConfig::validateSaysHowToFix()
     QCOMPARE(QString::fromStdString(problem.value_or("")), message);
 }
 
-QTEST_APPLESS_MAIN(TestToyModelConfig)
+HEADLENS_TEST_APPLESS_MAIN(TestToyModelConfig)
 #include "tst_toymodelconfig.moc"

@@ -2,6 +2,7 @@
 #include "errorof.h"
 
 #include "io/npzarchive.h"
+#include "testmain.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 
@@ -88,5 +89,5 @@ void TestToyModelFile::oversizedFileIsRefusedUnread()
                              "model; it is not one, or it is damaged.");
 }
 
-QTEST_APPLESS_MAIN(TestToyModelFile)
+HEADLENS_TEST_APPLESS_MAIN(TestToyModelFile)
 #include "tst_toymodelfile.moc"

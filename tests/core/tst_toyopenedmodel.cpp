@@ -1,6 +1,7 @@
 // tst_toyopenedmodel: the Model box's summary of a toy model counts its heads and layers in words,
 // and a parameter holding NaN or infinite values is named with its counts.
 #include "model/toyopenedmodel.h"
+#include "testmain.h"
 #include "train/trainer.h"
 
 #include <QTest>
@@ -74,5 +75,5 @@ void TestToyOpenedModel::nonFiniteParametersAreNamedAndCounted()
     QVERIFY2(warning.contains("lower learning rate"), qPrintable(warning));
 }
 
-QTEST_APPLESS_MAIN(TestToyOpenedModel)
+HEADLENS_TEST_APPLESS_MAIN(TestToyOpenedModel)
 #include "tst_toyopenedmodel.moc"

@@ -1,5 +1,6 @@
 // tst_toyparameters: the read-only views of a toy model list its parameters in place, no copy.
 #include "io/nonfinitevalues.h"
+#include "testmain.h"
 #include "train/toyparameters.h"
 
 #include <QTest>
@@ -69,5 +70,5 @@ void TestToyParameters::aNaNIsFoundInPlace()
     QCOMPARE(blamed, std::vector<std::string>{"layers.1.attn.out_proj.weight"});
 }
 
-QTEST_APPLESS_MAIN(TestToyParameters)
+HEADLENS_TEST_APPLESS_MAIN(TestToyParameters)
 #include "tst_toyparameters.moc"

@@ -2,6 +2,7 @@
 // budget.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QTest>
@@ -124,5 +125,5 @@ void TestTraceBudget::memoryEstimateMatchesTheTrace()
     QCOMPARE(estimate, trace.bytes());
 }
 
-QTEST_APPLESS_MAIN(TestTraceBudget)
+HEADLENS_TEST_APPLESS_MAIN(TestTraceBudget)
 #include "tst_tracebudget.moc"

@@ -6,6 +6,7 @@
 #include "attention/weightsfile.h"
 #include "io/npyfile.h"
 #include "io/npzarchive.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -200,5 +201,5 @@ void TestTraceJson::realTraceIsDescribedCompletely()
                  t.name().c_str());
 }
 
-QTEST_APPLESS_MAIN(TestTraceJson)
+HEADLENS_TEST_APPLESS_MAIN(TestTraceJson)
 #include "tst_tracejson.moc"

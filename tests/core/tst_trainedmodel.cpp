@@ -3,6 +3,7 @@
 
 #include "attention/attentionforward.h"
 #include "io/npzarchive.h"
+#include "testmain.h"
 #include "train/headscores.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
@@ -176,5 +177,5 @@ void TestTrainedModel::headScores()
     QCOMPARE(queries, 3);
 }
 
-QTEST_APPLESS_MAIN(TestTrainedModel)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainedModel)
 #include "tst_trainedmodel.moc"

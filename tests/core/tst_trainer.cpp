@@ -1,6 +1,7 @@
 // tst_trainer: a tiny model learns, reproduces from its seed, resets, and Adam steps as torch's.
 #include "approx.h"
 
+#include "testmain.h"
 #include "train/adamoptimizer.h"
 #include "train/learningrateschedule.h"
 #include "train/trainer.h"
@@ -258,5 +259,5 @@ void TestTrainer::evaluationAndSnapshotsHaveNoDropout()
     QVERIFY(!sameParameters(without.trainedModel().parameters, copy.parameters));
 }
 
-QTEST_APPLESS_MAIN(TestTrainer)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainer)
 #include "tst_trainer.moc"

@@ -2,7 +2,9 @@
 // token lies in the text, the samples decoded, the saved tokenizer, and the refusals.
 #include "errorof.h"
 
+#include "folderfiles.h"
 #include "stories/storygenerator.h"
+#include "testmain.h"
 #include "text/tokenizerjson.h"
 #include "train/trainingtokens.h"
 
@@ -16,14 +18,6 @@ using namespace headlens;
 using namespace headlens::test;
 
 namespace {
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
 
 std::vector<int> idsOf(const QJsonValue &value)
 {
@@ -75,9 +69,9 @@ private slots:
         QFETCH(QString, golden);
         QFETCH(double, tokensPerByte);
         const QJsonObject json =
-            QJsonDocument::fromJson(readAll(HEADLENS_TEST_DATA "/bpe/" + golden)).object();
+            QJsonDocument::fromJson(test::readFile(HEADLENS_TEST_DATA "/bpe/" + golden)).object();
         const std::string text =
-            readAll(HEADLENS_TEST_DATA "/" + json["text"].toString()).toStdString();
+            test::readFile(HEADLENS_TEST_DATA "/" + json["text"].toString()).toStdString();
         const int vocabulary = json["settings"]["vocab_size"].toInt();
         const TrainingTokens tokens = TrainingTokens::bpe(text, vocabulary);
         QCOMPARE(tokens.vocabulary(), vocabulary);
@@ -103,7 +97,7 @@ private slots:
     /// --train-lm and the window train on: seed 0), so the BPE above is the default corpus's.
     void storiesGoldenIsTheDefaultCorpus()
     {
-        const QByteArray committed = readAll(HEADLENS_TEST_DATA "/bpe/stories.txt");
+        const QByteArray committed = test::readFile(HEADLENS_TEST_DATA "/bpe/stories.txt");
         const std::string stories = StoryGenerator(0).generate(size_t(2) << 20).text;
         QVERIFY(committed.size() >= 100000);
         QCOMPARE(committed.toStdString(), stories.substr(0, size_t(committed.size())));
@@ -135,5 +129,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTrainingTokens)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainingTokens)
 #include "tst_trainingtokens.moc"

@@ -1,6 +1,8 @@
 // tst_traintask: the toy tasks' examples, the positions they score and their vocabulary.
 #include "approx.h"
 
+#include "coremetatypes.h"
+#include "testmain.h"
 #include "train/toytask.h"
 
 #include <QTest>
@@ -11,7 +13,6 @@
 using namespace headlens;
 
 Q_DECLARE_METATYPE(TaskKind)
-Q_DECLARE_METATYPE(std::vector<int>)
 
 class TestTrainTask : public QObject
 {
@@ -281,5 +282,5 @@ void TestTrainTask::everyExampleIsInTheFormat()
     }
 }
 
-QTEST_APPLESS_MAIN(TestTrainTask)
+HEADLENS_TEST_APPLESS_MAIN(TestTrainTask)
 #include "tst_traintask.moc"

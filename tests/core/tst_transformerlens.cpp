@@ -8,6 +8,7 @@
 #include "model/modelopener.h"
 #include "model/openedmodel.h"
 #include "model/transformerlens.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -311,5 +312,5 @@ void TestTransformerLens::refusals()
     QVERIFY(cancelled);
 }
 
-QTEST_GUILESS_MAIN(TestTransformerLens)
+HEADLENS_TEST_GUILESS_MAIN(TestTransformerLens)
 #include "tst_transformerlens.moc"

@@ -1,6 +1,7 @@
 // estimateTraceBytes with K/V heads, RoPE, ALiBi and windows: exactly what the trace then holds.
 #include "attention/attentionforward.h"
 #include "attention/inputbuilder.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -57,5 +58,5 @@ void TestVariantBudget::estimateMatchesTheTrace()
     QCOMPARE(estimateTraceBytes(config, 1, 10, 10), trace.bytes());
 }
 
-QTEST_APPLESS_MAIN(TestVariantBudget)
+HEADLENS_TEST_APPLESS_MAIN(TestVariantBudget)
 #include "tst_variantbudget.moc"

@@ -2,6 +2,7 @@
 #include "approx.h"
 
 #include "model/weightproducts.h"
+#include "testmain.h"
 #include "util/counterrandom.h"
 
 #include <QTest>
@@ -129,5 +130,5 @@ void TestWeightProducts::widenedViewsReadTheStoredValues()
     }
 }
 
-QTEST_APPLESS_MAIN(TestWeightProducts)
+HEADLENS_TEST_APPLESS_MAIN(TestWeightProducts)
 #include "tst_weightproducts.moc"

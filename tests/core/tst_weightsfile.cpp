@@ -4,6 +4,7 @@
 
 #include "attention/weightsfile.h"
 #include "io/npzarchive.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 
 #include <QStringList>
@@ -273,5 +274,5 @@ void TestWeightsFile::nonFiniteEntriesAreNamedWithTheirCounts()
                 .warnings.empty());
 }
 
-QTEST_APPLESS_MAIN(TestWeightsFile)
+HEADLENS_TEST_APPLESS_MAIN(TestWeightsFile)
 #include "tst_weightsfile.moc"

@@ -2,6 +2,7 @@
 #include "errorof.h"
 
 #include "io/wholefile.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -114,5 +115,5 @@ void TestWholeFile::textRefusals()
     QCOMPARE(message, says.arg(path));
 }
 
-QTEST_APPLESS_MAIN(TestWholeFile)
+HEADLENS_TEST_APPLESS_MAIN(TestWholeFile)
 #include "tst_wholefile.moc"

@@ -1,4 +1,5 @@
 // Tests of WordPieceModel: longest match first, "##" continuations, and [UNK], worked by hand.
+#include "testmain.h"
 #include "text/pipeline/wordpiecemodel.h"
 
 #include <QTest>
@@ -48,5 +49,5 @@ void TestWordPieceModel::tokenizes()
     QCOMPARE(actual, tokens);
 }
 
-QTEST_APPLESS_MAIN(TestWordPieceModel)
+HEADLENS_TEST_APPLESS_MAIN(TestWordPieceModel)
 #include "tst_wordpiecemodel.moc"

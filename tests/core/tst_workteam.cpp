@@ -2,6 +2,7 @@
 // a helper that does not come.
 #include "tensor/columnsplitproduct.h"
 #include "tensor/tensor.h"
+#include "testmain.h"
 #include "util/workteam.h"
 
 #include <QTest>
@@ -203,5 +204,5 @@ void TestWorkTeam::theColumnSplitProductEqualsThePlainProduct()
     }
 }
 
-QTEST_APPLESS_MAIN(TestWorkTeam)
+HEADLENS_TEST_APPLESS_MAIN(TestWorkTeam)
 #include "tst_workteam.moc"

@@ -18,6 +18,8 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QContextMenuEvent>
@@ -42,12 +44,7 @@ using headlens::test::workspaceOf;
 
 namespace {
 
-const QString kText = "The tired robot dropped the heavy gear";
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
+const QString kAblationText = "The tired robot dropped the heavy gear";
 
 // softmax(logits)[id] in double, written out here rather than taken from the program.
 double softmaxAt(const ConstRowMatrixMap &logits, int id)
@@ -92,7 +89,7 @@ private slots:
     void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = test::settledWindow(kText);
+        window = test::settledWindow(kAblationText);
         QVERIFY(window);
     }
     void cleanup() { window.reset(); }
@@ -112,7 +109,8 @@ private slots:
         QVERIFY(!grid->plot(0)->title().contains("ablated"));
 
         const AttentionConfig config = workspaceOf(*window)->state().config;
-        const AttentionInput input = InputBuilder::fromTexts(config, {kText.toStdString()}, {});
+        const AttentionInput input =
+            InputBuilder::fromTexts(config, {kAblationText.toStdString()}, {});
         const AttentionWeights weights =
             AttentionWeights::initialize(config, int(input.kvInputWidth()));
         const Trace clean = computeTrace(config, input, weights);
@@ -148,7 +146,7 @@ private slots:
     // the ablated model's, and the bar's probabilities those of the core's two runs.
     void gpt2PredictionsAreTheAblatedModels()
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         ModelController *controller = modelsOf(*window)->controller();
         QTRY_VERIFY_WITH_TIMEOUT(controller->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
@@ -166,12 +164,12 @@ private slots:
         QTRY_VERIFY(modelsOf(*window)->overview()->grid()->plot(0, 0)->isDimmed());
         QVERIFY(!modelsOf(*window)->overview()->grid()->plot(1, 0)->isDimmed());
 
-        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
         TransformerRunOptions options;
         options.topK = 10;
-        const TransformerRun clean = model.runText(kText.toStdString(), options);
+        const TransformerRun clean = model.runText(kAblationText.toStdString(), options);
         options.interventions = HeadInterventions::ablating(0, 0, InterventionKind::Mean);
-        const TransformerRun ablated = model.runText(kText.toStdString(), options);
+        const TransformerRun ablated = model.runText(kAblationText.toStdString(), options);
         const std::vector<TokenPrediction> shown =
             modelsOf(*window)->overview()->predictions()->predictions();
         QCOMPARE(shown.size(), ablated.topNext.size());
@@ -192,7 +190,7 @@ private slots:
     // "Keep only" from the Model tab's thumbnails zeroes every other head of that layer.
     void keepOnlyFromTheModelTab()
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         window->showModelTab();
@@ -207,5 +205,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAblationWindow)
+HEADLENS_TEST_MAIN(TestAblationWindow)
 #include "tst_ablationwindow.moc"

@@ -7,6 +7,8 @@
 
 #include "drawnheatmap.h"
 #include "openedrun.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QPushButton>
@@ -17,9 +19,6 @@
 using namespace headlens;
 
 namespace {
-
-const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
-const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
 
 /// Empty when every cell of `view`'s map has, near its top-left corner (away from the text
 /// written in its middle), the colour of the value the view says it shows there.
@@ -68,8 +67,8 @@ private slots:
 
 void TestAtlasView::cellsNameTypesInTheColourOfTheScoreShown()
 {
-    const auto run =
-        test::openedRun(kGpt2, "Hello world, the cat sat on the mat. The cat sat on the");
+    const auto run = test::openedRun(test::tinyGpt2(),
+                                     "Hello world, the cat sat on the mat. The cat sat on the");
     AtlasView view;
     view.resize(1000, 800);
     view.setRun(run);
@@ -122,7 +121,7 @@ void TestAtlasView::aHeadClickedIsDescribedAndOpened()
 {
     AtlasView view;
     view.resize(1000, 800);
-    view.setRun(test::openedRun(kGpt2, "one two three one two three"));
+    view.setRun(test::openedRun(test::tinyGpt2(), "one two three one two three"));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY_WITH_TIMEOUT(view.atlas() != nullptr, 20000);
@@ -149,7 +148,7 @@ void TestAtlasView::aHeadClickedIsDescribedAndOpened()
 void TestAtlasView::nothingIsComputedWhileHidden()
 {
     AtlasView view;
-    const auto first = test::openedRun(kGpt2, "Hello world");
+    const auto first = test::openedRun(test::tinyGpt2(), "Hello world");
     view.setRun(first);
     QVERIFY(!view.runner()->isRunning()); // nothing asked for, so nothing can arrive
     QVERIFY(view.atlas() == nullptr);
@@ -162,8 +161,8 @@ void TestAtlasView::nothingIsComputedWhileHidden()
     view.setRun(retraced);
     QVERIFY(!view.runner()->isRunning());
     QCOMPARE(view.atlas(), before);
-    view.setRun(
-        test::openedRun(kGpt2, "Hello there world")); // a new text while shown: computed again
+    view.setRun(test::openedRun(test::tinyGpt2(),
+                                "Hello there world")); // a new text while shown: computed again
     QVERIFY(view.runner()->isRunning());
 }
 
@@ -171,7 +170,7 @@ void TestAtlasView::encodersScoreClsNotTheFirstToken()
 {
     AtlasView view;
     view.resize(1000, 800);
-    view.setRun(test::openedRun(kBert, "The cat sat on the [MASK] ."));
+    view.setRun(test::openedRun(test::bertMlm(), "The cat sat on the [MASK] ."));
     view.show();
     QTRY_VERIFY_WITH_TIMEOUT(view.atlas() != nullptr, 20000);
     QVERIFY(choosable(*view.scoreChoice(), int(AtlasScore::Cls)));
@@ -179,5 +178,5 @@ void TestAtlasView::encodersScoreClsNotTheFirstToken()
     QVERIFY(!choosable(*view.scoreChoice(), int(AtlasScore::FirstToken)));
 }
 
-QTEST_MAIN(TestAtlasView)
+HEADLENS_TEST_MAIN(TestAtlasView)
 #include "tst_atlasview.moc"

@@ -3,6 +3,7 @@
 // token keeps only its lines; a long text grows the view (it scrolls) instead of squeezing rows.
 #include "plot/headcolors.h"
 #include "selection/selection.h"
+#include "testmain.h"
 #include "views/attentionlines.h"
 #include "views/linesview.h"
 #include "views/tracereader.h"
@@ -441,5 +442,5 @@ void TestAttentionLines::theWindowsTabFollowsThePinnedHead()
         QCOMPARE(line.head, 2);
 }
 
-QTEST_MAIN(TestAttentionLines)
+HEADLENS_TEST_MAIN(TestAttentionLines)
 #include "tst_attentionlines.moc"

@@ -3,6 +3,7 @@
 #include "runner/backgroundpriority.h"
 #include "runner/viewworkpool.h"
 #include "runner/workerthread.h"
+#include "testmain.h"
 
 #include <QCoreApplication>
 #include <QTest>
@@ -70,5 +71,5 @@ void TestBackgroundPriority::aWorkerThreadRunsBelowTheUiThread()
     QCOMPARE(niceOfThisThread(), ui);
 }
 
-QTEST_GUILESS_MAIN(TestBackgroundPriority)
+HEADLENS_TEST_GUILESS_MAIN(TestBackgroundPriority)
 #include "tst_backgroundpriority.moc"

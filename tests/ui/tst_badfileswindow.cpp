@@ -8,6 +8,7 @@
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
 #include "startupoptions.h"
+#include "testmain.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "views/headsgridview.h"
@@ -702,5 +703,5 @@ void TestBadFilesWindow::nanWeightsAreNamedAndMarked()
     QVERIFY(!thumbnails->plot(0, 1)->isDimmed());
 }
 
-QTEST_MAIN(TestBadFilesWindow)
+HEADLENS_TEST_MAIN(TestBadFilesWindow)
 #include "tst_badfileswindow.moc"

@@ -1,5 +1,7 @@
 // Tests of ColorRange: the shared scale's readable top, each colour-scale choice, stored names.
 #include "plot/colorrange.h"
+#include "plotmetatypes.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -7,7 +9,6 @@
 #include <limits>
 
 using namespace headlens;
-Q_DECLARE_METATYPE(headlens::ColorScaleMode)
 
 class tst_ColorRange : public QObject
 {
@@ -115,5 +116,5 @@ void tst_ColorRange::finiteRangeSkipsNaNAndInfinities()
     QVERIFY(std::isinf(hi) && hi < 0);
 }
 
-QTEST_APPLESS_MAIN(tst_ColorRange)
+HEADLENS_TEST_APPLESS_MAIN(tst_ColorRange)
 #include "tst_colorrange.moc"

@@ -14,6 +14,7 @@
 #include "approx.h"
 #include "drawnheatmap.h"
 #include "rowdivergence.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -238,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompareView)
+HEADLENS_TEST_MAIN(TestCompareView)
 #include "tst_compareview.moc"

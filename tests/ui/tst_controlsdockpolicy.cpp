@@ -1,4 +1,5 @@
 // tst_controlsdockpolicy: presentation mode starts without the Controls; F4 brings them back.
+#include "testmain.h"
 #include "windowparts.h"
 #include "windowsettled.h"
 
@@ -84,5 +85,5 @@ void TestControlsDockPolicy::theTrainTabStillSetsItAside()
     QVERIFY(dock(*window)->isHidden()); // back from Train in presentation mode: still without
 }
 
-QTEST_MAIN(TestControlsDockPolicy)
+HEADLENS_TEST_MAIN(TestControlsDockPolicy)
 #include "tst_controlsdockpolicy.moc"

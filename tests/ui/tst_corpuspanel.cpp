@@ -8,6 +8,7 @@
 #include "model/modelopener.h"
 #include "models/modelcontroller.h"
 #include "selection/selection.h"
+#include "testmain.h"
 #include "views/headstatsmodel.h"
 #include "views/headstatstable.h"
 #include "views/tracereader.h"
@@ -279,5 +280,5 @@ void TestCorpusPanel::meanAblationUsesTheCorpusMeans()
              qPrintable(TraceReader::headChange(*shownTraceOf(*window), 0, 0)));
 }
 
-QTEST_MAIN(TestCorpusPanel)
+HEADLENS_TEST_MAIN(TestCorpusPanel)
 #include "tst_corpuspanel.moc"

@@ -5,6 +5,7 @@
 #include "cost/costsettingsform.h"
 #include "cost/costtable.h"
 #include "cost/kvcacheplot.h"
+#include "testmain.h"
 
 #include <QPushButton>
 #include <QSpinBox>
@@ -95,5 +96,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCostPanel)
+HEADLENS_TEST_MAIN(TestCostPanel)
 #include "tst_costpanel.moc"

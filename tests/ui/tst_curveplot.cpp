@@ -1,4 +1,5 @@
 // Tests of CurvePlot: the legend's entries flow into the columns that fit, below the curves.
+#include "testmain.h"
 #include "train/curveplot.h"
 
 #include <QTest>
@@ -117,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCurvePlot)
+HEADLENS_TEST_MAIN(TestCurvePlot)
 #include "tst_curveplot.moc"

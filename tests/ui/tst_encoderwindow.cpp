@@ -4,6 +4,8 @@
 #include "models/modeloverview.h"
 #include "models/predictionsbox.h"
 #include "models/predictionspanel.h"
+#include "testdata.h"
+#include "testmain.h"
 #include "views/headstatsmodel.h"
 #include "views/headstatstable.h"
 #include "window/filecommands.h"
@@ -26,7 +28,6 @@ using headlens::test::workspaceOf;
 
 namespace {
 
-const QString kBert = QString(HEADLENS_TEST_DATA) + "/bert/bert_mlm";
 const QString kSentenceA = "The cat sat on the mat.";
 const QString kSentenceB = "The dog ran [MASK]!";
 
@@ -60,14 +61,14 @@ private slots:
         window->show();
         workspaceOf(*window)->setText(kSentenceA);
         workspaceOf(*window)->setKvText(kSentenceB);
-        QVERIFY(filesOf(*window)->openModel(kBert));
+        QVERIFY(filesOf(*window)->openModel(test::bertMlm()));
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->segments.size() > 0 &&
                                      std::count(run()->segments.begin(), run()->segments.end(), 1) >
                                          0,
                                  20000);
         QVERIFY(waitUntilSettled(*window));
 
-        const TransformerModel model = TransformerModel::open(kBert.toStdString());
+        const TransformerModel model = TransformerModel::open(test::bertMlm().toStdString());
         const ModelInput input =
             model.encodePair(kSentenceA.toStdString(), kSentenceB.toStdString());
         QCOMPARE(run()->tokenIds, input.tokenIds);
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEncoderWindow)
+HEADLENS_TEST_MAIN(TestEncoderWindow)
 #include "tst_encoderwindow.moc"

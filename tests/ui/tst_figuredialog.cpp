@@ -1,4 +1,5 @@
 // tst_figuredialog: File > Export view's form gives back the figure a person chose.
+#include "testmain.h"
 #include "window/figuredialog.h"
 
 #include <QComboBox>
@@ -129,5 +130,5 @@ void TestFigureDialog::countsHeadsAndStepsFromOne()
     QCOMPARE(dialog.request().content, Content::Step);
 }
 
-QTEST_MAIN(TestFigureDialog)
+HEADLENS_TEST_MAIN(TestFigureDialog)
 #include "tst_figuredialog.moc"

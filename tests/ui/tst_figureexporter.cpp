@@ -6,6 +6,7 @@
 #include "plot/colorrange.h"
 #include "plot/heatmapplot.h"
 #include "print/printcanvas.h"
+#include "testmain.h"
 #include "util/inputerror.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"
@@ -179,7 +180,7 @@ QList<SvgRect> filledRects(const QString &path)
     return rects;
 }
 
-QByteArray readAll(const QString &path)
+QByteArray fileBytes(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -255,7 +256,7 @@ void TestFigureExporter::pngHasTheSizeAndResolutionAsked()
     FigureExporter(traceOf(8, 10)).write(path, requestOf(Content(content), 1, inches, dpi));
     const QImage png(path);
     QCOMPARE(png.size(), QSize(qRound(inches.width() * dpi), qRound(inches.height() * dpi)));
-    QVERIFY(readAll(path).contains("pHYs"));
+    QVERIFY(fileBytes(path).contains("pHYs"));
     QCOMPARE(qRound(png.dotsPerMeterX() * 0.0254), dpi);
     QCOMPARE(qRound(png.dotsPerMeterY() * 0.0254), dpi);
 }
@@ -285,7 +286,7 @@ void TestFigureExporter::vectorFiguresHaveThePaperSizeAsked()
     const QString path = dir.filePath("figure." + format);
     FigureExporter(traceOf(4, 10)).write(path, requestOf(Content(content), 0, inches));
     if (format == "pdf") {
-        const QList<QSizeF> pages = PdfPages(readAll(path)).pageSizes();
+        const QList<QSizeF> pages = PdfPages(fileBytes(path)).pageSizes();
         QCOMPARE(pages.size(), 1);
         QVERIFY2(std::abs(pages[0].width() - inches.width() * 72) < 0.6 &&
                      std::abs(pages[0].height() - inches.height() * 72) < 0.6,
@@ -329,7 +330,7 @@ void TestFigureExporter::everyFormatCarriesTheTitlesAxesAndColourBar()
     FigureExporter(trace).write(path, requestOf(head < 0 ? Content::Heads : Content::Head,
                                                 std::max(head, 0), QSizeF(16 * kCm, 10 * kCm)));
     const QStringList texts =
-        format == "pdf" ? PdfPages(readAll(path)).texts() : readSvg(path).texts;
+        format == "pdf" ? PdfPages(fileBytes(path)).texts() : readSvg(path).texts;
     const QString all = texts.join(" | ");
     QCOMPARE(headsNamed(texts), head < 0 ? oneTo(heads) : QList<int>{head + 1});
     const QString title = TraceReader::headTitle(*trace, 0, std::max(head, 0));
@@ -414,7 +415,7 @@ void TestFigureExporter::modelFigureHeadsLayersAndHeads()
     exporter.setModel(run);
     QTemporaryDir dir;
     exporter.write(dir.filePath("model.pdf"), requestOf(Content::Model, 0, QSizeF(4, 3)));
-    const QStringList texts = PdfPages(readAll(dir.filePath("model.pdf"))).texts();
+    const QStringList texts = PdfPages(fileBytes(dir.filePath("model.pdf"))).texts();
     for (const char *header : {"layer 0", "layer 1", "head 1", "head 2"})
         QVERIFY2(texts.contains(header), qPrintable(texts.join(" | ")));
     QVERIFY(texts.join(' ').contains("up to the largest shown"));
@@ -491,7 +492,7 @@ void TestFigureExporter::exportedViewKeepsItsSize()
         replotAll(&view);
         QCOMPARE(differingShare(exported, view.grab().toImage()), 0.0);
     } else if (format == "pdf") {
-        const PdfPages pdf(readAll(path));
+        const PdfPages pdf(fileBytes(path));
         QCOMPARE(pdf.pageSizes(), QList<QSizeF>{QSizeF(size)});
         QCOMPARE(headsNamed(pdf.texts()), oneTo(4));
     } else {
@@ -502,5 +503,5 @@ void TestFigureExporter::exportedViewKeepsItsSize()
     }
 }
 
-QTEST_MAIN(TestFigureExporter)
+HEADLENS_TEST_MAIN(TestFigureExporter)
 #include "tst_figureexporter.moc"

@@ -10,6 +10,8 @@
 
 #include "drawnheatmap.h"
 #include "openedrun.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QTest>
@@ -17,8 +19,6 @@
 using namespace headlens;
 
 namespace {
-
-const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
 
 double largestDifference(const RowMatrix &a, const RowMatrix &b)
 {
@@ -47,7 +47,7 @@ private slots:
 
 void TestFlowView::drawsTheRolloutTheAttentionAndWhatMoves()
 {
-    const auto run = test::openedRun(kGpt2, "The cat sat on the mat");
+    const auto run = test::openedRun(test::tinyGpt2(), "The cat sat on the mat");
     FlowView view;
     view.resize(1400, 700);
     view.setRun(run);
@@ -112,5 +112,5 @@ void TestFlowView::toyModelsGetTheRolloutAlone()
             1e-6);
 }
 
-QTEST_MAIN(TestFlowView)
+HEADLENS_TEST_MAIN(TestFlowView)
 #include "tst_flowview.moc"

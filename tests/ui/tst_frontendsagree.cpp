@@ -6,6 +6,8 @@
 #include "io/npzarchive.h"
 #include "model/modelrun.h"
 #include "runner/tracerunner.h"
+#include "testdata.h"
+#include "testmain.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
 #include "window/filecommands.h"
@@ -24,12 +26,7 @@ using headlens::test::runCli;
 
 namespace {
 
-const QString kText = "The tired robot dropped the heavy gear";
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
+const QString kAgreeText = "The tired robot dropped the heavy gear";
 
 QString selfBias()
 {
@@ -117,7 +114,7 @@ private:
             }
         } else {
             workspace.setState(state);
-            if (!files.openModel(kase.startsWith("toy") ? m_toy : tinyGpt2()))
+            if (!files.openModel(kase.startsWith("toy") ? m_toy : test::tinyGpt2()))
                 return result;
             workspace.setModelLayer(kase == "GPT-2, no such layer" ? 7 : 1);
         }
@@ -145,12 +142,13 @@ private slots:
         QTest::addColumn<bool>("refused");
         const QString heads = QString::number(goldenHeads());
         QTest::newRow("built-in layer, seeded")
-            << "built-in" << QStringList{"--text", kText,    "--d-model", "16",      "--heads",
-                                         "4",      "--seed", "7",         "--causal"}
+            << "built-in" << QStringList{"--text", kAgreeText, "--d-model", "16",      "--heads",
+                                         "4",      "--seed",   "7",         "--causal"}
             << false;
         // The file sets d_model (8) and the biases in both: the person left them open.
         QTest::newRow("weights file")
-            << "weights" << QStringList{"--text", kText, "--weights", selfBias(), "--heads", heads}
+            << "weights"
+            << QStringList{"--text", kAgreeText, "--weights", selfBias(), "--heads", heads}
             << false;
         QTest::newRow("toy model, layer 1")
             << "toy"
@@ -158,20 +156,23 @@ private slots:
                            "1"}
             << false;
         QTest::newRow("tiny GPT-2, layer 1")
-            << "GPT-2" << QStringList{"--model", tinyGpt2(), "--text", kText, "--layer", "1"}
+            << "GPT-2"
+            << QStringList{"--model", test::tinyGpt2(), "--text", kAgreeText, "--layer", "1"}
             << false;
         // Refused: the same sentence on both sides.
         QTest::newRow("refused: weights for another d_model")
             << "weights, then another d_model"
-            << QStringList{"--text",  kText, "--weights", selfBias(),
-                           "--heads", heads, "--d-model", "16"}
+            << QStringList{"--text",  kAgreeText, "--weights", selfBias(),
+                           "--heads", heads,      "--d-model", "16"}
             << true;
         QTest::newRow("refused: no such layer")
             << "GPT-2, no such layer"
-            << QStringList{"--model", tinyGpt2(), "--text", kText, "--layer", "7"} << true;
+            << QStringList{"--model", test::tinyGpt2(), "--text", kAgreeText, "--layer", "7"}
+            << true;
         QTest::newRow("refused: text longer than the context")
             << "GPT-2, text too long"
-            << QStringList{"--model", tinyGpt2(), "--text", QString("word ").repeated(40).trimmed(),
+            << QStringList{"--model", test::tinyGpt2(),
+                           "--text",  QString("word ").repeated(40).trimmed(),
                            "--layer", "1"}
             << true;
     }
@@ -215,5 +216,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFrontendsAgree)
+HEADLENS_TEST_MAIN(TestFrontendsAgree)
 #include "tst_frontendsagree.moc"

@@ -1,6 +1,7 @@
 // tst_fulltextcombobox: the box is as wide as its widest item at the font shown now, however the
 // items and the font change (it measures them once per change, not at every size request).
 #include "panels/fulltextcombobox.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QTest>
@@ -83,5 +84,5 @@ void TestFullTextComboBox::aThousandTokensInOneInsertion()
     QCOMPARE(textRoom(box), std::min(metrics.horizontalAdvance(entries[1023]), cap));
 }
 
-QTEST_MAIN(TestFullTextComboBox)
+HEADLENS_TEST_MAIN(TestFullTextComboBox)
 #include "tst_fulltextcombobox.moc"

@@ -11,6 +11,7 @@
 #include "plotsonscreen.h"
 #include "runner/positionshiftrunner.h"
 #include "steps/shapediagram.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 #include "windowparts.h"
@@ -326,5 +327,5 @@ void TestGqaWindow::invalidSettingsOfferFixesThatWork()
         QCOMPARE(c.ropePositionOffset, 0);
 }
 
-QTEST_MAIN(TestGqaWindow)
+HEADLENS_TEST_MAIN(TestGqaWindow)
 #include "tst_gqawindow.moc"

@@ -5,6 +5,7 @@
 #include "print/handoutwriter.h"
 #include "print/laidoutpage.h"
 #include "print/printcanvas.h"
+#include "testmain.h"
 #include "views/tracereader.h"
 
 #include <QDir>
@@ -420,5 +421,5 @@ void TestHandoutWriter::everyPageLaysOutForEverySetting()
     }
 }
 
-QTEST_MAIN(TestHandoutWriter)
+HEADLENS_TEST_MAIN(TestHandoutWriter)
 #include "tst_handoutwriter.moc"

@@ -3,6 +3,7 @@
 #include "approx.h"
 #include "plot/headcolors.h"
 #include "plot/plotstyle.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadColors)
+HEADLENS_TEST_MAIN(TestHeadColors)
 #include "tst_headcolors.moc"

@@ -6,6 +6,7 @@
 #include "attention/inputbuilder.h"
 #include "plot/colorrange.h"
 #include "plot/maxpool.h"
+#include "testmain.h"
 #include "views/headimagemaker.h"
 #include "views/tracereader.h"
 
@@ -107,5 +108,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadImages)
+HEADLENS_TEST_MAIN(TestHeadImages)
 #include "tst_headimages.moc"

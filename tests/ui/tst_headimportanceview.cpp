@@ -17,6 +17,8 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QPushButton>
 #include <QSettings>
@@ -37,12 +39,7 @@ using headlens::test::workspaceOf;
 
 namespace {
 
-const QString kText = "The tired robot dropped the gear";
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
+const QString kImportanceText = "The tired robot dropped the gear";
 
 } // namespace
 
@@ -57,7 +54,7 @@ private:
     HeadImportanceView *view() const { return headsThatMatterOf(*window)->importance(); }
     void openGpt2()
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
     }
@@ -76,7 +73,7 @@ private slots:
     void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = test::settledWindow(kText);
+        window = test::settledWindow(kImportanceText);
         QVERIFY(window);
     }
     void cleanup() { window.reset(); }
@@ -86,9 +83,9 @@ private slots:
     {
         openGpt2();
         compute();
-        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
-        const HeadImportance expected =
-            TransformerRanking(model).importance(ModelInput(model.encode(kText.toStdString())));
+        const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
+        const HeadImportance expected = TransformerRanking(model).importance(
+            ModelInput(model.encode(kImportanceText.toStdString())));
         const RowMatrix &shown = view()->heatmap()->values();
         QCOMPARE(shown.rows(), expected.lossIncrease.rows());
         QCOMPARE(shown.cols(), expected.lossIncrease.cols());
@@ -114,7 +111,8 @@ private slots:
     {
         compute();
         const AttentionConfig config = workspaceOf(*window)->state().config;
-        const AttentionInput input = InputBuilder::fromTexts(config, {kText.toStdString()}, {});
+        const AttentionInput input =
+            InputBuilder::fromTexts(config, {kImportanceText.toStdString()}, {});
         const Trace clean = computeTrace(
             config, input, AttentionWeights::initialize(config, int(input.kvInputWidth())));
         const RowMatrix &shown = view()->heatmap()->values();
@@ -155,5 +153,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadImportanceView)
+HEADLENS_TEST_MAIN(TestHeadImportanceView)
 #include "tst_headimportanceview.moc"

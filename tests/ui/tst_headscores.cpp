@@ -9,6 +9,7 @@
 #include "selection/selection.h"
 #include "stories/storygenerator.h"
 #include "stories/storywindow.h"
+#include "testmain.h"
 #include "train/languagemodelview.h"
 #include "views/headscorebar.h"
 #include "views/headscorer.h"
@@ -435,5 +436,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadScores)
+HEADLENS_TEST_MAIN(TestHeadScores)
 #include "tst_headscores.moc"

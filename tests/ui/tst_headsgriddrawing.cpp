@@ -8,7 +8,9 @@
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
+#include "plotmetatypes.h"
 #include "selection/selection.h"
+#include "testmain.h"
 #include "util/counterrandom.h"
 #include "views/headimagemaker.h"
 #include "views/headsgridview.h"
@@ -27,7 +29,6 @@
 #include <limits>
 
 using namespace headlens;
-Q_DECLARE_METATYPE(headlens::ColorScaleMode)
 using headlens::test::cellsMismatch;
 using headlens::test::drawnCells;
 using headlens::test::gridOf;
@@ -404,5 +405,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadsGridDrawing)
+HEADLENS_TEST_MAIN(TestHeadsGridDrawing)
 #include "tst_headsgriddrawing.moc"

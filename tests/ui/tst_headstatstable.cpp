@@ -3,6 +3,7 @@
 // [CLS]/[SEP]/punctuation shares and the K/V heads of grouped-query models, sorted by value.
 #include "encoderrun.h"
 
+#include "testmain.h"
 #include "views/headstatsmodel.h"
 #include "views/headstatstable.h"
 
@@ -238,5 +239,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeadStatsTable)
+HEADLENS_TEST_MAIN(TestHeadStatsTable)
 #include "tst_headstatstable.moc"

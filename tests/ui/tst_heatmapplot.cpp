@@ -1,5 +1,6 @@
 // tst_heatmapplot: a title too wide for its plot keeps its beginning (the head's number).
 #include "plot/heatmapplot.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -137,5 +138,5 @@ void TestHeatmapPlot::minimumDoesNotDependOnTheSize()
                         moved.mid(0, 6).join(", ")));
 }
 
-QTEST_MAIN(TestHeatmapPlot)
+HEADLENS_TEST_MAIN(TestHeatmapPlot)
 #include "tst_heatmapplot.moc"

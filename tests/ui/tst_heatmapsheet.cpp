@@ -2,6 +2,7 @@
 #include "print/heatmapsheet.h"
 #include "print/printcanvas.h"
 #include "print/sheetbuilder.h"
+#include "testmain.h"
 #include "wordstrace.h"
 
 #include <qcustomplot.h>
@@ -17,7 +18,7 @@ using headlens::test::traceOf;
 
 namespace {
 
-constexpr double kCm = 1.0 / 2.54;
+constexpr double kInchesPerCm = 1.0 / 2.54;
 
 } // namespace
 
@@ -35,12 +36,12 @@ void TestHeatmapSheet::cellsAreSquareAndAlikeInEveryPanel_data()
     QTest::addColumn<int>("heads");
     QTest::addColumn<int>("words");
     QTest::addColumn<QSizeF>("inches");
-    QTest::newRow("8 heads, 8.5 x 6 cm") << 8 << 10 << QSizeF(8.5 * kCm, 6 * kCm);
-    QTest::newRow("8 heads, 16 x 10 cm") << 8 << 10 << QSizeF(16 * kCm, 10 * kCm);
-    QTest::newRow("4 heads, wide strip") << 4 << 10 << QSizeF(30 * kCm, 6 * kCm);
-    QTest::newRow("12 heads, tall") << 12 << 7 << QSizeF(8 * kCm, 20 * kCm);
-    QTest::newRow("1 head") << 1 << 10 << QSizeF(10 * kCm, 9 * kCm);
-    QTest::newRow("300 tokens, pooled") << 2 << 300 << QSizeF(16 * kCm, 9 * kCm);
+    QTest::newRow("8 heads, 8.5 x 6 cm") << 8 << 10 << QSizeF(8.5 * kInchesPerCm, 6 * kInchesPerCm);
+    QTest::newRow("8 heads, 16 x 10 cm") << 8 << 10 << QSizeF(16 * kInchesPerCm, 10 * kInchesPerCm);
+    QTest::newRow("4 heads, wide strip") << 4 << 10 << QSizeF(30 * kInchesPerCm, 6 * kInchesPerCm);
+    QTest::newRow("12 heads, tall") << 12 << 7 << QSizeF(8 * kInchesPerCm, 20 * kInchesPerCm);
+    QTest::newRow("1 head") << 1 << 10 << QSizeF(10 * kInchesPerCm, 9 * kInchesPerCm);
+    QTest::newRow("300 tokens, pooled") << 2 << 300 << QSizeF(16 * kInchesPerCm, 9 * kInchesPerCm);
 }
 
 // Every panel's cells are square and the same size as every other panel's, and the grid takes
@@ -81,5 +82,5 @@ void TestHeatmapSheet::cellsAreSquareAndAlikeInEveryPanel()
                             .arg(area.height())));
 }
 
-QTEST_MAIN(TestHeatmapSheet)
+HEADLENS_TEST_MAIN(TestHeatmapSheet)
 #include "tst_heatmapsheet.moc"

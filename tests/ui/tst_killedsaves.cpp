@@ -2,6 +2,7 @@
 // exports is killed (SIGKILL) at random moments; every file left behind is a whole one, of the
 // last or the previous round, and the folder holds one round's files, never two.
 #include "io/safetensorsfile.h"
+#include "testmain.h"
 #include "train/toymodelfile.h"
 #include "util/counterrandom.h"
 #include "util/inputerror.h"
@@ -157,5 +158,5 @@ void TestKilledSaves::everyKillLeavesWholeFiles()
           last.workspace, static_cast<long long>(all.size() - kFinalNames.size()));
 }
 
-QTEST_GUILESS_MAIN(TestKilledSaves)
+HEADLENS_TEST_GUILESS_MAIN(TestKilledSaves)
 #include "tst_killedsaves.moc"

@@ -4,6 +4,7 @@
 #include "attention/inputbuilder.h"
 #include "drawnheatmap.h"
 #include "plot/heatmapplot.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 #include "workspace/workspacestate.h"
@@ -103,5 +104,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestKvGroupGrid)
+HEADLENS_TEST_MAIN(TestKvGroupGrid)
 #include "tst_kvgroupgrid.moc"

@@ -4,6 +4,7 @@
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
 #include "stories/storygenerator.h"
+#include "testmain.h"
 #include "text/tokenizer.h"
 #include "text/tokenizerjson.h"
 #include "train/curveplot.h"
@@ -433,5 +434,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLanguageModelView)
+HEADLENS_TEST_MAIN(TestLanguageModelView)
 #include "tst_languagemodelview.moc"

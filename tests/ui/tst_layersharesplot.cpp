@@ -6,6 +6,7 @@
 #include "models/modeloverview.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QTabWidget>
 #include <QTest>
@@ -104,5 +105,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLayerSharesPlot)
+HEADLENS_TEST_MAIN(TestLayerSharesPlot)
 #include "tst_layersharesplot.moc"

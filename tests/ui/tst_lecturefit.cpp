@@ -6,6 +6,7 @@
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
 #include "steps/shapediagram.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/kvgroupframe.h"
 
@@ -248,5 +249,5 @@ void TestLectureFit::aPipelineStepShowsItsDiagramAndEveryHead()
     }
 }
 
-QTEST_MAIN(TestLectureFit)
+HEADLENS_TEST_MAIN(TestLectureFit)
 #include "tst_lecturefit.moc"

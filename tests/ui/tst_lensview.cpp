@@ -7,6 +7,8 @@
 #include "views/differenceheatmap.h"
 
 #include "openedrun.h"
+#include "testdata.h"
+#include "testmain.h"
 #include <QComboBox>
 
 #include <QTest>
@@ -14,9 +16,6 @@
 using namespace headlens;
 
 namespace {
-
-const QString kGpt2 = QStringLiteral(HEADLENS_TEST_DATA "/gpt2/tiny");
-const QString kBert = QStringLiteral(HEADLENS_TEST_DATA "/bert/bert_mlm");
 
 /// `view` shown at `size` with `run`, as the Lens tab shows it: the lens starts.
 void showWith(LensView &view, std::shared_ptr<const ModelRun> run, QSize size)
@@ -55,7 +54,7 @@ private slots:
 
 void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
 {
-    const auto run = test::openedRun(kGpt2, "Hello world, the cat sat");
+    const auto run = test::openedRun(test::tinyGpt2(), "Hello world, the cat sat");
     LensView view;
     showWith(view, run, QSize(1200, 900));
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -106,7 +105,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
     for (int k = 0; k < 28; ++k)
         many += k % 2 ? " cat" : " the";
     LensView narrow;
-    showWith(narrow, test::openedRun(kGpt2, many), QSize(300, 700));
+    showWith(narrow, test::openedRun(test::tinyGpt2(), many), QSize(300, 700));
     QTRY_VERIFY_WITH_TIMEOUT(narrow.lensPlot()->lens() != nullptr, 20000);
     narrow.lensPlot()->replot();
     QApplication::processEvents();
@@ -117,7 +116,7 @@ void TestLensView::lensCellsShowTheFinalTokensProbabilityAndTheirTopToken()
 
 void TestLensView::attributionFollowsTheChoicesAndTheColumns()
 {
-    const auto run = test::openedRun(kGpt2, "Hello world, the cat sat");
+    const auto run = test::openedRun(test::tinyGpt2(), "Hello world, the cat sat");
     LensView view;
     showWith(view, run, QSize(1200, 900));
     AttributionPanel &panel = *view.attribution();
@@ -168,7 +167,7 @@ void TestLensView::attributionFollowsTheChoicesAndTheColumns()
 void TestLensView::nothingIsComputedWhileHidden()
 {
     LensView view;
-    view.setRun(test::openedRun(kGpt2, "Hello world"));
+    view.setRun(test::openedRun(test::tinyGpt2(), "Hello world"));
     QVERIFY(!view.runner()->isRunning()); // nothing asked for, so nothing can arrive
     QVERIFY(view.lensPlot()->lens() == nullptr);
     view.show(); // shown: computed
@@ -178,7 +177,8 @@ void TestLensView::nothingIsComputedWhileHidden()
 void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
 {
     LensView view;
-    showWith(view, test::openedRun(kBert, "The cat sat on the [MASK] ."), QSize(1000, 800));
+    showWith(view, test::openedRun(test::bertMlm(), "The cat sat on the [MASK] ."),
+             QSize(1000, 800));
     QTRY_VERIFY_WITH_TIMEOUT(view.lensPlot()->lens() != nullptr, 20000);
     QCOMPARE(view.lensPlot()->colCount(), 1); // the one mask
     QCOMPARE(view.lensPlot()->colLabels().first(), QStringLiteral("[MASK]"));
@@ -188,5 +188,5 @@ void TestLensView::encoderReadsTheMaskAndRefusesTheAttribution()
     QVERIFY(!view.attribution()->map()->isVisible());
 }
 
-QTEST_MAIN(TestLensView)
+HEADLENS_TEST_MAIN(TestLensView)
 #include "tst_lensview.moc"

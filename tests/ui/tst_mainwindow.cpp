@@ -5,6 +5,7 @@
 #include "pipeline/pipelineview.h"
 #include "plot/heatmapplot.h"
 #include "runner/tracerunner.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/stalemark.h"
 #include "views/tokenstrip.h"
@@ -260,5 +261,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+HEADLENS_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

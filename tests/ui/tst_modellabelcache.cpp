@@ -1,5 +1,6 @@
 // Tests of ModelLabelCache: a folder's config.json is read once, and again only when it changes.
 #include "models/modellabelcache.h"
+#include "testmain.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -124,5 +125,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_ModelLabelCache)
+HEADLENS_TEST_GUILESS_MAIN(tst_ModelLabelCache)
 #include "tst_modellabelcache.moc"

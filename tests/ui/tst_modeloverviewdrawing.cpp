@@ -11,6 +11,9 @@
 #include "models/modeloverview.h"
 #include "plot/colorlegend.h"
 #include "plot/colorrange.h"
+#include "plotmetatypes.h"
+#include "testdata.h"
+#include "testmain.h"
 #include "train/trainer.h"
 #include "window/filecommands.h"
 #include "window/modelwiring.h"
@@ -26,11 +29,9 @@
 using namespace headlens;
 using namespace headlens::test;
 
-Q_DECLARE_METATYPE(Colormap)
-
 namespace {
 
-const QString kText = "The tired robot dropped the heavy gear";
+const QString kOverviewText = "The tired robot dropped the heavy gear";
 
 /// What the grid should draw, computed without the window: index layer * heads + head, keys
 /// after the query NaN (every model here is causal, and the grid draws those cells masked).
@@ -54,19 +55,14 @@ RowMatrix maskedFuture(RowMatrix w)
     return w;
 }
 
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
-
 // The tiny GPT-2 straight through the core: 2 layers x 2 heads.
 ExpectedHeads gpt2Heads()
 {
-    const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+    const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
     TransformerRunOptions options;
     options.viewedLayer = -1; // only the probabilities of every layer
     options.topK = 1;
-    const TransformerRun run = model.runText(kText.toStdString(), options);
+    const TransformerRun run = model.runText(kOverviewText.toStdString(), options);
     ExpectedHeads e{run.layers(), run.heads(), {}};
     for (int l = 0; l < e.layers; ++l)
         for (int h = 0; h < e.heads; ++h)
@@ -89,7 +85,7 @@ std::shared_ptr<const TrainedModel> toyModel()
 ExpectedHeads toyHeads(const TrainedModel &model)
 {
     ExpectedHeads e{model.settings.model.layers, model.settings.model.heads, {}};
-    for (const RowMatrix &w : model.attention(model.task().encode(kText.toStdString())))
+    for (const RowMatrix &w : model.attention(model.task().encode(kOverviewText.toStdString())))
         e.weights.push_back(maskedFuture(w));
     return e;
 }
@@ -152,7 +148,7 @@ private:
         ExpectedHeads expected;
         if (source == "gpt2") {
             expected = gpt2Heads();
-            if (!filesOf(*window)->openModel(tinyGpt2()))
+            if (!filesOf(*window)->openModel(test::tinyGpt2()))
                 return {};
         } else {
             const auto model = toyModel();
@@ -222,7 +218,7 @@ private slots:
     void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = test::settledWindow(kText);
+        window = test::settledWindow(kOverviewText);
         QVERIFY(window);
     }
     void cleanup() { window.reset(); }
@@ -293,5 +289,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModelOverviewDrawing)
+HEADLENS_TEST_MAIN(TestModelOverviewDrawing)
 #include "tst_modeloverviewdrawing.moc"

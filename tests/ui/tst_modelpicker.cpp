@@ -2,6 +2,7 @@
 #include "hfcache.h"
 
 #include "models/modelpicker.h"
+#include "testmain.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -87,5 +88,5 @@ void TestModelPicker::anEmptyCacheSaysSo()
     QVERIFY(said);
 }
 
-QTEST_MAIN(TestModelPicker)
+HEADLENS_TEST_MAIN(TestModelPicker)
 #include "tst_modelpicker.moc"

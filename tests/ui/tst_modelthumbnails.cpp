@@ -5,6 +5,7 @@
 #include "plot/heatmapplot.h"
 
 #include "drawnheatmap.h"
+#include "testmain.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -147,5 +148,5 @@ private slots:
 
 Q_DECLARE_METATYPE(headlens::ModelThumbnails)
 
-QTEST_MAIN(TestModelThumbnails)
+HEADLENS_TEST_MAIN(TestModelThumbnails)
 #include "tst_modelthumbnails.moc"

@@ -23,6 +23,8 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -52,21 +54,16 @@ using headlens::test::workspaceOf;
 
 namespace {
 
-const QString kText = "The tired robot dropped the heavy gear";
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
+const QString kWindowText = "The tired robot dropped the heavy gear";
 
 // The reference: the same text through the core directly, not through the window.
 const TransformerRun &referenceRun()
 {
-    static const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+    static const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
     static const TransformerRun run = [] {
         TransformerRunOptions options;
         options.topK = 10; // as many as the Model tab lists
-        return model.runText(kText.toStdString(), options);
+        return model.runText(kWindowText.toStdString(), options);
     }();
     return run;
 }
@@ -86,7 +83,7 @@ private:
     // Opens the tiny GPT-2 as a person would (File > Open model folder) and waits for its run.
     void openGpt2(int layer)
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         window->findChild<QSpinBox *>("modelLayer")->setValue(layer);
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == layer, 20000);
         QVERIFY(waitUntilSettled(*window));
@@ -104,7 +101,7 @@ private slots:
     void initTestCase() { test::keepSettingsIn(m_dir.path()); }
     void init()
     {
-        window = test::settledWindow(kText);
+        window = test::settledWindow(kWindowText);
         QVERIFY(window);
     }
     void cleanup() { window.reset(); }
@@ -156,7 +153,7 @@ private slots:
         window->setAttribute(Qt::WA_DontShowOnScreen);
         window->show();
         workspaceOf(*window)->setText(QString("word ").repeated(40).trimmed());
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         window->recompute();
         QTRY_VERIFY_WITH_TIMEOUT(!runnerOf(*window)->isBusy(), 20000);
         QVERIFY(!shownTraceOf(*window));
@@ -287,12 +284,12 @@ private slots:
         QCOMPARE(overview()->grid()->plotCount(),
                  model->settings.model.heads * model->settings.model.layers);
         QStringList labels;
-        for (const std::string &l : model->labels(model->task().encode(kText.toStdString())))
+        for (const std::string &l : model->labels(model->task().encode(kWindowText.toStdString())))
             labels << QString::fromStdString(l);
         QCOMPARE(tokenStripOf(*window)->tokens(), labels);
         auto *note = viewAreaOf(*window)->findChild<QLabel *>("modelNote");
         QVERIFY(note->isVisible());
-        // The vocabulary by its first and last letter, and the cut: kText has 33 letters
+        // The vocabulary by its first and last letter, and the cut: kWindowText has 33 letters
         // without its spaces, more than the task's sequence length.
         const int vocabulary = model->settings.model.vocabulary;
         const QString range = QString("a") + QChar(0x2013) + QChar('a' + vocabulary - 1);
@@ -391,10 +388,11 @@ private slots:
         QVERIFY(filesOf(*window)->openWorkspace(file));
         window->recompute();
         QTRY_VERIFY_WITH_TIMEOUT(run() && run()->source.layer == 1, 20000);
-        QCOMPARE(workspaceOf(*window)->state().modelPath, QFileInfo(tinyGpt2()).absoluteFilePath());
+        QCOMPARE(workspaceOf(*window)->state().modelPath,
+                 QFileInfo(test::tinyGpt2()).absoluteFilePath());
         QCOMPARE(overview()->grid()->plotCount(), referenceRun().layers() * referenceRun().heads());
     }
 };
 
-QTEST_MAIN(TestModelWindow)
+HEADLENS_TEST_MAIN(TestModelWindow)
 #include "tst_modelwindow.moc"

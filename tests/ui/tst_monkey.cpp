@@ -7,6 +7,7 @@
 
 #include "models/modelcontroller.h"
 #include "runner/tracerunner.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/stalemark.h"
 #include "window/modelwiring.h"
@@ -237,5 +238,5 @@ static void giveTheWatchdogTheRunsLength()
                 QByteArray::number(qint64((secondsWanted(60) + 300) * 1000)));
 }
 
-QTEST_MAIN_WRAPPER(TestMonkey, giveTheWatchdogTheRunsLength(); QTEST_MAIN_SETUP())
+HEADLENS_TEST_MAIN_WRAPPER(TestMonkey, giveTheWatchdogTheRunsLength(); QTEST_MAIN_SETUP())
 #include "tst_monkey.moc"

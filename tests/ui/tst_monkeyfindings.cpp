@@ -2,6 +2,7 @@
 #include "windowparts.h"
 #include "windowsettled.h"
 
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/stalemark.h"
 
@@ -97,5 +98,5 @@ void TestMonkeyFindings::headsGridSettlesAtEverySize()
     QVERIFY2(most <= 8, qPrintable(QString::number(most)));
 }
 
-QTEST_MAIN(TestMonkeyFindings)
+HEADLENS_TEST_MAIN(TestMonkeyFindings)
 #include "tst_monkeyfindings.moc"

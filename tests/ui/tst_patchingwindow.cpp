@@ -19,6 +19,8 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -43,11 +45,6 @@ namespace {
 // difference moves by more than ln 2 (-0.901 -> -2.766; "dog" for "cat" moved it by 0.08).
 const QString kClean = "Hello world, the cat sat";
 const QString kCorrupted = "Hello world, the cat on";
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
 
 void compareTables(const RowMatrix &shown, const RowMatrix &expected)
 {
@@ -104,11 +101,11 @@ private slots:
     // the corrupted text is the one the other views now show.
     void gpt2MapsAreTheCoresInBothDirections()
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY2_WITH_TIMEOUT(modelsOf(*window)->controller()->run(),
                                   qPrintable(window->statusBar()->currentMessage()), 20000);
         QVERIFY(waitUntilSettled(*window));
-        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
         const std::vector<int> clean = model.encode(kClean.toStdString());
         const std::vector<int> corrupt = model.encode(kCorrupted.toStdString());
         const int answer = model.encode(" the").front(), wrong = model.encode(" on").front();
@@ -154,10 +151,10 @@ private slots:
     {
         const QString typed = "The tired robot dropped the gear";
         workspaceOf(*window)->setText(typed);
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
-        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
         const std::vector<int> typedIds = model.encode(typed.toStdString());
         QCOMPARE(modelsOf(*window)->controller()->run()->tokenIds, typedIds);
         computePatching(int(PatchDirection::CleanIntoCorrupt));
@@ -184,7 +181,7 @@ private slots:
     // were 1.148 and -0.175); the view says so, by how much, and draws no map.
     void saysWhenTheDifferenceIsTooSmall()
     {
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         window->showHeadsThatMatter();
@@ -302,5 +299,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPatchingWindow)
+HEADLENS_TEST_MAIN(TestPatchingWindow)
 #include "tst_patchingwindow.moc"

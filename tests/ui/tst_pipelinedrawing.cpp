@@ -8,16 +8,15 @@
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/colorrange.h"
+#include "plotmetatypes.h"
 #include "runner/viewworkpool.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <QThreadPool>
 
 using namespace headlens;
 using namespace headlens::test;
-
-Q_DECLARE_METATYPE(Colormap)
-Q_DECLARE_METATYPE(ColorScaleMode)
 
 namespace {
 
@@ -319,5 +318,5 @@ void TestPipelineDrawing::panelsAreDrawnInTheirHeadsColours()
     }
 }
 
-QTEST_MAIN(TestPipelineDrawing)
+HEADLENS_TEST_MAIN(TestPipelineDrawing)
 #include "tst_pipelinedrawing.moc"

@@ -11,12 +11,14 @@
 #include "plot/heatmapplot.h"
 #include "text/tokenizer.h"
 
+#include "coremetatypes.h"
 #include "pipeline/cellarithmeticpanel.h"
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "selection/selection.h"
 #include "steps/outputprojectionpanel.h"
 #include "steps/shapediagram.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -26,8 +28,6 @@
 #include <cmath>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(headlens::AttentionPositions)
 
 class TestPipelineView : public QObject
 {
@@ -393,5 +393,5 @@ void TestPipelineView::ropePanelReadsTheTracesNumbers()
              qPrintable(text));
 }
 
-QTEST_MAIN(TestPipelineView)
+HEADLENS_TEST_MAIN(TestPipelineView)
 #include "tst_pipelineview.moc"

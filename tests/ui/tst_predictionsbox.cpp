@@ -5,6 +5,7 @@
 
 #include "models/predictionsbox.h"
 #include "models/predictionspanel.h"
+#include "testmain.h"
 
 #include <QScrollArea>
 #include <QTest>
@@ -118,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPredictionsBox)
+HEADLENS_TEST_MAIN(TestPredictionsBox)
 #include "tst_predictionsbox.moc"

@@ -11,6 +11,7 @@
 #include "pipeline/pipelineview.h"
 #include "pipeline/tensorgallery.h"
 #include "plot/heatmapplot.h"
+#include "testmain.h"
 #include "train/snapshotgrid.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
@@ -631,5 +632,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPresentationFit)
+HEADLENS_TEST_MAIN(TestPresentationFit)
 #include "tst_presentationfit.moc"

@@ -1,6 +1,7 @@
 // tst_rankingtable: the ranking list: three decimals drawn, sorted by the exact value, and wide
 // enough for its columns.
 #include "interventions/rankingtable.h"
+#include "testmain.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -71,5 +72,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRankingTable)
+HEADLENS_TEST_MAIN(TestRankingTable)
 #include "tst_rankingtable.moc"

@@ -1,5 +1,6 @@
 // tst_reflowsplitter: two panels side by side while they fit at their minimum, else stacked.
 #include "panels/reflowsplitter.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -66,5 +67,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestReflowSplitter)
+HEADLENS_TEST_MAIN(TestReflowSplitter)
 #include "tst_reflowsplitter.moc"

@@ -1,6 +1,7 @@
 // Tests of releasedOffThread: the last release of a large result frees it on a pool thread.
 #include "runner/releasedoffthread.h"
 #include "runner/viewworkpool.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <QThread>
@@ -66,5 +67,5 @@ void TestReleasedOffThread::otherHandlesKeepItAlive()
     QVERIFY(destroyedOn.load() != QThread::currentThread());
 }
 
-QTEST_GUILESS_MAIN(TestReleasedOffThread)
+HEADLENS_TEST_GUILESS_MAIN(TestReleasedOffThread)
 #include "tst_releasedoffthread.moc"

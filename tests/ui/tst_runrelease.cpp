@@ -11,6 +11,8 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testdata.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,15 +27,6 @@ using headlens::test::tabsOf;
 using headlens::test::viewAreaOf;
 using headlens::test::waitUntilSettled;
 using headlens::test::workspaceOf;
-
-namespace {
-
-QString tinyGpt2()
-{
-    return QString(HEADLENS_TEST_DATA) + "/gpt2/tiny";
-}
-
-} // namespace
 
 class TestRunRelease : public QObject
 {
@@ -82,7 +75,7 @@ private slots:
                 });
         connect(runnerOf(*window), &TraceRunner::traceReady, this,
                 [this](std::shared_ptr<const Trace> trace) { traces.push_back(trace); });
-        QVERIFY(filesOf(*window)->openModel(tinyGpt2()));
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
     }
@@ -109,7 +102,7 @@ private slots:
         QCOMPARE(runs.size(), size_t(4)); // the first sentence, then one per step
 
         const auto shown = modelsOf(*window)->controller()->run();
-        const TransformerModel model = TransformerModel::open(tinyGpt2().toStdString());
+        const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
         TransformerRunOptions options;
         options.interventions = HeadInterventions::ablating(0, 1);
         const TransformerRun expected = model.runText(steps.back().first.toStdString(), options);
@@ -138,5 +131,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunRelease)
+HEADLENS_TEST_MAIN(TestRunRelease)
 #include "tst_runrelease.moc"

@@ -8,6 +8,7 @@
 #include "panels/controlspanel.h"
 #include "runner/jobbuilder.h"
 #include "selection/selection.h"
+#include "testmain.h"
 #include "window/modelwiring.h"
 #include "workspace/workspace.h"
 
@@ -151,5 +152,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSentencePair)
+HEADLENS_TEST_MAIN(TestSentencePair)
 #include "tst_sentencepair.moc"

@@ -1,6 +1,7 @@
 // tst_sessionrestore: close the window, start a new one: it shows what was on screen, unsaved.
 #include "models/modelcontroller.h"
 #include "runner/tracerunner.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "window/filecommands.h"
 #include "window/modelwiring.h"
@@ -94,5 +95,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSessionRestore)
+HEADLENS_TEST_MAIN(TestSessionRestore)
 #include "tst_sessionrestore.moc"

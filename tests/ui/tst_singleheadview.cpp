@@ -5,6 +5,7 @@
 #include "plot/heatmapplot.h"
 #include "runner/viewworkpool.h"
 #include "selection/selection.h"
+#include "testmain.h"
 #include "views/singleheadview.h"
 #include "views/tracereader.h"
 
@@ -137,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSingleHeadView)
+HEADLENS_TEST_MAIN(TestSingleHeadView)
 #include "tst_singleheadview.moc"

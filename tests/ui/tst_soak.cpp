@@ -14,6 +14,7 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "testmain.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -379,5 +380,5 @@ void TestSoak::trainingStartPauseResetInALoop()
     QVERIFY(start->isEnabled() && !pause->isEnabled());
 }
 
-QTEST_MAIN(TestSoak)
+HEADLENS_TEST_MAIN(TestSoak)
 #include "tst_soak.moc"

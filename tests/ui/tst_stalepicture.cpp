@@ -1,6 +1,7 @@
 // tst_stalepicture: after settings that cannot be computed, the heads stay on screen once, faded.
 #include "drawnheatmap.h"
 #include "plot/heatmapplot.h"
+#include "testmain.h"
 #include "views/headsgridview.h"
 #include "views/stalefade.h"
 #include "views/stalemark.h"
@@ -157,5 +158,5 @@ void TestStalePicture::theLastPictureIsDrawnOnceFaded()
     QVERIFY2(faded, qPrintable(mismatch));
 }
 
-QTEST_MAIN(TestStalePicture)
+HEADLENS_TEST_MAIN(TestStalePicture)
 #include "tst_stalepicture.moc"

@@ -1,6 +1,7 @@
 // tst_startupoptions: the command line's options reach the window's workspace as app/gui/main.cpp
 // applies them, and only those given change it.
 #include "startupoptions.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -50,5 +51,5 @@ void TestStartupOptions::optionsNotGivenKeepTheWorkspace()
     QCOMPARE(state.kvText, QString("kept too"));
 }
 
-QTEST_APPLESS_MAIN(TestStartupOptions)
+HEADLENS_TEST_APPLESS_MAIN(TestStartupOptions)
 #include "tst_startupoptions.moc"

@@ -1,5 +1,6 @@
 // Tests of TitleFit: a chart title stays whole, on two lines when one is wider than the chart.
 #include "plot/titlefit.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QFontMetrics>
@@ -41,5 +42,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_TitleFit)
+HEADLENS_TEST_MAIN(tst_TitleFit)
 #include "tst_titlefit.moc"

@@ -1,12 +1,12 @@
 // tst_tokenstrip: with a sentence pair, the token strip draws a band under every token in the
 // colour of its sentence, in the light and the dark theme; without a pair it draws none.
+#include "coremetatypes.h"
+#include "testmain.h"
 #include "views/tokenstrip.h"
 
 #include <QTest>
 
 using namespace headlens;
-
-Q_DECLARE_METATYPE(std::vector<int>)
 
 namespace {
 
@@ -84,5 +84,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTokenStrip)
+HEADLENS_TEST_MAIN(TestTokenStrip)
 #include "tst_tokenstrip.moc"

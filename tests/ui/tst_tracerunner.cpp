@@ -2,6 +2,7 @@
 #include "runner/traceanalysis.h"
 #include "runner/tracerunner.h"
 #include "tensor/storagepool.h"
+#include "testmain.h"
 
 #include <QScopeGuard>
 #include <QSemaphore>
@@ -137,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTraceRunner)
+HEADLENS_TEST_MAIN(TestTraceRunner)
 #include "tst_tracerunner.moc"

@@ -4,6 +4,8 @@
 #include "plotsonscreen.h"
 
 #include "plot/heatmapplot.h"
+#include "plotmetatypes.h"
+#include "testmain.h"
 #include "train/headscores.h"
 #include "train/snapshotgrid.h"
 #include "train/trainview.h"
@@ -12,8 +14,6 @@
 
 using namespace headlens;
 using namespace headlens::test;
-
-Q_DECLARE_METATYPE(Colormap)
 
 namespace {
 
@@ -148,5 +148,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTrainProbeDrawing)
+HEADLENS_TEST_MAIN(TestTrainProbeDrawing)
 #include "tst_trainprobedrawing.moc"

@@ -3,6 +3,7 @@
 #include "approx.h"
 #include "panels/problembanner.h"
 #include "plot/heatmapplot.h"
+#include "testmain.h"
 #include "train/curveplot.h"
 #include "train/snapshotgrid.h"
 #include "train/toymodelfile.h"
@@ -283,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTrainView)
+HEADLENS_TEST_MAIN(TestTrainView)
 #include "tst_trainview.moc"

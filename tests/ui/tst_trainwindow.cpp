@@ -1,6 +1,7 @@
 // tst_trainwindow: the Train tab inside the real window: Ctrl+3, the dock and summary, "Open in
 // Heads view".
 #include "runner/tracerunner.h"
+#include "testmain.h"
 #include "train/trainview.h"
 #include "views/headsgridview.h"
 #include "windowparts.h"
@@ -71,5 +72,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTrainWindow)
+HEADLENS_TEST_MAIN(TestTrainWindow)
 #include "tst_trainwindow.moc"

@@ -7,6 +7,7 @@
 #include "panels/controlspanel.h"
 #include "panels/wheelguard.h"
 #include "pipeline/pipelineview.h"
+#include "testmain.h"
 
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
@@ -149,5 +150,5 @@ void TestWheelGuard::theControlBeingEditedStillTakesTheWheel()
     QCOMPARE(seed->focusPolicy(), Qt::StrongFocus);
 }
 
-QTEST_MAIN(TestWheelGuard)
+HEADLENS_TEST_MAIN(TestWheelGuard)
 #include "tst_wheelguard.moc"

@@ -1,6 +1,7 @@
 // tst_wholewordslabel: the problem banner's lines end between words; a tensor's name or a path
 // is cut (after a dot or a slash) only when it is wider than a whole line.
 #include "panels/wholewordslabel.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QFontMetrics>
@@ -82,5 +83,5 @@ void TestWholeWordsLabel::theLabelKeepsANameWholeAtEveryWidth()
     }
 }
 
-QTEST_MAIN(TestWholeWordsLabel)
+HEADLENS_TEST_MAIN(TestWholeWordsLabel)
 #include "tst_wholewordslabel.moc"

@@ -1,4 +1,5 @@
 // tst_workspaceattention: K/V heads, positions inside attention and the window survive a .headlens.
+#include "testmain.h"
 #include "workspace/workspacefile.h"
 
 #include <QJsonDocument>
@@ -62,5 +63,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestWorkspaceAttention)
+HEADLENS_TEST_APPLESS_MAIN(TestWorkspaceAttention)
 #include "tst_workspaceattention.moc"

@@ -1,4 +1,5 @@
 // tst_workspacefile: a saved workspace comes back whole; broken files are explained, not loaded.
+#include "testmain.h"
 #include "util/inputerror.h"
 #include "workspace/workspacefile.h"
 
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestWorkspaceFile)
+HEADLENS_TEST_MAIN(TestWorkspaceFile)
 #include "tst_workspacefile.moc"

@@ -1,5 +1,6 @@
 // tst_wrappedlabel: the remembered heights are QLabel's own, for the text and font shown now.
 #include "panels/wrappedlabel.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QTest>
@@ -62,5 +63,5 @@ void TestWrappedLabel::aNewFontGivesNewHeights()
     QCOMPARE_GT(after, before);
 }
 
-QTEST_MAIN(TestWrappedLabel)
+HEADLENS_TEST_MAIN(TestWrappedLabel)
 #include "tst_wrappedlabel.moc"
