@@ -113,6 +113,14 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             random tokens, Jensen-Shannon distances between heads and their 2-D
                             map; progress on stderr; --export-dir writes corpus_heads.csv,
                             corpus_distances.npy (L*h, L*h) and corpus_map.npy (L*h, 2)
+  --dataset FILE            with --model: an experiment over FILE's prompts, one per line, with
+                            progress on stderr: for texts, each head's importance (--ablate-mode
+                            mean: replaced by its mean output over the whole dataset) and with
+                            --dla its attribution at the last token; for JSON lines {"clean",
+                            "corrupted", "answer", "wrong"}, each pair's patching map. Prints
+                            the mean over the prompts and their standard deviation per head;
+                            --export-dir writes dataset_NAME.npy (prompts, layers, heads), its
+                            mean and spread (.npy, .csv) and dataset_prompts.csv
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics
@@ -142,6 +150,7 @@ Output:
                             are computed
   --view atlas              with --model: the Atlas tab once every head is scored
   --view flow               with --model: the Flow tab (rollout, value-weighted attention)
+  --view circuits           with --model: the Circuits tab: head 1 of --layer L
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)

@@ -25,11 +25,11 @@ public:
     /// The layer check every family shares: "There is no layer 7: this GPT-2 has layers 0 to
     /// 1." Throws InputError.
     static void checkLayer(int layer, int layers, const std::string &family);
-    /// The one token id of `answer` for `purpose` (the patching metric's by default). Throws
-    /// InputError saying how it tokenizes, and why one token is needed, when it is not one.
-    static int
-    answerToken(const OpenedModel &model, const std::string &answer,
-                const std::string &purpose = "the patching metric compares two single tokens");
+
+    /// The tokens a head's circuits are read on: the text's, then the default stories' the
+    /// model reads (OpenedModel::probePool), kCircuitTokens at most, each once.
+    static std::vector<int> circuitTokens(const OpenedModel &model, const ModelRun &run);
+    static constexpr int kCircuitTokens = 512;
 
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
@@ -41,10 +41,6 @@ private:
     /// The job's ranking (importance or patching map) into `run`, `progress` from 0 to 1.
     void addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
                     const std::function<bool(double)> &progress, TraceRun &run);
-    /// The tokens a head's circuits are read on: the text's, then the default stories' the
-    /// model reads (OpenedModel::probePool), kCircuitTokens at most, each once.
-    static std::vector<int> circuitTokens(const OpenedModel &model, const ModelRun &run);
-    static constexpr int kCircuitTokens = 512;
     /// The job's analyses of what heads do and write (LensRequest) into `run`, `progress` from
     /// 0 to 1.
     static void addLens(const TraceJob &job, const OpenedModel &model, const ModelInput &input,

@@ -183,12 +183,12 @@ inline QPointF cellCentre(QCustomPlot &plot, int i, int j)
 }
 
 /// Reads the picture at the centre of every drawn cell and compares its colour with
-/// expectedColor of `expected` (the matrix the plot should draw, pooled as drawn) on `range`.
-/// Empty when every cell has its colour (each channel within 2); otherwise the first cell that
-/// does not. Cells narrower than 3 pixels cannot be read reliably: that is reported, so a test
-/// has to give its plot room instead of passing without looking.
-inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected, Colormap map,
-                                  std::pair<double, double> range)
+/// `colour` of `expected` (the matrix the plot should draw, pooled as drawn). Empty when every
+/// cell has its colour (each channel within 2); otherwise the first cell that does not. Cells
+/// narrower than 3 pixels cannot be read reliably: that is reported, so a test has to give its
+/// plot room instead of passing without looking.
+template <typename Colour>
+QByteArray pictureMismatchOf(QCustomPlot &plot, const RowMatrix &expected, Colour colour)
 {
     const QImage image = renderedPicture(plot);
     QCPColorMap *colorMap = colorMapOf(plot);
@@ -215,7 +215,7 @@ inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected, 
                 return "cell (" + QByteArray::number(i) + ", " + QByteArray::number(j) +
                        ") lies outside the picture";
             const QRgb seen = image.pixel(at);
-            const QRgb want = expectedColor(map, expected(i, j), range);
+            const QRgb want = colour(double(expected(i, j)));
             const bool close = std::abs(qRed(seen) - qRed(want)) <= 2 &&
                                std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
                                std::abs(qBlue(seen) - qBlue(want)) <= 2;
@@ -227,6 +227,24 @@ inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected, 
         }
     }
     return {};
+}
+
+/// Whether the picture shows expectedColor of `expected` on `range` of `map` in each cell
+/// (pictureMismatchOf).
+inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected, Colormap map,
+                                  std::pair<double, double> range)
+{
+    return pictureMismatchOf(plot, expected,
+                             [&](double value) { return expectedColor(map, value, range); });
+}
+
+/// The same for a plot with a gradient of its own (a diverging map), on `range`.
+inline QByteArray pictureMismatch(QCustomPlot &plot, const RowMatrix &expected,
+                                  QCPColorGradient gradient, std::pair<double, double> range)
+{
+    return pictureMismatchOf(plot, expected, [&](double value) {
+        return gradient.color(value, QCPRange(range.first, range.second));
+    });
 }
 
 /// The smallest and largest unmasked value, computed here (a per-head colour scale's range).

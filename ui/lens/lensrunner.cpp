@@ -7,6 +7,7 @@
 #include "model/runflow.h"
 #include "runner/viewworkpool.h"
 #include "runner/workerthread.h"
+#include "session/session.h"
 #include "util/inputerror.h"
 
 #include <QCoreApplication>
@@ -100,13 +101,29 @@ void LensRunner::startFlow(std::shared_ptr<const ModelRun> run)
         [](LensRunner &r, const QString &message) { emit r.flowFailed(message); });
 }
 
+void LensRunner::startCircuits(std::shared_ptr<const ModelRun> run, int layer, int head)
+{
+    start<HeadCircuits>(
+        m_circuits, m_circuitsRunning,
+        [run, layer, head](const std::function<bool(double)> &) {
+            const OpenedModel &model = *run->source.model;
+            return model.circuits(layer, head, Session::circuitTokens(model, *run));
+        },
+        [](LensRunner &r, std::shared_ptr<const HeadCircuits> circuits) {
+            emit r.circuitsReady(circuits);
+        },
+        [](LensRunner &r, const QString &message) { emit r.circuitsFailed(message); });
+}
+
 void LensRunner::cancel()
 {
     ++*m_lens;
     ++*m_attribution;
     ++*m_atlas;
     ++*m_flow;
-    m_lensRunning = m_attributionRunning = m_atlasRunning = m_flowRunning = false;
+    ++*m_circuits;
+    m_lensRunning = m_attributionRunning = m_atlasRunning = m_flowRunning = m_circuitsRunning =
+        false;
 }
 
 } // namespace headlens

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/headatlas.h"
+#include "model/headcircuits.h"
 #include "model/logitattribution.h"
 #include "model/logitlens.h"
 #include "model/modelinput.h"
@@ -37,11 +38,14 @@ public:
     void startAtlas(std::shared_ptr<const ModelRun> run);
     /// attentionFlowOf `run`.
     void startFlow(std::shared_ptr<const ModelRun> run);
+    /// The circuits of head (`layer`, `head`) of `run`'s model, on Session::circuitTokens.
+    void startCircuits(std::shared_ptr<const ModelRun> run, int layer, int head);
     /// Forgets the requests in flight (they stop; nothing arrives).
     void cancel();
     bool isRunning() const
     {
-        return m_lensRunning || m_attributionRunning || m_atlasRunning || m_flowRunning;
+        return m_lensRunning || m_attributionRunning || m_atlasRunning || m_flowRunning ||
+               m_circuitsRunning;
     }
 
     /// The tokens each lens cell lists on hover.
@@ -54,11 +58,13 @@ signals:
     void attributionReady(std::shared_ptr<const headlens::LogitAttribution> attribution);
     void atlasReady(std::shared_ptr<const headlens::HeadAtlas> atlas);
     void flowReady(std::shared_ptr<const headlens::AttentionFlow> flow);
+    void circuitsReady(std::shared_ptr<const headlens::HeadCircuits> circuits);
     /// What the model refused (an encoder's attribution, a text without a mask) as a sentence.
     void lensFailed(const QString &message);
     void attributionFailed(const QString &message);
     void atlasFailed(const QString &message);
     void flowFailed(const QString &message);
+    void circuitsFailed(const QString &message);
 
 private:
     /// The newest request of one kind: a job goes on while its number is still the newest.
@@ -70,10 +76,12 @@ private:
     Newest m_attribution = std::make_shared<std::atomic<uint64_t>>(0);
     Newest m_atlas = std::make_shared<std::atomic<uint64_t>>(0);
     Newest m_flow = std::make_shared<std::atomic<uint64_t>>(0);
+    Newest m_circuits = std::make_shared<std::atomic<uint64_t>>(0);
     bool m_lensRunning = false;
     bool m_attributionRunning = false;
     bool m_atlasRunning = false;
     bool m_flowRunning = false;
+    bool m_circuitsRunning = false;
 };
 
 } // namespace headlens

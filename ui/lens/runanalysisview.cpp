@@ -23,6 +23,13 @@ void RunAnalysisView::setRun(std::shared_ptr<const ModelRun> run)
     computeIfShown();
 }
 
+void RunAnalysisView::recompute()
+{
+    m_runner->cancel();
+    m_stale = m_run != nullptr;
+    computeIfShown();
+}
+
 void RunAnalysisView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);

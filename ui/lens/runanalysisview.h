@@ -35,6 +35,9 @@ protected:
     RunAnalysisView(Reads reads, QWidget *parent);
     const std::shared_ptr<const ModelRun> &run() const { return m_run; }
     void showEvent(QShowEvent *event) override;
+    /// The view's own choice changed what it computes (the head whose circuits are read): the
+    /// analysis in flight is forgotten, and the new one starts now if shown, else when shown.
+    void recompute();
     /// A new run to analyse came (the one in flight is forgotten): clear what showed the last.
     virtual void runChanged() {}
     /// Starts runner() on run(): the view is shown and the run has a model.

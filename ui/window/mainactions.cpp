@@ -131,6 +131,8 @@ void MainActions::buildViewMenu(QMenu *menu)
     showAtlas->setShortcut(QKeySequence(tr("Ctrl+Shift+9")));
     showFlow = menu->addAction(tr("&Flow: rollout and value-weighted attention"));
     showFlow->setShortcut(QKeySequence(tr("Ctrl+Shift+8")));
+    showCircuits = menu->addAction(tr("C&ircuits: what a head reads (QK) and writes (OV)"));
+    showCircuits->setShortcut(QKeySequence(tr("Ctrl+Shift+7")));
     menu->addSeparator();
 }
 

@@ -51,6 +51,7 @@ public:
     QAction *showLens = nullptr;
     QAction *showAtlas = nullptr;
     QAction *showFlow = nullptr;
+    QAction *showCircuits = nullptr;
     QAction *showCompare = nullptr;
     QAction *showControls = nullptr;
     QAction *about = nullptr;

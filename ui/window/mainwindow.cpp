@@ -132,6 +132,7 @@ void MainWindow::buildModels()
     connect(m_actions->showLens, &QAction::triggered, this, &MainWindow::showLensTab);
     connect(m_actions->showAtlas, &QAction::triggered, this, &MainWindow::showAtlasTab);
     connect(m_actions->showFlow, &QAction::triggered, this, &MainWindow::showFlowTab);
+    connect(m_actions->showCircuits, &QAction::triggered, this, &MainWindow::showCircuitsTab);
     // "Open in Heads view": the model just trained becomes what the heads and pipeline show.
     connect(m_train, &TrainView::openInViews, controller, &ModelController::openToyModel);
     connect(m_train, &TrainView::openInViews, this, [this] { m_tabs->setCurrentWidget(m_heads); });
@@ -220,6 +221,11 @@ void MainWindow::showAtlasTab()
 void MainWindow::showFlowTab()
 {
     m_modelTabs->showFlow();
+}
+
+void MainWindow::showCircuitsTab()
+{
+    m_modelTabs->showCircuits();
 }
 
 void MainWindow::showPipeline()

@@ -82,6 +82,8 @@ public:
     void showAtlasTab();
     /// The Flow tab (rollout, value-weighted attention), when a model has run.
     void showFlowTab();
+    /// The Circuits tab (a head's QK and OV circuits), when a model has run.
+    void showCircuitsTab();
     FileCommands *files() const { return m_files; }
     /// The Model box, the Model tab and the model commands.
     ModelWiring *models() const { return m_models; }

@@ -1,5 +1,5 @@
-// ModelTabs: the "Model", "Lens", "Atlas", "Flow" and "Corpus" tabs, there only while a model's run
-// is on screen.
+// ModelTabs: the "Model", "Lens", "Atlas", "Flow", "Circuits" and "Corpus" tabs, there only while
+// a model's run is on screen.
 #pragma once
 
 #include <QObject>
@@ -27,6 +27,8 @@ public:
     void showAtlas();
     /// Bring the Flow tab to the front, when a model has run.
     void showFlow();
+    /// Bring the Circuits tab to the front, when a model has run.
+    void showCircuits();
     /// Bring the Corpus tab to the front, when a model is open.
     void showCorpus();
 
@@ -39,6 +41,7 @@ private:
     QWidget *m_lens;
     QWidget *m_atlas;
     QWidget *m_flow;
+    QWidget *m_circuits;
     QWidget *m_corpus;
     QWidget *m_fallback;
 };

@@ -3,6 +3,7 @@
 
 #include "corpus/corpuspanel.h"
 #include "lens/atlasview.h"
+#include "lens/circuitsview.h"
 #include "lens/flowview.h"
 #include "lens/lensview.h"
 #include "models/modelbox.h"
@@ -57,6 +58,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
     m_lens = new LensView;
     m_atlas = new AtlasView;
     m_flow = new FlowView;
+    m_circuits = new CircuitsView;
     m_note = new QLabel;
     m_note->setObjectName("modelNote");
     // Wrapped: a toy model's note (its vocabulary and what of the text was cut) on one line
@@ -80,6 +82,7 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
             m_lens->chooseHead(run->source.layer, head);
             m_atlas->chooseHead(run->source.layer, head);
             m_flow->chooseHead(run->source.layer, head);
+            m_circuits->chooseHead(run->source.layer, head);
         }
     });
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
@@ -92,6 +95,7 @@ void ModelWiring::setPlotStyle(const PlotStyle &style)
     m_lens->setPlotStyle(style);
     m_atlas->setPlotStyle(style);
     m_flow->setPlotStyle(style);
+    m_circuits->setPlotStyle(style);
 }
 
 void ModelWiring::syncActive()
@@ -107,6 +111,7 @@ void ModelWiring::showRun(const std::shared_ptr<const ModelRun> &run)
     m_lens->setRun(run);
     m_atlas->setRun(run);
     m_flow->setRun(run);
+    m_circuits->setRun(run);
     if (!run) {
         showBuiltInLayer();
         return;

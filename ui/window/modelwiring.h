@@ -15,6 +15,7 @@ namespace headlens {
 class CorpusPanel;
 class AtlasView;
 class FlowView;
+class CircuitsView;
 class LensView;
 class ModelBox;
 class ModelController;
@@ -40,6 +41,7 @@ public:
     LensView *lens() const { return m_lens; }
     AtlasView *atlas() const { return m_atlas; }
     FlowView *flow() const { return m_flow; }
+    CircuitsView *circuits() const { return m_circuits; }
     /// Above the token strip: which model and layer the views show, or that the built-in
     /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
@@ -70,6 +72,7 @@ private:
     LensView *m_lens = nullptr;
     AtlasView *m_atlas = nullptr;
     FlowView *m_flow = nullptr;
+    CircuitsView *m_circuits = nullptr;
     QLabel *m_note = nullptr;
 };
 

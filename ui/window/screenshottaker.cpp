@@ -7,6 +7,7 @@
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
 #include "lens/atlasview.h"
+#include "lens/circuitsview.h"
 #include "lens/flowview.h"
 #include "lens/lensrunner.h"
 #include "lens/lensview.h"
@@ -89,12 +90,13 @@ void ScreenshotTaker::poll()
         }
         return;
     }
-    // lens, atlas, flow: the tab shown (which starts its analysis), then the picture once the
-    // analysis is in.
+    // lens, atlas, flow, circuits: the tab shown (which starts its analysis), then the picture once
+    // the analysis is in.
     const std::pair<const char *, std::pair<void (MainWindow::*)(), RunAnalysisView *>> analyses[] =
         {{"lens", {&MainWindow::showLensTab, m_window->models()->lens()}},
          {"atlas", {&MainWindow::showAtlasTab, m_window->models()->atlas()}},
-         {"flow", {&MainWindow::showFlowTab, m_window->models()->flow()}}};
+         {"flow", {&MainWindow::showFlowTab, m_window->models()->flow()}},
+         {"circuits", {&MainWindow::showCircuitsTab, m_window->models()->circuits()}}};
     for (const auto &[name, analysis] : analyses) {
         if (m_view != name || timedOut)
             continue;
