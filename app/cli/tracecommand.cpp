@@ -6,6 +6,7 @@
 #include "comparisonprinter.h"
 #include "corpuscommand.h"
 #include "costcommand.h"
+#include "datasetcommand.h"
 #include "figurewriter.h"
 #include "modelcommand.h"
 #include "session/comparisonjob.h"
@@ -114,6 +115,8 @@ int TraceCommand::run(CommandLineRequest request)
         return 0;
     }
     checkFigureRequest(request);
+    if (!request.intervene.datasetPath.empty())
+        return DatasetCommand(m_out, m_err).run(request);
     if (!request.intervene.corpusPath.empty())
         return CorpusCommand(m_out, m_err).run(request);
     if (!request.modelDir.empty())

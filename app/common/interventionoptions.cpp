@@ -55,6 +55,8 @@ bool InterventionOptions::take(const std::string &option, const std::string &val
         wrong = value;
     else if (option == "--corpus")
         corpusPath = value;
+    else if (option == "--dataset")
+        datasetPath = value;
     else if (option == "--compare-text")
         compare = {ComparedChange::Text, value};
     else if (option == "--compare-change") {

@@ -1,4 +1,4 @@
-// InterventionOptions: --ablate, --importance, --patch-from, --corpus, --compare-* (issue 15).
+// InterventionOptions: --ablate, --importance, --patch-from, --corpus, --dataset, --compare-*.
 #pragma once
 
 #include "model/patchingmap.h"
@@ -27,6 +27,8 @@ struct InterventionOptions
     /// 1); -1, -1 = the map's strongest
     std::pair<int, int> patchPositions{-1, -1};
     std::string corpusPath; ///< --corpus FILE: every head over a text file's lines
+    /// --dataset FILE: importance (and --dla) over its texts, or patching over its pairs
+    std::string datasetPath;
     /// --compare-text TEXT or --compare-change seed|kv-heads|rope|causal|no-ablations: B beside
     /// the text and settings (A)
     ComparisonRequest compare;

@@ -177,10 +177,7 @@ std::string TraceJson::summary(const Trace &trace)
 
 void TraceJson::exportDirectory(const Trace &trace, const std::string &dir)
 {
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error)
-        throw InputError("Cannot create directory " + dir + ": " + error.message());
+    AtomicFile::createFolder(dir);
     const std::filesystem::path base(dir);
     for (const TraceTensor &t : trace.tensors()) {
         if (t.tensor.isEmpty())

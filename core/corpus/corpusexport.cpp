@@ -6,7 +6,6 @@
 #include "util/inputerror.h"
 
 #include <cmath>
-#include <filesystem>
 #include <sstream>
 
 namespace headlens {
@@ -51,10 +50,7 @@ std::string CorpusExport::csv(const CorpusSummary &summary)
 
 void CorpusExport::write(const CorpusSummary &summary, const std::string &dir)
 {
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error)
-        throw InputError("Cannot create directory " + dir + ": " + error.message());
+    AtomicFile::createFolder(dir);
     AtomicFile::write(dir + "/corpus_heads.csv", csv(summary));
     NpyFile::write(dir + "/corpus_distances.npy", tensorOf(summary.distances, "head", "head"));
     NpyFile::write(dir + "/corpus_map.npy", tensorOf(summary.map, "head", "xy"));

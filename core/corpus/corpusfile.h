@@ -14,9 +14,10 @@ namespace headlens {
 class CorpusFile
 {
 public:
-    /// Opens `path` and counts its texts. Throws InputError, naming the file, when it cannot be
-    /// read, is a folder, holds a NUL byte (not text) or holds no text.
-    explicit CorpusFile(std::string path);
+    /// Opens `path` and counts its texts. Throws InputError, naming the file (as `what`: a
+    /// "Corpus", a "Dataset"), when it cannot be read, is a folder, holds a NUL byte (not text)
+    /// or holds no text.
+    explicit CorpusFile(std::string path, std::string what = "Corpus");
 
     const std::string &path() const { return m_path; }
     /// Non-blank lines in the file.
@@ -31,6 +32,7 @@ public:
 
 private:
     std::string m_path;
+    std::string m_what;
     std::ifstream m_stream;
     int64_t m_texts = 0;
     int64_t m_lineNumber = 0;

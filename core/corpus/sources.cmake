@@ -7,4 +7,6 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/corpusstatistics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/corpusrun.cpp
     ${CMAKE_CURRENT_LIST_DIR}/corpusexport.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/datasetfile.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/datasetexperiment.cpp
 )

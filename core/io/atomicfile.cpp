@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -97,6 +98,14 @@ void AtomicFile::write(const std::string &path, const std::string &bytes)
         throw InputError("Cannot write " + path + ": " + std::strerror(error));
     }
     syncDirectory(directoryOf(path));
+}
+
+void AtomicFile::createFolder(const std::string &dir)
+{
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error)
+        throw InputError("Cannot create directory " + dir + ": " + error.message());
 }
 
 } // namespace headlens

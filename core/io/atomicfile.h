@@ -15,6 +15,9 @@ public:
     /// On failure the temporary file is removed, whatever was at `path` is left untouched, and
     /// InputError("Cannot write <path>: <reason>") is thrown.
     static void write(const std::string &path, const std::string &bytes);
+    /// Creates folder `dir` and its parents where missing (an export folder). Throws
+    /// InputError("Cannot create directory <dir>: <reason>").
+    static void createFolder(const std::string &dir);
 };
 
 } // namespace headlens

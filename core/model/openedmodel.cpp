@@ -82,4 +82,19 @@ std::string OpenedModel::summary(const AttentionConfig &c, int layers, int vocab
            std::to_string(vocabulary) + " · context " + std::to_string(context);
 }
 
+int OpenedModel::answerToken(const std::string &answer, const std::string &purpose) const
+{
+    const std::vector<int> ids = encodePiece(answer);
+    if (ids.size() == 1)
+        return ids.front();
+    std::string pieces;
+    for (int id : ids)
+        pieces += " [" + tokenLabel(id) + "]";
+    throw InputError("The answer \"" + answer + "\" is " + std::to_string(ids.size()) +
+                     " tokens for this " + family() + (ids.empty() ? "" : ":" + pieces) + "; " +
+                     purpose +
+                     ". Pick a word that is one "
+                     "token (GPT-2's words usually start with a space: \" Mary\").");
+}
+
 } // namespace headlens

@@ -82,11 +82,18 @@ public:
         return run(input, layer, interventions, progress);
     }
 
-    /// Each head's importance for `input`: the loss increase when it alone is zero-ablated
-    /// (decoders: next-token loss; encoders: the mask tokens'; toy models: the task's). Throws
-    /// InputError when the text gives no loss (saying why), Cancelled.
-    virtual HeadImportance importance(const ModelInput &input,
+    /// Each head's importance for `input`: the loss increase when it alone is ablated as
+    /// `ablation` says (decoders: next-token loss; encoders: the mask tokens'; toy models: the
+    /// task's). Throws InputError when the text gives no loss (saying why), when the means do
+    /// not fit the model, or (toy models) for a mean ablation; Cancelled.
+    virtual HeadImportance importance(const ModelInput &input, const ImportanceAblation &ablation,
                                       const std::function<bool(double)> &progress) const = 0;
+    /// importance() with each head zero-ablated.
+    HeadImportance importance(const ModelInput &input,
+                              const std::function<bool(double)> &progress) const
+    {
+        return importance(input, ImportanceAblation(), progress);
+    }
     /// The patching map of the clean and corrupted texts with the metric logit(answer) -
     /// logit(wrong), in the question's direction, with one head patched position by position.
     /// Throws InputError when the token lengths differ (saying both) or the metrics differ by
@@ -130,6 +137,11 @@ public:
     /// this model's vocabulary). The base throws InputError: the circuits read a checkpoint's
     /// embeddings and output head. Throws InputError for a head or token the model lacks.
     virtual HeadCircuits circuits(int layer, int head, const std::vector<int> &tokens) const;
+    /// The one token id of `answer` for `purpose` (the patching metric's by default). Throws
+    /// InputError saying how it tokenizes, and why one token is needed, when it is not one.
+    int answerToken(
+        const std::string &answer,
+        const std::string &purpose = "the patching metric compares two single tokens") const;
     /// The ids of `text` without the special tokens encode() adds (BOS, [CLS]): an answer's.
     virtual std::vector<int> encodePiece(const std::string &text) const { return encode(text); }
     /// The label of one token id, as the runs show it.

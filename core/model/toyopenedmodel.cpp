@@ -142,8 +142,12 @@ std::string ToyOpenedModel::exampleText() const
 }
 
 HeadImportance ToyOpenedModel::importance(const ModelInput &input,
+                                          const ImportanceAblation &ablation,
                                           const std::function<bool(double)> &progress) const
 {
+    if (ablation.kind != InterventionKind::Zero)
+        throw InputError("A toy model's head importance zero-ablates each head; a mean ablation "
+                         "ranks a checkpoint's heads (open a GPT-2, Llama, Qwen or BERT folder).");
     // Ranked on a text outside the task, every head came out "unimportant" against a loss of
     // 8-11 nats: say so, with the text that is an example, instead of ranking.
     if (const auto problem = m_model->task().formatProblem(input.tokenIds))

@@ -31,7 +31,8 @@ public:
                                   const std::function<bool(double)> &progress) const override;
     /// ToyRanking with the task's targets when the text is one of the task's examples (its
     /// length with scored positions), every next token otherwise.
-    HeadImportance importance(const ModelInput &input,
+    using OpenedModel::importance;
+    HeadImportance importance(const ModelInput &input, const ImportanceAblation &ablation,
                               const std::function<bool(double)> &progress) const override;
     PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                          const PatchingQuestion &question,

@@ -149,9 +149,10 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
 }
 
 HeadImportance TransformerOpenedModel::importance(const ModelInput &input,
+                                                  const ImportanceAblation &ablation,
                                                   const std::function<bool(double)> &progress) const
 {
-    return TransformerRanking(m_model).importance(input, progress);
+    return TransformerRanking(m_model).importance(input, ablation, progress);
 }
 
 PatchingMap TransformerOpenedModel::patching(const ModelInput &clean, const ModelInput &corrupt,

@@ -38,7 +38,8 @@ public:
     std::shared_ptr<ModelRun> retrace(const ModelRun &previous, int layer,
                                       const std::function<bool(double)> &progress) const override;
     /// TransformerRanking: one batch of h passes per layer, from that layer's clean stream.
-    HeadImportance importance(const ModelInput &input,
+    using OpenedModel::importance;
+    HeadImportance importance(const ModelInput &input, const ImportanceAblation &ablation,
                               const std::function<bool(double)> &progress) const override;
     PatchingMap patching(const ModelInput &clean, const ModelInput &corrupt,
                          const PatchingQuestion &question,

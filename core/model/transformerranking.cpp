@@ -148,11 +148,15 @@ std::vector<double> TransformerRanking::metrics(const RowMatrix &final, int64_t 
 }
 
 HeadImportance TransformerRanking::importance(const ModelInput &input,
+                                              const ImportanceAblation &ablation,
                                               const std::function<bool(double)> &progress) const
 {
+    const int layers = m_model.spec().layers, heads = m_model.spec().heads;
+    HeadInterventions fits = onePerHead(0, heads, ablation.kind); // means of this model's shape
+    fits.meanSource = ablation.means;
+    fits.check(layers, heads, int64_t(input.tokenIds.size()), m_model.spec().headDim());
     const TransformerRun clean = m_model.run(input, TransformerRunOptions::forAnalysis(false));
     const Targets targets = targetsOf(input, clean);
-    const int layers = m_model.spec().layers, heads = m_model.spec().heads;
     Ticker ticker(passCount(layers), progress);
     HeadImportance result;
     result.loss = targets.loss;
@@ -160,7 +164,8 @@ HeadImportance TransformerRanking::importance(const ModelInput &input,
         losses(passFrom(0, clean.residualStream, 1, {}, ticker.tick()), 1, targets).front();
     result.lossIncrease = RowMatrix(layers, heads);
     for (int layer = 0; layer < layers; ++layer) {
-        const HeadInterventions ablate = onePerHead(layer, heads, InterventionKind::Zero);
+        HeadInterventions ablate = onePerHead(layer, heads, ablation.kind);
+        ablate.meanSource = ablation.means;
         const std::vector<double> loss = losses(
             passFrom(layer, clean.residualStream, heads, ablate, ticker.tick()), heads, targets);
         for (int head = 0; head < heads; ++head)

@@ -20,12 +20,13 @@ class TransformerRanking
 public:
     explicit TransformerRanking(const TransformerModel &model) : m_model(model) {}
 
-    /// The loss increase when each head alone is zero-ablated (HeadImportance). The loss:
+    /// The loss increase when each head alone is ablated as `ablation` says (HeadImportance;
+    /// its means, when given, must be (L, h, d_v)). The loss:
     /// decoders the mean cross-entropy of each actual next token along the text; encoders the
     /// mean cross-entropy at the mask tokens of the clean model's top filler there. Throws
     /// InputError for a one-token text (nothing to predict), an encoder's text without a mask
     /// or a checkpoint without an MLM head, and as TransformerModel::run.
-    HeadImportance importance(const ModelInput &input,
+    HeadImportance importance(const ModelInput &input, const ImportanceAblation &ablation,
                               const std::function<bool(double)> &progress = {}) const;
 
     /// Each head's z_h from one run patched into the other (PatchingMap, in the question's

@@ -203,8 +203,8 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
     if (lens.token.empty())
         return;
     const std::string purpose = "direct logit attribution splits up one token's logit";
-    const int token = answerToken(model, lens.token, purpose);
-    const int wrong = lens.wrong.empty() ? -1 : answerToken(model, lens.wrong, purpose);
+    const int token = model.answerToken(lens.token, purpose);
+    const int wrong = lens.wrong.empty() ? -1 : model.answerToken(lens.wrong, purpose);
     run.attribution = std::make_shared<const LogitAttribution>(
         model.attribution(input, lens.position, token, wrong, lens.headTokens, progress));
 }
@@ -224,22 +224,6 @@ std::vector<int> Session::circuitTokens(const OpenedModel &model, const ModelRun
     return tokens;
 }
 
-int Session::answerToken(const OpenedModel &model, const std::string &answer,
-                         const std::string &purpose)
-{
-    const std::vector<int> ids = model.encodePiece(answer);
-    if (ids.size() == 1)
-        return ids.front();
-    std::string pieces;
-    for (int id : ids)
-        pieces += " [" + model.tokenLabel(id) + "]";
-    throw InputError("The answer \"" + answer + "\" is " + std::to_string(ids.size()) +
-                     " tokens for this " + model.family() + (ids.empty() ? "" : ":" + pieces) +
-                     "; " + purpose +
-                     ". Pick a word that is one "
-                     "token (GPT-2's words usually start with a space: \" Mary\").");
-}
-
 void Session::addRanking(const TraceJob &job, const OpenedModel &model, const ModelInput &input,
                          const std::function<bool(double)> &rest, TraceRun &run)
 {
@@ -247,8 +231,8 @@ void Session::addRanking(const TraceJob &job, const OpenedModel &model, const Mo
         run.importance = std::make_shared<const HeadImportance>(model.importance(input, rest));
         return;
     }
-    const int answer = answerToken(model, job.ranking.answer);
-    const int wrong = answerToken(model, job.ranking.wrong);
+    const int answer = model.answerToken(job.ranking.answer);
+    const int wrong = model.answerToken(job.ranking.wrong);
     const ModelInput clean = model.encode(job.ranking.cleanText);
     const ModelInput corrupt =
         job.ranking.corruptText.empty() ? input : ModelInput(model.encode(job.ranking.corruptText));

@@ -109,7 +109,8 @@ public:
         }
         return run;
     }
-    HeadImportance importance(const ModelInput &,
+    using OpenedModel::importance;
+    HeadImportance importance(const ModelInput &, const ImportanceAblation &,
                               const std::function<bool(double)> &) const override
     {
         return {};
@@ -171,7 +172,7 @@ private:
     mutable std::vector<std::vector<int>> m_inputs;
 };
 
-const std::string kText = "the cat sat on the mat, and the dog sat on the log";
+const std::string kAtlasText = "the cat sat on the mat, and the dog sat on the log";
 
 } // namespace
 
@@ -239,7 +240,7 @@ void TestHeadAtlas::eachPatternNamesItsHead()
 {
     const HandMadeModel model({Previous, Induction, Duplicate, First, Offset3, Even}, 3, true,
                               true);
-    const std::shared_ptr<ModelRun> text = model.run(model.encode(kText), 0, nullptr);
+    const std::shared_ptr<ModelRun> text = model.run(model.encode(kAtlasText), 0, nullptr);
     const HeadAtlas atlas = computeHeadAtlas(model, *text, AtlasProbe(), nullptr);
     QCOMPARE(atlas.layers, 2);
     QCOMPARE(atlas.heads, 3);
@@ -271,7 +272,7 @@ void TestHeadAtlas::eachPatternNamesItsHead()
 void TestHeadAtlas::anEvenHeadScoresChance()
 {
     const HandMadeModel model({Even, Previous}, 2, true, true);
-    const std::shared_ptr<ModelRun> text = model.run(model.encode(kText), 0, nullptr);
+    const std::shared_ptr<ModelRun> text = model.run(model.encode(kAtlasText), 0, nullptr);
     const HeadAtlas atlas = computeHeadAtlas(model, *text, AtlasProbe(), nullptr);
     for (int k = 0; k < kAtlasScores; ++k) {
         const double score = atlas.score(AtlasScore(k), 0, 0), chance = atlas.chance[size_t(k)];
@@ -299,7 +300,7 @@ void TestHeadAtlas::anEvenHeadScoresChance()
 void TestHeadAtlas::probesAreRepeatedRunsInTheModelsWrapping()
 {
     const HandMadeModel model({Previous}, 1, true, true);
-    const std::shared_ptr<ModelRun> text = model.run(model.encode(kText), 0, nullptr);
+    const std::shared_ptr<ModelRun> text = model.run(model.encode(kAtlasText), 0, nullptr);
     AtlasProbe probe;
     probe.runs = 3;
     probe.seed = 7;
@@ -323,7 +324,7 @@ void TestHeadAtlas::probesAreRepeatedRunsInTheModelsWrapping()
 void TestHeadAtlas::encodersNameClsAndSep()
 {
     const HandMadeModel model({Cls, Sep, Previous}, 3, false, true);
-    const std::shared_ptr<ModelRun> text = model.run(model.encode(kText), 0, nullptr);
+    const std::shared_ptr<ModelRun> text = model.run(model.encode(kAtlasText), 0, nullptr);
     const HeadAtlas atlas = computeHeadAtlas(model, *text, AtlasProbe(), nullptr);
     QVERIFY(std::isnan(atlas.score(AtlasScore::FirstToken, 0, 0)));
     QCOMPARE(atlas.score(AtlasScore::Cls, 0, 0), 1.0);
@@ -344,7 +345,7 @@ void TestHeadAtlas::anAblatedRunIsReadUnchanged()
 {
     const HandMadeModel model({Previous}, 1, true, true);
     const std::shared_ptr<ModelRun> ablated =
-        model.run(model.encode(kText), 0, HeadInterventions::ablating(0, 0), nullptr);
+        model.run(model.encode(kAtlasText), 0, HeadInterventions::ablating(0, 0), nullptr);
     computeHeadAtlas(model, *ablated, AtlasProbe(), nullptr);
     const std::vector<std::vector<int>> inputs = model.inputs();
     QCOMPARE(int(inputs.size()), 1 + 1 + AtlasProbe().runs); // the ablated run, again, probes
@@ -366,7 +367,7 @@ void TestHeadAtlas::aOneTokenTextIsRefused()
 void TestHeadAtlas::cancelStops()
 {
     const HandMadeModel model({Previous}, 1, true, false);
-    const std::shared_ptr<ModelRun> text = model.run(model.encode(kText), 0, nullptr);
+    const std::shared_ptr<ModelRun> text = model.run(model.encode(kAtlasText), 0, nullptr);
     int calls = 0;
     bool cancelled = false;
     try {

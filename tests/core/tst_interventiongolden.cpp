@@ -64,7 +64,7 @@ void TestInterventionGolden::importanceMatchesNumPy()
     auto golden = goldenOf(folder.toStdString());
     int calls = 0;
     const HeadImportance importance =
-        TransformerRanking(model).importance(idsOf(golden["clean"]), [&calls](double) {
+        TransformerRanking(model).importance(idsOf(golden["clean"]), {}, [&calls](double) {
             ++calls;
             return true;
         });
@@ -169,7 +169,7 @@ void TestInterventionGolden::refusals()
     });
     QVERIFY2(lengths.contains("3 tokens") && lengths.contains("corrupted text 2"),
              qPrintable(lengths));
-    const QString one = test::errorOf([&] { ranking.importance(std::vector<int>{5}); });
+    const QString one = test::errorOf([&] { ranking.importance(std::vector<int>{5}, {}); });
     QVERIFY2(one.contains("at least two tokens"), qPrintable(one));
     const QString same = test::errorOf([&] {
         ranking.patching(std::vector<int>{1, 2, 3}, std::vector<int>{1, 2, 3}, {5, 6});
@@ -184,7 +184,7 @@ void TestInterventionGolden::refusals()
     QVERIFY2(head.contains("Head 0.10 is not in the model"), qPrintable(head));
     bool cancelled = false;
     try {
-        ranking.importance(std::vector<int>{1, 2, 3}, [](double f) { return f < 0.3; });
+        ranking.importance(std::vector<int>{1, 2, 3}, {}, [](double f) { return f < 0.3; });
     } catch (const Cancelled &) {
         cancelled = true;
     }

@@ -19,7 +19,6 @@ using namespace headlens;
 using headlens::test::errorOf;
 
 Q_DECLARE_METATYPE(std::vector<int64_t>)
-Q_DECLARE_METATYPE(std::vector<float>)
 
 namespace {
 

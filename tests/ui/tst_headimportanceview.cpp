@@ -85,7 +85,7 @@ private slots:
         compute();
         const TransformerModel model = TransformerModel::open(test::tinyGpt2().toStdString());
         const HeadImportance expected = TransformerRanking(model).importance(
-            ModelInput(model.encode(kImportanceText.toStdString())));
+            ModelInput(model.encode(kImportanceText.toStdString())), {});
         const RowMatrix &shown = view()->heatmap()->values();
         QCOMPARE(shown.rows(), expected.lossIncrease.rows());
         QCOMPARE(shown.cols(), expected.lossIncrease.cols());
