@@ -2,13 +2,13 @@
 // values and a few sentences.
 #include "lens/circuitsview.h"
 
+#include "lens/layerheadchoice.h"
 #include "lens/lensrunner.h"
 #include "plot/axesstyle.h"
 #include "plot/headcolors.h"
 #include "plot/heatmapplot.h"
 #include "views/differenceheatmap.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -59,16 +59,7 @@ CircuitsView::CircuitsView(QWidget *parent) : RunAnalysisView(Reads::UnchangedMo
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("circuitsStatus"));
     m_status->setWordWrap(true);
-    m_layer = new QComboBox;
-    m_layer->setObjectName(QStringLiteral("circuitsLayer"));
-    m_head = new QComboBox;
-    m_head->setObjectName(QStringLiteral("circuitsHead"));
-    auto *choices = new QHBoxLayout;
-    choices->addWidget(new QLabel(tr("Layer")));
-    choices->addWidget(m_layer);
-    choices->addWidget(new QLabel(tr("Head")));
-    choices->addWidget(m_head);
-    choices->addStretch(1);
+    m_choice = new LayerHeadChoice(QStringLiteral("circuits"), false);
     m_notes = new QLabel;
     m_notes->setObjectName(QStringLiteral("circuitsNotes"));
     m_notes->setWordWrap(true);
@@ -96,7 +87,7 @@ CircuitsView::CircuitsView(QWidget *parent) : RunAnalysisView(Reads::UnchangedMo
     plots->addWidget(m_values, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addLayout(choices);
+    layout->addWidget(m_choice);
     layout->addWidget(m_status);
     layout->addWidget(m_notes);
     layout->addLayout(plots, 1);
@@ -109,54 +100,30 @@ CircuitsView::CircuitsView(QWidget *parent) : RunAnalysisView(Reads::UnchangedMo
         m_circuits.reset();
         draw();
     });
-    const auto chosen = [this] {
-        chooseHead(m_layer->currentData().toInt(), m_head->currentData().toInt());
-    };
-    connect(m_layer, qOverload<int>(&QComboBox::activated), this, chosen);
-    connect(m_head, qOverload<int>(&QComboBox::activated), this, chosen);
+    connect(m_choice, &LayerHeadChoice::chosen, this, &CircuitsView::chooseHead);
 }
 
 void CircuitsView::runChanged()
 {
     m_circuits.reset();
     m_notes->clear();
-    fillChoices();
+    // The first run's head: head 1 of the layer traced (the one the Heads view shows).
+    m_choice->fill(run() ? run()->layers : 0, run() ? run()->heads : 0,
+                   run() ? run()->source.layer : 0);
     draw();
 }
 
 void CircuitsView::start()
 {
-    const int layer = m_layer->currentData().toInt(), head = m_head->currentData().toInt();
+    const int layer = m_choice->layer(), head = m_choice->head();
     m_status->setText(tr("Reading head %1.%2's weights…").arg(layer).arg(head + 1));
     runner()->startCircuits(run(), layer, head);
 }
 
-void CircuitsView::fillChoices()
-{
-    // The first run's head: head 1 of the layer traced (the one the Heads view shows).
-    const int layer = m_layer->count() ? m_layer->currentData().toInt()
-                      : run()          ? run()->source.layer
-                                       : 0;
-    const int head = m_head->currentData().toInt();
-    const QSignalBlocker blockLayer(m_layer), blockHead(m_head);
-    m_layer->clear();
-    m_head->clear();
-    if (!run())
-        return;
-    for (int l = 0; l < run()->layers; ++l)
-        m_layer->addItem(QString::number(l), l);
-    for (int h = 0; h < run()->heads; ++h)
-        m_head->addItem(QString::number(h + 1), h);
-    m_layer->setCurrentIndex(std::max(0, m_layer->findData(layer)));
-    m_head->setCurrentIndex(std::max(0, m_head->findData(head)));
-}
-
 void CircuitsView::chooseHead(int layer, int head)
 {
-    if (m_layer->findData(layer) < 0 || m_head->findData(head) < 0)
+    if (!m_choice->choose(layer, head))
         return;
-    m_layer->setCurrentIndex(m_layer->findData(layer));
-    m_head->setCurrentIndex(m_head->findData(head));
     if (m_circuits && m_circuits->layer == layer && m_circuits->head == head)
         return;
     m_circuits.reset();
@@ -310,6 +277,16 @@ void CircuitsView::setPlotStyle(const PlotStyle &style)
     m_qk->setPlotStyle(style, false);
     m_ov->setPlotStyle(style, false);
     drawSingularValues();
+}
+
+QComboBox *CircuitsView::layerChoice() const
+{
+    return m_choice->layerBox();
+}
+
+QComboBox *CircuitsView::headChoice() const
+{
+    return m_choice->headBox();
 }
 
 QString CircuitsView::status() const

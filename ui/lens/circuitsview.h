@@ -17,6 +17,7 @@ class QLabel;
 namespace headlens {
 
 class DifferenceHeatmap;
+class LayerHeadChoice;
 
 /// The chosen head's QK circuit (which key token each query token prefers, through the
 /// embeddings alone) and OV circuit (what attending to a token adds to each token's logit,
@@ -38,8 +39,8 @@ public:
     DifferenceHeatmap *qkPlot() const { return m_qk; }
     DifferenceHeatmap *ovPlot() const { return m_ov; }
     QCustomPlot *singularValuesPlot() const { return m_values; }
-    QComboBox *layerChoice() const { return m_layer; }
-    QComboBox *headChoice() const { return m_head; }
+    QComboBox *layerChoice() const;
+    QComboBox *headChoice() const;
     const HeadCircuits *circuits() const { return m_circuits.get(); }
     QString status() const;
     /// The sentences under the choices: the copying score, K/V sharing, RoPE's note.
@@ -63,7 +64,6 @@ protected:
 
 private:
     void setCircuits(std::shared_ptr<const HeadCircuits> circuits);
-    void fillChoices();
     void draw();
     void drawSingularValues();
     /// How many of circuits()'s tokens (the first ones) are the text's, at most kMaxTokens.
@@ -71,8 +71,7 @@ private:
 
     std::shared_ptr<const HeadCircuits> m_circuits;
     QLabel *m_status = nullptr;
-    QComboBox *m_layer = nullptr;
-    QComboBox *m_head = nullptr;
+    LayerHeadChoice *m_choice = nullptr;
     QLabel *m_notes = nullptr;
     DifferenceHeatmap *m_qk = nullptr;
     DifferenceHeatmap *m_ov = nullptr;

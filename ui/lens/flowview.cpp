@@ -1,10 +1,10 @@
 // FlowView: the runner's flow, sliced by the layer and head chosen, in three heatmaps.
 #include "lens/flowview.h"
 
+#include "lens/layerheadchoice.h"
 #include "lens/lensrunner.h"
 #include "plot/heatmapplot.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -12,8 +12,6 @@
 namespace headlens {
 
 namespace {
-
-constexpr int kEveryHead = -1; ///< the head choice that averages the layer's heads
 
 HeatmapPlot *flowPlot(const QString &name, const QString &scale)
 {
@@ -47,16 +45,7 @@ FlowView::FlowView(QWidget *parent) : RunAnalysisView(Reads::Run, parent)
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("flowStatus"));
     m_status->setWordWrap(true);
-    m_layer = new QComboBox;
-    m_layer->setObjectName(QStringLiteral("flowLayer"));
-    m_head = new QComboBox;
-    m_head->setObjectName(QStringLiteral("flowHead"));
-    auto *choices = new QHBoxLayout;
-    choices->addWidget(new QLabel(tr("Layer")));
-    choices->addWidget(m_layer);
-    choices->addWidget(new QLabel(tr("Head")));
-    choices->addWidget(m_head);
-    choices->addStretch(1);
+    m_choice = new LayerHeadChoice(QStringLiteral("flow"), true);
     m_rollout = flowPlot(QStringLiteral("flowRollout"), tr("share of the token"));
     m_attention = flowPlot(QStringLiteral("flowAttention"), tr("attention weight"));
     m_weighted = flowPlot(QStringLiteral("flowWeighted"), tr("share of what moves"));
@@ -66,20 +55,19 @@ FlowView::FlowView(QWidget *parent) : RunAnalysisView(Reads::Run, parent)
     plots->addWidget(m_weighted, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addLayout(choices);
+    layout->addWidget(m_choice);
     layout->addWidget(m_status);
     layout->addLayout(plots, 1);
 
     connect(runner(), &LensRunner::flowReady, this, &FlowView::setFlow);
     connect(runner(), &LensRunner::flowFailed, m_status, &QLabel::setText);
-    connect(m_layer, qOverload<int>(&QComboBox::activated), this, &FlowView::draw);
-    connect(m_head, qOverload<int>(&QComboBox::activated), this, &FlowView::draw);
+    connect(m_choice, &LayerHeadChoice::chosen, this, &FlowView::draw);
 }
 
 void FlowView::runChanged()
 {
     m_flow.reset();
-    fillChoices();
+    m_choice->fill(run() ? run()->layers : 0, run() ? run()->heads : 0);
 }
 
 void FlowView::start()
@@ -88,27 +76,9 @@ void FlowView::start()
     runner()->startFlow(run());
 }
 
-void FlowView::fillChoices()
-{
-    const int layer = m_layer->currentData().toInt(), head = m_head->currentData().toInt();
-    const QSignalBlocker blockLayer(m_layer), blockHead(m_head);
-    m_layer->clear();
-    m_head->clear();
-    if (!run())
-        return;
-    for (int l = 0; l < run()->layers; ++l)
-        m_layer->addItem(tr("%1").arg(l), l);
-    m_head->addItem(tr("every head, averaged"), kEveryHead);
-    for (int h = 0; h < run()->heads; ++h)
-        m_head->addItem(tr("%1").arg(h + 1), h);
-    m_layer->setCurrentIndex(std::max(0, m_layer->findData(layer)));
-    m_head->setCurrentIndex(std::max(0, m_head->findData(head)));
-}
-
 void FlowView::chooseHead(int layer, int head)
 {
-    m_layer->setCurrentIndex(std::max(0, m_layer->findData(layer)));
-    m_head->setCurrentIndex(std::max(0, m_head->findData(head)));
+    m_choice->choose(layer, head);
     draw();
 }
 
@@ -124,8 +94,8 @@ void FlowView::setFlow(std::shared_ptr<const AttentionFlow> flow)
 
 RowMatrix FlowView::headMean(const Tensor &perHead) const
 {
-    const int layer = m_layer->currentData().toInt(), head = m_head->currentData().toInt();
-    if (head != kEveryHead)
+    const int layer = m_choice->layer(), head = m_choice->head();
+    if (head != LayerHeadChoice::kEveryHead)
         return perHead.matrix({layer, head});
     const int64_t heads = perHead.shape().size(1);
     RowMatrix sum = perHead.matrix({layer, 0});
@@ -136,8 +106,7 @@ RowMatrix FlowView::headMean(const Tensor &perHead) const
 
 RowMatrix FlowView::rolloutShown() const
 {
-    return m_flow ? RowMatrix(m_flow->rollout.matrix({m_layer->currentData().toInt()}))
-                  : RowMatrix();
+    return m_flow ? RowMatrix(m_flow->rollout.matrix({m_choice->layer()})) : RowMatrix();
 }
 
 RowMatrix FlowView::attentionShown() const
@@ -153,14 +122,15 @@ RowMatrix FlowView::weightedShown() const
 
 void FlowView::draw()
 {
-    if (!m_flow || !run() || m_layer->count() == 0)
+    if (!m_flow || !run() || m_choice->isEmpty())
         return;
     QStringList tokens;
     for (const std::string &token : run()->tokens)
         tokens << QString::fromStdString(token);
-    const int layer = m_layer->currentData().toInt(), head = m_head->currentData().toInt();
-    const QString which = head == kEveryHead ? tr("layer %1's heads, averaged").arg(layer)
-                                             : tr("head %1.%2").arg(layer).arg(head + 1);
+    const int layer = m_choice->layer(), head = m_choice->head();
+    const QString which = head == LayerHeadChoice::kEveryHead
+                              ? tr("layer %1's heads, averaged").arg(layer)
+                              : tr("head %1.%2").arg(layer).arg(head + 1);
     const auto show = [&](HeatmapPlot *plot, const RowMatrix &values, const QString &title) {
         plot->setVisible(values.size() > 0);
         if (values.size() == 0)
@@ -180,6 +150,16 @@ void FlowView::setPlotStyle(const PlotStyle &style)
 {
     for (HeatmapPlot *plot : {m_rollout, m_attention, m_weighted})
         plot->setPlotStyle(style, false);
+}
+
+QComboBox *FlowView::layerChoice() const
+{
+    return m_choice->layerBox();
+}
+
+QComboBox *FlowView::headChoice() const
+{
+    return m_choice->headBox();
 }
 
 QString FlowView::status() const

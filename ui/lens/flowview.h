@@ -15,6 +15,7 @@ class QLabel;
 namespace headlens {
 
 class HeatmapPlot;
+class LayerHeadChoice;
 
 /// Three heatmaps of the text on screen: the attention rollout through the chosen layer
 /// (every head averaged), and the chosen head's attention beside its value-weighted attention
@@ -36,8 +37,8 @@ public:
     HeatmapPlot *rolloutPlot() const { return m_rollout; }
     HeatmapPlot *attentionPlot() const { return m_attention; }
     HeatmapPlot *weightedPlot() const { return m_weighted; }
-    QComboBox *layerChoice() const { return m_layer; }
-    QComboBox *headChoice() const { return m_head; }
+    QComboBox *layerChoice() const;
+    QComboBox *headChoice() const;
     const AttentionFlow *flow() const { return m_flow.get(); }
     QString status() const;
 
@@ -56,15 +57,13 @@ protected:
 
 private:
     void setFlow(std::shared_ptr<const AttentionFlow> flow);
-    void fillChoices();
     void draw();
     /// The mean over the heads shown (one, or all) of `perHead`'s (layer, head) matrices.
     RowMatrix headMean(const Tensor &perHead) const;
 
     std::shared_ptr<const AttentionFlow> m_flow;
     QLabel *m_status = nullptr;
-    QComboBox *m_layer = nullptr;
-    QComboBox *m_head = nullptr;
+    LayerHeadChoice *m_choice = nullptr;
     HeatmapPlot *m_rollout = nullptr;
     HeatmapPlot *m_attention = nullptr;
     HeatmapPlot *m_weighted = nullptr;
