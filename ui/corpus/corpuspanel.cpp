@@ -3,9 +3,10 @@
 
 #include "corpus/corpusexport.h"
 #include "corpus/corpusmapplot.h"
-#include "corpus/corpusrunner.h"
+#include "corpus/corpusrun.h"
 #include "export/figureexporter.h"
 #include "panels/reflowsplitter.h"
+#include "runner/progressjob.h"
 #include "util/inputerror.h"
 #include "views/headstatstable.h"
 
@@ -22,7 +23,7 @@ namespace headlens {
 CorpusPanel::CorpusPanel(QWidget *parent) : QWidget(parent)
 {
     setObjectName("corpusPanel");
-    m_runner = new CorpusRunner(this);
+    m_job = new ProgressJob(this);
     auto *intro = new QLabel(
         tr("<b>Every head over a corpus</b> — a text file, one text per line (the first 128 "
            "tokens of each). The heads' statistics are averaged over every token, each head's "
@@ -77,17 +78,13 @@ CorpusPanel::CorpusPanel(QWidget *parent) : QWidget(parent)
     connect(m_export, &QPushButton::clicked, this, &CorpusPanel::chooseExportFolder);
     connect(m_map, &CorpusMapPlot::headChosen, this, &CorpusPanel::headChosen);
     connect(m_table, &HeadStatsTable::headActivated, this, &CorpusPanel::headChosen);
-    connect(m_runner, &CorpusRunner::progressed, this,
+    connect(m_job, &ProgressJob::progressed, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 1000.0)); });
-    connect(m_runner, &CorpusRunner::finished, this, [this](const CorpusSummary &summary) {
-        setRunning(false);
-        showSummary(summary);
-    });
-    connect(m_runner, &CorpusRunner::failed, this, [this](const QString &message) {
+    connect(m_job, &ProgressJob::failed, this, [this](const QString &message) {
         setRunning(false);
         m_status->setText(message);
     });
-    connect(m_runner, &CorpusRunner::cancelled, this, [this] {
+    connect(m_job, &ProgressJob::cancelled, this, [this] {
         setRunning(false);
         m_status->setText(m_summary ? tr("Cancelled; the map shows the previous corpus.")
                                     : tr("Cancelled."));
@@ -100,7 +97,7 @@ void CorpusPanel::setModel(std::shared_ptr<const OpenedModel> model)
 {
     if (model == m_model)
         return;
-    m_runner->cancel();
+    m_job->cancel();
     m_model = std::move(model);
     const bool hadSummary = m_summary.has_value();
     m_summary.reset();
@@ -122,7 +119,7 @@ void CorpusPanel::setPlotStyle(const PlotStyle &style)
 
 bool CorpusPanel::isRunning() const
 {
-    return m_runner->isRunning();
+    return m_job->isRunning();
 }
 
 void CorpusPanel::setRunning(bool running)
@@ -149,13 +146,18 @@ void CorpusPanel::runFile(const QString &path)
     m_status->setText(
         tr("Running %1 through %2…")
             .arg(QFileInfo(path).fileName(), QString::fromStdString(m_model->name())));
-    m_runner->start(m_model, path);
+    m_job->start(
+        [model = m_model, file = path.toStdString()](const ProgressJob::Progress &progress) {
+            return runCorpus(*model, file, {}, progress);
+        },
+        [this](CorpusSummary summary) { showSummary(summary); },
+        tr("Out of memory: use a smaller model or corpus."));
     setRunning(true);
 }
 
 void CorpusPanel::cancel()
 {
-    m_runner->cancel();
+    m_job->cancel();
 }
 
 void CorpusPanel::showSummary(const CorpusSummary &summary)

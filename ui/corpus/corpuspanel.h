@@ -17,7 +17,7 @@ class QPushButton;
 namespace headlens {
 
 class CorpusMapPlot;
-class CorpusRunner;
+class ProgressJob;
 class HeadStatsTable;
 
 /// Runs a corpus file (one text per line) through the model the window shows, in the thread
@@ -63,7 +63,7 @@ private:
 
     std::shared_ptr<const OpenedModel> m_model;
     std::optional<CorpusSummary> m_summary;
-    CorpusRunner *m_runner = nullptr;
+    ProgressJob *m_job = nullptr;
     CorpusMapPlot *m_map = nullptr;
     HeadStatsTable *m_table = nullptr;
     QLabel *m_status = nullptr;
