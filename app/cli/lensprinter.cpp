@@ -5,6 +5,7 @@
 
 #include "io/atomicfile.h"
 #include "io/csvfield.h"
+#include "io/headtablefile.h"
 #include "io/npyfile.h"
 
 #include <algorithm>
@@ -130,7 +131,7 @@ void LensPrinter::write(const LogitLens &lens, const std::vector<std::string> &t
 
 void LensPrinter::write(const LogitAttribution &a, const std::string &dir)
 {
-    RankingPrinter::write(a.heads, dir, "dla");
+    HeadTableFile::write(a.heads, dir, "dla");
     std::ostringstream parts;
     parts << "part,layer,head,share\n" << std::setprecision(9);
     parts << "embeddings,,," << a.embeddings << "\n";

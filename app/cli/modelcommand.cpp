@@ -13,6 +13,7 @@
 #include "tracecommand.h"
 
 #include "attention/tracejson.h"
+#include "io/headtablefile.h"
 #include "io/npyfile.h"
 #include "session/session.h"
 #include "util/inputerror.h"
@@ -116,11 +117,11 @@ int ModelCommand::run(const CommandLineRequest &request)
             ranking = ", " + ComparisonPrinter::write(run.attention, runB->model->attention,
                                                       request.exportDir);
         if (traced.importance) {
-            RankingPrinter::write(traced.importance->lossIncrease, request.exportDir, "importance");
+            HeadTableFile::write(traced.importance->lossIncrease, request.exportDir, "importance");
             ranking += ", importance.npy, importance.csv";
         }
         if (traced.patching) {
-            RankingPrinter::write(traced.patching->restored, request.exportDir, "patching");
+            HeadTableFile::write(traced.patching->restored, request.exportDir, "patching");
             RankingPrinter::writePositions(*traced.patching, request.exportDir);
             ranking += ", patching.npy, patching.csv, patching_positions.csv";
         }

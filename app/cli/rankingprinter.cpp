@@ -3,7 +3,6 @@
 
 #include "io/atomicfile.h"
 #include "io/csvfield.h"
-#include "io/npyfile.h"
 #include "model/modelrun.h"
 #include "model/openedmodel.h"
 
@@ -87,25 +86,6 @@ void RankingPrinter::printTable(const RowMatrix &table) const
         m_out << " " << order[k] / table.cols() << "." << order[k] % table.cols() + 1 << " ("
               << table.data()[order[k]] << ")";
     m_out << "\n" << std::defaultfloat;
-}
-
-void RankingPrinter::write(const RowMatrix &table, const std::string &dir, const std::string &name)
-{
-    Tensor t(Shape{{"layer", table.rows()}, {"h", table.cols()}});
-    t.matrix({}) = table;
-    NpyFile::write(dir + "/" + name + ".npy", t);
-    std::ostringstream csv;
-    csv << "layer";
-    for (Eigen::Index head = 0; head < table.cols(); ++head)
-        csv << ",head " << head + 1;
-    csv << "\n" << std::setprecision(9);
-    for (Eigen::Index layer = 0; layer < table.rows(); ++layer) {
-        csv << layer;
-        for (Eigen::Index head = 0; head < table.cols(); ++head)
-            csv << "," << table(layer, head);
-        csv << "\n";
-    }
-    AtomicFile::write(dir + "/" + name + ".csv", csv.str()); // a killed run leaves no half table
 }
 
 } // namespace headlens

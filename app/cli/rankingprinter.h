@@ -13,8 +13,7 @@ struct ModelRun;
 class OpenedModel;
 
 /// Prints a (layers x heads) ranking with heads numbered from 1 (as --stats and --ablate) and
-/// the top heads as L.H, and writes NAME.npy (L, h) float32 and NAME.csv (a header row
-/// "layer,head 1,...", then one row per layer) into a folder.
+/// the top heads as L.H (its tables are written by HeadTableFile).
 class RankingPrinter
 {
 public:
@@ -23,8 +22,6 @@ public:
     void print(const HeadImportance &importance) const;
     /// `model` names the answer tokens, `run` (the corrupted text's) the position.
     void print(const PatchingMap &map, const OpenedModel &model, const ModelRun &run) const;
-    /// Writes dir/name.npy and dir/name.csv. Throws InputError when a file cannot be written.
-    static void write(const RowMatrix &table, const std::string &dir, const std::string &name);
     /// Writes dir/patching_positions.csv: each position's token and byPosition's share.
     static void writePositions(const PatchingMap &map, const std::string &dir);
     /// The table, then the five heads with the largest values.

@@ -9,4 +9,5 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/corpusexport.cpp
     ${CMAKE_CURRENT_LIST_DIR}/datasetfile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/datasetexperiment.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/datasetexport.cpp
 )
