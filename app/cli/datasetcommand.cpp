@@ -3,15 +3,11 @@
 
 #include "rankingprinter.h"
 
-#include "corpus/datasetexperiment.h"
-#include "io/atomicfile.h"
-#include "io/npyfile.h"
+#include "corpus/datasetexport.h"
 #include "model/modelopener.h"
 #include "util/inputerror.h"
 
 #include <algorithm>
-#include <iomanip>
-#include <sstream>
 
 namespace headlens {
 
@@ -32,12 +28,16 @@ int DatasetCommand::run(const CommandLineRequest &request)
     if (dataset.pairs && !request.lens.token.empty())
         throw InputError("--dla splits up a logit on a dataset of texts; " + dataset.path +
                          " holds patching pairs, whose answers are in each line.");
+    if (dataset.pairs && request.lens.atlas)
+        throw InputError("--atlas scores each prompt of a dataset of texts; " + dataset.path +
+                         " holds patching pairs: leave out --atlas, or give a file of texts.");
     const auto model = ModelOpener::open(request.modelDir);
     DatasetRequest experiment;
     experiment.ablation =
         request.intervene.ablateMode == "mean" ? InterventionKind::Mean : InterventionKind::Zero;
     experiment.dlaToken = request.lens.token;
     experiment.dlaWrong = request.lens.wrong;
+    experiment.atlas = request.lens.atlas;
     const size_t prompts = dataset.prompts.size();
     size_t shown = prompts + 1;
     const DatasetResult result =
@@ -54,10 +54,8 @@ int DatasetCommand::run(const CommandLineRequest &request)
         m_err << "warning: left out " << skipped << "\n";
     print(result, prompts);
     if (!request.exportDir.empty()) {
-        write(result, request.exportDir);
-        m_out << "Wrote dataset_prompts.csv and, per analysis, dataset_NAME.npy (prompts, "
-                 "layers, heads), dataset_NAME_mean and dataset_NAME_spread (.npy, .csv) to "
-              << request.exportDir << "\n";
+        DatasetExport::write(result, request.exportDir);
+        m_out << DatasetExport::filesWritten() << " " << request.exportDir << "\n";
     }
     return 0;
 }
@@ -73,23 +71,6 @@ void DatasetCommand::print(const DatasetResult &result, size_t prompts) const
         m_out << "Spread (the prompts' standard deviation):\n";
         table.printTable(measure.spread);
     }
-}
-
-void DatasetCommand::write(const DatasetResult &result, const std::string &dir)
-{
-    AtomicFile::createFolder(dir);
-    std::ostringstream lines;
-    lines << "prompt,line\n";
-    for (size_t p = 0; p < result.lines.size(); ++p)
-        lines << p << "," << result.lines[p] << "\n";
-    AtomicFile::write(dir + "/dataset_prompts.csv", lines.str());
-    for (const DatasetMeasure &measure : result.measures) {
-        NpyFile::write(dir + "/dataset_" + measure.name + ".npy", measure.perPrompt);
-        RankingPrinter::write(measure.mean, dir, "dataset_" + measure.name + "_mean");
-        RankingPrinter::write(measure.spread, dir, "dataset_" + measure.name + "_spread");
-    }
-    if (!result.headOutputMeans.isEmpty())
-        NpyFile::write(dir + "/dataset_head_output_means.npy", result.headOutputMeans);
 }
 
 } // namespace headlens

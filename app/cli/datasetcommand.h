@@ -23,7 +23,6 @@ public:
 
 private:
     void print(const DatasetResult &result, size_t prompts) const;
-    static void write(const DatasetResult &result, const std::string &dir);
 
     std::ostream &m_out;
     std::ostream &m_err;

@@ -3,16 +3,23 @@
 #include "corpus/datasetexperiment.h"
 
 #include "attention/attentionforward.h"
+#include "model/headatlasprobe.h"
 #include "model/headimportance.h"
 #include "model/logitattribution.h"
 #include "model/patchingmap.h"
 #include "util/inputerror.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headlens {
 
 namespace {
+
+/// The atlas scores a prompt measures (textAtlas), in the order of the result's measures.
+constexpr AtlasScore kPromptAtlasScores[] = {
+    AtlasScore::FirstToken, AtlasScore::Self, AtlasScore::Offset,     AtlasScore::Local,
+    AtlasScore::Cls,        AtlasScore::Sep,  AtlasScore::Punctuation};
 
 /// `progress` over [from, to] of the whole.
 std::function<bool(double)> within(const std::function<bool(double)> &progress, double from,
@@ -66,16 +73,30 @@ void meanAndSpread(const Tensor &perPrompt, RowMatrix &mean, RowMatrix &spread)
 {
     const int64_t prompts = perPrompt.shape().size(0), layers = perPrompt.shape().size(1),
                   heads = perPrompt.shape().size(2);
-    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(layers, heads);
-    for (int64_t p = 0; p < prompts; ++p)
-        sum += perPrompt.matrix({p}).cast<double>();
-    const Eigen::MatrixXd average = sum / double(prompts);
-    Eigen::MatrixXd squares = Eigen::MatrixXd::Zero(layers, heads);
-    for (int64_t p = 0; p < prompts; ++p)
-        squares += (perPrompt.matrix({p}).cast<double>() - average).array().square().matrix();
-    mean = average.cast<float>();
-    spread = prompts > 1 ? RowMatrix((squares / double(prompts - 1)).cwiseSqrt().cast<float>())
-                         : RowMatrix(RowMatrix::Zero(layers, heads));
+    mean.resize(layers, heads);
+    spread.resize(layers, heads);
+    std::vector<double> values;
+    for (int64_t layer = 0; layer < layers; ++layer) {
+        for (int64_t head = 0; head < heads; ++head) {
+            values.clear();
+            for (int64_t p = 0; p < prompts; ++p) {
+                const float value = perPrompt.matrix({p})(layer, head);
+                if (!std::isnan(value))
+                    values.push_back(double(value));
+            }
+            double sum = 0.0, squares = 0.0;
+            for (double value : values)
+                sum += value;
+            const double average = sum / double(values.size()); // NaN for none
+            for (double value : values)
+                squares += (value - average) * (value - average);
+            mean(layer, head) = float(average);
+            spread(layer, head) = values.size() > 1
+                                      ? float(std::sqrt(squares / double(values.size() - 1)))
+                                  : values.empty() ? std::nanf("")
+                                                   : 0.0f;
+        }
+    }
 }
 
 DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &dataset,
@@ -84,30 +105,29 @@ DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &data
 {
     DatasetResult result;
     std::vector<DatasetMeasure> measures;
+    const auto measure = [&measures](std::string name, std::string meaning) {
+        DatasetMeasure added;
+        added.name = std::move(name);
+        added.meaning = std::move(meaning);
+        measures.push_back(std::move(added));
+    };
     if (dataset.pairs) {
-        measures.push_back({"patching",
-                            "share of logit(answer) - logit(wrong) restored by patching the head "
-                            "from the clean text into the corrupted one",
-                            {},
-                            {},
-                            {}});
+        measure("patching", "share of logit(answer) - logit(wrong) restored by patching the head "
+                            "from the clean text into the corrupted one");
     } else {
-        measures.push_back({"importance",
-                            std::string("loss increase with the head ") +
-                                (request.ablation == InterventionKind::Mean
-                                     ? "replaced by its mean output over the dataset"
-                                     : "zero-ablated"),
-                            {},
-                            {},
-                            {}});
+        measure("importance", std::string("loss increase with the head ") +
+                                  (request.ablation == InterventionKind::Mean
+                                       ? "replaced by its mean output over the dataset"
+                                       : "zero-ablated"));
         if (!request.dlaToken.empty())
-            measures.push_back(
-                {"dla",
-                 "direct logit attribution at the last token of logit(" + request.dlaToken +
-                     (request.dlaWrong.empty() ? ")" : ") - logit(" + request.dlaWrong + ")"),
-                 {},
-                 {},
-                 {}});
+            measure("dla",
+                    "direct logit attribution at the last token of logit(" + request.dlaToken +
+                        (request.dlaWrong.empty() ? ")" : ") - logit(" + request.dlaWrong + ")"));
+        if (request.atlas)
+            for (AtlasScore kind : kPromptAtlasScores)
+                measure(std::string("atlas_") + columnName(kind),
+                        std::string("atlas score \"") + toString(kind) +
+                            "\" on each prompt (a share of the head's attention)");
     }
     // The answers are checked once, before any work: a mistake there is the dataset's, not a
     // prompt's.
@@ -130,11 +150,14 @@ DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &data
     const size_t count = dataset.prompts.size();
     for (size_t p = 0; p < count; ++p) {
         const DatasetPrompt &prompt = dataset.prompts[p];
-        // The prompt's share of the whole, halved between importance and attribution.
+        // The prompt's share of the whole, split evenly between its analyses.
         const double from = share + (1.0 - share) * double(p) / double(count),
-                     to = share + (1.0 - share) * double(p + 1) / double(count),
-                     middle = dlaToken >= 0 ? (from + to) / 2.0 : to;
-        const auto part = within(progress, from, middle);
+                     to = share + (1.0 - share) * double(p + 1) / double(count);
+        const int analyses = 1 + (dlaToken >= 0 ? 1 : 0) + (request.atlas ? 1 : 0);
+        const auto part = [&](int analysis) {
+            const double width = (to - from) / double(analyses);
+            return within(progress, from + width * analysis, from + width * (analysis + 1));
+        };
         PromptValues values;
         try {
             const ModelInput input(model.encode(prompt.text));
@@ -143,15 +166,19 @@ DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &data
                 question.answer = model.answerToken(prompt.answer);
                 question.wrong = model.answerToken(prompt.wrong);
                 values.values.push_back(
-                    model.patching(ModelInput(model.encode(prompt.clean)), input, question, part)
+                    model.patching(ModelInput(model.encode(prompt.clean)), input, question, part(0))
                         .restored);
             } else {
-                values.values.push_back(model.importance(input, ablation, part).lossIncrease);
+                values.values.push_back(model.importance(input, ablation, part(0)).lossIncrease);
                 if (dlaToken >= 0)
-                    values.values.push_back(model
-                                                .attribution(input, -1, dlaToken, dlaWrong, 0,
-                                                             within(progress, middle, to))
-                                                .heads);
+                    values.values.push_back(
+                        model.attribution(input, -1, dlaToken, dlaWrong, 0, part(1)).heads);
+                if (request.atlas) {
+                    const HeadAtlas atlas = textAtlas(*model.run(input, 0, part(analyses - 1)));
+                    for (AtlasScore kind : kPromptAtlasScores)
+                        values.values.push_back(ConstRowMatrixMap(
+                            atlas.scores.row(int(kind)).data(), atlas.layers, atlas.heads));
+                }
             }
         } catch (const InputError &error) {
             values.skipped = "line " + std::to_string(prompt.line) + ": " + error.what();
@@ -170,15 +197,19 @@ DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &data
     result.layers = int(collected[0][0].rows());
     result.heads = int(collected[0][0].cols());
     for (size_t m = 0; m < measures.size(); ++m) {
-        DatasetMeasure &measure = measures[m];
-        measure.perPrompt = Tensor(Shape{{"prompt", int64_t(collected[m].size())},
-                                         {"layer", result.layers},
-                                         {"h", result.heads}});
+        DatasetMeasure &kept = measures[m];
+        // A score no prompt measures (a decoder's [CLS]) is no measure.
+        if (std::all_of(collected[m].begin(), collected[m].end(),
+                        [](const RowMatrix &values) { return values.array().isNaN().all(); }))
+            continue;
+        kept.perPrompt = Tensor(Shape{{"prompt", int64_t(collected[m].size())},
+                                      {"layer", result.layers},
+                                      {"h", result.heads}});
         for (size_t p = 0; p < collected[m].size(); ++p)
-            measure.perPrompt.matrix({int64_t(p)}) = collected[m][p];
-        meanAndSpread(measure.perPrompt, measure.mean, measure.spread);
+            kept.perPrompt.matrix({int64_t(p)}) = collected[m][p];
+        meanAndSpread(kept.perPrompt, kept.mean, kept.spread);
+        result.measures.push_back(std::move(kept));
     }
-    result.measures = std::move(measures);
     return result;
 }
 

@@ -20,6 +20,11 @@ struct DatasetRequest
     /// prompt's last token (decoders); empty: none.
     std::string dlaToken;
     std::string dlaWrong;
+    /// Texts: also each head's atlas scores measured on each prompt (textAtlas: first token,
+    /// self, fixed offset, local, [CLS], [SEP], punctuation; a score no prompt can measure,
+    /// as a decoder's [CLS], is left out). The repeated-token scores do not depend on the
+    /// prompts: headlens-cli --atlas gives them.
+    bool atlas = false;
 };
 
 /// One analysis over the prompts measured: P prompts, L layers, h heads.
@@ -54,7 +59,10 @@ DatasetResult runDatasetExperiment(const OpenedModel &model, const Dataset &data
                                    const DatasetRequest &request,
                                    const std::function<bool(double)> &progress);
 
-/// The mean and sample standard deviation over axis 0 of `perPrompt` (P, L, h), in double.
+/// The mean and sample standard deviation over axis 0 of `perPrompt` (P, L, h), in double. A
+/// NaN value (a score the prompt cannot measure, as punctuation in a text without any) is left
+/// out of its head's statistics; a head with no value left is NaN, one with one value has no
+/// spread (0).
 void meanAndSpread(const Tensor &perPrompt, RowMatrix &mean, RowMatrix &spread);
 
 } // namespace headlens

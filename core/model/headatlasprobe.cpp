@@ -58,6 +58,47 @@ void setTextScores(const Eigen::Ref<const RowMatrix> &weights, const HeadStats &
 
 } // namespace
 
+HeadAtlas textAtlas(const ModelRun &run)
+{
+    const auto n = int(run.tokenIds.size());
+    if (n < 2)
+        throw InputError("The head atlas needs a text of at least 2 tokens: its positional "
+                         "scores compare where each token looks. Type a longer text.");
+    HeadAtlas atlas;
+    atlas.layers = run.layers;
+    atlas.heads = run.heads;
+    atlas.textTokens = n;
+    const int columns = atlas.layers * atlas.heads;
+    // The repeated-token scores are not measured on a text.
+    atlas.scores = RowMatrix::Constant(kAtlasScores, columns, std::nanf(""));
+    atlas.offsets.assign(size_t(columns), 0);
+    atlas.meanDistance.assign(size_t(columns), 0.0);
+    atlas.chance.assign(size_t(kAtlasScores), std::nan(""));
+
+    // Positional and role scores: the text's run.
+    for (int column = 0; column < columns; ++column) {
+        const int layer = column / atlas.heads, head = column % atlas.heads;
+        const HeadStats &stats = run.stat(layer, head);
+        setTextScores(run.probabilities(layer, head), stats, run.causal, atlas.scores, column,
+                      &atlas.offsets[size_t(column)]);
+        atlas.meanDistance[size_t(column)] = stats.meanDistance;
+    }
+    // An encoder's first token is its [CLS]: one score of the two, the one that names it.
+    const bool firstIsCls = run.roles.has(0, TokenRoles::Cls);
+    if (firstIsCls)
+        atlas.scores.row(int(AtlasScore::FirstToken)).setConstant(std::nanf(""));
+    const RowMatrix uniform = uniformAttention(n, run.causal);
+    HeadStats stats = computeHeadStats(uniform, n, n);
+    run.roles.addShares(uniform, n, n, stats);
+    RowMatrix chance = RowMatrix::Zero(kAtlasScores, 1);
+    setTextScores(uniform, stats, run.causal, chance, 0, nullptr);
+    for (int k = int(AtlasScore::FirstToken); k < kAtlasScores; ++k)
+        atlas.chance[size_t(k)] = double(chance(k, 0));
+    if (firstIsCls)
+        atlas.chance[size_t(AtlasScore::FirstToken)] = std::nan("");
+    return atlas;
+}
+
 HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const AtlasProbe &probe,
                            const std::function<bool(double)> &progress)
 {
@@ -66,11 +107,7 @@ HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const 
     std::shared_ptr<const ModelRun> unchanged;
     if (!run.interventions.empty())
         unchanged = model.run({run.tokenIds, run.segments}, 0, progress);
-    const ModelRun &textRun = unchanged ? *unchanged : run;
-    const auto n = int(textRun.tokenIds.size());
-    if (n < 2)
-        throw InputError("The head atlas needs a text of at least 2 tokens: its positional "
-                         "scores compare where each token looks. Type a longer text.");
+    HeadAtlas atlas = textAtlas(unchanged ? *unchanged : run);
     const Wrapping wrapping = wrappingOf(model);
     const int specials = int(wrapping.before.size() + wrapping.after.size());
     const OpenedModel::ProbePool pool = model.probePool();
@@ -83,47 +120,16 @@ HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const 
                          std::to_string(specials + 4) + " tokens and knows 2 tokens to repeat; " +
                          model.name() + " reads " + std::to_string(model.maxTokens()) + ".");
 
-    HeadAtlas atlas;
-    atlas.layers = textRun.layers;
-    atlas.heads = textRun.heads;
-    atlas.textTokens = n;
     atlas.repeatedLength = length;
     atlas.repeatedRuns = probe.runs;
     atlas.seed = probe.seed;
     atlas.textRuns = pool.kind == RunKind::TextSegment;
     const int columns = atlas.layers * atlas.heads;
-    atlas.scores = RowMatrix::Zero(kAtlasScores, columns);
-    atlas.offsets.assign(size_t(columns), 0);
-    atlas.meanDistance.assign(size_t(columns), 0.0);
-    atlas.chance.assign(size_t(kAtlasScores), 0.0);
-
-    // Positional and role scores: the text's run.
-    for (int column = 0; column < columns; ++column) {
-        const int layer = column / atlas.heads, head = column % atlas.heads;
-        const HeadStats &stats = textRun.stat(layer, head);
-        setTextScores(textRun.probabilities(layer, head), stats, textRun.causal, atlas.scores,
-                      column, &atlas.offsets[size_t(column)]);
-        atlas.meanDistance[size_t(column)] = stats.meanDistance;
-    }
-    // An encoder's first token is its [CLS]: one score of the two, the one that names it.
-    const bool firstIsCls = textRun.roles.has(0, TokenRoles::Cls);
-    if (firstIsCls)
-        atlas.scores.row(int(AtlasScore::FirstToken)).setConstant(std::nanf(""));
-    {
-        const RowMatrix uniform = uniformAttention(n, textRun.causal);
-        HeadStats stats = computeHeadStats(uniform, n, n);
-        textRun.roles.addShares(uniform, n, n, stats);
-        RowMatrix chance = RowMatrix::Zero(kAtlasScores, 1);
-        setTextScores(uniform, stats, textRun.causal, chance, 0, nullptr);
-        for (int k = int(AtlasScore::FirstToken); k < kAtlasScores; ++k)
-            atlas.chance[size_t(k)] = double(chance(k, 0));
-        if (firstIsCls)
-            atlas.chance[size_t(AtlasScore::FirstToken)] = std::nan("");
-    }
 
     // Content scores: repeated random tokens, averaged over the runs.
     const ToyBatch runs =
         repeatedTokens(pool.tokens, 2 * length, probe.runs, probe.seed, pool.kind);
+    RowMatrix repeated = RowMatrix::Zero(kAtlasScores, columns);
     RowMatrix chance = RowMatrix::Zero(kAtlasScores, 1);
     for (int r = 0; r < runs.count; ++r) {
         std::vector<int> ids = wrapping.before;
@@ -136,13 +142,13 @@ HeadAtlas computeHeadAtlas(const OpenedModel &model, const ModelRun &run, const 
         const std::shared_ptr<ModelRun> run = model.run(ModelInput(ids), 0, part);
         for (int column = 0; column < columns; ++column)
             addRepeatScores(run->probabilities(column / atlas.heads, column % atlas.heads), ids,
-                            atlas.scores, column);
+                            repeated, column);
         addRepeatScores(uniformAttention(int(ids.size()), run->causal), ids, chance, 0);
     }
     for (AtlasScore kind :
          {AtlasScore::PreviousToken, AtlasScore::DuplicateToken, AtlasScore::Induction}) {
         const int k = int(kind);
-        atlas.scores.row(k) /= float(runs.count);
+        atlas.scores.row(k) = repeated.row(k) / float(runs.count);
         atlas.chance[size_t(k)] = double(chance(k, 0)) / runs.count;
     }
     atlas.classify();

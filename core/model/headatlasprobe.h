@@ -20,6 +20,12 @@ struct AtlasProbe
     uint64_t seed = 0;
 };
 
+/// The scores `run`'s text measures alone (first token, self, fixed offset, local, [CLS],
+/// [SEP], punctuation) with their chances, each head's offset and mean distance; the
+/// repeated-token scores and their chances NaN, no types. Throws InputError for a text of one
+/// token.
+HeadAtlas textAtlas(const ModelRun &run);
+
 /// The head atlas of `model`: the previous-token, duplicate-token and induction scores on
 /// `probe`'s repeated random tokens, wrapped in the special tokens encode() adds (BOS,
 /// [CLS] ... [SEP]); the positional and role scores on `run`, a run of `model` on the

@@ -3,6 +3,7 @@
 #include "clirun.h"
 #include "folderfiles.h"
 #include "io/npyfile.h"
+#include "model/headatlas.h"
 #include "testdata.h"
 #include "testmain.h"
 
@@ -29,6 +30,7 @@ class TestDatasetCli : public QObject
 
 private slots:
     void eachPromptsRowIsItsOwnImportance();
+    void atlasScoresEachPrompt();
     void refusalsSayWhatToFix_data();
     void refusalsSayWhatToFix();
 };
@@ -67,6 +69,32 @@ void TestDatasetCli::eachPromptsRowIsItsOwnImportance()
     QVERIFY(QFile::exists(out + "/dataset_importance_spread.csv"));
 }
 
+void TestDatasetCli::atlasScoresEachPrompt()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath("prompts.txt");
+    test::writeFile(file, (kPrompts.join("\n") + "\n").toUtf8());
+    const QString out = dir.filePath("out");
+    const test::CliResult r =
+        runCli({"--model", test::tinyGpt2(), "--dataset", file, "--atlas", "--export-dir", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("atlas_self: atlas score \"self\" on each prompt"), qPrintable(r.out));
+    // A decoder has no [CLS]: no file for it.
+    QVERIFY(!QFile::exists(out + "/dataset_atlas_cls.npy"));
+    // Each prompt's self score is the --atlas of that prompt alone (its atlas.csv's column).
+    const Tensor self = readNpy(out + "/dataset_atlas_self.npy");
+    QCOMPARE(self.shape().sizes(), (std::vector<int64_t>{2, 2, 2}));
+    for (int p = 0; p < 2; ++p) {
+        const QString alone = dir.filePath(QString("alone%1").arg(p));
+        const test::CliResult one = runCli(
+            {"--model", test::tinyGpt2(), "--text", kPrompts[p], "--atlas", "--export-dir", alone});
+        QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+        // atlas.npy: (score, layer, head).
+        const Tensor scores = readNpy(alone + "/atlas.npy");
+        QCOMPARE(self.matrix({p}), scores.matrix({int64_t(AtlasScore::Self)}));
+    }
+}
+
 void TestDatasetCli::refusalsSayWhatToFix_data()
 {
     QTest::addColumn<QByteArray>("contents");
@@ -81,6 +109,9 @@ void TestDatasetCli::refusalsSayWhatToFix_data()
     QTest::newRow("bad pair line")
         << QByteArray(R"({"clean": "a b", "corrupted": "a c", "answer": " b"})") << model
         << "line 1 has no \"wrong\" string";
+    QTest::newRow("atlas of pairs")
+        << QByteArray(R"({"clean": "a b", "corrupted": "a c", "answer": " b", "wrong": " c"})")
+        << (model + QStringList{"--atlas"}) << "leave out --atlas";
     QTest::newRow("every prompt refused") << QByteArray("a\n") << model << "No prompt of dataset";
 }
 

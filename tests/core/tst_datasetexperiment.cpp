@@ -3,6 +3,7 @@
 // prompt alone, and a mean ablation that replaces a head by its mean over the whole dataset.
 #include "corpus/datasetexperiment.h"
 #include "corpus/datasetfile.h"
+#include "model/headatlasprobe.h"
 #include "model/modelopener.h"
 #include "model/modelrun.h"
 #include "util/inputerror.h"
@@ -46,6 +47,7 @@ private slots:
     void badLinesAreNamed_data();
     void badLinesAreNamed();
     void meanAndSpreadByHand();
+    void atlasScoresAreEachPromptsOwn();
     void eachPromptIsTheModelsOwnImportance();
     void meanAblationUsesTheDatasetsMean();
     void pairsGiveEachPairsPatchingMap();
@@ -121,6 +123,59 @@ void TestDatasetExperiment::meanAndSpreadByHand()
     Tensor one(Shape{{"prompt", 1}, {"layer", 1}, {"h", 2}});
     meanAndSpread(one, mean, spread);
     QCOMPARE(spread, RowMatrix(RowMatrix::Zero(1, 2)));
+    // A value a prompt cannot measure (NaN) is left out: head 1 takes 1 and 6 (mean 3.5,
+    // sample variance (6.25 + 6.25) / 1), head 2 only -1 (no spread); a head no prompt
+    // measures is NaN.
+    const float nan = std::nanf("");
+    Tensor gaps(Shape{{"prompt", 3}, {"layer", 1}, {"h", 3}});
+    const float withGaps[] = {1, -1, nan, nan, nan, nan, 6, nan, nan};
+    std::copy(std::begin(withGaps), std::end(withGaps), gaps.data());
+    meanAndSpread(gaps, mean, spread);
+    QCOMPARE(mean(0, 0), 3.5f);
+    QCOMPARE(spread(0, 0), float(std::sqrt(12.5)));
+    QCOMPARE(mean(0, 1), -1.0f);
+    QCOMPARE(spread(0, 1), 0.0f);
+    QVERIFY(std::isnan(mean(0, 2)) && std::isnan(spread(0, 2)));
+}
+
+void TestDatasetExperiment::atlasScoresAreEachPromptsOwn()
+{
+    const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
+    const Dataset dataset =
+        DatasetFile::read(datasetFile(m_dir, "The cat sat on the mat.\nA dog ran far away\n"));
+    DatasetRequest request;
+    request.atlas = true;
+    const DatasetResult result = runDatasetExperiment(*model, dataset, request, {});
+    // Importance, then the text's scores a decoder measures: no [CLS] or [SEP].
+    std::vector<std::string> names;
+    for (const DatasetMeasure &measure : result.measures)
+        names.push_back(measure.name);
+    QCOMPARE(names,
+             (std::vector<std::string>{"importance", "atlas_first_token", "atlas_self",
+                                       "atlas_fixed_offset", "atlas_local", "atlas_punctuation"}));
+    // Each prompt's values are the atlas of the model's run on it; the second prompt has no
+    // punctuation, so the mean of that score is the first prompt's alone.
+    for (int p = 0; p < 2; ++p) {
+        const auto run =
+            model->run(ModelInput(model->encode(dataset.prompts[size_t(p)].text)), 0, {});
+        const HeadAtlas atlas = textAtlas(*run);
+        const AtlasScore kinds[] = {AtlasScore::FirstToken, AtlasScore::Self, AtlasScore::Offset,
+                                    AtlasScore::Local, AtlasScore::Punctuation};
+        for (size_t m = 1; m < names.size(); ++m) {
+            const AtlasScore kind = kinds[m - 1];
+            for (int layer = 0; layer < 2; ++layer)
+                for (int head = 0; head < 2; ++head) {
+                    const float got = result.measures[m].perPrompt.matrix({p})(layer, head);
+                    const double want = atlas.score(kind, layer, head);
+                    QVERIFY2(std::isnan(want) ? std::isnan(got) : got == float(want),
+                             names[m].c_str());
+                }
+        }
+    }
+    const DatasetMeasure &punctuation = result.measures.back();
+    QVERIFY(std::isnan(punctuation.perPrompt.matrix({1})(0, 0)));
+    QCOMPARE(punctuation.mean(0, 0), punctuation.perPrompt.matrix({0})(0, 0));
+    QCOMPARE(punctuation.spread(0, 0), 0.0f);
 }
 
 void TestDatasetExperiment::eachPromptIsTheModelsOwnImportance()
