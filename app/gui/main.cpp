@@ -149,6 +149,10 @@ int main(int argc, char *argv[])
                 options->request().step);
             const auto &intervene = options->request().intervene;
             taker->setCorpus(QString::fromStdString(intervene.corpusPath));
+            const auto &lens = options->request().lens;
+            taker->setDataset(QString::fromStdString(intervene.datasetPath),
+                              QString::fromStdString(lens.token),
+                              QString::fromStdString(lens.wrong), lens.atlas);
             taker->setComparison(intervene.compare);
             taker->setPatching(intervene.patching());
         }

@@ -1,6 +1,7 @@
 // HeadsThatMatterView: a document-mode tab widget over the two ranking views, each scrolled.
 #include "interventions/headsthatmatterview.h"
 
+#include "interventions/datasetview.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/patchingmapview.h"
 #include "interventions/positionpatchplot.h"
@@ -24,11 +25,18 @@ HeadsThatMatterView::HeadsThatMatterView(QWidget *parent) : QTabWidget(parent)
     m_patching = new PatchingMapView;
     addTab(scrolled(m_importance), tr("Importance (ablate each head)"));
     addTab(scrolled(m_patching), tr("Patching map (restore each head)"));
+    m_dataset = new DatasetView;
+    addTab(scrolled(m_dataset), tr("Over a dataset"));
 }
 
 void HeadsThatMatterView::showPatching()
 {
     setCurrentIndex(1);
+}
+
+void HeadsThatMatterView::showDataset()
+{
+    setCurrentIndex(2);
 }
 
 void HeadsThatMatterView::scrollToPatchingMap()
@@ -44,6 +52,7 @@ void HeadsThatMatterView::setPlotStyle(const PlotStyle &style)
 {
     m_importance->setPlotStyle(style);
     m_patching->setPlotStyle(style);
+    m_dataset->setPlotStyle(style);
 }
 
 } // namespace headlens

@@ -51,6 +51,7 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
     layout->addLayout(busy);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
+    layout->addStretch(); // keeps the title and the status at the top before the first map
     m_results = splitter;
     m_results->hide(); // nothing to draw before the first ranking
     setRunning(false);
@@ -59,10 +60,11 @@ RankingHeatmap::RankingHeatmap(QWidget *parent) : QWidget(parent)
         if (row < 0 || row >= m_values.rows() || col < 0 || col >= m_values.cols())
             return;
         QToolTip::showText(QCursor::pos(),
-                           tr("layer %1 · head %2: %3")
-                               .arg(row)
-                               .arg(col + 1)
-                               .arg(double(m_values(row, col)), 0, 'f', 4),
+                           m_describe ? m_describe(row, col)
+                                      : tr("layer %1 · head %2: %3")
+                                            .arg(row)
+                                            .arg(col + 1)
+                                            .arg(double(m_values(row, col)), 0, 'f', 4),
                            m_plot);
     });
     connect(m_plot, &HeatmapPlot::cellClicked, this, [this](int row, int col) {
@@ -139,6 +141,25 @@ void RankingHeatmap::showFailed(const QString &message)
 {
     setRunning(false);
     m_status->setText(message);
+}
+
+void RankingHeatmap::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+void RankingHeatmap::clear()
+{
+    m_values.resize(0, 0);
+    m_title->clear();
+    m_status->clear();
+    m_results->hide();
+    m_table->setValues(m_values, QString());
+}
+
+void RankingHeatmap::setCellDescriber(std::function<QString(int layer, int head)> describe)
+{
+    m_describe = std::move(describe);
 }
 
 QString RankingHeatmap::status() const

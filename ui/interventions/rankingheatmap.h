@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -32,6 +34,12 @@ public:
     void setProgress(int percent);
     void showCancelled();
     void showFailed(const QString &message);
+    /// The line under the title says `text` (what runs, what was written).
+    void setStatus(const QString &text);
+    /// Back to before the first ranking: no values, no map, no status.
+    void clear();
+    /// What hovering cell (layer, head) shows; by default "layer L · head H: value".
+    void setCellDescriber(std::function<QString(int layer, int head)> describe);
     /// The line under the title: what is computing, was cancelled or went wrong.
     QString status() const;
     /// The line above the map: what the values are ("… (at token 6 “␣sat”)").
@@ -49,6 +57,7 @@ signals:
 
 private:
     RowMatrix m_values;
+    std::function<QString(int, int)> m_describe;
     bool m_running = false;
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;

@@ -1,6 +1,7 @@
 // RankingCommands: requests to TraceRunner::submitRanking, its answers to the view that asked.
 #include "window/rankingcommands.h"
 
+#include "interventions/datasetview.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
@@ -68,6 +69,11 @@ RankingCommands::RankingCommands(TraceRunner *runner, Workspace *workspace, Mode
         m_rankExample = true;
         m_workspace->setText(example);
     });
+    // A dataset runs through the model on screen; its heads open as the others' do.
+    DatasetView *dataset = view->dataset();
+    connect(models, &ModelController::runChanged, dataset,
+            [dataset](const auto &run) { dataset->setModel(run ? run->source.model : nullptr); });
+    connect(dataset, &DatasetView::headChosen, models, &ModelController::openHead);
     // The names of the example are one token each in GPT-2's vocabulary.
     connect(models, &ModelController::runChanged, patching, [patching](const auto &run) {
         patching->setExampleAvailable(run && run->name.rfind("GPT-2", 0) == 0);

@@ -3,6 +3,7 @@
 
 #include "compare/compareview.h"
 #include "corpus/corpuspanel.h"
+#include "interventions/datasetview.h"
 #include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
 #include "interventions/patchingmapview.h"
@@ -30,6 +31,8 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTextStream>
 #include <QThreadPool>
@@ -72,6 +75,8 @@ void ScreenshotTaker::poll()
     if ((m_window->runner()->isBusy() || training) && !timedOut)
         return;
     if (m_view == "corpus" && !timedOut && !corpusDone())
+        return;
+    if (m_view == "dataset" && !timedOut && !datasetDone())
         return;
     // importance, patching: the trace first, then the ranking on it, then the picture.
     if ((m_view == "importance" || m_view == "patching") && !m_ranked && !timedOut) {
@@ -169,6 +174,30 @@ bool ScreenshotTaker::corpusDone()
         m_corpusStarted = true;
     }
     return m_corpus.isEmpty() || (m_corpusStarted && !corpus->isRunning());
+}
+
+void ScreenshotTaker::setDataset(const QString &path, const QString &token, const QString &wrong,
+                                 bool atlas)
+{
+    m_dataset = path;
+    m_datasetAtlas = atlas;
+    m_datasetToken = token;
+    m_datasetWrong = wrong;
+}
+
+bool ScreenshotTaker::datasetDone()
+{
+    DatasetView *dataset = m_window->headsThatMatter()->dataset();
+    if (!m_datasetStarted && !m_dataset.isEmpty() && m_window->models()->controller()->run()) {
+        m_window->showHeadsThatMatter();
+        m_window->headsThatMatter()->showDataset();
+        dataset->tokenEdit()->setText(m_datasetToken);
+        dataset->wrongEdit()->setText(m_datasetWrong);
+        dataset->atlasBox()->setChecked(m_datasetAtlas);
+        dataset->runFile(m_dataset);
+        m_datasetStarted = true;
+    }
+    return m_dataset.isEmpty() || (m_datasetStarted && !dataset->isRunning());
 }
 
 void ScreenshotTaker::take()

@@ -32,12 +32,17 @@ public:
     /// after kLiveSteps steps, still running at kLiveStepsPerSecond), "lines", "corpus" (runs
     /// the file of setCorpus through the model and waits for its map), "compare" (compares
     /// with the B of setComparison), "importance" or "patching" (computes the ranking; the
-    /// patching page is scrolled down to its map and bars).
+    /// patching page is scrolled down to its map and bars), "dataset" (runs the file of
+    /// setDataset through the model and waits for its map).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
     /// The corpus file the "corpus" view runs (headlens --corpus FILE).
     void setCorpus(const QString &path) { m_corpus = path; }
+    /// The dataset file the "dataset" view runs (headlens --dataset FILE), the token whose
+    /// logit it attributes, against `wrong` (--dla TOKEN[,WRONG]; empty: none), and whether it
+    /// scores the atlas on each prompt (--atlas).
+    void setDataset(const QString &path, const QString &token, const QString &wrong, bool atlas);
     /// B of the "compare" view (headlens --compare-text TEXT or --compare-change NAME).
     void setComparison(const ComparisonRequest &b) { m_comparison = b; }
     /// The "patching" view's clean text, answers and direction (headlens --patch-from, --answer,
@@ -52,6 +57,8 @@ private:
     void walk();
     /// Starts the corpus once the model's run is there; true when its run has ended.
     bool corpusDone();
+    /// Starts the dataset once the model's run is there; true when its run has ended.
+    bool datasetDone();
     void take();
     void writeHandout();
 
@@ -66,6 +73,9 @@ private:
     int m_waited = 0;
     QString m_corpus;
     bool m_corpusStarted = false;
+    QString m_dataset, m_datasetToken, m_datasetWrong;
+    bool m_datasetAtlas = false;
+    bool m_datasetStarted = false;
     ComparisonRequest m_comparison;
     RankingRequest m_patching;
     bool m_ranked = false; ///< --view importance|patching|compare: asked for
