@@ -37,8 +37,10 @@ std::pair<FigureRequest, QString> figureFor(const std::string &item, const Trace
     using Content = FigureRequest::Content;
     const QString text = QString::fromStdString(item);
     const QString what = text.section(':', 1);
-    if (text == "heads" || text == "model") {
-        request.content = text == "heads" ? Content::Heads : Content::Model;
+    if (text == "heads" || text == "model" || text == "atlas") {
+        request.content = text == "heads"   ? Content::Heads
+                          : text == "model" ? Content::Model
+                                            : Content::Atlas;
         return {request, text};
     }
     request.content = text.startsWith("head:") ? Content::Head : Content::Step;
@@ -79,6 +81,7 @@ std::vector<std::pair<FigureRequest, QString>> figuresFor(const TraceRun &run,
     std::vector<std::pair<FigureRequest, QString>> figures;
     FigureExporter exporter(run.trace);
     exporter.setModel(run.model);
+    exporter.setAtlas(run.atlas);
     for (const std::string &item : request.figureContents) {
         figures.push_back(figureFor(item, *run.trace, sizedRequest(request)));
         if (const QString problem = exporter.problemWith(figures.back().first); !problem.isEmpty())
@@ -118,6 +121,7 @@ int writeFigures(const TraceRun &run, const CommandLineRequest &request)
         FigureExporter exporter(run.trace, static_cast<int>(b));
         exporter.setAnalysis(analysis);
         exporter.setModel(run.model);
+        exporter.setAtlas(run.atlas);
         if (!QDir().mkpath(folder))
             throw InputError("Cannot create the folder " + folder.toStdString() + ".");
         for (const std::string &format : request.figureFormats) {
@@ -139,6 +143,8 @@ int writeHandout(const TraceRun &run, const CommandLineRequest &request)
     HandoutWriter writer(run.trace, analysisOf(run), 0, PlotStyle());
     writer.setPage({request.page == "letter" ? QPageSize::Letter : QPageSize::A4,
                     request.landscape ? QPageLayout::Landscape : QPageLayout::Portrait});
+    if (run.atlas) // --model DIR --atlas: the atlas's page after the steps
+        writer.setAtlas(run.atlas, QString::fromStdString(run.model->name));
     return writer.write(QString::fromStdString(request.handoutPath));
 }
 

@@ -74,10 +74,14 @@ void checkFigureRequest(const CommandLineRequest &request)
             throw InputError(std::string(option) +
                              " chooses what --figures draws: add --figures png,pdf,svg (and "
                              "--export-dir DIR).");
-    for (const std::string &item : request.figureContents)
+    for (const std::string &item : request.figureContents) {
         if (item == "model" && request.modelDir.empty())
             throw InputError("--figure model draws every layer and head of a model: add --model "
                              "DIR (a GPT-2 folder) or --model TOY.npz.");
+        if (item == "atlas" && (request.modelDir.empty() || !request.lens.atlas))
+            throw InputError("--figure atlas draws the head atlas of a model: add --model DIR "
+                             "and --atlas.");
+    }
     if (!request.handoutPath.empty() && !request.intervene.corpusPath.empty())
         throw InputError("--handout prints the steps of one text's trace; --corpus runs every "
                          "line of a file: use one of them.");

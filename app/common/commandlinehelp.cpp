@@ -116,18 +116,21 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
   --dataset FILE            with --model: an experiment over FILE's prompts, one per line, with
                             progress on stderr: for texts, each head's importance (--ablate-mode
                             mean: replaced by its mean output over the whole dataset) and with
-                            --dla its attribution at the last token; for JSON lines {"clean",
+                            --dla its attribution at the last token, with --atlas its atlas
+                            scores on the prompt; for JSON lines {"clean",
                             "corrupted", "answer", "wrong"}, each pair's patching map. Prints
                             the mean over the prompts and their standard deviation per head;
                             --export-dir writes dataset_NAME.npy (prompts, layers, heads), its
-                            mean and spread (.npy, .csv) and dataset_prompts.csv
+                            mean and spread (.npy, .csv) and dataset_prompts.csv. The
+                            window's Heads that matter tab has the same over a dataset
 Output:
   --print-shapes            the step table: shapes before -> after, formula, PyTorch line
   --stats                   per-head statistics
   --compare                 the four implementations and their largest difference
   --json                    the trace summary as JSON on stdout
   --export-dir DIR          one .npy per trace tensor plus trace.json
-  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit
+  --handout OUT.pdf         print the pipeline handout (title page + a page per step) and exit;
+                            with --model and --atlas, the head atlas on a last page
   --page a4|letter          the handout's paper (default a4)
   --landscape               the handout's pages on their side (default portrait)
 )";
@@ -154,6 +157,8 @@ Output:
   --view importance|patching
                             the Heads that matter tab after computing head importance, or
                             the patching map (a GPT-2 gets the indirect-object example)
+  --view dataset            with --model and --dataset FILE [--dla TOKEN[,WRONG]] [--atlas]:
+                            the Heads that matter tab's dataset page after FILE's run
   --step N                  with --view pipeline: show step N (1 = the first), reached one
                             step at a time from the first
   --view pipeline-back      with --step N: step N reached one step at a time back from the last
@@ -171,7 +176,8 @@ Output:
                             cells, the colour bar), by default the heads grid and each head
   --figure LIST             what to draw, comma-separated: heads (the grid), head:N (one head,
                             N from 1), step:N or step:NAME (a pipeline step as on the handout,
-                            e.g. step:6 or step:softmax), model (every layer x head of --model)
+                            e.g. step:6 or step:softmax), model (every layer x head of --model),
+                            atlas (with --model and --atlas: every head's type)
   --figure-size WxH         the figures' size on paper in cm, mm or in, e.g. 8.5x6cm or
                             3.3x2.4in (default: 16x10cm for the grid, 10x9cm for a head)
   --dpi N                   PNG resolution, 30 to 2400 dots per inch (default 300); the PNG

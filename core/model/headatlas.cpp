@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace headlens {
 
@@ -37,6 +38,26 @@ const char *toString(AtlasScore score)
 const char *columnName(AtlasScore score)
 {
     return kScoreNames[int(score)].column;
+}
+
+double HeadAtlas::typeStrength(int layer, int head) const
+{
+    const std::optional<AtlasScore> kind = type(layer, head);
+    return kind ? aboveChance(int(*kind), score(*kind, layer, head)) : 0.0;
+}
+
+std::string HeadAtlas::typeSummary() const
+{
+    std::map<int, int> counts;
+    int none = 0;
+    for (const std::optional<AtlasScore> &type : types)
+        type ? ++counts[int(*type)] : ++none;
+    std::string text = std::to_string(types.size()) + " heads: ";
+    for (const auto &[kind, count] : counts)
+        text += std::to_string(count) + " " + toString(AtlasScore(kind)) + ", ";
+    if (none > 0)
+        text += std::to_string(none) + " with no type that stands out, ";
+    return text.substr(0, text.size() - 2) + ".";
 }
 
 std::string HeadAtlas::typeLabel(int layer, int head) const

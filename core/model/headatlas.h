@@ -70,6 +70,12 @@ struct HeadAtlas
     /// A head's type in a word or two for a table or a cell: "prev", "dup", "ind", "first",
     /// "self", "off+3" (the offset's k), "local", "cls", "sep", "punct"; "-" for none.
     std::string typeLabel(int layer, int head) const;
+    /// How clearly head (layer, head)'s type stands out: aboveChance of its type's score; 0
+    /// for a head with no type.
+    double typeStrength(int layer, int head) const;
+    /// How many heads of each type, in the scores' order: "12 heads: 3 previous token,
+    /// 1 induction, 8 with no type that stands out."
+    std::string typeSummary() const;
     /// How far `share`, a score of kind `kind`, is from chance towards 1: (share - chance) /
     /// (1 - chance), so that scores of different chances compare (a short causal text gives
     /// the first token a large share by chance alone). NaN for an unmeasured score.

@@ -1,8 +1,10 @@
 // tst_handoutcli: `headlens --handout` and `headlens-cli --handout` as a person runs them.
 #include "pdfpages.h"
+#include "testdata.h"
 #include "testmain.h"
 
 #include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,6 +61,8 @@ private slots:
     void handoutHasThePaperAsked();
     void badPaperExitsWithTwoAndSaysWhy_data();
     void badPaperExitsWithTwoAndSaysWhy();
+    void modelHandoutEndsWithTheAtlas();
+    void atlasFigureNeedsTheAtlas();
     void helpNamesThePaperOptions_data();
     void helpNamesThePaperOptions();
 };
@@ -110,6 +114,49 @@ void TestHandoutCli::handoutHasThePaperAsked()
         QVERIFY2(std::abs(page.width() - points.width()) < 1.0 &&
                      std::abs(page.height() - points.height()) < 1.0,
                  qPrintable(QString("%1 x %2 pt").arg(page.width()).arg(page.height())));
+}
+
+// A model's handout with --atlas: the traced layer's pages, then the atlas of every head.
+void TestHandoutCli::modelHandoutEndsWithTheAtlas()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("handout.pdf");
+    const Run run =
+        runProgram("headlens-cli", {"--model", headlens::test::tinyGpt2(), "--text",
+                                    "The cat sat on the mat.", "--atlas", "--handout", path});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QStringList> pages = PdfPages(file.readAll()).pageTexts();
+    QVERIFY2((run.err + run.out).contains(QString("(%1 pages)").arg(pages.size())),
+             qPrintable(run.out));
+    const QString last = pages.back().join(' ');
+    QVERIFY2(last.contains("Head atlas of") && last.contains("2 layers") &&
+                 last.contains("type's score above chance"),
+             qPrintable(last));
+    // The page before it is a step's, not another atlas.
+    QVERIFY(!pages[pages.size() - 2].join(' ').contains("Head atlas of"));
+}
+
+void TestHandoutCli::atlasFigureNeedsTheAtlas()
+{
+    QTemporaryDir dir;
+    const QStringList figure{"--model",      headlens::test::tinyGpt2(),
+                             "--text",       "The cat sat on the mat.",
+                             "--export-dir", dir.path(),
+                             "--figures",    "png",
+                             "--figure",     "atlas"};
+    const Run without = runProgram("headlens-cli", figure);
+    QCOMPARE(without.exitCode, 2);
+    QVERIFY2(without.err.contains("--figure atlas draws the head atlas of a model: add --model "
+                                  "DIR and --atlas."),
+             qPrintable(without.err));
+    QVERIFY(!QFile::exists(dir.filePath("atlas.png")));
+    const Run with = runProgram("headlens-cli", figure + QStringList{"--atlas"});
+    QVERIFY2(with.exitCode == 0, qPrintable(with.err));
+    QVERIFY(QFile::exists(dir.filePath("atlas.png")));
+    // 16 x 12 cm at 300 dpi.
+    QCOMPARE(QImage(dir.filePath("atlas.png")).size(), QSize(1890, 1417));
 }
 
 void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy_data()

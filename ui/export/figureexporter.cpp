@@ -134,6 +134,10 @@ QString FigureExporter::problemWith(const FigureRequest &request) const
         return m_model ? QString()
                        : QObject::tr("a model figure needs a model: open a GPT-2 folder or a "
                                      "toy model first");
+    if (request.content == Content::Atlas)
+        return m_atlas ? QString()
+                       : QObject::tr("an atlas figure needs the head atlas of a model: open a "
+                                     "checkpoint and score its heads first");
     if (!m_trace)
         return QObject::tr("there is no computed attention to draw yet");
     if (request.content == Content::Head &&
@@ -169,6 +173,7 @@ void FigureExporter::write(const QString &path, const FigureRequest &request) co
         return;
     }
     SheetContent content = request.content == Content::Model ? SheetBuilder::model(*m_model, style)
+                           : request.content == Content::Atlas ? SheetBuilder::atlas(*m_atlas)
                            : request.content == Content::Head
                                ? SheetBuilder::head(m_trace, m_batch, request.index, style)
                                : SheetBuilder::heads(m_trace, m_batch, style);

@@ -3,6 +3,7 @@
 
 #include "attention/trace.h"
 #include "export/figurerequest.h"
+#include "model/headatlas.h"
 #include "model/modelrun.h"
 #include "plot/plotstyle.h"
 #include "print/cellchoice.h"
@@ -34,11 +35,14 @@ public:
     void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
     /// The run whose layers x heads Content::Model draws.
     void setModel(std::shared_ptr<const ModelRun> model);
+    /// The head atlas Content::Atlas draws.
+    void setAtlas(std::shared_ptr<const HeadAtlas> atlas) { m_atlas = std::move(atlas); }
     /// The cell a step figure works out (otherwise the strongest weight of head 1).
     void setCell(const CellChoice &cell) { m_cell = cell; }
 
     /// One figure; the format follows the suffix (.png, .pdf, .svg). Throws InputError for
-    /// another suffix, a head or step that is not there, a model figure without a model.
+    /// another suffix, a head or step that is not there, a model figure without a model, an
+    /// atlas figure without an atlas.
     void write(const QString &path, const FigureRequest &request) const;
     /// heads.<format> and head_<i>.<format> in `directory` (created), at `request`'s size (its
     /// content is ignored; a size of 0 x 0 is each figure's default) and DPI; the paths written.
@@ -54,6 +58,7 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const TraceAnalysis> m_analysis;
     std::shared_ptr<const ModelRun> m_model;
+    std::shared_ptr<const HeadAtlas> m_atlas;
     std::optional<CellChoice> m_cell;
     int m_batch = 0;
     PlotStyle m_style;

@@ -14,6 +14,7 @@ struct FigureRequest
         Head,  ///< one head, `index`
         Model, ///< every layer x head of an opened model
         Step,  ///< one pipeline step, `index`, laid out as on the handout
+        Atlas, ///< the head atlas of an opened model: every head's type
     };
 
     Content content = Content::Heads;
@@ -21,8 +22,8 @@ struct FigureRequest
     QSizeF inches{0.0, 0.0}; ///< 0 x 0: defaultInches(content)
     int dpi = 300;           ///< pixels per inch of a PNG (its pHYs says so too)
 
-    /// 16 x 10 cm for the heads, 10 x 9 cm for one head, 16 x 12 cm for a model, an A4 page
-    /// across (27.7 x 19 cm) for a step.
+    /// 16 x 10 cm for the heads, 10 x 9 cm for one head, 16 x 12 cm for a model or its atlas,
+    /// an A4 page across (27.7 x 19 cm) for a step.
     static QSizeF defaultInches(Content content)
     {
         const double cm = 1.0 / 2.54;
@@ -30,6 +31,7 @@ struct FigureRequest
         case Content::Head:
             return QSizeF(10 * cm, 9 * cm);
         case Content::Model:
+        case Content::Atlas:
             return QSizeF(16 * cm, 12 * cm);
         case Content::Step:
             return QSizeF(27.7 * cm, 19 * cm);

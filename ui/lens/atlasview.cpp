@@ -11,7 +11,6 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <map>
 
 namespace headlens {
 
@@ -118,7 +117,7 @@ void AtlasView::setAtlas(std::shared_ptr<const HeadAtlas> atlas)
         shown = kTypeStrength;
     m_map->show();
     showScore(shown);
-    m_summary->setText(typeCounts());
+    m_summary->setText(QString::fromStdString(m_atlas->typeSummary()));
     if (m_layer >= m_atlas->layers || m_head >= m_atlas->heads)
         m_layer = m_head = -1;
     chooseHead(m_layer, m_head);
@@ -131,10 +130,7 @@ double AtlasView::shownValue(int layer, int head) const
     const int score = m_score->currentData().toInt();
     if (score != kTypeStrength)
         return m_atlas->score(AtlasScore(score), layer, head);
-    const std::optional<AtlasScore> type = m_atlas->type(layer, head);
-    if (!type)
-        return 0.0;
-    return m_atlas->aboveChance(int(*type), m_atlas->score(*type, layer, head));
+    return m_atlas->typeStrength(layer, head);
 }
 
 void AtlasView::showScore(int score)
@@ -194,20 +190,6 @@ QString AtlasView::describeHead(int layer, int head, const QString &separator) c
             tr("mean distance %1 tokens")
                 .arg(m_atlas->meanDistance[size_t(layer * m_atlas->heads + head)], 0, 'f', 1);
     return text;
-}
-
-QString AtlasView::typeCounts() const
-{
-    std::map<int, int> counts;
-    int none = 0;
-    for (const std::optional<AtlasScore> &type : m_atlas->types)
-        type ? ++counts[int(*type)] : ++none;
-    QStringList parts;
-    for (const auto &[kind, count] : counts)
-        parts << tr("%1 %2").arg(count).arg(QString::fromUtf8(toString(AtlasScore(kind))));
-    if (none > 0)
-        parts << tr("%1 with no type that stands out").arg(none);
-    return tr("%1 heads: %2.").arg(m_atlas->types.size()).arg(parts.join(QStringLiteral(", ")));
 }
 
 void AtlasView::chooseHead(int layer, int head)

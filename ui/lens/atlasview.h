@@ -57,8 +57,6 @@ private:
     /// Head (layer, head)'s type and every score it has with its chance, `separator` between.
     QString describeHead(int layer, int head, const QString &separator) const;
     void setAtlas(std::shared_ptr<const HeadAtlas> atlas);
-    /// The words under the map: how many heads of each type.
-    QString typeCounts() const;
 
     std::shared_ptr<const HeadAtlas> m_atlas;
     int m_layer = -1, m_head = -1;

@@ -395,9 +395,15 @@ bool HeatmapPlot::cellTextsShown() const
 void HeatmapPlot::paintEvent(QPaintEvent *event)
 {
     QCustomPlot::paintEvent(event);
+    QPainter painter(this);
+    paintCellTexts(painter);
+}
+
+void HeatmapPlot::paintCellTexts(QPainter &painter) const
+{
     if (!cellTextsShown())
         return;
-    QPainter painter(this);
+    painter.save();
     painter.setFont(font());
     const QCPRange range = m_map->dataRange();
     for (int row = 0; row < m_rows; ++row)
@@ -420,6 +426,7 @@ void HeatmapPlot::paintEvent(QPaintEvent *event)
                                : white);
             painter.drawText(cell, Qt::AlignCenter, text);
         }
+    painter.restore();
 }
 
 void HeatmapPlot::onMouseMove(QMouseEvent *event)

@@ -107,6 +107,9 @@ public:
     /// Whether the cells are wide enough for a character and tall enough for a line (each
     /// text is then drawn where it fits, as setCellTexts says); false without texts.
     bool cellTextsShown() const;
+    /// Writes the cell texts on their cells into `painter`, at the plot's origin: what paintEvent
+    /// adds on screen, and a printed sheet after QCustomPlot::toPainter.
+    void paintCellTexts(QPainter &painter) const;
     /// A cell text wider than its cell is elided only from this width on: narrower, "…" would
     /// be all.
     static constexpr double kSmallestElidedCell = 28.0;

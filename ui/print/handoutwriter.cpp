@@ -1,6 +1,8 @@
-// HandoutWriter: a PrintCanvas of PDF pages, a TitlePage, then a StepPage per step.
+// HandoutWriter: a PrintCanvas of PDF pages, a TitlePage, then a StepPage per step (and an
+// AtlasPage).
 #include "print/handoutwriter.h"
 
+#include "print/atlaspage.h"
 #include "print/handoutlayout.h"
 #include "print/laidoutpage.h"
 #include "print/printcanvas.h"
@@ -44,7 +46,8 @@ int HandoutWriter::write(const QString &path, std::vector<LaidOutPage> *laidOut)
     const HandoutLayout layout(canvas.rect(), PrintCanvas::layoutDpi());
     const TitlePage title(from);
     const QString footer = title.footerLine();
-    const int pages = int(m_trace->steps.size()) + 1;
+    const int steps = int(m_trace->steps.size());
+    const int pages = steps + 1 + (m_atlas ? 1 : 0);
     std::vector<LaidOutPage> laid(static_cast<size_t>(pages));
     for (LaidOutPage &page : laid)
         page.footer = layout.footer();
@@ -52,11 +55,19 @@ int HandoutWriter::write(const QString &path, std::vector<LaidOutPage> *laidOut)
     layout.paintFooter(canvas.painter(), footer, 1, pages);
     if (m_progress && !m_progress(1, pages))
         return 0; // the canvas's QSaveFile is dropped uncommitted
-    for (int step = 0; step + 1 < pages; ++step) {
+    for (int step = 0; step < steps; ++step) {
         canvas.newPage();
         StepPage(from, step).paint(canvas.painter(), layout.body(), &laid[size_t(step) + 1]);
         layout.paintFooter(canvas.painter(), footer, step + 2, pages);
         if (m_progress && !m_progress(step + 2, pages))
+            return 0;
+    }
+    if (m_atlas) {
+        canvas.newPage();
+        AtlasPage(m_atlas, m_atlasModel, m_style)
+            .paint(canvas.painter(), layout.body(), &laid.back());
+        layout.paintFooter(canvas.painter(), footer, pages, pages);
+        if (m_progress && !m_progress(pages, pages))
             return 0;
     }
     canvas.finish();

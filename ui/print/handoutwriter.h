@@ -1,6 +1,7 @@
 // HandoutWriter: the whole walk-through as one PDF laid out for paper (title page, a page a step).
 #pragma once
 
+#include "model/headatlas.h"
 #include "print/cellchoice.h"
 #include "print/printsource.h"
 
@@ -39,6 +40,12 @@ public:
     void setPage(const PageSetup &page) { m_page = page; }
     /// The cell the one-cell pages work out; without one, the strongest weight of head 1.
     void setCell(const CellChoice &cell) { m_cell = cell; }
+    /// A last page with the head atlas of `model` (AtlasPage); null: none.
+    void setAtlas(std::shared_ptr<const HeadAtlas> atlas, const QString &model)
+    {
+        m_atlas = std::move(atlas);
+        m_atlasModel = model;
+    }
 
     /// Called after each page with the pages painted so far and the total; returning false
     /// stops the handout. A window shows progress here and gives the event loop a turn: a
@@ -46,7 +53,8 @@ public:
     using PagePainted = std::function<bool(int painted, int pages)>;
     void setProgress(PagePainted progress) { m_progress = std::move(progress); }
 
-    /// Writes the handout; returns the number of pages written (steps + 1), or 0 when the
+    /// Writes the handout; returns the number of pages written (steps + 1, + 1 with an atlas), or
+    /// 0 when the
     /// progress callback stopped it (then whatever was at `path` is left as it was). Throws
     /// InputError. `laidOut`, when given, gets where each page put its blocks, its heatmaps
     /// and its footer.
@@ -64,6 +72,8 @@ private:
     PlotStyle m_style;
     PageSetup m_page;
     std::optional<CellChoice> m_cell;
+    std::shared_ptr<const HeadAtlas> m_atlas;
+    QString m_atlasModel;
     PagePainted m_progress;
 };
 

@@ -240,6 +240,7 @@ QRectF HeatmapSheet::paint(QCPPainter &painter, const QRectF &area)
         painter.save();
         painter.translate(tile.topLeft());
         plot->toPainter(&painter, plot->width(), plot->height());
+        plot->paintCellTexts(painter);
         painter.restore();
         m_cellAreas.push_back(QRectF(plot->axisRect()->rect()).translated(tile.topLeft()));
     }

@@ -27,6 +27,8 @@ struct SheetPanel
     QString title;
     QColor titleColor; ///< invalid: the text colour
     ColorRange range;  ///< what the colours span
+    /// A word in each cell, row by row (the atlas's head types); empty: none.
+    QStringList cellTexts;
 };
 
 /// Heatmaps of one kind (the heads of a step, the layers x heads of a model): same axes, same

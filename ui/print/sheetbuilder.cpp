@@ -25,10 +25,14 @@ SheetContent weightsSheet(const HeadImages &images, const Trace &trace, int b,
     SheetContent sheet;
     for (const HeadImage &image : images.heads)
         sheet.panels.push_back(
-            {image.pooled, images.rows, images.cols, images.maxCells,
+            {image.pooled,
+             images.rows,
+             images.cols,
+             images.maxCells,
              TraceReader::headTitle(trace, b, image.head),
              HeadColors::color(image.head, style.dark),
-             ColorRange::of(style.colorScale, images.largestWeight(), image.range)});
+             ColorRange::of(style.colorScale, images.largestWeight(), image.range),
+             {}});
     sheet.rowLabels = TraceReader::queryLabels(trace, b);
     sheet.colLabels = TraceReader::keyLabels(trace, b);
     sheet.rowTitle = SheetBuilder::tr("query token");
@@ -81,9 +85,14 @@ SheetContent SheetBuilder::tensor(const Trace &trace, int b, TraceKey key, const
                                                           : shared)
                                      : ColorRange{shared.first, shared.second};
         sheet.panels.push_back(
-            {MaxPool::pool(m, maxCells), int(m.rows()), int(m.cols()), maxCells,
+            {MaxPool::pool(m, maxCells),
+             int(m.rows()),
+             int(m.cols()),
+             maxCells,
              slices.perHead ? tr("head %1").arg(i + 1) : QString::fromStdString(t->name()),
-             slices.perHead ? HeadColors::color(int(i), style.dark) : QColor(), range});
+             slices.perHead ? HeadColors::color(int(i), style.dark) : QColor(),
+             range,
+             {}});
     }
     const int rows = slices.panels.empty() ? 0 : int(slices.panels.front().rows());
     const int cols = slices.panels.empty() ? 0 : int(slices.panels.front().cols());
@@ -115,9 +124,14 @@ SheetContent SheetBuilder::model(const ModelRun &run, const PlotStyle &style, in
             RowMatrix pooled = MaxPool::pool(p, maxCells, run.causal);
             const std::pair<double, double> own{double(pooled.minCoeff<Eigen::PropagateNumbers>()),
                                                 double(pooled.maxCoeff<Eigen::PropagateNumbers>())};
-            sheet.panels.push_back({std::move(pooled), int(p.rows()), int(p.cols()), maxCells,
-                                    QString(), QColor(),
-                                    ColorRange::of(style.colorScale, largest, own)});
+            sheet.panels.push_back({std::move(pooled),
+                                    int(p.rows()),
+                                    int(p.cols()),
+                                    maxCells,
+                                    QString(),
+                                    QColor(),
+                                    ColorRange::of(style.colorScale, largest, own),
+                                    {}});
         }
     }
     for (int h = 0; h < run.heads; ++h)
@@ -127,6 +141,33 @@ SheetContent SheetBuilder::model(const ModelRun &run, const PlotStyle &style, in
     sheet.legendTitle = ColorRange::legendTitle(style.colorScale);
     sheet.legendRange = ColorRange::of(style.colorScale, largest, {});
     sheet.sharedLegend = style.colorScale != ColorScaleMode::PerHead;
+    return sheet;
+}
+
+SheetContent SheetBuilder::atlas(const HeadAtlas &atlas)
+{
+    SheetContent sheet;
+    RowMatrix strength(atlas.layers, atlas.heads);
+    QStringList types;
+    for (int layer = 0; layer < atlas.layers; ++layer) {
+        sheet.rowLabels << tr("layer %1").arg(layer);
+        for (int head = 0; head < atlas.heads; ++head) {
+            strength(layer, head) = float(atlas.typeStrength(layer, head));
+            types << QString::fromStdString(atlas.typeLabel(layer, head));
+        }
+    }
+    for (int head = 0; head < atlas.heads; ++head)
+        sheet.colLabels << QString::number(head + 1);
+    // Shares of attention: the same scale for every model, as the Atlas tab's.
+    const ColorRange shares{0.0, 1.0};
+    sheet.panels.push_back({strength, atlas.layers, atlas.heads,
+                            std::max(atlas.layers, atlas.heads), QString(), QColor(), shares,
+                            types});
+    sheet.rowTitle = tr("layer");
+    sheet.colTitle = tr("head");
+    sheet.legendTitle = tr("type's score above chance");
+    sheet.legendRange = shares;
+    sheet.tokenColumns = false;
     return sheet;
 }
 

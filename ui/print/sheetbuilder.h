@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/headatlas.h"
 #include "model/modelrun.h"
 #include "print/heatmapsheet.h"
 
@@ -34,6 +35,9 @@ public:
     /// Every layer x head of a model run, as the Model tab's grid.
     static SheetContent model(const ModelRun &run, const PlotStyle &style,
                               int maxCells = kPrintCells);
+    /// The head atlas as the Atlas tab draws it by default: layers x heads, each cell its type
+    /// ("prev", "ind", "-") coloured by how far that type's score stands above chance.
+    static SheetContent atlas(const HeadAtlas &atlas);
     /// The tensor a step's heatmaps show, as the pipeline's gallery starts with it: the first
     /// output the trace holds, else the first input; nothing for a step without one.
     static std::optional<TraceKey> stepTensor(const Trace &trace, const TraceStep &step);

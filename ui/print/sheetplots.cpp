@@ -138,6 +138,7 @@ void SheetPlots::configure(HeatmapPlot *plot, int panel, bool firstColumn, bool 
     }
     plot->setTitle(titleOf(panel));
     plot->setTitleColor(p.titleColor);
+    plot->setCellTexts(p.cellTexts);
 }
 
 QMargins SheetPlots::overhead(bool firstColumn, bool bottom)

@@ -27,6 +27,8 @@ QString FigureCommands::defaultName(const FigureRequest &request) const
         return QString("head_%1.png").arg(request.index + 1);
     case FigureRequest::Content::Model:
         return "model.png";
+    case FigureRequest::Content::Atlas:
+        return "atlas.png";
     case FigureRequest::Content::Step:
         return QString("step_%1.png").arg(request.index + 1);
     case FigureRequest::Content::Heads:

@@ -1,0 +1,160 @@
+// tst_atlaspage: the head atlas on paper (the handout's last page, --figure atlas): every head's
+// cell in the colour of how far its type stands above chance, named by its type; the heading,
+// the probes, the type counts and the chances around it, in that order, inside the page.
+#include "drawnheatmap.h"
+#include "pdfpages.h"
+
+#include "export/figureexporter.h"
+#include "print/atlaspage.h"
+#include "print/laidoutpage.h"
+#include "testmain.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+
+namespace {
+
+/// 2 layers x 3 heads: head 0.1 a clear previous-token head, head 1.2 a clear induction head,
+/// the rest spread out; scores written by hand, the types by HeadAtlas::classify.
+std::shared_ptr<const HeadAtlas> handAtlas()
+{
+    auto atlas = std::make_shared<HeadAtlas>();
+    atlas->layers = 2;
+    atlas->heads = 3;
+    atlas->scores = RowMatrix::Constant(kAtlasScores, 6, 0.1f);
+    atlas->scores.row(int(AtlasScore::Cls)).setConstant(std::nanf(""));
+    atlas->scores.row(int(AtlasScore::Sep)).setConstant(std::nanf(""));
+    atlas->scores(int(AtlasScore::PreviousToken), 0) = 0.9f; // layer 0, head 1
+    atlas->scores(int(AtlasScore::Induction), 5) = 0.6f;     // layer 1, head 3
+    atlas->chance.assign(size_t(kAtlasScores), 0.1);
+    atlas->chance[size_t(AtlasScore::Cls)] = atlas->chance[size_t(AtlasScore::Sep)] = std::nan("");
+    atlas->offsets.assign(6, 2);
+    atlas->meanDistance.assign(6, 1.5);
+    atlas->textTokens = 9;
+    atlas->repeatedLength = 24;
+    atlas->repeatedRuns = 4;
+    atlas->classify();
+    return atlas;
+}
+
+} // namespace
+
+class TestAtlasPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void eachCellHasItsTypesColour();
+    void blocksFollowEachOtherInsideThePage();
+    void figureNamesEveryHeadsType();
+    void atlasFigureWithoutAtlasIsRefused();
+};
+
+void TestAtlasPage::eachCellHasItsTypesColour()
+{
+    const auto atlas = handAtlas();
+    QVERIFY(atlas->type(0, 0) == AtlasScore::PreviousToken);
+    QVERIFY(atlas->type(1, 2) == AtlasScore::Induction);
+    QVERIFY(!atlas->type(1, 0));
+    QImage image(1000, 1400, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    LaidOutPage laid;
+    {
+        QCPPainter painter(&image);
+        AtlasPage(atlas, "Hand GPT", PlotStyle()).paint(painter, QRectF(40, 40, 920, 1320), &laid);
+    }
+    QCOMPARE(laid.heatmaps.size(), size_t(1));
+    const LaidOutPage::Heatmap &map = laid.heatmaps.front();
+    QCOMPARE(map.rows, 2);
+    QCOMPARE(map.cols, 3);
+    // Read each cell near its top-left corner (its type's word is written in the middle).
+    const double width = map.cells.width() / 3.0, height = map.cells.height() / 2.0;
+    QVERIFY2(width > 20 && height > 20, "cells too small to read");
+    for (int layer = 0; layer < 2; ++layer)
+        for (int head = 0; head < 3; ++head) {
+            const QPoint at(int(map.cells.left() + (head + 0.2) * width),
+                            int(map.cells.top() + (layer + 0.2) * height));
+            const QRgb seen = image.pixel(at);
+            const QRgb want = test::expectedColor(PlotStyle().colormap,
+                                                  atlas->typeStrength(layer, head), {0.0, 1.0});
+            QVERIFY2(std::abs(qRed(seen) - qRed(want)) <= 2 &&
+                         std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
+                         std::abs(qBlue(seen) - qBlue(want)) <= 2,
+                     qPrintable(QString("head %1.%2 drawn %3, expected %4")
+                                    .arg(layer)
+                                    .arg(head + 1)
+                                    .arg(QColor(seen).name(), QColor(want).name())));
+        }
+    // (0.9 - 0.1) / (1 - 0.1) for the previous-token head (its score a float); 0 for the heads
+    // with no type.
+    QCOMPARE(atlas->typeStrength(0, 0), (double(0.9f) - 0.1) / 0.9);
+    QCOMPARE(atlas->typeStrength(1, 0), 0.0);
+}
+
+void TestAtlasPage::blocksFollowEachOtherInsideThePage()
+{
+    QImage image(800, 1100, QImage::Format_RGB32);
+    LaidOutPage laid;
+    const QRectF page(30, 30, 740, 1040);
+    {
+        QCPPainter painter(&image);
+        AtlasPage(handAtlas(), "Hand GPT", PlotStyle()).paint(painter, page, &laid);
+    }
+    QStringList order;
+    double bottom = page.top();
+    for (const LaidOutPage::Block &block : laid.blocks) {
+        order << block.what;
+        QVERIFY2(block.rect.top() >= bottom - 0.5, qPrintable(block.what + " overlaps"));
+        QVERIFY2(page.contains(block.rect.adjusted(0.5, 0.5, -0.5, -0.5)),
+                 qPrintable(block.what + " leaves the page"));
+        bottom = block.rect.bottom();
+    }
+    QCOMPARE(order, (QStringList{"heading", "intro", "sheet", "legend"}));
+    const AtlasPage atlasPage(handAtlas(), "Hand GPT", PlotStyle());
+    QCOMPARE(atlasPage.title(), QString("Head atlas of Hand GPT (2 layers × 3 heads)"));
+    QVERIFY2(atlasPage.legendText().startsWith("6 heads: 1 previous token, 1 induction, 4 with no "
+                                               "type that stands out."),
+             qPrintable(atlasPage.legendText()));
+    // [CLS] and [SEP] are not measured here: no chance is given for them.
+    QVERIFY(atlasPage.legendText().contains("previous token 0.100"));
+    QVERIFY(!atlasPage.legendText().contains("[CLS]"));
+}
+
+void TestAtlasPage::figureNamesEveryHeadsType()
+{
+    FigureExporter exporter(nullptr);
+    exporter.setAtlas(handAtlas());
+    FigureRequest request;
+    request.content = FigureRequest::Content::Atlas;
+    QVERIFY2(exporter.problemWith(request).isEmpty(), qPrintable(exporter.problemWith(request)));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("atlas.pdf");
+    exporter.write(path, request);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const test::PdfPages pdf(file.readAll());
+    QCOMPARE(pdf.pageSizes().size(), 1);
+    // 16 x 12 cm.
+    QVERIFY(std::abs(pdf.pageSizes().front().width() - 16 / 2.54 * 72) < 1.0);
+    const QStringList texts = pdf.texts();
+    for (const char *word : {"layer 0", "layer 1", "prev", "ind", "-", "head", "layer"})
+        QVERIFY2(texts.contains(word), qPrintable(word + (": " + texts.join(" | "))));
+    QVERIFY2(texts.join(' ').contains("type's score above chance"), qPrintable(texts.join(" | ")));
+}
+
+void TestAtlasPage::atlasFigureWithoutAtlasIsRefused()
+{
+    const FigureExporter exporter(nullptr);
+    FigureRequest request;
+    request.content = FigureRequest::Content::Atlas;
+    QVERIFY(exporter.problemWith(request).contains("needs the head atlas of a model"));
+}
+
+HEADLENS_TEST_MAIN(TestAtlasPage)
+#include "tst_atlaspage.moc"
