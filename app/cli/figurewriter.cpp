@@ -37,12 +37,16 @@ std::pair<FigureRequest, QString> figureFor(const std::string &item, const Trace
     using Content = FigureRequest::Content;
     const QString text = QString::fromStdString(item);
     const QString what = text.section(':', 1);
-    if (text == "heads" || text == "model" || text == "atlas") {
-        request.content = text == "heads"   ? Content::Heads
-                          : text == "model" ? Content::Model
-                                            : Content::Atlas;
-        return {request, text};
-    }
+    const std::pair<const char *, Content> whole[] = {{"heads", Content::Heads},
+                                                      {"model", Content::Model},
+                                                      {"atlas", Content::Atlas},
+                                                      {"lens", Content::Lens},
+                                                      {"rollout", Content::Rollout}};
+    for (const auto &[name, content] : whole)
+        if (text == name) {
+            request.content = content;
+            return {request, text};
+        }
     request.content = text.startsWith("head:") ? Content::Head : Content::Step;
     bool number = false;
     request.index = what.toInt(&number) - 1;
@@ -82,6 +86,8 @@ std::vector<std::pair<FigureRequest, QString>> figuresFor(const TraceRun &run,
     FigureExporter exporter(run.trace);
     exporter.setModel(run.model);
     exporter.setAtlas(run.atlas);
+    exporter.setLens(run.logitLens);
+    exporter.setFlow(run.flow);
     for (const std::string &item : request.figureContents) {
         figures.push_back(figureFor(item, *run.trace, sizedRequest(request)));
         if (const QString problem = exporter.problemWith(figures.back().first); !problem.isEmpty())
@@ -122,6 +128,8 @@ int writeFigures(const TraceRun &run, const CommandLineRequest &request)
         exporter.setAnalysis(analysis);
         exporter.setModel(run.model);
         exporter.setAtlas(run.atlas);
+        exporter.setLens(run.logitLens);
+        exporter.setFlow(run.flow);
         if (!QDir().mkpath(folder))
             throw InputError("Cannot create the folder " + folder.toStdString() + ".");
         for (const std::string &format : request.figureFormats) {

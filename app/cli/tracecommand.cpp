@@ -81,6 +81,12 @@ void checkFigureRequest(const CommandLineRequest &request)
         if (item == "atlas" && (request.modelDir.empty() || !request.lens.atlas))
             throw InputError("--figure atlas draws the head atlas of a model: add --model DIR "
                              "and --atlas.");
+        if (item == "lens" && (request.modelDir.empty() || !request.lens.logitLens))
+            throw InputError("--figure lens draws the logit lens of a model: add --model DIR "
+                             "and --logit-lens.");
+        if (item == "rollout" && (request.modelDir.empty() || !request.lens.flow))
+            throw InputError("--figure rollout draws the rollout of a model: add --model DIR "
+                             "and --rollout.");
     }
     if (!request.handoutPath.empty() && !request.intervene.corpusPath.empty())
         throw InputError("--handout prints the steps of one text's trace; --corpus runs every "

@@ -62,7 +62,8 @@ private slots:
     void badPaperExitsWithTwoAndSaysWhy_data();
     void badPaperExitsWithTwoAndSaysWhy();
     void modelHandoutEndsWithTheAtlas();
-    void atlasFigureNeedsTheAtlas();
+    void analysisFigureNeedsItsAnalysis_data();
+    void analysisFigureNeedsItsAnalysis();
     void helpNamesThePaperOptions_data();
     void helpNamesThePaperOptions();
 };
@@ -138,25 +139,39 @@ void TestHandoutCli::modelHandoutEndsWithTheAtlas()
     QVERIFY(!pages[pages.size() - 2].join(' ').contains("Head atlas of"));
 }
 
-void TestHandoutCli::atlasFigureNeedsTheAtlas()
+void TestHandoutCli::analysisFigureNeedsItsAnalysis_data()
 {
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("option");
+    QTest::newRow("atlas") << "atlas"
+                           << "--atlas";
+    QTest::newRow("lens") << "lens"
+                          << "--logit-lens";
+    QTest::newRow("rollout") << "rollout"
+                             << "--rollout";
+}
+
+// --figure atlas, lens or rollout without the analysis is refused naming the option; with it,
+// the figure is written at its default size (16 x 12 cm at 300 dpi).
+void TestHandoutCli::analysisFigureNeedsItsAnalysis()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, option);
     QTemporaryDir dir;
-    const QStringList figure{"--model",      headlens::test::tinyGpt2(),
-                             "--text",       "The cat sat on the mat.",
-                             "--export-dir", dir.path(),
-                             "--figures",    "png",
-                             "--figure",     "atlas"};
-    const Run without = runProgram("headlens-cli", figure);
+    const QStringList asked{"--model",      headlens::test::tinyGpt2(),
+                            "--text",       "The cat sat on the mat.",
+                            "--export-dir", dir.path(),
+                            "--figures",    "png",
+                            "--figure",     figure};
+    const Run without = runProgram("headlens-cli", asked);
     QCOMPARE(without.exitCode, 2);
-    QVERIFY2(without.err.contains("--figure atlas draws the head atlas of a model: add --model "
-                                  "DIR and --atlas."),
+    QVERIFY2(without.err.contains("--figure " + figure) &&
+                 without.err.contains("add --model DIR and " + option + "."),
              qPrintable(without.err));
-    QVERIFY(!QFile::exists(dir.filePath("atlas.png")));
-    const Run with = runProgram("headlens-cli", figure + QStringList{"--atlas"});
+    QVERIFY(!QFile::exists(dir.filePath(figure + ".png")));
+    const Run with = runProgram("headlens-cli", asked + QStringList{option});
     QVERIFY2(with.exitCode == 0, qPrintable(with.err));
-    QVERIFY(QFile::exists(dir.filePath("atlas.png")));
-    // 16 x 12 cm at 300 dpi.
-    QCOMPARE(QImage(dir.filePath("atlas.png")).size(), QSize(1890, 1417));
+    QCOMPARE(QImage(dir.filePath(figure + ".png")).size(), QSize(1890, 1417));
 }
 
 void TestHandoutCli::badPaperExitsWithTwoAndSaysWhy_data()

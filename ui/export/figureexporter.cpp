@@ -138,6 +138,14 @@ QString FigureExporter::problemWith(const FigureRequest &request) const
         return m_atlas ? QString()
                        : QObject::tr("an atlas figure needs the head atlas of a model: open a "
                                      "checkpoint and score its heads first");
+    if (request.content == Content::Lens)
+        return m_lens && m_model ? QString()
+                                 : QObject::tr("a lens figure needs the logit lens of a model's "
+                                               "run: open a checkpoint and read its lens first");
+    if (request.content == Content::Rollout)
+        return m_flow && m_model ? QString()
+                                 : QObject::tr("a rollout figure needs the rollout of a model's "
+                                               "run: open a checkpoint and roll it out first");
     if (!m_trace)
         return QObject::tr("there is no computed attention to draw yet");
     if (request.content == Content::Head &&
@@ -172,11 +180,14 @@ void FigureExporter::write(const QString &path, const FigureRequest &request) co
         canvas.finish();
         return;
     }
-    SheetContent content = request.content == Content::Model ? SheetBuilder::model(*m_model, style)
-                           : request.content == Content::Atlas ? SheetBuilder::atlas(*m_atlas)
-                           : request.content == Content::Head
-                               ? SheetBuilder::head(m_trace, m_batch, request.index, style)
-                               : SheetBuilder::heads(m_trace, m_batch, style);
+    SheetContent content =
+        request.content == Content::Model     ? SheetBuilder::model(*m_model, style)
+        : request.content == Content::Atlas   ? SheetBuilder::atlas(*m_atlas)
+        : request.content == Content::Lens    ? SheetBuilder::logitLens(*m_lens, m_model->tokens)
+        : request.content == Content::Rollout ? SheetBuilder::rollout(*m_flow, m_model->tokens)
+        : request.content == Content::Head
+            ? SheetBuilder::head(m_trace, m_batch, request.index, style)
+            : SheetBuilder::heads(m_trace, m_batch, style);
     HeatmapSheet sheet(std::move(content), style, 7.5);
     sheet.fitLabels(5.0, 10.0, area.size());
     // Centred on the page both ways: square cells rarely use all of it.

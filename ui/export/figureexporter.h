@@ -4,10 +4,12 @@
 #include "attention/trace.h"
 #include "export/figurerequest.h"
 #include "model/headatlas.h"
+#include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "plot/plotstyle.h"
 #include "print/cellchoice.h"
 #include "runner/traceanalysis.h"
+#include "stats/attentionflow.h"
 
 #include <QString>
 #include <QStringList>
@@ -37,12 +39,16 @@ public:
     void setModel(std::shared_ptr<const ModelRun> model);
     /// The head atlas Content::Atlas draws.
     void setAtlas(std::shared_ptr<const HeadAtlas> atlas) { m_atlas = std::move(atlas); }
+    /// The logit lens of setModel's run, which Content::Lens draws.
+    void setLens(std::shared_ptr<const LogitLens> lens) { m_lens = std::move(lens); }
+    /// The rollout of setModel's run, which Content::Rollout draws.
+    void setFlow(std::shared_ptr<const AttentionFlow> flow) { m_flow = std::move(flow); }
     /// The cell a step figure works out (otherwise the strongest weight of head 1).
     void setCell(const CellChoice &cell) { m_cell = cell; }
 
     /// One figure; the format follows the suffix (.png, .pdf, .svg). Throws InputError for
     /// another suffix, a head or step that is not there, a model figure without a model, an
-    /// atlas figure without an atlas.
+    /// analysis's figure without the analysis.
     void write(const QString &path, const FigureRequest &request) const;
     /// heads.<format> and head_<i>.<format> in `directory` (created), at `request`'s size (its
     /// content is ignored; a size of 0 x 0 is each figure's default) and DPI; the paths written.
@@ -59,6 +65,8 @@ private:
     std::shared_ptr<const TraceAnalysis> m_analysis;
     std::shared_ptr<const ModelRun> m_model;
     std::shared_ptr<const HeadAtlas> m_atlas;
+    std::shared_ptr<const LogitLens> m_lens;
+    std::shared_ptr<const AttentionFlow> m_flow;
     std::optional<CellChoice> m_cell;
     int m_batch = 0;
     PlotStyle m_style;

@@ -10,11 +10,13 @@ struct FigureRequest
 {
     enum class Content
     {
-        Heads, ///< the grid of every head
-        Head,  ///< one head, `index`
-        Model, ///< every layer x head of an opened model
-        Step,  ///< one pipeline step, `index`, laid out as on the handout
-        Atlas, ///< the head atlas of an opened model: every head's type
+        Heads,   ///< the grid of every head
+        Head,    ///< one head, `index`
+        Model,   ///< every layer x head of an opened model
+        Step,    ///< one pipeline step, `index`, laid out as on the handout
+        Atlas,   ///< the head atlas of an opened model: every head's type
+        Lens,    ///< the logit lens of an opened model's run
+        Rollout, ///< the attention rollout through each layer of an opened model's run
     };
 
     Content content = Content::Heads;
@@ -22,8 +24,8 @@ struct FigureRequest
     QSizeF inches{0.0, 0.0}; ///< 0 x 0: defaultInches(content)
     int dpi = 300;           ///< pixels per inch of a PNG (its pHYs says so too)
 
-    /// 16 x 10 cm for the heads, 10 x 9 cm for one head, 16 x 12 cm for a model or its atlas,
-    /// an A4 page across (27.7 x 19 cm) for a step.
+    /// 16 x 10 cm for the heads, 10 x 9 cm for one head, 16 x 12 cm for a model or an
+    /// analysis of it (atlas, lens, rollout), an A4 page across (27.7 x 19 cm) for a step.
     static QSizeF defaultInches(Content content)
     {
         const double cm = 1.0 / 2.54;
@@ -32,6 +34,8 @@ struct FigureRequest
             return QSizeF(10 * cm, 9 * cm);
         case Content::Model:
         case Content::Atlas:
+        case Content::Lens:
+        case Content::Rollout:
             return QSizeF(16 * cm, 12 * cm);
         case Content::Step:
             return QSizeF(27.7 * cm, 19 * cm);

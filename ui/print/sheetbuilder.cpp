@@ -171,6 +171,61 @@ SheetContent SheetBuilder::atlas(const HeadAtlas &atlas)
     return sheet;
 }
 
+SheetContent SheetBuilder::logitLens(const LogitLens &lens, const std::vector<std::string> &tokens,
+                                     int maxCells)
+{
+    SheetContent sheet;
+    const ColorRange probability{0.0, 1.0}; // the same scale for every text and model
+    const int stages = lens.stages(), positions = int(lens.positions.size());
+    QStringList tops; // each stage's top token, row by row (drawn only when nothing is pooled)
+    for (int stage = 0; stage < stages; ++stage) {
+        sheet.rowLabels << (stage == 0 ? tr("embeddings") : tr("layer %1").arg(stage - 1));
+        for (int p = 0; p < positions; ++p) {
+            const auto &top = lens.topAt(stage, p);
+            tops << (top.empty()
+                         ? QString()
+                         : QString::fromStdString(Tokenizer::displayLabel(top.front().label)));
+        }
+    }
+    for (const int position : lens.positions)
+        sheet.colLabels << QString::fromStdString(
+            Tokenizer::displayLabel(tokens.at(size_t(position))));
+    sheet.panels.push_back({MaxPool::pool(lens.finalProbability, maxCells), stages, positions,
+                            maxCells, QString(), QColor(), probability, tops});
+    sheet.rowTitle = tr("after");
+    sheet.colTitle = tr("position");
+    sheet.legendTitle = tr("probability of the final prediction");
+    sheet.legendRange = probability;
+    return sheet;
+}
+
+SheetContent SheetBuilder::rollout(const AttentionFlow &flow,
+                                   const std::vector<std::string> &tokens, int maxCells)
+{
+    SheetContent sheet;
+    const ColorRange share{0.0, 1.0};
+    const int64_t layers = flow.rollout.shape().size(0);
+    for (int64_t layer = 0; layer < layers; ++layer) {
+        const ConstRowMatrixMap r = flow.rollout.matrix({layer});
+        sheet.panels.push_back({MaxPool::pool(r, maxCells),
+                                int(r.rows()),
+                                int(r.cols()),
+                                maxCells,
+                                tr("rollout through layer %1").arg(layer),
+                                QColor(),
+                                share,
+                                {}});
+    }
+    for (const std::string &token : tokens)
+        sheet.rowLabels << QString::fromStdString(Tokenizer::displayLabel(token));
+    sheet.colLabels = sheet.rowLabels;
+    sheet.rowTitle = tr("token");
+    sheet.colTitle = tr("input token");
+    sheet.legendTitle = tr("share of the token's stream");
+    sheet.legendRange = share;
+    return sheet;
+}
+
 std::optional<TraceKey> SheetBuilder::stepTensor(const Trace &trace, const TraceStep &step)
 {
     for (const auto *keys : {&step.outputs, &step.inputs})

@@ -3,8 +3,10 @@
 
 #include "attention/trace.h"
 #include "model/headatlas.h"
+#include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "print/heatmapsheet.h"
+#include "stats/attentionflow.h"
 
 #include <QCoreApplication>
 
@@ -38,6 +40,15 @@ public:
     /// The head atlas as the Atlas tab draws it by default: layers x heads, each cell its type
     /// ("prev", "ind", "-") coloured by how far that type's score stands above chance.
     static SheetContent atlas(const HeadAtlas &atlas);
+    /// The logit lens as the Lens tab draws it: stages x positions (labelled with `tokens`, the
+    /// run's), each cell the stage's top token coloured by the probability of the final
+    /// prediction (0 to 1).
+    static SheetContent logitLens(const LogitLens &lens, const std::vector<std::string> &tokens,
+                                  int maxCells = kPrintCells);
+    /// The attention rollout through each layer (AttentionFlow::rollout), a panel per layer on
+    /// one 0-1 scale, queries and keys labelled with `tokens`, as the Flow tab draws it.
+    static SheetContent rollout(const AttentionFlow &flow, const std::vector<std::string> &tokens,
+                                int maxCells = kPrintCells);
     /// The tensor a step's heatmaps show, as the pipeline's gallery starts with it: the first
     /// output the trace holds, else the first input; nothing for a step without one.
     static std::optional<TraceKey> stepTensor(const Trace &trace, const TraceStep &step);

@@ -29,6 +29,10 @@ QString FigureCommands::defaultName(const FigureRequest &request) const
         return "model.png";
     case FigureRequest::Content::Atlas:
         return "atlas.png";
+    case FigureRequest::Content::Lens:
+        return "lens.png";
+    case FigureRequest::Content::Rollout:
+        return "rollout.png";
     case FigureRequest::Content::Step:
         return QString("step_%1.png").arg(request.index + 1);
     case FigureRequest::Content::Heads:

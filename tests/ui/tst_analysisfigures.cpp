@@ -1,13 +1,20 @@
-// tst_atlaspage: the head atlas on paper (the handout's last page, --figure atlas): every head's
-// cell in the colour of how far its type stands above chance, named by its type; the heading,
-// the probes, the type counts and the chances around it, in that order, inside the page.
+// tst_analysisfigures: the analyses of a model on paper. The head atlas (the handout's last page,
+// --figure atlas): every head's cell in the colour of how far its type stands above chance,
+// named by its type; the heading, the probes, the type counts and the chances around it, in
+// that order, inside the page. The logit lens and the rollout (--figure lens, rollout): the
+// core's values, words and scales.
 #include "drawnheatmap.h"
 #include "pdfpages.h"
 
 #include "export/figureexporter.h"
+#include "model/modelopener.h"
+#include "model/runflow.h"
 #include "print/atlaspage.h"
 #include "print/laidoutpage.h"
+#include "print/sheetbuilder.h"
+#include "testdata.h"
 #include "testmain.h"
+#include "text/tokenizer.h"
 
 #include <qcustomplot.h>
 
@@ -45,7 +52,7 @@ std::shared_ptr<const HeadAtlas> handAtlas()
 
 } // namespace
 
-class TestAtlasPage : public QObject
+class TestAnalysisFigures : public QObject
 {
     Q_OBJECT
 
@@ -54,9 +61,11 @@ private slots:
     void blocksFollowEachOtherInsideThePage();
     void figureNamesEveryHeadsType();
     void atlasFigureWithoutAtlasIsRefused();
+    void lensAndRolloutSheetsHoldTheCoresValues();
+    void lensAndRolloutFiguresAreWritten();
 };
 
-void TestAtlasPage::eachCellHasItsTypesColour()
+void TestAnalysisFigures::eachCellHasItsTypesColour()
 {
     const auto atlas = handAtlas();
     QVERIFY(atlas->type(0, 0) == AtlasScore::PreviousToken);
@@ -97,7 +106,7 @@ void TestAtlasPage::eachCellHasItsTypesColour()
     QCOMPARE(atlas->typeStrength(1, 0), 0.0);
 }
 
-void TestAtlasPage::blocksFollowEachOtherInsideThePage()
+void TestAnalysisFigures::blocksFollowEachOtherInsideThePage()
 {
     QImage image(800, 1100, QImage::Format_RGB32);
     LaidOutPage laid;
@@ -126,7 +135,7 @@ void TestAtlasPage::blocksFollowEachOtherInsideThePage()
     QVERIFY(!atlasPage.legendText().contains("[CLS]"));
 }
 
-void TestAtlasPage::figureNamesEveryHeadsType()
+void TestAnalysisFigures::figureNamesEveryHeadsType()
 {
     FigureExporter exporter(nullptr);
     exporter.setAtlas(handAtlas());
@@ -148,7 +157,7 @@ void TestAtlasPage::figureNamesEveryHeadsType()
     QVERIFY2(texts.join(' ').contains("type's score above chance"), qPrintable(texts.join(" | ")));
 }
 
-void TestAtlasPage::atlasFigureWithoutAtlasIsRefused()
+void TestAnalysisFigures::atlasFigureWithoutAtlasIsRefused()
 {
     const FigureExporter exporter(nullptr);
     FigureRequest request;
@@ -156,5 +165,81 @@ void TestAtlasPage::atlasFigureWithoutAtlasIsRefused()
     QVERIFY(exporter.problemWith(request).contains("needs the head atlas of a model"));
 }
 
-HEADLENS_TEST_MAIN(TestAtlasPage)
-#include "tst_atlaspage.moc"
+namespace {
+
+/// The tiny GPT-2's run of a short text, its logit lens and its flow.
+struct LensRun
+{
+    std::shared_ptr<const ModelRun> run;
+    std::shared_ptr<const LogitLens> lens;
+    std::shared_ptr<const AttentionFlow> flow;
+};
+
+LensRun lensRun()
+{
+    const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
+    const ModelInput input(model->encode("The cat sat on the mat"));
+    LensRun r;
+    r.run = model->run(input, 0, {});
+    r.lens = std::make_shared<const LogitLens>(model->logitLens(input, 5, {}));
+    r.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(*model, *r.run));
+    return r;
+}
+
+} // namespace
+
+void TestAnalysisFigures::lensAndRolloutSheetsHoldTheCoresValues()
+{
+    const LensRun r = lensRun();
+    const SheetContent lens = SheetBuilder::logitLens(*r.lens, r.run->tokens);
+    QCOMPARE(lens.panels.size(), size_t(1));
+    QCOMPARE(lens.panels[0].pooled, r.lens->finalProbability); // 3 stages x 6 positions
+    QCOMPARE(lens.panels[0].rows, 3);
+    QCOMPARE(lens.rowLabels, (QStringList{"embeddings", "layer 0", "layer 1"}));
+    QCOMPARE(lens.colLabels.size(), int(r.run->tokens.size()));
+    QCOMPARE(lens.panels[0].range.lower, 0.0);
+    QCOMPARE(lens.panels[0].range.upper, 1.0);
+    // Each cell names its stage's top token.
+    QCOMPARE(lens.panels[0].cellTexts.size(), 3 * int(r.lens->positions.size()));
+    QCOMPARE(lens.panels[0].cellTexts.back(),
+             QString::fromStdString(Tokenizer::displayLabel(
+                 r.lens->topAt(2, int(r.lens->positions.size()) - 1).front().label)));
+    const SheetContent rollout = SheetBuilder::rollout(*r.flow, r.run->tokens);
+    QCOMPARE(rollout.panels.size(), size_t(2));
+    for (int64_t layer = 0; layer < 2; ++layer) {
+        QCOMPARE(rollout.panels[size_t(layer)].pooled, RowMatrix(r.flow->rollout.matrix({layer})));
+        QCOMPARE(rollout.panels[size_t(layer)].title,
+                 QString("rollout through layer %1").arg(layer));
+    }
+}
+
+void TestAnalysisFigures::lensAndRolloutFiguresAreWritten()
+{
+    const LensRun r = lensRun();
+    FigureExporter exporter(r.run->layerTrace);
+    FigureRequest request;
+    request.content = FigureRequest::Content::Lens;
+    QVERIFY(exporter.problemWith(request).contains("needs the logit lens"));
+    request.content = FigureRequest::Content::Rollout;
+    QVERIFY(exporter.problemWith(request).contains("needs the rollout"));
+    exporter.setModel(r.run);
+    exporter.setLens(r.lens);
+    exporter.setFlow(r.flow);
+    QTemporaryDir dir;
+    for (const auto content : {FigureRequest::Content::Lens, FigureRequest::Content::Rollout}) {
+        request.content = content;
+        const QString path = dir.filePath(QString("figure%1.pdf").arg(int(content)));
+        exporter.write(path, request);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString texts = test::PdfPages(file.readAll()).texts().join(' ');
+        const QStringList words = content == FigureRequest::Content::Lens
+                                      ? QStringList{"embeddings", "layer 1", "after", "position"}
+                                      : QStringList{"rollout through layer 1", "input token"};
+        for (const QString &word : words)
+            QVERIFY2(texts.contains(word), qPrintable(word + ": " + texts));
+    }
+}
+
+HEADLENS_TEST_MAIN(TestAnalysisFigures)
+#include "tst_analysisfigures.moc"
