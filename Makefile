@@ -17,13 +17,17 @@ deps:
 	@./scripts/install-deps.sh
 
 build: deps
-	cmake --preset release $(CONFIGURE_FLAGS) >/dev/null
+	cmake --preset release $(CONFIGURE_FLAGS) -DHEADLENS_BUILD_BENCH=ON >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
 run: build
 	@./scripts/run.sh build/release
 
-test: build
+# The programs and the tests, not the benchmark harness, which no test runs (`make bench` and
+# `make run` build it).
+test: deps
+	cmake --preset release $(CONFIGURE_FLAGS) -DHEADLENS_BUILD_BENCH=OFF >/dev/null
+	cmake --build --preset release -j $(JOBS)
 	ctest --preset release
 
 # The Qt-free core's tests alone: builds headlens_core and tests/core, no Widgets code.
@@ -65,7 +69,6 @@ soak: build
 	  ./build/release/tests/ui_tests_features tst_killedsaves
 
 bench: build
-	cmake --build --preset release --target headlens-bench -j $(JOBS)
 	./build/release/app/bench/headlens-bench --json build/release/bench.json
 
 format:
