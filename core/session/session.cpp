@@ -193,7 +193,8 @@ void Session::addLens(const TraceJob &job, const OpenedModel &model, const Model
         run.atlas = std::make_shared<const HeadAtlas>(
             computeHeadAtlas(model, *run.model, AtlasProbe(), progress));
     if (lens.flow)
-        run.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(model, *run.model));
+        run.flow =
+            std::make_shared<const AttentionFlow>(attentionFlowOf(model, *run.model, progress));
     if (lens.circuitsLayer >= 0)
         run.circuits = std::make_shared<const HeadCircuits>(model.circuits(
             lens.circuitsLayer, lens.circuitsHead, circuitTokens(model, *run.model)));

@@ -1,6 +1,10 @@
 // Tests attention rollout and value-weighted attention against products and shares worked out
 // by hand.
+#include "attention/attentionforward.h"
+#include "model/modelopener.h"
+#include "model/runflow.h"
 #include "stats/attentionflow.h"
+#include "testdata.h"
 #include "testmain.h"
 
 #include <QTest>
@@ -47,7 +51,30 @@ private slots:
     void rolloutOfThreeLayersByHand();
     void rolloutAveragesTheHeadsChosen();
     void valueWeightingByHand();
+    void aRunsFlowStopsWhenAsked();
 };
+
+// The window's Flow tab forgets a request when a newer one comes: the one before stops between
+// its parts, and the whole of it is the same with or without a progress callback.
+void TestAttentionFlow::aRunsFlowStopsWhenAsked()
+{
+    const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
+    const auto run = model->run(ModelInput(model->encode("The cat sat on the mat")), 0, {});
+    std::vector<double> seen;
+    const AttentionFlow whole = attentionFlowOf(*model, *run, [&](double fraction) {
+        seen.push_back(fraction);
+        return true;
+    });
+    QCOMPARE(seen, (std::vector<double>{0.0, 1.0 / 3.0, 2.0 / 3.0}));
+    const AttentionFlow plain = attentionFlowOf(*model, *run);
+    QVERIFY(whole.rollout.matrix({1}) == plain.rollout.matrix({1}));
+    QVERIFY(whole.valueWeighted.matrix({1, 1}) == plain.valueWeighted.matrix({1, 1}));
+    int calls = 0;
+    QVERIFY_THROWS_EXCEPTION(Cancelled, attentionFlowOf(*model, *run, [&](double) {
+                                 return ++calls < 2; // stop after the rollout
+                             }));
+    QCOMPARE(calls, 2);
+}
 
 // Three one-head layers, second rows [0.5, 0.5], [1, 0], [0.2, 0.8]. With the residual,
 // 0.5 A + 0.5 I: [0.25, 0.75], [0.5, 0.5], [0.1, 0.9]. Through the layers:

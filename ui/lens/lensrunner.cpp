@@ -94,8 +94,8 @@ void LensRunner::startFlow(std::shared_ptr<const ModelRun> run)
 {
     start<AttentionFlow>(
         m_flow, m_flowRunning,
-        [run](const std::function<bool(double)> &) {
-            return attentionFlowOf(*run->source.model, *run);
+        [run](const std::function<bool(double)> &progress) {
+            return attentionFlowOf(*run->source.model, *run, progress);
         },
         [](LensRunner &r, std::shared_ptr<const AttentionFlow> flow) { emit r.flowReady(flow); },
         [](LensRunner &r, const QString &message) { emit r.flowFailed(message); });
