@@ -37,11 +37,11 @@ std::pair<FigureRequest, QString> figureFor(const std::string &item, const Trace
     using Content = FigureRequest::Content;
     const QString text = QString::fromStdString(item);
     const QString what = text.section(':', 1);
-    const std::pair<const char *, Content> whole[] = {{"heads", Content::Heads},
-                                                      {"model", Content::Model},
-                                                      {"atlas", Content::Atlas},
-                                                      {"lens", Content::Lens},
-                                                      {"rollout", Content::Rollout}};
+    const std::pair<const char *, Content> whole[] = {
+        {"heads", Content::Heads},      {"model", Content::Model},
+        {"atlas", Content::Atlas},      {"lens", Content::Lens},
+        {"rollout", Content::Rollout},  {"dla", Content::Attribution},
+        {"circuits", Content::Circuits}};
     for (const auto &[name, content] : whole)
         if (text == name) {
             request.content = content;
@@ -69,6 +69,12 @@ std::pair<FigureRequest, QString> figureFor(const std::string &item, const Trace
     return {request, name};
 }
 
+/// What the job computed that a figure can draw.
+FigureAnalyses analysesOf(const TraceRun &run)
+{
+    return {run.atlas, run.logitLens, run.flow, run.attribution, run.circuits};
+}
+
 /// --figure-size and --dpi as a request (its content set per figure).
 FigureRequest sizedRequest(const CommandLineRequest &request)
 {
@@ -85,9 +91,7 @@ std::vector<std::pair<FigureRequest, QString>> figuresFor(const TraceRun &run,
     std::vector<std::pair<FigureRequest, QString>> figures;
     FigureExporter exporter(run.trace);
     exporter.setModel(run.model);
-    exporter.setAtlas(run.atlas);
-    exporter.setLens(run.logitLens);
-    exporter.setFlow(run.flow);
+    exporter.setAnalyses(analysesOf(run));
     for (const std::string &item : request.figureContents) {
         figures.push_back(figureFor(item, *run.trace, sizedRequest(request)));
         if (const QString problem = exporter.problemWith(figures.back().first); !problem.isEmpty())
@@ -127,9 +131,7 @@ int writeFigures(const TraceRun &run, const CommandLineRequest &request)
         FigureExporter exporter(run.trace, static_cast<int>(b));
         exporter.setAnalysis(analysis);
         exporter.setModel(run.model);
-        exporter.setAtlas(run.atlas);
-        exporter.setLens(run.logitLens);
-        exporter.setFlow(run.flow);
+        exporter.setAnalyses(analysesOf(run));
         if (!QDir().mkpath(folder))
             throw InputError("Cannot create the folder " + folder.toStdString() + ".");
         for (const std::string &format : request.figureFormats) {

@@ -78,15 +78,18 @@ void checkFigureRequest(const CommandLineRequest &request)
         if (item == "model" && request.modelDir.empty())
             throw InputError("--figure model draws every layer and head of a model: add --model "
                              "DIR (a GPT-2 folder) or --model TOY.npz.");
-        if (item == "atlas" && (request.modelDir.empty() || !request.lens.atlas))
-            throw InputError("--figure atlas draws the head atlas of a model: add --model DIR "
-                             "and --atlas.");
-        if (item == "lens" && (request.modelDir.empty() || !request.lens.logitLens))
-            throw InputError("--figure lens draws the logit lens of a model: add --model DIR "
-                             "and --logit-lens.");
-        if (item == "rollout" && (request.modelDir.empty() || !request.lens.flow))
-            throw InputError("--figure rollout draws the rollout of a model: add --model DIR "
-                             "and --rollout.");
+        // An analysis's figure: the option that computes it.
+        const std::pair<const char *, std::pair<bool, const char *>> analyses[] = {
+            {"atlas", {request.lens.atlas, "--atlas"}},
+            {"lens", {request.lens.logitLens, "--logit-lens"}},
+            {"rollout", {request.lens.flow, "--rollout"}},
+            {"dla", {!request.lens.token.empty(), "--dla TOKEN"}},
+            {"circuits", {request.lens.circuitsLayer >= 0, "--circuits L.H"}}};
+        for (const auto &[name, computed] : analyses)
+            if (item == name && (request.modelDir.empty() || !computed.first))
+                throw InputError("--figure " + item +
+                                 " draws an analysis of a model: add --model DIR and " +
+                                 computed.second + ".");
     }
     if (!request.handoutPath.empty() && !request.intervene.corpusPath.empty())
         throw InputError("--handout prints the steps of one text's trace; --corpus runs every "

@@ -177,8 +177,8 @@ Output:
   --figure LIST             what to draw, comma-separated: heads (the grid), head:N (one head,
                             N from 1), step:N or step:NAME (a pipeline step as on the handout,
                             e.g. step:6 or step:softmax), model (every layer x head of --model),
-                            atlas, lens, rollout (with --model and --atlas, --logit-lens,
-                            --rollout: every head's type, the lens, the rollout by layer)
+                            atlas, lens, rollout, dla, circuits (with --model and --atlas,
+                            --logit-lens, --rollout, --dla, --circuits: each analysis's map)
   --figure-size WxH         the figures' size on paper in cm, mm or in, e.g. 8.5x6cm or
                             3.3x2.4in (default: 16x10cm for the grid, 10x9cm for a head)
   --dpi N                   PNG resolution, 30 to 2400 dots per inch (default 300); the PNG

@@ -63,14 +63,15 @@ std::vector<std::string> PrintOptions::figureContents(const std::string &value)
         const bool counted = !what.empty() && *end == '\0' && number >= 1;
         const bool named = !what.empty() && !std::isdigit(static_cast<unsigned char>(what[0]));
         const bool whole = kind == "heads" || kind == "model" || kind == "atlas" ||
-                           kind == "lens" || kind == "rollout";
+                           kind == "lens" || kind == "rollout" || kind == "dla" ||
+                           kind == "circuits";
         const bool ok = (whole && colon == std::string::npos) || (kind == "head" && counted) ||
                         (kind == "step" && (counted || named));
         if (!ok)
-            throw InputError(
-                "--figure expects heads, head:N, step:N (or a step's name, e.g. "
-                "step:softmax), model, atlas, lens or rollout, comma-separated, N from 1; got '" +
-                quotedText(item) + "'.");
+            throw InputError("--figure expects heads, head:N, step:N (or a step's name, e.g. "
+                             "step:softmax), model, atlas, lens, rollout, dla or circuits, "
+                             "comma-separated, N from 1; got '" +
+                             quotedText(item) + "'.");
         items.push_back(item);
     }
     return items;

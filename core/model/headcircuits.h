@@ -22,6 +22,13 @@ struct HeadCircuits
     std::vector<int> tokens;         ///< (T) the ids read
     std::vector<std::string> labels; ///< (T) their labels
     HeadCircuit circuit;
+
+    /// The text's tokens a map shows at most (the Circuits tab, --figure circuits).
+    static constexpr int kMapTokens = 40;
+
+    /// How many of `tokens`, from the first, are tokens of `text` (the ids of a run): the maps'
+    /// rows and columns that read the text itself, at most `most`.
+    int textTokenCount(const std::vector<int> &text, int most) const;
 };
 
 } // namespace headlens

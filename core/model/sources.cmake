@@ -18,6 +18,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/transformerlens.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headatlas.cpp
     ${CMAKE_CURRENT_LIST_DIR}/headatlasprobe.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/headcircuits.cpp
     ${CMAKE_CURRENT_LIST_DIR}/runflow.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenpredictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../io/safetensorsfile.cpp

@@ -142,21 +142,23 @@ void TestHandoutCli::modelHandoutEndsWithTheAtlas()
 void TestHandoutCli::analysisFigureNeedsItsAnalysis_data()
 {
     QTest::addColumn<QString>("figure");
-    QTest::addColumn<QString>("option");
-    QTest::newRow("atlas") << "atlas"
-                           << "--atlas";
-    QTest::newRow("lens") << "lens"
-                          << "--logit-lens";
-    QTest::newRow("rollout") << "rollout"
-                             << "--rollout";
+    QTest::addColumn<QStringList>("computes");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("atlas") << "atlas" << QStringList{"--atlas"} << "--atlas";
+    QTest::newRow("lens") << "lens" << QStringList{"--logit-lens"} << "--logit-lens";
+    QTest::newRow("rollout") << "rollout" << QStringList{"--rollout"} << "--rollout";
+    QTest::newRow("dla") << "dla" << QStringList{"--dla", " the"} << "--dla TOKEN";
+    QTest::newRow("circuits") << "circuits" << QStringList{"--circuits", "1.2"} << "--circuits L.H";
 }
 
-// --figure atlas, lens or rollout without the analysis is refused naming the option; with it,
-// the figure is written at its default size (16 x 12 cm at 300 dpi).
+// --figure atlas, lens, rollout, dla or circuits without its analysis is refused naming the
+// option that computes it; with it, the figure is written at its default size (16 x 12 cm at
+// 300 dpi).
 void TestHandoutCli::analysisFigureNeedsItsAnalysis()
 {
     QFETCH(QString, figure);
-    QFETCH(QString, option);
+    QFETCH(QStringList, computes);
+    QFETCH(QString, named);
     QTemporaryDir dir;
     const QStringList asked{"--model",      headlens::test::tinyGpt2(),
                             "--text",       "The cat sat on the mat.",
@@ -165,11 +167,13 @@ void TestHandoutCli::analysisFigureNeedsItsAnalysis()
                             "--figure",     figure};
     const Run without = runProgram("headlens-cli", asked);
     QCOMPARE(without.exitCode, 2);
-    QVERIFY2(without.err.contains("--figure " + figure) &&
-                 without.err.contains("add --model DIR and " + option + "."),
+    QVERIFY2(without.err.contains("--figure " + figure +
+                                  " draws an analysis of a model: add "
+                                  "--model DIR and " +
+                                  named + "."),
              qPrintable(without.err));
     QVERIFY(!QFile::exists(dir.filePath(figure + ".png")));
-    const Run with = runProgram("headlens-cli", asked + QStringList{option});
+    const Run with = runProgram("headlens-cli", asked + computes);
     QVERIFY2(with.exitCode == 0, qPrintable(with.err));
     QCOMPARE(QImage(dir.filePath(figure + ".png")).size(), QSize(1890, 1417));
 }

@@ -10,11 +10,14 @@
 #include "model/modelopener.h"
 #include "model/runflow.h"
 #include "print/atlaspage.h"
+#include "print/heatmapsheet.h"
 #include "print/laidoutpage.h"
 #include "print/sheetbuilder.h"
+#include "session/session.h"
 #include "testdata.h"
 #include "testmain.h"
 #include "text/tokenizer.h"
+#include "views/differenceheatmap.h"
 
 #include <qcustomplot.h>
 
@@ -52,6 +55,31 @@ std::shared_ptr<const HeadAtlas> handAtlas()
 
 } // namespace
 
+namespace {
+
+/// The tiny GPT-2's run of a short text, its logit lens and its flow.
+struct LensRun
+{
+    std::shared_ptr<const OpenedModel> model;
+    std::shared_ptr<const ModelRun> run;
+    std::shared_ptr<const LogitLens> lens;
+    std::shared_ptr<const AttentionFlow> flow;
+};
+
+LensRun lensRun()
+{
+    const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
+    const ModelInput input(model->encode("The cat sat on the mat"));
+    LensRun r;
+    r.model = model;
+    r.run = model->run(input, 0, {});
+    r.lens = std::make_shared<const LogitLens>(model->logitLens(input, 5, {}));
+    r.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(*model, *r.run));
+    return r;
+}
+
+} // namespace
+
 class TestAnalysisFigures : public QObject
 {
     Q_OBJECT
@@ -63,6 +91,8 @@ private slots:
     void atlasFigureWithoutAtlasIsRefused();
     void lensAndRolloutSheetsHoldTheCoresValues();
     void lensAndRolloutFiguresAreWritten();
+    void attributionAndCircuitsSheetsHoldTheCoresValues();
+    void attributionIsDrawnInTheDivergingMap();
 };
 
 void TestAnalysisFigures::eachCellHasItsTypesColour()
@@ -138,7 +168,8 @@ void TestAnalysisFigures::blocksFollowEachOtherInsideThePage()
 void TestAnalysisFigures::figureNamesEveryHeadsType()
 {
     FigureExporter exporter(nullptr);
-    exporter.setAtlas(handAtlas());
+    exporter.setModel(lensRun().run);
+    exporter.setAnalyses({handAtlas(), nullptr, nullptr, nullptr, nullptr});
     FigureRequest request;
     request.content = FigureRequest::Content::Atlas;
     QVERIFY2(exporter.problemWith(request).isEmpty(), qPrintable(exporter.problemWith(request)));
@@ -164,29 +195,6 @@ void TestAnalysisFigures::atlasFigureWithoutAtlasIsRefused()
     request.content = FigureRequest::Content::Atlas;
     QVERIFY(exporter.problemWith(request).contains("needs the head atlas of a model"));
 }
-
-namespace {
-
-/// The tiny GPT-2's run of a short text, its logit lens and its flow.
-struct LensRun
-{
-    std::shared_ptr<const ModelRun> run;
-    std::shared_ptr<const LogitLens> lens;
-    std::shared_ptr<const AttentionFlow> flow;
-};
-
-LensRun lensRun()
-{
-    const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
-    const ModelInput input(model->encode("The cat sat on the mat"));
-    LensRun r;
-    r.run = model->run(input, 0, {});
-    r.lens = std::make_shared<const LogitLens>(model->logitLens(input, 5, {}));
-    r.flow = std::make_shared<const AttentionFlow>(attentionFlowOf(*model, *r.run));
-    return r;
-}
-
-} // namespace
 
 void TestAnalysisFigures::lensAndRolloutSheetsHoldTheCoresValues()
 {
@@ -223,8 +231,7 @@ void TestAnalysisFigures::lensAndRolloutFiguresAreWritten()
     request.content = FigureRequest::Content::Rollout;
     QVERIFY(exporter.problemWith(request).contains("needs the rollout"));
     exporter.setModel(r.run);
-    exporter.setLens(r.lens);
-    exporter.setFlow(r.flow);
+    exporter.setAnalyses({nullptr, r.lens, r.flow, nullptr, nullptr});
     QTemporaryDir dir;
     for (const auto content : {FigureRequest::Content::Lens, FigureRequest::Content::Rollout}) {
         request.content = content;
@@ -239,6 +246,78 @@ void TestAnalysisFigures::lensAndRolloutFiguresAreWritten()
         for (const QString &word : words)
             QVERIFY2(texts.contains(word), qPrintable(word + ": " + texts));
     }
+}
+
+void TestAnalysisFigures::attributionAndCircuitsSheetsHoldTheCoresValues()
+{
+    const LensRun r = lensRun();
+    const OpenedModel &model = *r.model;
+    const int token = model.answerToken(" the");
+    const LogitAttribution attribution =
+        model.attribution(ModelInput(r.run->tokenIds), -1, token, -1, 10, {});
+    const SheetContent dla = SheetBuilder::attribution(attribution);
+    QVERIFY(dla.diverging);
+    QCOMPARE(dla.panels[0].pooled, attribution.heads);
+    const double largest = double(attribution.heads.cwiseAbs().maxCoeff());
+    QCOMPARE(dla.panels[0].range.lower, -largest);
+    QCOMPARE(dla.panels[0].range.upper, largest);
+    QCOMPARE(dla.panels[0].cellTexts.at(3),
+             QString::asprintf("%+.2f", double(attribution.heads(1, 1))));
+    QVERIFY2(dla.legendTitle.contains("logit(" + QString::fromStdString(attribution.tokenLabel)),
+             qPrintable(dla.legendTitle));
+
+    const HeadCircuits circuits = model.circuits(1, 1, Session::circuitTokens(model, *r.run));
+    const int shown = circuits.textTokenCount(r.run->tokenIds, HeadCircuits::kMapTokens);
+    QVERIFY(shown >= 2);
+    const SheetContent maps = SheetBuilder::circuits(circuits, shown);
+    QVERIFY(maps.diverging);
+    QVERIFY(!maps.sharedLegend); // each circuit on its own scale
+    QCOMPARE(maps.panels.size(), size_t(2));
+    QCOMPARE(maps.panels[0].title, QString("QK of head 1.2"));
+    QCOMPARE(maps.panels[1].title, QString("OV of head 1.2"));
+    const RowMatrix ov = circuits.circuit.ovTokens.topLeftCorner(shown, shown);
+    QCOMPARE(maps.panels[1].pooled, ov);
+    QCOMPARE(maps.panels[1].range.upper, double(ov.cwiseAbs().maxCoeff()));
+    QCOMPARE(maps.rowLabels.size(), shown);
+}
+
+// Signed values on paper: white at 0, red above, blue below, as the Lens tab draws them.
+void TestAnalysisFigures::attributionIsDrawnInTheDivergingMap()
+{
+    LogitAttribution attribution;
+    attribution.tokenLabel = "x";
+    attribution.heads = RowMatrix(2, 2);
+    attribution.heads << 1.0f, -0.5f, 0.0f, -1.0f;
+    HeatmapSheet sheet(SheetBuilder::attribution(attribution), PlotStyle(), 8.0);
+    QImage image(900, 700, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    LaidOutPage laid;
+    {
+        QCPPainter painter(&image);
+        sheet.fitLabels(6.0, 10.0, QSizeF(860, 660));
+        laid.addSheet(sheet, sheet.paint(painter, QRectF(20, 20, 860, 660)));
+    }
+    QCOMPARE(laid.heatmaps.size(), size_t(1));
+    const QRectF cells = laid.heatmaps.front().cells;
+    QCPColorGradient gradient = DifferenceHeatmap::gradient(); // color() is not const
+    for (int layer = 0; layer < 2; ++layer)
+        for (int head = 0; head < 2; ++head) {
+            // Near the corner: the value is written in the middle.
+            const QPoint at(int(cells.left() + (head + 0.15) * cells.width() / 2),
+                            int(cells.top() + (layer + 0.15) * cells.height() / 2));
+            const QRgb seen = image.pixel(at);
+            const QRgb want =
+                gradient.color(double(attribution.heads(layer, head)), QCPRange(-1.0, 1.0));
+            QVERIFY2(std::abs(qRed(seen) - qRed(want)) <= 2 &&
+                         std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
+                         std::abs(qBlue(seen) - qBlue(want)) <= 2,
+                     qPrintable(QString("head %1.%2 drawn %3, expected %4")
+                                    .arg(layer)
+                                    .arg(head + 1)
+                                    .arg(QColor(seen).name(), QColor(want).name())));
+        }
+    // The zero head is white, the strongest push red, the strongest pull blue.
+    QCOMPARE(QColor(gradient.color(0.0, QCPRange(-1.0, 1.0))).lightness() > 240, true);
 }
 
 HEADLENS_TEST_MAIN(TestAnalysisFigures)

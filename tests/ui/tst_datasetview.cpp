@@ -253,9 +253,13 @@ void TestDatasetView::theWindowGivesItTheModel()
     test::headsThatMatterOf(*window)->showDataset();
     runAndWait(*view, dataset("window.txt", "The cat sat on the mat\n"));
     QVERIFY(view->result());
-    // A head chosen on the map is pinned in the Heads view.
+    // A head chosen on the map is pinned in the Heads view, and a head pinned anywhere is
+    // outlined on the map (the layer on screen's).
     emit view->headChosen(0, 1);
     QTRY_COMPARE(test::selectionOf(*window)->pinnedHead(), 1);
+    QTRY_COMPARE(view->heatmap()->plot()->highlighted(), QPoint(0, 1));
+    test::selectionOf(*window)->setPinnedHead(0);
+    QTRY_COMPARE(view->heatmap()->plot()->highlighted(), QPoint(0, 0));
     // Another model (the built-in layer): the old model's result is gone.
     test::modelsOf(*window)->controller()->useBuiltIn();
     QTRY_VERIFY_WITH_TIMEOUT(!test::modelsOf(*window)->controller()->run(), 20000);

@@ -1,10 +1,21 @@
-// tst_figuredialog: File > Export view's form gives back the figure a person chose.
+// tst_figuredialog: File > Export view's form gives back the figure a person chose, and offers
+// the analyses of the model's run only while they are of the run on screen.
+#include "lens/atlasview.h"
+#include "models/modelcontroller.h"
+#include "testdata.h"
 #include "testmain.h"
 #include "window/figuredialog.h"
+#include "window/filecommands.h"
+#include "window/mainwindow.h"
+#include "window/modelwiring.h"
+#include "windowparts.h"
+#include "windowsettled.h"
+#include "workspace/workspace.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace headlens;
@@ -20,6 +31,8 @@ private slots:
     void sizesFollowTheUnit();
     void offersTheModelOnlyWithOne_data();
     void offersTheModelOnlyWithOne();
+    void offersTheAnalysesComputed();
+    void analysesAreOfTheRunOnScreen();
     void countsHeadsAndStepsFromOne();
 };
 
@@ -66,7 +79,7 @@ void TestFigureDialog::givesBackWhatItWasGiven()
     QFETCH(int, index);
     QFETCH(QSizeF, inches);
     QFETCH(int, dpi);
-    FigureDialog dialog(8, 14, true, requestOf(Content(content), index, inches, dpi));
+    FigureDialog dialog(8, 14, true, {}, requestOf(Content(content), index, inches, dpi));
     const FigureRequest r = dialog.request();
     QCOMPARE(int(r.content), content);
     if (r.content == Content::Head || r.content == Content::Step)
@@ -81,7 +94,7 @@ void TestFigureDialog::givesBackWhatItWasGiven()
 // Switching cm to inches shows the same size in the other unit.
 void TestFigureDialog::sizesFollowTheUnit()
 {
-    FigureDialog dialog(8, 14, false, requestOf(Content::Heads, 0, QSizeF(4, 3), 300));
+    FigureDialog dialog(8, 14, false, {}, requestOf(Content::Heads, 0, QSizeF(4, 3), 300));
     const QList<QDoubleSpinBox *> sizes = dialog.findChildren<QDoubleSpinBox *>();
     QCOMPARE(sizes.size(), 2);
     QCOMPARE(sizes[0]->value(), 10.16); // 4 in, in cm
@@ -104,16 +117,67 @@ void TestFigureDialog::offersTheModelOnlyWithOne_data()
 void TestFigureDialog::offersTheModelOnlyWithOne()
 {
     QFETCH(bool, model);
-    FigureDialog dialog(4, 14, model, requestOf(Content::Model, 0, QSizeF(4, 3), 300));
+    FigureDialog dialog(4, 14, model, {}, requestOf(Content::Model, 0, QSizeF(4, 3), 300));
     QComboBox *content = dialog.findChildren<QComboBox *>().value(0);
     QCOMPARE(content->findData(int(Content::Model)) >= 0, model);
     QCOMPARE(dialog.request().content == Content::Model, model);
 }
 
+// The analyses of a model's run are offered when computed, named as a person reads them, and
+// chosen first when their tab is the one shown.
+void TestFigureDialog::offersTheAnalysesComputed()
+{
+    FigureDialog dialog(4, 14, true, {Content::Atlas, Content::Circuits},
+                        requestOf(Content::Circuits, 0, QSizeF(4, 3), 300));
+    QComboBox *content = dialog.findChildren<QComboBox *>().value(0);
+    QStringList offered;
+    for (int i = 0; i < content->count(); ++i)
+        offered << content->itemText(i);
+    QCOMPARE(offered,
+             (QStringList{"Grid of heads", "One head", "Model overview (every layer × head)",
+                          "Head atlas (every head's type)", "QK and OV circuits of the head",
+                          "Pipeline step (as on the handout)"}));
+    QCOMPARE(dialog.request().content, Content::Circuits);
+    // The built-in layer has no model and so no analysis.
+    FigureDialog builtIn(4, 14, false, {Content::Atlas},
+                         requestOf(Content::Atlas, 0, QSizeF(4, 3), 300));
+    QCOMPARE(builtIn.findChildren<QComboBox *>().value(0)->findData(int(Content::Atlas)), -1);
+}
+
+// The atlas computed on the Atlas tab is offered for export; once the text changes while another
+// tab is shown, the atlas held is the old text's, and is not offered until it is computed again.
+void TestFigureDialog::analysesAreOfTheRunOnScreen()
+{
+    QTemporaryDir dir;
+    test::keepSettingsIn(dir.path());
+    auto window = test::settledWindow("The cat sat on the mat");
+    QVERIFY(window);
+    QVERIFY(test::filesOf(*window)->openModel(test::tinyGpt2()));
+    QTRY_VERIFY_WITH_TIMEOUT(test::modelsOf(*window)->controller()->run(), 20000);
+    QVERIFY(test::waitUntilSettled(*window));
+    ModelWiring *models = test::modelsOf(*window);
+    QVERIFY(!models->figureAnalyses().atlas); // not computed yet
+    window->showAtlasTab();
+    QTRY_VERIFY_WITH_TIMEOUT(models->figureAnalyses().atlas != nullptr, 20000);
+    QVERIFY(models->figureAnalyses().atlas == models->atlas()->atlas());
+    QCOMPARE(models->figureAnalyses().atlas->textTokens,
+             int(models->controller()->run()->tokenIds.size()));
+    window->showModelTab();
+    test::workspaceOf(*window)->setText("A dog ran far away from the big house");
+    QVERIFY(test::waitUntilSettled(*window));
+    QTRY_VERIFY_WITH_TIMEOUT(models->controller()->run()->tokens.size() > 6, 20000);
+    QVERIFY(models->atlas()->atlas() != nullptr); // the old text's, kept while hidden
+    QVERIFY(!models->figureAnalyses().atlas);
+    window->showAtlasTab();
+    QTRY_VERIFY_WITH_TIMEOUT(models->figureAnalyses().atlas != nullptr, 20000);
+    QCOMPARE(models->figureAnalyses().atlas->textTokens,
+             int(models->controller()->run()->tokenIds.size()));
+}
+
 // The number box runs over the heads (1 to h) or the steps (1 to 14), as people count them.
 void TestFigureDialog::countsHeadsAndStepsFromOne()
 {
-    FigureDialog dialog(4, 14, false, requestOf(Content::Head, 3, QSizeF(4, 3), 300));
+    FigureDialog dialog(4, 14, false, {}, requestOf(Content::Head, 3, QSizeF(4, 3), 300));
     QSpinBox *index = nullptr;
     for (QSpinBox *box : dialog.findChildren<QSpinBox *>())
         if (box->suffix().isEmpty())

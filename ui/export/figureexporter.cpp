@@ -134,18 +134,26 @@ QString FigureExporter::problemWith(const FigureRequest &request) const
         return m_model ? QString()
                        : QObject::tr("a model figure needs a model: open a GPT-2 folder or a "
                                      "toy model first");
-    if (request.content == Content::Atlas)
-        return m_atlas ? QString()
-                       : QObject::tr("an atlas figure needs the head atlas of a model: open a "
-                                     "checkpoint and score its heads first");
-    if (request.content == Content::Lens)
-        return m_lens && m_model ? QString()
-                                 : QObject::tr("a lens figure needs the logit lens of a model's "
-                                               "run: open a checkpoint and read its lens first");
-    if (request.content == Content::Rollout)
-        return m_flow && m_model ? QString()
-                                 : QObject::tr("a rollout figure needs the rollout of a model's "
-                                               "run: open a checkpoint and roll it out first");
+    // An analysis's figure: its analysis, of a model's run.
+    const std::pair<Content, QString> analyses[] = {
+        {Content::Atlas, m_analyses.atlas ? QString() : QObject::tr("the head atlas")},
+        {Content::Lens, m_analyses.lens ? QString() : QObject::tr("the logit lens")},
+        {Content::Rollout, m_analyses.flow ? QString() : QObject::tr("the rollout")},
+        {Content::Attribution,
+         m_analyses.attribution ? QString() : QObject::tr("the direct logit attribution")},
+        {Content::Circuits, m_analyses.circuits ? QString() : QObject::tr("a head's circuits")}};
+    for (const auto &[content, missing] : analyses) {
+        if (request.content != content)
+            continue;
+        if (!missing.isEmpty() || !m_model)
+            return QObject::tr("this figure needs %1 of a model's run: open a checkpoint and "
+                               "compute it first")
+                .arg(missing.isEmpty() ? QObject::tr("the run") : missing);
+        if (content == Content::Circuits &&
+            m_analyses.circuits->textTokenCount(m_model->tokenIds, HeadCircuits::kMapTokens) == 0)
+            return QObject::tr("the circuits were read on none of the text's tokens");
+        return QString();
+    }
     if (!m_trace)
         return QObject::tr("there is no computed attention to draw yet");
     if (request.content == Content::Head &&
@@ -180,21 +188,41 @@ void FigureExporter::write(const QString &path, const FigureRequest &request) co
         canvas.finish();
         return;
     }
-    SheetContent content =
-        request.content == Content::Model     ? SheetBuilder::model(*m_model, style)
-        : request.content == Content::Atlas   ? SheetBuilder::atlas(*m_atlas)
-        : request.content == Content::Lens    ? SheetBuilder::logitLens(*m_lens, m_model->tokens)
-        : request.content == Content::Rollout ? SheetBuilder::rollout(*m_flow, m_model->tokens)
-        : request.content == Content::Head
-            ? SheetBuilder::head(m_trace, m_batch, request.index, style)
-            : SheetBuilder::heads(m_trace, m_batch, style);
-    HeatmapSheet sheet(std::move(content), style, 7.5);
+    HeatmapSheet sheet(sheetOf(request, style), style, 7.5);
     sheet.fitLabels(5.0, 10.0, area.size());
     // Centred on the page both ways: square cells rarely use all of it.
     const double height = std::min(sheet.sizeIn(area.size()).height() + 1.0, area.height());
     sheet.paint(canvas.painter(), QRectF(area.left(), area.top() + (area.height() - height) / 2,
                                          area.width(), height));
     canvas.finish();
+}
+
+SheetContent FigureExporter::sheetOf(const FigureRequest &request, const PlotStyle &style) const
+{
+    using Content = FigureRequest::Content;
+    switch (request.content) {
+    case Content::Model:
+        return SheetBuilder::model(*m_model, style);
+    case Content::Atlas:
+        return SheetBuilder::atlas(*m_analyses.atlas);
+    case Content::Lens:
+        return SheetBuilder::logitLens(*m_analyses.lens, m_model->tokens);
+    case Content::Rollout:
+        return SheetBuilder::rollout(*m_analyses.flow, m_model->tokens);
+    case Content::Attribution:
+        return SheetBuilder::attribution(*m_analyses.attribution);
+    case Content::Circuits: {
+        const HeadCircuits &circuits = *m_analyses.circuits;
+        return SheetBuilder::circuits(
+            circuits, circuits.textTokenCount(m_model->tokenIds, HeadCircuits::kMapTokens));
+    }
+    case Content::Head:
+        return SheetBuilder::head(m_trace, m_batch, request.index, style);
+    case Content::Step: // laid out as a page, not a sheet
+    case Content::Heads:
+        break;
+    }
+    return SheetBuilder::heads(m_trace, m_batch, style);
 }
 
 QStringList FigureExporter::writeAll(const QString &directory, const QString &format,

@@ -4,10 +4,13 @@
 #include "attention/trace.h"
 #include "export/figurerequest.h"
 #include "model/headatlas.h"
+#include "model/headcircuits.h"
+#include "model/logitattribution.h"
 #include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "plot/plotstyle.h"
 #include "print/cellchoice.h"
+#include "print/heatmapsheet.h"
 #include "runner/traceanalysis.h"
 #include "stats/attentionflow.h"
 
@@ -27,6 +30,16 @@ namespace headlens {
 /// cells, the colour bar with its label and range, the heads' titles as the window shows them,
 /// at a size in inches and, for PNG, a DPI. PNG, SVG and PDF are painted alike. Needs a
 /// QApplication (QT_QPA_PLATFORM=offscreen is enough).
+/// The analyses of a model's run a figure can draw; null: not computed.
+struct FigureAnalyses
+{
+    std::shared_ptr<const HeadAtlas> atlas;
+    std::shared_ptr<const LogitLens> lens;
+    std::shared_ptr<const AttentionFlow> flow;
+    std::shared_ptr<const LogitAttribution> attribution;
+    std::shared_ptr<const HeadCircuits> circuits;
+};
+
 class FigureExporter
 {
 public:
@@ -37,12 +50,9 @@ public:
     void setAnalysis(std::shared_ptr<const TraceAnalysis> analysis);
     /// The run whose layers x heads Content::Model draws.
     void setModel(std::shared_ptr<const ModelRun> model);
-    /// The head atlas Content::Atlas draws.
-    void setAtlas(std::shared_ptr<const HeadAtlas> atlas) { m_atlas = std::move(atlas); }
-    /// The logit lens of setModel's run, which Content::Lens draws.
-    void setLens(std::shared_ptr<const LogitLens> lens) { m_lens = std::move(lens); }
-    /// The rollout of setModel's run, which Content::Rollout draws.
-    void setFlow(std::shared_ptr<const AttentionFlow> flow) { m_flow = std::move(flow); }
+    /// The analyses of setModel's run that Content::Atlas, Lens, Rollout, Attribution and
+    /// Circuits draw.
+    void setAnalyses(FigureAnalyses analyses) { m_analyses = std::move(analyses); }
     /// The cell a step figure works out (otherwise the strongest weight of head 1).
     void setCell(const CellChoice &cell) { m_cell = cell; }
 
@@ -61,12 +71,13 @@ public:
     static void writeWidget(QWidget *widget, const QString &path, const QColor &background);
 
 private:
+    /// What a sheet figure (any but Step) of `request` draws.
+    SheetContent sheetOf(const FigureRequest &request, const PlotStyle &style) const;
+
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const TraceAnalysis> m_analysis;
     std::shared_ptr<const ModelRun> m_model;
-    std::shared_ptr<const HeadAtlas> m_atlas;
-    std::shared_ptr<const LogitLens> m_lens;
-    std::shared_ptr<const AttentionFlow> m_flow;
+    FigureAnalyses m_analyses;
     std::optional<CellChoice> m_cell;
     int m_batch = 0;
     PlotStyle m_style;

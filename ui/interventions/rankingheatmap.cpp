@@ -143,6 +143,11 @@ void RankingHeatmap::showFailed(const QString &message)
     m_status->setText(message);
 }
 
+void RankingHeatmap::chooseHead(int layer, int head)
+{
+    m_plot->setHighlight(layer, head);
+}
+
 void RankingHeatmap::setStatus(const QString &text)
 {
     m_status->setText(text);

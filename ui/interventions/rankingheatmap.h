@@ -34,6 +34,8 @@ public:
     void setProgress(int percent);
     void showCancelled();
     void showFailed(const QString &message);
+    /// Outlines head (layer, head) on the map (the head pinned elsewhere); -1: none.
+    void chooseHead(int layer, int head);
     /// The line under the title says `text` (what runs, what was written).
     void setStatus(const QString &text);
     /// Back to before the first ranking: no values, no map, no status.

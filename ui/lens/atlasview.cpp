@@ -97,6 +97,7 @@ void AtlasView::start()
 void AtlasView::setAtlas(std::shared_ptr<const HeadAtlas> atlas)
 {
     m_atlas = std::move(atlas);
+    markAnalysed();
     m_status->setText(
         (m_atlas->textRuns
              ? tr("Repeated tokens: %1 stretches of %2 tokens of the default stories, each twice "

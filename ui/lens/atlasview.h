@@ -37,7 +37,7 @@ public:
     void showScore(int score);
     HeatmapPlot *map() const { return m_map; }
     QComboBox *scoreChoice() const { return m_score; }
-    const HeadAtlas *atlas() const { return m_atlas.get(); }
+    const std::shared_ptr<const HeadAtlas> &atlas() const { return m_atlas; }
     /// The value drawn in cell (layer, head) for the score shown.
     double shownValue(int layer, int head) const;
     /// Every score of head (layer, head) with its chance, as the cell's tooltip shows them.

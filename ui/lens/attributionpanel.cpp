@@ -136,6 +136,7 @@ void AttributionPanel::showComputing()
 
 void AttributionPanel::showFailed(const QString &message)
 {
+    m_attribution.reset(); // the map it drew is gone with it
     m_status->setText(message);
     m_map->hide();
     m_parts->clear();

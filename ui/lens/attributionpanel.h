@@ -42,7 +42,7 @@ public:
     void chooseHead(int layer, int head);
     void setPlotStyle(const PlotStyle &style);
 
-    const LogitAttribution *attribution() const { return m_attribution.get(); }
+    const std::shared_ptr<const LogitAttribution> &attribution() const { return m_attribution; }
     DifferenceHeatmap *map() const { return m_map; }
     QString headText() const;
     QString partsText() const;

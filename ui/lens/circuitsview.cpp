@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_set>
 
 namespace headlens {
 
@@ -135,6 +134,7 @@ void CircuitsView::chooseHead(int layer, int head)
 void CircuitsView::setCircuits(std::shared_ptr<const HeadCircuits> circuits)
 {
     m_circuits = std::move(circuits);
+    markAnalysed();
     m_status->clear();
     const HeadCircuits &c = *m_circuits;
     QStringList notes;
@@ -160,14 +160,7 @@ void CircuitsView::setCircuits(std::shared_ptr<const HeadCircuits> circuits)
 
 int CircuitsView::textTokens() const
 {
-    if (!m_circuits || !run())
-        return 0;
-    const std::unordered_set<int> text(run()->tokenIds.begin(), run()->tokenIds.end());
-    int count = 0;
-    while (count < kMaxTokens && size_t(count) < m_circuits->tokens.size() &&
-           text.count(m_circuits->tokens[size_t(count)]))
-        ++count;
-    return count;
+    return m_circuits && run() ? m_circuits->textTokenCount(run()->tokenIds, kMaxTokens) : 0;
 }
 
 RowMatrix CircuitsView::qkShown() const

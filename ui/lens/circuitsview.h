@@ -41,7 +41,7 @@ public:
     QCustomPlot *singularValuesPlot() const { return m_values; }
     QComboBox *layerChoice() const;
     QComboBox *headChoice() const;
-    const HeadCircuits *circuits() const { return m_circuits.get(); }
+    const std::shared_ptr<const HeadCircuits> &circuits() const { return m_circuits; }
     QString status() const;
     /// The sentences under the choices: the copying score, K/V sharing, RoPE's note.
     QString notes() const;
@@ -54,7 +54,7 @@ public:
     QStringList tokensShown() const;
 
     /// The maps show the text's first distinct tokens, so that each cell can be read.
-    static constexpr int kMaxTokens = 40;
+    static constexpr int kMaxTokens = HeadCircuits::kMapTokens;
     /// The query -> key pairs listed, over every token read (the text's and the stories').
     static constexpr int kListedPairs = 8;
 

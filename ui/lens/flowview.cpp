@@ -85,6 +85,7 @@ void FlowView::chooseHead(int layer, int head)
 void FlowView::setFlow(std::shared_ptr<const AttentionFlow> flow)
 {
     m_flow = std::move(flow);
+    markAnalysed();
     m_status->setText(m_flow->valueWeighted.isEmpty()
                           ? tr("Value-weighted attention needs every layer's input, which a toy "
                                "model's run does not keep: the rollout only.")

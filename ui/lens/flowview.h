@@ -39,7 +39,7 @@ public:
     HeatmapPlot *weightedPlot() const { return m_weighted; }
     QComboBox *layerChoice() const;
     QComboBox *headChoice() const;
-    const AttentionFlow *flow() const { return m_flow.get(); }
+    const std::shared_ptr<const AttentionFlow> &flow() const { return m_flow; }
     QString status() const;
 
     /// The matrices drawn for the choices (n, n): the rollout through the layer, the head's

@@ -39,6 +39,7 @@ LensView::LensView(QWidget *parent) : RunAnalysisView(Reads::UnchangedModel, par
     connect(runner(), &LensRunner::lensReady, this, [this](std::shared_ptr<const LogitLens> lens) {
         m_status->clear();
         m_plot->setLens(lens, run()->tokens);
+        markAnalysed();
         // The last position read: a decoder's next token, an encoder's last mask.
         attributeAt(lens->positions.back());
     });
@@ -69,7 +70,7 @@ void LensView::start()
 
 void LensView::attributeAt(int position)
 {
-    const LogitLens *lens = m_plot->lens();
+    const LogitLens *lens = m_plot->lens().get();
     if (!lens || !run())
         return;
     const auto it = std::find(lens->positions.begin(), lens->positions.end(), position);

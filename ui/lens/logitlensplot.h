@@ -24,7 +24,7 @@ public:
 
     /// `tokens` labels every position of the text (lens.positions index into it).
     void setLens(std::shared_ptr<const LogitLens> lens, const std::vector<std::string> &tokens);
-    const LogitLens *lens() const { return m_lens.get(); }
+    const std::shared_ptr<const LogitLens> &lens() const { return m_lens; }
     /// The tooltip of cell (stage, column): its top tokens with their probabilities.
     QString cellToolTip(int stage, int column) const;
 

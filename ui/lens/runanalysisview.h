@@ -30,6 +30,10 @@ public:
     /// The run whose model and text the analysis reads (null: none; the tab is hidden then).
     void setRun(std::shared_ptr<const ModelRun> run);
     LensRunner *runner() const { return m_runner; }
+    /// Whether what the view holds was computed for the run it was last given (a view not shown
+    /// since, or whose analysis failed, may still hold an older run's): what File > Export view
+    /// may draw.
+    bool isCurrent() const { return m_run && m_analysed == m_run; }
 
 protected:
     RunAnalysisView(Reads reads, QWidget *parent);
@@ -42,13 +46,16 @@ protected:
     virtual void runChanged() {}
     /// Starts runner() on run(): the view is shown and the run has a model.
     virtual void start() = 0;
+    /// The view's analysis of run() arrived (isCurrent until another run comes).
+    void markAnalysed() { m_analysed = m_run; }
 
 private:
     void computeIfShown();
 
     Reads m_reads;
     std::shared_ptr<const ModelRun> m_run;
-    bool m_stale = false; ///< m_run's analysis has not been asked for yet
+    std::shared_ptr<const ModelRun> m_analysed; ///< the run whose analysis the view holds
+    bool m_stale = false;                       ///< m_run's analysis has not been asked for yet
     LensRunner *m_runner = nullptr;
 };
 

@@ -37,6 +37,12 @@ void ColorLegend::setPlotStyle(const PlotStyle &style)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ColorLegend::setGradient(const QCPColorGradient &gradient)
+{
+    m_scale->setGradient(gradient);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ColorLegend::setWidthFitsLabels(bool fits)
 {
     m_fitsLabels = fits;

@@ -13,6 +13,9 @@ class ColorLegend : public QCustomPlot
 public:
     explicit ColorLegend(QWidget *parent = nullptr);
     void setPlotStyle(const PlotStyle &style);
+    /// Another gradient than the style's colormap (a diverging one for signed values); until
+    /// the next setPlotStyle.
+    void setGradient(const QCPColorGradient &gradient);
     void setRange(double lower, double upper);
     /// The words along the bar, e.g. which colour scale is chosen; '\n' breaks them in lines.
     void setTitle(const QString &title);

@@ -350,6 +350,14 @@ void HeatmapPlot::setHighlight(int row, int col)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+QPoint HeatmapPlot::highlighted() const
+{
+    if (!m_cellMark->visible())
+        return QPoint(-1, -1);
+    const QPointF centre = (m_cellMark->topLeft->coords() + m_cellMark->bottomRight->coords()) / 2;
+    return QPoint(int(std::lround(centre.y())), int(std::lround(centre.x())));
+}
+
 QPoint HeatmapPlot::cellAt(const QPoint &position) const
 {
     if (!axisRect()->rect().contains(position) || m_rows == 0)

@@ -84,6 +84,8 @@ public:
     const QString &dimLabel() const { return m_dimLabel; }
     /// Outline row `row` (and cell (row, col) when col >= 0); -1 hides.
     void setHighlight(int row, int col);
+    /// The cell outlined (setHighlight): x the row, y the column; (-1, -1) for none.
+    QPoint highlighted() const;
 
     int rowCount() const { return m_rows; }
     int colCount() const { return m_cols; }

@@ -42,6 +42,9 @@ struct SheetContent
     ColorRange legendRange;           ///< the shared colour bar's range
     bool sharedLegend = true;         ///< false: every panel its own bar (per-head scales)
     bool tokenColumns = true;         ///< key tokens (labels upright), or indices (across)
+    /// Signed values in DifferenceHeatmap's diverging map (white at 0, blue below, red above),
+    /// as the Lens and Circuits tabs draw them, not the style's colormap.
+    bool diverging = false;
     /// A fixed grid of thumbnails without axes, headed by these (model overview: "layer l" rows
     /// and "head h" columns); empty: as many columns as make the cells largest.
     QStringList rowHeaders, columnHeaders;

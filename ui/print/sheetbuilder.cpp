@@ -226,6 +226,70 @@ SheetContent SheetBuilder::rollout(const AttentionFlow &flow,
     return sheet;
 }
 
+namespace {
+
+/// -largest..largest, with a range left when every value is 0.
+ColorRange symmetric(const RowMatrix &values)
+{
+    const double largest = std::max(double(values.cwiseAbs().maxCoeff()), 1e-6);
+    return {-largest, largest};
+}
+
+} // namespace
+
+SheetContent SheetBuilder::attribution(const LogitAttribution &attribution)
+{
+    SheetContent sheet;
+    const RowMatrix &heads = attribution.heads;
+    QStringList values;
+    for (int layer = 0; layer < int(heads.rows()); ++layer) {
+        sheet.rowLabels << tr("layer %1").arg(layer);
+        for (int head = 0; head < int(heads.cols()); ++head)
+            values << QString::asprintf("%+.2f", double(heads(layer, head)));
+    }
+    for (int head = 0; head < int(heads.cols()); ++head)
+        sheet.colLabels << QString::number(head + 1);
+    const ColorRange range = symmetric(heads);
+    sheet.panels.push_back({heads, int(heads.rows()), int(heads.cols()),
+                            int(std::max(heads.rows(), heads.cols())), QString(), QColor(), range,
+                            values});
+    const QString token = QString::fromStdString(attribution.tokenLabel);
+    sheet.legendTitle = attribution.wrong < 0
+                            ? tr("direct attribution to logit(%1)").arg(token)
+                            : tr("direct attribution to logit(%1) − logit(%2)")
+                                  .arg(token, QString::fromStdString(attribution.wrongLabel));
+    sheet.rowTitle = tr("layer");
+    sheet.colTitle = tr("head");
+    sheet.legendRange = range;
+    sheet.tokenColumns = false;
+    sheet.diverging = true;
+    return sheet;
+}
+
+SheetContent SheetBuilder::circuits(const HeadCircuits &circuits, int tokens)
+{
+    SheetContent sheet;
+    const QString head = tr("head %1.%2").arg(circuits.layer).arg(circuits.head + 1);
+    const std::pair<const RowMatrix *, QString> maps[] = {
+        {&circuits.circuit.qkTokens, tr("QK of %1").arg(head)},
+        {&circuits.circuit.ovTokens, tr("OV of %1").arg(head)}};
+    for (const auto &[map, title] : maps) {
+        const RowMatrix shown = map->topLeftCorner(tokens, tokens);
+        sheet.panels.push_back(
+            {shown, tokens, tokens, std::max(tokens, 1), title, QColor(), symmetric(shown), {}});
+    }
+    for (int t = 0; t < tokens; ++t)
+        sheet.rowLabels << QString::fromStdString(
+            Tokenizer::displayLabel(circuits.labels.at(size_t(t))));
+    sheet.colLabels = sheet.rowLabels;
+    sheet.rowTitle = tr("query · attended token");
+    sheet.colTitle = tr("key · raised token");
+    sheet.legendTitle = tr("QK score · logit change");
+    sheet.sharedLegend = false; // each circuit on its own scale
+    sheet.diverging = true;
+    return sheet;
+}
+
 std::optional<TraceKey> SheetBuilder::stepTensor(const Trace &trace, const TraceStep &step)
 {
     for (const auto *keys : {&step.outputs, &step.inputs})

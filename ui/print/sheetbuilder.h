@@ -3,6 +3,8 @@
 
 #include "attention/trace.h"
 #include "model/headatlas.h"
+#include "model/headcircuits.h"
+#include "model/logitattribution.h"
 #include "model/logitlens.h"
 #include "model/modelrun.h"
 #include "print/heatmapsheet.h"
@@ -49,6 +51,13 @@ public:
     /// one 0-1 scale, queries and keys labelled with `tokens`, as the Flow tab draws it.
     static SheetContent rollout(const AttentionFlow &flow, const std::vector<std::string> &tokens,
                                 int maxCells = kPrintCells);
+    /// Each head's direct logit attribution (L x h, LogitAttribution::heads) in the diverging
+    /// map on ±its largest |value|, each cell its value, as the Lens tab draws it.
+    static SheetContent attribution(const LogitAttribution &attribution);
+    /// A head's QK and OV circuits on the first `tokens` of the tokens read (the text's), each
+    /// in the diverging map on ±its own largest |value| with its own colour bar, as the
+    /// Circuits tab draws them.
+    static SheetContent circuits(const HeadCircuits &circuits, int tokens);
     /// The tensor a step's heatmaps show, as the pipeline's gallery starts with it: the first
     /// output the trace holds, else the first input; nothing for a step without one.
     static std::optional<TraceKey> stepTensor(const Trace &trace, const TraceStep &step);

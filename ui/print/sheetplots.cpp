@@ -3,6 +3,7 @@
 
 #include "plot/colorlegend.h"
 #include "plot/heatmapplot.h"
+#include "views/differenceheatmap.h"
 
 #include <qcustomplot.h>
 
@@ -58,6 +59,9 @@ void SheetPlots::setLabelPoints(double points)
                                    2.0));
     for (const auto &plot : m_plots) {
         plot->setPlotStyle(m_style, true);
+        if (m_content.diverging) // the one colour map HeatmapPlot made, refilled
+            qobject_cast<QCPColorMap *>(plot->plottable(0))
+                ->setGradient(DifferenceHeatmap::gradient());
         // The page is white already: a tile's own fill would cover its neighbour's overflowing
         // words (a "key token" wider than its cells).
         plot->setBackground(QBrush(Qt::NoBrush));
@@ -68,6 +72,8 @@ void SheetPlots::setLabelPoints(double points)
     PlotStyle legend = m_style;
     legend.fontScale = points / 8.5; // ColorLegend writes 8.5 points at scale 1: as the labels
     m_legend->setPlotStyle(legend);
+    if (m_content.diverging)
+        m_legend->setGradient(DifferenceHeatmap::gradient());
     m_legend->setBackground(QBrush(Qt::NoBrush));
     const int pad = legendPadding();
     m_legend->plotLayout()->setMargins(QMargins(0, pad, 0, pad)); // room for the end labels

@@ -4,7 +4,11 @@
 #include "corpus/corpuspanel.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/ablationmenu.h"
+#include "interventions/datasetview.h"
+#include "interventions/headimportanceview.h"
 #include "interventions/headsthatmatterview.h"
+#include "interventions/patchingmapview.h"
+#include "interventions/rankingheatmap.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
@@ -41,6 +45,13 @@ AblationWiring::AblationWiring(Workspace *workspace, TraceRunner *runner, ModelW
             [this, trace](int b) { m_effect->setEffect(m_effect->effect(), trace(), b); });
     m_matter = new HeadsThatMatterView;
     m_rankings = new RankingCommands(runner, workspace, models->controller(), m_matter, parent);
+    // A head pinned anywhere is outlined on the rankings too.
+    connect(models, &ModelWiring::headPinned, this, [this](int layer, int head) {
+        for (RankingHeatmap *map :
+             {m_matter->importance()->heatmap(), m_matter->patching()->heatmap(),
+              m_matter->dataset()->heatmap()})
+            map->chooseHead(layer, head);
+    });
     // A corpus's means replace the text's in mean ablations: the heads shown change with them.
     connect(models->corpus(), &CorpusPanel::meansChanged, this,
             [this, runner, workspace](auto means, auto model) {

@@ -33,6 +33,10 @@ QString FigureCommands::defaultName(const FigureRequest &request) const
         return "lens.png";
     case FigureRequest::Content::Rollout:
         return "rollout.png";
+    case FigureRequest::Content::Attribution:
+        return "dla.png";
+    case FigureRequest::Content::Circuits:
+        return "circuits.png";
     case FigureRequest::Content::Step:
         return QString("step_%1.png").arg(request.index + 1);
     case FigureRequest::Content::Heads:
@@ -55,8 +59,19 @@ void FigureCommands::chooseAndExport(FigureRequest::Content shown)
                                                           : std::max(m_selection->pinnedHead(), 0);
     if (m_last.inches.isNull() || m_last.content != shown)
         initial.inches = FigureRequest::defaultInches(shown);
-    FigureDialog dialog(trace->heads(), int(trace->steps.size()), bool(m_models->run()), initial,
-                        m_parent);
+    const FigureAnalyses analyses = m_analyses ? m_analyses() : FigureAnalyses{};
+    QList<FigureRequest::Content> computed;
+    using Content = FigureRequest::Content;
+    const std::pair<bool, Content> offered[] = {{bool(analyses.atlas), Content::Atlas},
+                                                {bool(analyses.lens), Content::Lens},
+                                                {bool(analyses.attribution), Content::Attribution},
+                                                {bool(analyses.flow), Content::Rollout},
+                                                {bool(analyses.circuits), Content::Circuits}};
+    for (const auto &[ready, content] : offered)
+        if (ready)
+            computed << content;
+    FigureDialog dialog(trace->heads(), int(trace->steps.size()), bool(m_models->run()), computed,
+                        initial, m_parent);
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_last = dialog.request();
@@ -68,6 +83,7 @@ void FigureCommands::chooseAndExport(FigureRequest::Content shown)
     FigureExporter exporter(trace, m_pipeline->batch(), m_style);
     exporter.setAnalysis(m_pipeline->analysis());
     exporter.setModel(m_models->run());
+    exporter.setAnalyses(analyses);
     if (m_pipeline->cellPicked()) {
         const CellArithmeticPanel *cell = m_pipeline->cellPanel();
         exporter.setCell({cell->head(), cell->query(), cell->key(), true});

@@ -25,18 +25,19 @@ QDoubleSpinBox *sizeBox(QWidget *parent)
 
 } // namespace
 
-FigureDialog::FigureDialog(int heads, int steps, bool model, const FigureRequest &initial,
-                           QWidget *parent)
+FigureDialog::FigureDialog(int heads, int steps, bool model, const QList<Content> &analyses,
+                           const FigureRequest &initial, QWidget *parent)
     : QDialog(parent), m_heads(std::max(heads, 1)), m_steps(std::max(steps, 1))
 {
     setWindowTitle(tr("Export a figure"));
     auto *form = new QFormLayout(this);
     m_content = new QComboBox(this);
-    m_content->addItem(tr("Grid of heads"), int(Content::Heads));
-    m_content->addItem(tr("One head"), int(Content::Head));
+    QList<Content> offered{Content::Heads, Content::Head};
     if (model)
-        m_content->addItem(tr("Model overview (every layer × head)"), int(Content::Model));
-    m_content->addItem(tr("Pipeline step (as on the handout)"), int(Content::Step));
+        offered << Content::Model << analyses;
+    offered << Content::Step;
+    for (const Content content : offered)
+        m_content->addItem(contentName(content), int(content));
     m_content->setCurrentIndex(std::max(0, m_content->findData(int(initial.content))));
     m_indexLabel = new QLabel(this);
     m_index = new QSpinBox(this);
@@ -67,6 +68,31 @@ FigureDialog::FigureDialog(int heads, int steps, bool model, const FigureRequest
     connect(m_unit, &QComboBox::currentIndexChanged, this, &FigureDialog::convertUnit);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+QString FigureDialog::contentName(Content content)
+{
+    switch (content) {
+    case Content::Heads:
+        return tr("Grid of heads");
+    case Content::Head:
+        return tr("One head");
+    case Content::Model:
+        return tr("Model overview (every layer × head)");
+    case Content::Step:
+        return tr("Pipeline step (as on the handout)");
+    case Content::Atlas:
+        return tr("Head atlas (every head's type)");
+    case Content::Lens:
+        return tr("Logit lens (each layer's top token)");
+    case Content::Rollout:
+        return tr("Attention rollout (through each layer)");
+    case Content::Attribution:
+        return tr("Direct logit attribution (every head)");
+    case Content::Circuits:
+        return tr("QK and OV circuits of the head");
+    }
+    return {};
 }
 
 void FigureDialog::showContent()

@@ -4,6 +4,7 @@
 #include "export/figurerequest.h"
 
 #include <QDialog>
+#include <QList>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -12,14 +13,17 @@ class QSpinBox;
 
 namespace headlens {
 
-/// Heads grid, one head, the model overview (when a model ran) or a pipeline step; width and
+/// Heads grid, one head, the model overview (when a model ran), each analysis of the model's
+/// run computed so far (`analyses`: the atlas, the lens, ...) or a pipeline step; width and
 /// height in cm or inches; the PNG resolution in dpi. Heads and steps are counted from 1.
 class FigureDialog : public QDialog
 {
     Q_OBJECT
 public:
-    FigureDialog(int heads, int steps, bool model, const FigureRequest &initial,
-                 QWidget *parent = nullptr);
+    FigureDialog(int heads, int steps, bool model, const QList<FigureRequest::Content> &analyses,
+                 const FigureRequest &initial, QWidget *parent = nullptr);
+    /// The words the dialog offers `content` in ("Head atlas (every head's type)").
+    static QString contentName(FigureRequest::Content content);
 
     FigureRequest request() const;
 

@@ -356,11 +356,16 @@ void MainWindow::redraw()
 void MainWindow::connectFigures()
 {
     m_figures = new FigureCommands(m_pipeline, m_selection, m_models->controller(), this);
+    m_figures->setAnalyses([this] { return m_models->figureAnalyses(); });
     connect(m_actions->exportView, &QAction::triggered, this, [this] {
         using Content = FigureRequest::Content;
         const QWidget *tab = m_tabs->currentWidget();
         m_figures->chooseAndExport(tab == m_pipeline                ? Content::Step
                                    : tab == m_models->overview()    ? Content::Model
+                                   : tab == m_models->atlas()       ? Content::Atlas
+                                   : tab == m_models->lens()        ? Content::Lens
+                                   : tab == m_models->flow()        ? Content::Rollout
+                                   : tab == m_models->circuits()    ? Content::Circuits
                                    : m_selection->pinnedHead() >= 0 ? Content::Head
                                                                     : Content::Heads);
     });

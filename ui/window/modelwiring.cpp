@@ -3,9 +3,11 @@
 
 #include "corpus/corpuspanel.h"
 #include "lens/atlasview.h"
+#include "lens/attributionpanel.h"
 #include "lens/circuitsview.h"
 #include "lens/flowview.h"
 #include "lens/lensview.h"
+#include "lens/logitlensplot.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
@@ -83,9 +85,22 @@ ModelWiring::ModelWiring(Workspace *workspace, Selection *selection, QObject *pa
             m_atlas->chooseHead(run->source.layer, head);
             m_flow->chooseHead(run->source.layer, head);
             m_circuits->chooseHead(run->source.layer, head);
+            emit headPinned(run->source.layer, head);
         }
     });
     connect(m_controller, &ModelController::headOpened, this, &ModelWiring::openHead);
+}
+
+FigureAnalyses ModelWiring::figureAnalyses() const
+{
+    // Only what was computed for the run on screen: a tab not shown since the text changed
+    // still holds the last text's.
+    const auto current = [](const RunAnalysisView *view, auto result) {
+        return view->isCurrent() ? result : decltype(result)();
+    };
+    return {current(m_atlas, m_atlas->atlas()), current(m_lens, m_lens->lensPlot()->lens()),
+            current(m_flow, m_flow->flow()), current(m_lens, m_lens->attribution()->attribution()),
+            current(m_circuits, m_circuits->circuits())};
 }
 
 void ModelWiring::setPlotStyle(const PlotStyle &style)

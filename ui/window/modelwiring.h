@@ -1,6 +1,7 @@
 // ModelWiring: the Model box, the Model tab and the note above the views, wired to each other.
 #pragma once
 
+#include "export/figureexporter.h"
 #include "model/modelrun.h"
 #include "plot/plotstyle.h"
 
@@ -42,6 +43,9 @@ public:
     AtlasView *atlas() const { return m_atlas; }
     FlowView *flow() const { return m_flow; }
     CircuitsView *circuits() const { return m_circuits; }
+    /// What the Atlas, Lens, Flow and Circuits tabs computed for the run on screen, for
+    /// File > Export view.
+    FigureAnalyses figureAnalyses() const;
     /// Above the token strip: which model and layer the views show, or that the built-in
     /// layer's weights are random (and their seed) or read from a file.
     QLabel *note() const { return m_note; }
@@ -57,6 +61,8 @@ signals:
     void headOpened();
     /// The built-in layer's settings are hidden while a model fixes them.
     void layerSettingsVisibleChanged(bool visible);
+    /// Head (layer, head) of the model's run is pinned (-1: none): every analysis outlines it.
+    void headPinned(int layer, int head);
 
 private:
     void showRun(const std::shared_ptr<const ModelRun> &run);
