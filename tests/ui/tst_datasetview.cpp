@@ -11,6 +11,7 @@
 #include "model/modelopener.h"
 #include "models/modelcontroller.h"
 #include "plot/heatmapplot.h"
+#include "runner/viewworkpool.h"
 #include "selection/selection.h"
 #include "window/filecommands.h"
 #include "windowparts.h"
@@ -23,10 +24,12 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace headlens;
 
@@ -52,6 +55,7 @@ private slots:
     void drawsEachHeadsMeanAndSpread();
     void pairsGiveThePatchingShare();
     void cancelKeepsTheLastResult();
+    void anotherModelDropsTheRun();
     void badInputSaysWhyAndKeepsTheResult();
     void exportWritesTheCliFiles();
     void theWindowGivesItTheModel();
@@ -186,6 +190,29 @@ void TestDatasetView::cancelKeepsTheLastResult()
     QCOMPARE(view.result()->lines.size(), size_t(2));
     QCOMPARE(view.heatmap()->values(), before);
     QVERIFY(view.runButton()->isEnabled());
+}
+
+// A run for the model before says nothing once another model is open: no "Cancelled", no map.
+void TestDatasetView::anotherModelDropsTheRun()
+{
+    DatasetView view;
+    view.setModel(m_model);
+    QByteArray many;
+    for (int i = 0; i < 3000; ++i)
+        many += "The cat sat on the mat number " + QByteArray::number(i) + "\n";
+    view.runFile(dataset("long2.txt", many));
+    auto *bar = view.heatmap()->findChild<QProgressBar *>();
+    QTRY_VERIFY_WITH_TIMEOUT(bar->value() > 0, 60000);
+    view.setModel(ModelOpener::open(test::tinyGpt2().toStdString())); // another one, reopened
+    QVERIFY(!view.isRunning());
+    QVERIFY(view.runButton()->isEnabled());
+    // The worker stops at its next prompt; whatever it queued is let through, and dropped.
+    QVERIFY(ViewWorkPool::instance()->waitForDone(20000));
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    QVERIFY2(view.heatmap()->status().isEmpty(), qPrintable(view.heatmap()->status()));
+    QVERIFY(!view.result());
+    QVERIFY(!view.isRunning());
 }
 
 void TestDatasetView::badInputSaysWhyAndKeepsTheResult()

@@ -97,7 +97,7 @@ void CorpusPanel::setModel(std::shared_ptr<const OpenedModel> model)
 {
     if (model == m_model)
         return;
-    m_job->cancel();
+    m_job->forget(); // the run was for the model before: nothing of it may come
     m_model = std::move(model);
     const bool hadSummary = m_summary.has_value();
     m_summary.reset();

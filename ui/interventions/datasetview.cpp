@@ -132,7 +132,7 @@ void DatasetView::setModel(std::shared_ptr<const OpenedModel> model)
 {
     if (model && model == m_model) // a new run of the same model: the result stays
         return;
-    m_job->cancel();
+    m_job->forget(); // the run was for the model before: nothing of it may come
     m_model = std::move(model);
     m_result.reset();
     m_heatmap->clear();

@@ -25,6 +25,13 @@ void ProgressJob::cancel()
         m_ticket->stop = true;
 }
 
+void ProgressJob::forget()
+{
+    cancel();
+    m_ticket.reset();
+    m_running = false;
+}
+
 void ProgressJob::launch(Work work, const QString &outOfMemory)
 {
     cancel();

@@ -39,6 +39,9 @@ public:
             outOfMemory);
     }
     void cancel();
+    /// Cancels the job and drops it: nothing of it arrives any more (not even `cancelled`), as
+    /// when what it was computing for is gone (another model).
+    void forget();
     bool isRunning() const { return m_running; }
 
 signals:
