@@ -124,6 +124,10 @@ public:
     /// and the output head, encoders through the MLM head. Precondition: an encoder has one
     /// (TransformerRun::noMaskHead empty).
     RowMatrix logitsOf(const Eigen::Ref<const RowMatrix> &x) const;
+    /// The same into `logits`, (rows, vocabularySize()) already (a buffer kept across calls).
+    void logitsInto(const Eigen::Ref<const RowMatrix> &x, Eigen::Ref<RowMatrix> logits) const;
+    /// The logits' width: the output head's (or the MLM head's) rows.
+    int64_t vocabularySize() const;
 
 private:
     TransformerModel() = default;

@@ -159,11 +159,27 @@ RowMatrix TransformerModel::continueFrom(int first, RowMatrix x, int64_t count,
 
 RowMatrix TransformerModel::logitsOf(const Eigen::Ref<const RowMatrix> &x) const
 {
+    RowMatrix logits(x.rows(), vocabularySize());
+    logitsInto(x, logits);
+    return logits;
+}
+
+int64_t TransformerModel::vocabularySize() const
+{
+    return m_spec.family->placement == NormPlacement::Pre
+               ? outputsOf(m_weights.outputHead, WeightLayout::Linear)
+               : outputsOf(m_weights.maskHead.decoder, WeightLayout::Linear);
+}
+
+void TransformerModel::logitsInto(const Eigen::Ref<const RowMatrix> &x,
+                                  Eigen::Ref<RowMatrix> logits) const
+{
     if (m_spec.family->placement == NormPlacement::Pre) {
         const RowMatrix final =
             modelops::normalize(x, m_weights.finalNormWeight, m_weights.finalNormBias,
                                 m_spec.family->norm, m_spec.normEpsilon);
-        return multiply(final, m_weights.outputHead, WeightLayout::Linear);
+        multiplyInto(final, m_weights.outputHead, WeightLayout::Linear, logits);
+        return;
     }
     // norm(gelu(dense(x))) E^T + bias (BertLMPredictionHead; RoBERTa's and DistilBERT's are
     // the same computation under other names).
@@ -172,9 +188,8 @@ RowMatrix TransformerModel::logitsOf(const Eigen::Ref<const RowMatrix> &x) const
     hidden.rowwise() += head.denseBias.transpose();
     modelops::geluErf(hidden);
     hidden = modelops::layerNorm(hidden, head.normWeight, head.normBias, m_spec.normEpsilon);
-    RowMatrix logits = multiply(hidden, head.decoder, WeightLayout::Linear);
+    multiplyInto(hidden, head.decoder, WeightLayout::Linear, logits);
     logits.rowwise() += head.bias.transpose();
-    return logits;
 }
 
 } // namespace headlens

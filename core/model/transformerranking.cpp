@@ -107,6 +107,14 @@ RowMatrix TransformerRanking::passFrom(int layer, const Tensor &stream, int64_t 
     return m_model.continueFrom(layer, std::move(x), count, interventions, tick);
 }
 
+Eigen::Ref<RowMatrix> TransformerRanking::logitRows(int64_t rows) const
+{
+    // Grown, never shrunk: every pass of a ranking reuses the pages of the first.
+    if (m_logits.rows() < rows || m_logits.cols() != m_model.vocabularySize())
+        m_logits.resize(std::max(rows, int64_t(m_logits.rows())), m_model.vocabularySize());
+    return m_logits.topRows(rows);
+}
+
 std::vector<double> TransformerRanking::losses(const RowMatrix &final, int64_t count,
                                                const Targets &t) const
 {
@@ -120,7 +128,8 @@ std::vector<double> TransformerRanking::losses(const RowMatrix &final, int64_t c
         for (int64_t s = 0; s < seqs; ++s)
             for (int64_t k = 0; k < per; ++k)
                 rows.row(s * per + k) = final.row((first + s) * n + t.rows[size_t(k)]);
-        const RowMatrix logits = m_model.logitsOf(rows);
+        auto logits = logitRows(seqs * per);
+        m_model.logitsInto(rows, logits);
         for (int64_t s = 0; s < seqs; ++s) {
             double sum = 0.0;
             for (int64_t k = 0; k < per; ++k) {

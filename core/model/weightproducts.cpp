@@ -5,6 +5,7 @@
 #include "util/workteam.h"
 
 #include <algorithm>
+#include <cassert>
 #include <vector>
 
 #include <omp.h>
@@ -24,7 +25,7 @@ int64_t blockFloats(int64_t rows)
 
 /// y's columns [begin, end) from W widened `chunk` output columns at a time.
 void multiplyWidened(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout,
-                     RowMatrix &y, int64_t begin, int64_t end)
+                     Eigen::Ref<RowMatrix> y, int64_t begin, int64_t end)
 {
     const int64_t depth = x.cols();
     const int64_t chunk = std::clamp<int64_t>(blockFloats(x.rows()) / std::max<int64_t>(depth, 1),
@@ -47,16 +48,29 @@ void multiplyWidened(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, 
 
 } // namespace
 
+int64_t outputsOf(const WeightView &w, WeightLayout layout)
+{
+    return layout == WeightLayout::Conv1D ? w.cols : w.rows;
+}
+
 RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout)
 {
-    const int64_t outputs = layout == WeightLayout::Conv1D ? w.cols : w.rows;
-    RowMatrix y(x.rows(), outputs);
+    RowMatrix y(x.rows(), outputsOf(w, layout));
+    multiplyInto(x, w, layout, y);
+    return y;
+}
+
+void multiplyInto(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout,
+                  Eigen::Ref<RowMatrix> y)
+{
+    const int64_t outputs = outputsOf(w, layout);
+    assert(y.rows() == x.rows() && y.cols() == outputs);
     if (const std::optional<ConstRowMatrixMap> stored = w.inPlace()) {
         if (layout == WeightLayout::Conv1D)
             assignColumnSplitProduct(y, x, *stored, Operand::AsIs);
         else
             assignColumnSplitProduct(y, x, *stored, Operand::Transposed);
-        return y;
+        return;
     }
     // The same split of y's columns over the threads as assignColumnSplitProduct.
     const int64_t blocks = std::max<int64_t>(1, outputs / 64);
@@ -64,7 +78,6 @@ RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, We
     parallelFor(parts, [&](int64_t part) {
         multiplyWidened(x, w, layout, y, outputs * part / parts, outputs * (part + 1) / parts);
     });
-    return y;
 }
 
 } // namespace headlens

@@ -14,5 +14,12 @@ namespace headlens {
 /// products, to the bit, as from a float32 copy), F16 and BF16 weights are widened at most
 /// ~1 MiB at a time into a buffer per block, so no float32 copy of the weight ever exists.
 RowMatrix multiply(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout);
+/// The same into `y`, (n, d_out) already: a caller that multiplies again and again (the logits
+/// of head importance's 144 passes, 100 MB a block for GPT-2) keeps one buffer instead of the
+/// page faults of a fresh one each time.
+void multiplyInto(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout,
+                  Eigen::Ref<RowMatrix> y);
+/// d_out of x W (Conv1D) or x W^T (Linear).
+int64_t outputsOf(const WeightView &w, WeightLayout layout);
 
 } // namespace headlens
