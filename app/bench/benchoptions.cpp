@@ -136,6 +136,15 @@ Suites:
                  BF16): opening it, a pass over 64 and 1024 tokens with every head recorded,
                  and showing another layer of the same text (rows model_forward_open, _run,
                  _layer)
+  head_importance
+                 each of a random GPT-2 small checkpoint's 144 heads zero-ablated in turn on a
+                 64-token text (one pass from the head's layer on, a layer's heads batched)
+  dataset_importance
+                 the same over 100 prompts of 32 tokens (runDatasetExperiment), timed once;
+                 only when asked with --suite (14 minutes on a 2-core machine)
+  logit_lens     the logit lens of 128 tokens (13 stages through the 50,257-token head), the
+                 direct logit attribution of the last token, and the head atlas (rows
+                 logit_lens, logit_attribution, head_atlas)
   typing_latency a character typed at the end of a 1000-token text in a random GPT-2 small
                  checkpoint (the run starts from the previous one's keys and values) against
                  a full recompute (the first character changed), through the Session the

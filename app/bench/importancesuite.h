@@ -9,9 +9,7 @@ namespace headlens {
 /// starting at its layer from the clean residual stream, a layer's heads as one batch) on a
 /// RandomCheckpoint of GPT-2 small's shapes (12 layers x 12 heads = 144 heads, F32) for a
 /// 64-token text. Parameters n, heads, threads. The issue's goal: under 10 s on 2 cores.
-/// Then "dataset_importance" rows: runDatasetExperiment's importance over 100 prompts of 32
-/// tokens (issue 36's goal: under 2 minutes), timed once. --quick: 4 layers x 4 heads,
-/// d_model 256.
+/// --quick: 4 layers x 4 heads, d_model 256.
 class ImportanceSuite : public Suite
 {
 public:

@@ -2,33 +2,20 @@
 #include "lenssuite.h"
 
 #include "benchclock.h"
-#include "randomcheckpoint.h"
+#include "scratchcheckpoint.h"
 #include "threadscope.h"
 
 #include "model/headatlasprobe.h"
 #include "model/modelopener.h"
 
-#include <filesystem>
-#include <unistd.h>
-
 namespace headlens {
 
 std::vector<Measurement> LensSuite::run(const BenchOptions &options, std::ostream &log)
 {
-    CheckpointShape shape; // GPT-2 small, F32
-    int n = 128;
-    if (options.quick) {
-        shape.layers = 4;
-        shape.dModel = 256;
-        shape.heads = shape.kvHeads = 4;
-        n = 32;
-    }
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("headlens-lens-" + std::to_string(getpid())))
-            .string();
-    log << "logit_lens writing " << dir << std::endl;
-    RandomCheckpoint::write(dir, shape);
-    const auto opened = ModelOpener::open(dir);
+    const CheckpointShape shape = ScratchCheckpoint::gpt2Small(options.quick);
+    const int n = options.quick ? 32 : 128;
+    const ScratchCheckpoint checkpoint(name(), shape, log);
+    const auto opened = ModelOpener::open(checkpoint.dir());
     const std::vector<int> ids = RandomCheckpoint::tokenIds(n);
     const BenchClock clock(options.repetitionPolicy());
     std::vector<Measurement> rows;
@@ -59,8 +46,6 @@ std::vector<Measurement> LensSuite::run(const BenchOptions &options, std::ostrea
         });
         rows.push_back(std::move(atlas));
     }
-    std::error_code error;
-    std::filesystem::remove_all(dir, error);
     return rows;
 }
 

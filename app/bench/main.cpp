@@ -4,6 +4,7 @@
 #include "benchoptions.h"
 #include "benchreport.h"
 #include "coresuite.h"
+#include "datasetimportancesuite.h"
 #include "gemmsuite.h"
 #include "importancesuite.h"
 #include "lenssuite.h"
@@ -40,6 +41,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<MemorySuite>());
     suites.push_back(std::make_unique<ModelSuite>());
     suites.push_back(std::make_unique<ImportanceSuite>());
+    suites.push_back(std::make_unique<DatasetImportanceSuite>());
     suites.push_back(std::make_unique<LensSuite>());
     suites.push_back(std::make_unique<TypingSuite>());
     suites.push_back(std::make_unique<TrainStepSuite>());
@@ -66,7 +68,7 @@ int runSuites(const BenchOptions &options)
     BenchReport report(MachineInfo::probe(), options.repetitionPolicy(), options.quick,
                        options.busyPrograms);
     for (const auto &suite : suites)
-        if (options.wantsSuite(suite->name()))
+        if (options.suites.empty() ? suite->byDefault() : options.wantsSuite(suite->name()))
             report.add(suite->run(options, std::cerr));
     report.printTable(std::cout);
     if (!options.jsonPath.empty()) {

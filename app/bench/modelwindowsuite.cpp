@@ -3,7 +3,7 @@
 
 #include "modelwindowharness.h"
 #include "processmemory.h"
-#include "randomcheckpoint.h"
+#include "scratchcheckpoint.h"
 #include "threadscope.h"
 
 #include "models/modeloverview.h"
@@ -16,10 +16,8 @@
 #include <QTabWidget>
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <map>
-#include <unistd.h>
 
 namespace headlens {
 
@@ -76,19 +74,12 @@ constexpr int64_t kBudgetSlack = 300000000;
 
 std::vector<Measurement> ModelWindowSuite::run(const BenchOptions &options, std::ostream &log)
 {
-    const std::string dir = (std::filesystem::temp_directory_path() /
-                             ("headlens-bench-window-" + std::to_string(getpid())))
-                                .string();
-    CheckpointShape shape; // GPT-2 small
-    if (options.quick) {
-        shape.layers = 4;
-        shape.dModel = 256;
-        shape.heads = shape.kvHeads = 4;
-    }
     const int n = options.quick ? 200 : 1024;
     const int repetitions = options.quick ? 1 : kRepetitions;
-    log << name() << " writing " << dir << std::endl;
-    const int64_t fileBytes = RandomCheckpoint::write(dir, shape);
+    const CheckpointShape shape = ScratchCheckpoint::gpt2Small(options.quick);
+    const ScratchCheckpoint checkpoint(name(), shape, log);
+    const std::string &dir = checkpoint.dir();
+    const int64_t fileBytes = checkpoint.fileBytes();
     const std::string base = RandomCheckpoint::text(n);
     std::vector<Measurement> rows;
     for (int threads : options.threads) {
@@ -175,8 +166,6 @@ std::vector<Measurement> ModelWindowSuite::run(const BenchOptions &options, std:
             {"heads_bytes", double(headsBytes)}};
         rows.push_back(memory);
     }
-    std::error_code error;
-    std::filesystem::remove_all(dir, error);
     return rows;
 }
 

@@ -2,7 +2,7 @@
 #include "typingsuite.h"
 
 #include "benchclock.h"
-#include "randomcheckpoint.h"
+#include "scratchcheckpoint.h"
 #include "threadscope.h"
 
 #include "model/modelopener.h"
@@ -14,26 +14,15 @@
 #endif
 
 #include <chrono>
-#include <filesystem>
-#include <unistd.h>
 
 namespace headlens {
 
 std::vector<Measurement> TypingSuite::run(const BenchOptions &options, std::ostream &log)
 {
     m_policy = options.repetitionPolicy();
-    const std::string dir = (std::filesystem::temp_directory_path() /
-                             ("headlens-bench-typing-" + std::to_string(getpid())))
-                                .string();
-    CheckpointShape shape; // GPT-2 small
-    if (options.quick) {
-        shape.layers = 4;
-        shape.dModel = 256;
-        shape.heads = shape.kvHeads = 4;
-    }
     const int n = options.quick ? 200 : 1000;
-    log << name() << " writing " << dir << std::endl;
-    RandomCheckpoint::write(dir, shape);
+    const ScratchCheckpoint checkpoint(name(), ScratchCheckpoint::gpt2Small(options.quick), log);
+    const std::string &dir = checkpoint.dir();
     std::vector<Measurement> rows;
     for (int threads : options.threads) {
         const ThreadScope scope(threads);
@@ -61,8 +50,6 @@ std::vector<Measurement> TypingSuite::run(const BenchOptions &options, std::ostr
             rows.push_back(std::move(m));
 #endif
     }
-    std::error_code error;
-    std::filesystem::remove_all(dir, error);
     return rows;
 }
 
