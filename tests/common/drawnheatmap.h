@@ -148,6 +148,13 @@ inline QRgb expectedColor(Colormap map, double value, std::pair<double, double> 
     return gradient.color(value, QCPRange(range.first, range.second));
 }
 
+/// Whether two colours read alike: each channel within 2 (anti-aliasing and rounding).
+inline bool sameColour(QRgb seen, QRgb want)
+{
+    return std::abs(qRed(seen) - qRed(want)) <= 2 && std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
+           std::abs(qBlue(seen) - qBlue(want)) <= 2;
+}
+
 /// The plot rendered as the screen shows it (what QWidget::grab gives after a full replot).
 inline QImage renderedPicture(QCustomPlot &plot)
 {
@@ -216,10 +223,7 @@ QByteArray pictureMismatchOf(QCustomPlot &plot, const RowMatrix &expected, Colou
                        ") lies outside the picture";
             const QRgb seen = image.pixel(at);
             const QRgb want = colour(double(expected(i, j)));
-            const bool close = std::abs(qRed(seen) - qRed(want)) <= 2 &&
-                               std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
-                               std::abs(qBlue(seen) - qBlue(want)) <= 2;
-            if (!close)
+            if (!sameColour(seen, want))
                 return "cell (" + QByteArray::number(i) + ", " + QByteArray::number(j) +
                        ") of value " + QByteArray::number(double(expected(i, j)), 'g', 6) +
                        " is drawn " + QColor(seen).name().toLatin1() + ", expected " +

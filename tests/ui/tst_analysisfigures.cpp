@@ -66,6 +66,16 @@ struct LensRun
     std::shared_ptr<const AttentionFlow> flow;
 };
 
+/// "head 1.2 drawn #ffffff, expected #b2182b" for a cell whose colour is not the one expected.
+QByteArray cellColours(int layer, int head, QRgb seen, QRgb want)
+{
+    return QString("head %1.%2 drawn %3, expected %4")
+        .arg(layer)
+        .arg(head + 1)
+        .arg(QColor(seen).name(), QColor(want).name())
+        .toUtf8();
+}
+
 LensRun lensRun()
 {
     const auto model = ModelOpener::open(test::tinyGpt2().toStdString());
@@ -122,13 +132,8 @@ void TestAnalysisFigures::eachCellHasItsTypesColour()
             const QRgb seen = image.pixel(at);
             const QRgb want = test::expectedColor(PlotStyle().colormap,
                                                   atlas->typeStrength(layer, head), {0.0, 1.0});
-            QVERIFY2(std::abs(qRed(seen) - qRed(want)) <= 2 &&
-                         std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
-                         std::abs(qBlue(seen) - qBlue(want)) <= 2,
-                     qPrintable(QString("head %1.%2 drawn %3, expected %4")
-                                    .arg(layer)
-                                    .arg(head + 1)
-                                    .arg(QColor(seen).name(), QColor(want).name())));
+            QVERIFY2(test::sameColour(seen, want),
+                     cellColours(layer, head, seen, want).constData());
         }
     // (0.9 - 0.1) / (1 - 0.1) for the previous-token head (its score a float); 0 for the heads
     // with no type.
@@ -308,13 +313,8 @@ void TestAnalysisFigures::attributionIsDrawnInTheDivergingMap()
             const QRgb seen = image.pixel(at);
             const QRgb want =
                 gradient.color(double(attribution.heads(layer, head)), QCPRange(-1.0, 1.0));
-            QVERIFY2(std::abs(qRed(seen) - qRed(want)) <= 2 &&
-                         std::abs(qGreen(seen) - qGreen(want)) <= 2 &&
-                         std::abs(qBlue(seen) - qBlue(want)) <= 2,
-                     qPrintable(QString("head %1.%2 drawn %3, expected %4")
-                                    .arg(layer)
-                                    .arg(head + 1)
-                                    .arg(QColor(seen).name(), QColor(want).name())));
+            QVERIFY2(test::sameColour(seen, want),
+                     cellColours(layer, head, seen, want).constData());
         }
     // The zero head is white, the strongest push red, the strongest pull blue.
     QCOMPARE(QColor(gradient.color(0.0, QCPRange(-1.0, 1.0))).lightness() > 240, true);
