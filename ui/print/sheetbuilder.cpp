@@ -19,6 +19,13 @@ namespace headlens {
 
 namespace {
 
+/// -largest..largest, with a range left when every value is 0.
+ColorRange symmetric(const RowMatrix &values)
+{
+    const double largest = std::max(double(values.cwiseAbs().maxCoeff()), 1e-6);
+    return {-largest, largest};
+}
+
 SheetContent weightsSheet(const HeadImages &images, const Trace &trace, int b,
                           const PlotStyle &style)
 {
@@ -225,17 +232,6 @@ SheetContent SheetBuilder::rollout(const AttentionFlow &flow,
     sheet.legendRange = share;
     return sheet;
 }
-
-namespace {
-
-/// -largest..largest, with a range left when every value is 0.
-ColorRange symmetric(const RowMatrix &values)
-{
-    const double largest = std::max(double(values.cwiseAbs().maxCoeff()), 1e-6);
-    return {-largest, largest};
-}
-
-} // namespace
 
 SheetContent SheetBuilder::attribution(const LogitAttribution &attribution)
 {
