@@ -13,7 +13,7 @@ void RunAnalysisView::setRun(std::shared_ptr<const ModelRun> run)
 {
     if (m_reads == Reads::UnchangedModel && run && m_run && run->tokenIds == m_run->tokenIds &&
         run->segments == m_run->segments && run->source.model == m_run->source.model) {
-        if (m_analysed == m_run) // the same analysis holds for the newer run
+        if (m_analysed.lock() == m_run) // the same analysis holds for the newer run
             m_analysed = run;
         m_run = std::move(run); // the newer run kept, the older let go
         return;

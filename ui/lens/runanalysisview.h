@@ -33,7 +33,7 @@ public:
     /// Whether what the view holds was computed for the run it was last given (a view not shown
     /// since, or whose analysis failed, may still hold an older run's): what File > Export view
     /// may draw.
-    bool isCurrent() const { return m_run && m_analysed == m_run; }
+    bool isCurrent() const { return m_run && m_analysed.lock() == m_run; }
 
 protected:
     RunAnalysisView(Reads reads, QWidget *parent);
@@ -54,8 +54,10 @@ private:
 
     Reads m_reads;
     std::shared_ptr<const ModelRun> m_run;
-    std::shared_ptr<const ModelRun> m_analysed; ///< the run whose analysis the view holds
-    bool m_stale = false;                       ///< m_run's analysis has not been asked for yet
+    /// The run whose analysis the view holds: weak, so that an old run (all its heads' weights)
+    /// is not kept alive for a comparison.
+    std::weak_ptr<const ModelRun> m_analysed;
+    bool m_stale = false; ///< m_run's analysis has not been asked for yet
     LensRunner *m_runner = nullptr;
 };
 
