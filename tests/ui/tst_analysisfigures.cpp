@@ -16,7 +16,6 @@
 #include "session/session.h"
 #include "testdata.h"
 #include "testmain.h"
-#include "text/tokenizer.h"
 #include "views/differenceheatmap.h"
 
 #include <qcustomplot.h>
@@ -214,9 +213,11 @@ void TestAnalysisFigures::lensAndRolloutSheetsHoldTheCoresValues()
     QCOMPARE(lens.panels[0].range.upper, 1.0);
     // Each cell names its stage's top token.
     QCOMPARE(lens.panels[0].cellTexts.size(), 3 * int(r.lens->positions.size()));
-    QCOMPARE(lens.panels[0].cellTexts.back(),
-             QString::fromStdString(Tokenizer::displayLabel(
-                 r.lens->topAt(2, int(r.lens->positions.size()) - 1).front().label)));
+    // The labels as the Lens tab writes them (the lens's and the run's display labels).
+    QCOMPARE(
+        lens.panels[0].cellTexts.back(),
+        QString::fromStdString(r.lens->topAt(2, int(r.lens->positions.size()) - 1).front().label));
+    QCOMPARE(lens.colLabels.front(), QString::fromStdString(r.run->tokens.front()));
     const SheetContent rollout = SheetBuilder::rollout(*r.flow, r.run->tokens);
     QCOMPARE(rollout.panels.size(), size_t(2));
     for (int64_t layer = 0; layer < 2; ++layer) {

@@ -4,6 +4,7 @@
 #include "interventions/rankingtable.h"
 #include "panels/reflowsplitter.h"
 #include "plot/heatmapplot.h"
+#include "plot/layerheadlabels.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -84,13 +85,9 @@ void RankingHeatmap::setValues(const RowMatrix &values, const QString &title,
     m_title->setText(title);
     m_status->clear();
     m_results->show();
-    QStringList layers, heads;
-    for (int l = 0; l < values.rows(); ++l)
-        layers << tr("layer %1").arg(l);
-    for (int h = 0; h < values.cols(); ++h)
-        heads << QString::number(h + 1);
     m_plot->setMatrix(values);
-    m_plot->setLabels(layers, heads);
+    m_plot->setLabels(LayerHeadLabels::layers(int(values.rows())),
+                      LayerHeadLabels::heads(int(values.cols())));
     // Negative values (a head whose ablation helps) keep 0 inside the range.
     const double lower = std::min(0.0, double(values.minCoeff()));
     const double upper = std::max(lower + 1e-9, double(values.maxCoeff()));

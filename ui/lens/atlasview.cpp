@@ -3,6 +3,7 @@
 
 #include "lens/lensrunner.h"
 #include "plot/heatmapplot.h"
+#include "plot/layerheadlabels.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -140,18 +141,16 @@ void AtlasView::showScore(int score)
     if (!m_atlas)
         return;
     RowMatrix values(m_atlas->layers, m_atlas->heads);
-    QStringList types, layers, heads;
+    QStringList types;
     for (int layer = 0; layer < m_atlas->layers; ++layer) {
-        layers << tr("layer %1").arg(layer);
         for (int head = 0; head < m_atlas->heads; ++head) {
             values(layer, head) = float(shownValue(layer, head));
             types << QString::fromStdString(m_atlas->typeLabel(layer, head));
         }
     }
-    for (int head = 0; head < m_atlas->heads; ++head)
-        heads << QString::number(head + 1);
     m_map->setMatrix(values);
-    m_map->setLabels(layers, heads);
+    m_map->setLabels(LayerHeadLabels::layers(m_atlas->layers),
+                     LayerHeadLabels::heads(m_atlas->heads));
     m_map->setCellTexts(types);
     m_map->setColorRange(0.0, 1.0); // shares of attention: the same scale for every model
     m_map->setColorScaleLabel(

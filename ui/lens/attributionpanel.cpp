@@ -1,6 +1,7 @@
 // AttributionPanel: two token choices, the heads' map, the other parts and the chosen head.
 #include "lens/attributionpanel.h"
 
+#include "plot/layerheadlabels.h"
 #include "views/differenceheatmap.h"
 
 #include <QComboBox>
@@ -148,13 +149,9 @@ void AttributionPanel::setAttribution(std::shared_ptr<const LogitAttribution> at
 {
     m_attribution = std::move(attribution);
     const LogitAttribution &a = *m_attribution;
-    QStringList layers, heads;
-    for (int l = 0; l < a.heads.rows(); ++l)
-        layers << tr("layer %1").arg(l);
-    for (int h = 0; h < a.heads.cols(); ++h)
-        heads << QString::number(h + 1);
     m_map->setMatrix(a.heads);
-    m_map->setLabels(layers, heads);
+    m_map->setLabels(LayerHeadLabels::layers(int(a.heads.rows())),
+                     LayerHeadLabels::heads(int(a.heads.cols())));
     m_map->setLargest(double(a.heads.cwiseAbs().maxCoeff()));
     const QString what = a.wrong >= 0 ? tr("logit(“%1”) − logit(“%2”)")
                                             .arg(QString::fromStdString(a.tokenLabel),

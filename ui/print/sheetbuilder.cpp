@@ -3,6 +3,8 @@
 
 #include "plot/colorrange.h"
 #include "plot/headcolors.h"
+#include "plot/layerheadlabels.h"
+#include "plot/lenslabels.h"
 #include "plot/maxpool.h"
 #include "text/tokenizer.h"
 #include "views/headimagemaker.h"
@@ -157,14 +159,13 @@ SheetContent SheetBuilder::atlas(const HeadAtlas &atlas)
     RowMatrix strength(atlas.layers, atlas.heads);
     QStringList types;
     for (int layer = 0; layer < atlas.layers; ++layer) {
-        sheet.rowLabels << tr("layer %1").arg(layer);
         for (int head = 0; head < atlas.heads; ++head) {
             strength(layer, head) = float(atlas.typeStrength(layer, head));
             types << QString::fromStdString(atlas.typeLabel(layer, head));
         }
     }
-    for (int head = 0; head < atlas.heads; ++head)
-        sheet.colLabels << QString::number(head + 1);
+    sheet.rowLabels = LayerHeadLabels::layers(atlas.layers);
+    sheet.colLabels = LayerHeadLabels::heads(atlas.heads);
     // Shares of attention: the same scale for every model, as the Atlas tab's.
     const ColorRange shares{0.0, 1.0};
     sheet.panels.push_back({strength, atlas.layers, atlas.heads,
@@ -184,21 +185,12 @@ SheetContent SheetBuilder::logitLens(const LogitLens &lens, const std::vector<st
     SheetContent sheet;
     const ColorRange probability{0.0, 1.0}; // the same scale for every text and model
     const int stages = lens.stages(), positions = int(lens.positions.size());
-    QStringList tops; // each stage's top token, row by row (drawn only when nothing is pooled)
-    for (int stage = 0; stage < stages; ++stage) {
-        sheet.rowLabels << (stage == 0 ? tr("embeddings") : tr("layer %1").arg(stage - 1));
-        for (int p = 0; p < positions; ++p) {
-            const auto &top = lens.topAt(stage, p);
-            tops << (top.empty()
-                         ? QString()
-                         : QString::fromStdString(Tokenizer::displayLabel(top.front().label)));
-        }
-    }
-    for (const int position : lens.positions)
-        sheet.colLabels << QString::fromStdString(
-            Tokenizer::displayLabel(tokens.at(size_t(position))));
+    LensLabels labels = LensLabels::of(lens, tokens);
+    sheet.rowLabels = labels.stages;
+    sheet.colLabels = labels.positions;
+    // Each stage's top token is written in its cell (drawn only when nothing is pooled).
     sheet.panels.push_back({MaxPool::pool(lens.finalProbability, maxCells), stages, positions,
-                            maxCells, QString(), QColor(), probability, tops});
+                            maxCells, QString(), QColor(), probability, std::move(labels.tops)});
     sheet.rowTitle = tr("after");
     sheet.colTitle = tr("position");
     sheet.legendTitle = tr("probability of the final prediction");
@@ -223,8 +215,8 @@ SheetContent SheetBuilder::rollout(const AttentionFlow &flow,
                                 share,
                                 {}});
     }
-    for (const std::string &token : tokens)
-        sheet.rowLabels << QString::fromStdString(Tokenizer::displayLabel(token));
+    for (const std::string &token : tokens) // a run's tokens: display labels already
+        sheet.rowLabels << QString::fromStdString(token);
     sheet.colLabels = sheet.rowLabels;
     sheet.rowTitle = tr("token");
     sheet.colTitle = tr("input token");
@@ -238,13 +230,11 @@ SheetContent SheetBuilder::attribution(const LogitAttribution &attribution)
     SheetContent sheet;
     const RowMatrix &heads = attribution.heads;
     QStringList values;
-    for (int layer = 0; layer < int(heads.rows()); ++layer) {
-        sheet.rowLabels << tr("layer %1").arg(layer);
+    for (int layer = 0; layer < int(heads.rows()); ++layer)
         for (int head = 0; head < int(heads.cols()); ++head)
             values << QString::asprintf("%+.2f", double(heads(layer, head)));
-    }
-    for (int head = 0; head < int(heads.cols()); ++head)
-        sheet.colLabels << QString::number(head + 1);
+    sheet.rowLabels = LayerHeadLabels::layers(int(heads.rows()));
+    sheet.colLabels = LayerHeadLabels::heads(int(heads.cols()));
     const ColorRange range = symmetric(heads);
     sheet.panels.push_back({heads, int(heads.rows()), int(heads.cols()),
                             int(std::max(heads.rows(), heads.cols())), QString(), QColor(), range,
@@ -274,9 +264,8 @@ SheetContent SheetBuilder::circuits(const HeadCircuits &circuits, int tokens)
         sheet.panels.push_back(
             {shown, tokens, tokens, std::max(tokens, 1), title, QColor(), symmetric(shown), {}});
     }
-    for (int t = 0; t < tokens; ++t)
-        sheet.rowLabels << QString::fromStdString(
-            Tokenizer::displayLabel(circuits.labels.at(size_t(t))));
+    for (int t = 0; t < tokens; ++t) // display labels already, as a run's
+        sheet.rowLabels << QString::fromStdString(circuits.labels.at(size_t(t)));
     sheet.colLabels = sheet.rowLabels;
     sheet.rowTitle = tr("query · attended token");
     sheet.colTitle = tr("key · raised token");
