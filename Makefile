@@ -2,12 +2,13 @@
 JOBS ?= $(shell nproc)
 # CI builds treat warnings as errors, and build each library from a few large files
 # (CMake's unity build: core and ui in 47% less compiler time, since every file parsed Eigen's
-# and Qt's templates again); an engineer's own build (cmake --preset) keeps one object per file,
-# which rebuilds faster after an edit and catches a missing #include.
+# and Qt's templates again; batches of 24 took the core another 20% less than batches of 12);
+# an engineer's own build (cmake --preset) keeps one object per file, which rebuilds faster
+# after an edit and catches a missing #include.
 WERROR := $(if $(CI),ON,OFF)
 UNITY := $(if $(CI),ON,OFF)
 CONFIGURE_FLAGS := -DHEADLENS_WERROR=$(WERROR) -DCMAKE_UNITY_BUILD=$(UNITY) \
-  -DCMAKE_UNITY_BUILD_BATCH_SIZE=12
+  -DCMAKE_UNITY_BUILD_BATCH_SIZE=24
 
 .PHONY: all deps build run test test-core test-asan test-tsan soak bench format clean
 

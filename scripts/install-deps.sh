@@ -27,7 +27,7 @@ install_tokenizer_references() {
 
 # libopenblas0-pthread and libblis4-openmp are loaded at run time (dlopen, core/linalg), not
 # linked: the build needs neither, and without them the products run on Eigen alone.
-PACKAGES="build-essential cmake pkg-config git lld \
+PACKAGES="build-essential cmake ninja-build pkg-config git lld \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
   libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
   libopenblas0-pthread libblis4-openmp \

@@ -11,6 +11,8 @@ namespace headlens::test {
 
 /// Where the GPT-2 test folders are (tiny, tiny_f16, tiny_bf16, tiny_prefixed, ...).
 inline const std::string kGpt2Data = HEADLENS_TEST_DATA "/gpt2/";
+/// Where make_llama_tiny.py's folders are (llama_gqa, qwen2_bias, ...).
+inline const std::string kLlamaData = HEADLENS_TEST_DATA "/llama/";
 
 /// What a float64 NumPy GPT-2 (make_gpt2_tiny.py's reference_forward, written without looking
 /// at the C++) computed for golden text `index`.

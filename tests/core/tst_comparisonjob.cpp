@@ -16,16 +16,16 @@ using headlens::test::kGpt2Data;
 
 namespace {
 
-constexpr const char *kText = "the tired robot dropped the heavy gear";
+constexpr const char *kComparedText = "the tired robot dropped the heavy gear";
 
 /// d_model 16, 4 heads, no mask, seed 5: the built-in layer A.
-TraceJob layerJob()
+TraceJob comparedLayerJob()
 {
     TraceJob job;
     job.config.dModel = 16;
     job.config.heads = 4;
     job.config.seed = 5;
-    job.texts = {kText};
+    job.texts = {kComparedText};
     return job;
 }
 
@@ -48,7 +48,7 @@ class TestComparisonJob : public QObject
 private slots:
     void textReplacesTheTextOnly()
     {
-        TraceJob a = layerJob();
+        TraceJob a = comparedLayerJob();
         a.ranking.kind = RankingRequest::Kind::Importance;
         a.tokenIds = {1, 2};
         const TraceJob b = comparisonJob(a, {ComparedChange::Text, "a cat"});
@@ -61,7 +61,7 @@ private slots:
     void nextSeedIsTheLayerInitialisedWithSeedPlusOne()
     {
         Session session;
-        const TraceJob a = layerJob();
+        const TraceJob a = comparedLayerJob();
         TraceJob six = a;
         six.config.seed = 6;
         const auto b = weightsOf(session, comparisonJob(a, {ComparedChange::NextSeed, {}}));
@@ -74,7 +74,8 @@ private slots:
     void oneKvHeadSharesOneKeyAmongAllHeads()
     {
         Session session;
-        const TraceRun b = session.run(comparisonJob(layerJob(), {ComparedChange::OneKvHead, {}}));
+        const TraceRun b =
+            session.run(comparisonJob(comparedLayerJob(), {ComparedChange::OneKvHead, {}}));
         const Shape &keys = b.trace->tensor(keys::kHeads).shape();
         QCOMPARE(keys.size(1), int64_t(1)); // (b, h_kv, n, d_k)
         QCOMPARE(b.trace->tensor(keys::attentionWeights).shape().size(1), int64_t(4));
@@ -83,7 +84,7 @@ private slots:
     void causalFlipHidesEveryLaterKey()
     {
         Session session;
-        const TraceJob a = layerJob();
+        const TraceJob a = comparedLayerJob();
         const TraceRun b = session.run(comparisonJob(a, {ComparedChange::CausalFlip, {}}));
         const Tensor &w = b.trace->tensor(keys::attentionWeights); // (b, h, n, n)
         const int64_t heads = w.shape().size(1), n = w.shape().size(2);
@@ -99,7 +100,7 @@ private slots:
     void ropeToggledTurnsRopeOnAndOff()
     {
         Session session;
-        TraceJob a = layerJob();
+        TraceJob a = comparedLayerJob();
         TraceJob rope = a;
         rope.config.attentionPositions = AttentionPositions::Rope;
         const TraceJob on = comparisonJob(a, {ComparedChange::RopeToggled, {}});
@@ -112,11 +113,11 @@ private slots:
     void noAblationsIsTheUnchangedLayer()
     {
         Session session;
-        TraceJob a = layerJob();
+        TraceJob a = comparedLayerJob();
         a.interventions = HeadInterventions::ablating(0, 2);
         const TraceJob b = comparisonJob(a, {ComparedChange::NoAblations, {}});
         QVERIFY(b.interventions.empty());
-        TraceJob plain = layerJob();
+        TraceJob plain = comparedLayerJob();
         QCOMPARE(valuesOf(session.run(b).trace->tensor(keys::output)),
                  valuesOf(session.run(plain).trace->tensor(keys::output)));
         QVERIFY(valuesOf(session.run(a).trace->tensor(keys::output)) !=
@@ -125,7 +126,7 @@ private slots:
 
     void changesThatMeanNothingAreRefusedWithAReason()
     {
-        TraceJob model = layerJob();
+        TraceJob model = comparedLayerJob();
         model.model.path = kGpt2Data + "tiny";
         QVERIFY(test::errorOf([&] {
                     comparisonJob(model, {ComparedChange::NextSeed, {}});
@@ -133,18 +134,18 @@ private slots:
         QVERIFY(test::errorOf([&] {
                     comparisonJob(model, {ComparedChange::RopeToggled, {}});
                 }).contains("another text"));
-        TraceJob fromFile = layerJob();
+        TraceJob fromFile = comparedLayerJob();
         fromFile.weightsPath = "/tmp/layer.npz";
         QVERIFY(test::errorOf([&] {
                     comparisonJob(fromFile, {ComparedChange::OneKvHead, {}});
                 }).contains("/tmp/layer.npz"));
-        TraceJob mqa = layerJob();
+        TraceJob mqa = comparedLayerJob();
         mqa.config.kvHeads = 1;
         QVERIFY(test::errorOf([&] {
                     comparisonJob(mqa, {ComparedChange::OneKvHead, {}});
                 }).contains("already has one K/V head"));
         QVERIFY(test::errorOf([&] {
-                    comparisonJob(layerJob(), {ComparedChange::NoAblations, {}});
+                    comparisonJob(comparedLayerJob(), {ComparedChange::NoAblations, {}});
                 }).contains("ablate a head first"));
     }
 

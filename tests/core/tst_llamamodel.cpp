@@ -18,11 +18,10 @@ using namespace headlens;
 using headlens::test::copyWithConfig;
 using headlens::test::errorOf;
 using headlens::test::Gpt2Golden;
+using headlens::test::kLlamaData;
 using headlens::test::modelGolden;
 
 namespace {
-
-const std::string kLlamaData = HEADLENS_TEST_DATA "/llama/";
 
 Tensor renamedLike(const Tensor &golden, const Tensor &like)
 {

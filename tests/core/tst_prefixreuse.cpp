@@ -11,10 +11,10 @@
 
 using namespace headlens;
 using headlens::test::kGpt2Data;
+using headlens::test::kLlamaData;
 
 namespace {
 
-const std::string kLlamaData = HEADLENS_TEST_DATA "/llama/";
 const std::string kBertData = HEADLENS_TEST_DATA "/bert/";
 const std::string kText = "The quick brown fox, jumps over the lazy dog. By the river bank";
 

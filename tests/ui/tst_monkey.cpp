@@ -1,6 +1,7 @@
 // tst_monkey: a seeded random stream of clicks, keys, wheel turns, menus and dialogs on the window.
 #include "helpers/monkey.h"
 
+#include "folderfiles.h"
 #include "hfcache.h"
 #include "windowparts.h"
 #include "windowsettled.h"
@@ -46,13 +47,6 @@ uint64_t seedWanted()
     bool ok = false;
     const qulonglong seed = qEnvironmentVariable("HEADLENS_MONKEY_SEED").toULongLong(&ok);
     return ok ? seed : 20261203;
-}
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(bytes);
 }
 
 /// The settings in which two configurations differ, "heads 8 -> 4, causal 0 -> 1".

@@ -13,7 +13,7 @@ namespace {
 const QStringList kTokens{"[CLS]", "the", "cat", "[SEP]", "it", "slept", "[SEP]"};
 
 // Colours a person tells apart at a glance: far apart in RGB.
-int distance(const QColor &a, const QColor &b)
+int rgbDistance(const QColor &a, const QColor &b)
 {
     return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
            std::abs(a.blue() - b.blue());
@@ -44,9 +44,9 @@ private slots:
         strip.resize(strip.sizeHint());
         const QImage image = strip.grab().toImage();
         const QColor a = TokenStrip::segmentColor(0), b = TokenStrip::segmentColor(1);
-        QVERIFY(distance(a, b) > 150);
+        QVERIFY(rgbDistance(a, b) > 150);
         for (const QColor &c : {a, b})
-            QVERIFY2(distance(c, style.background()) > 150, qPrintable(c.name()));
+            QVERIFY2(rgbDistance(c, style.background()) > 150, qPrintable(c.name()));
         for (int i = 0; i < kTokens.size(); ++i) {
             const QRect band = strip.segmentBand(i);
             QVERIFY(!band.isEmpty());
@@ -78,8 +78,8 @@ private slots:
         const QImage image = strip.grab().toImage();
         QVERIFY(strip.segmentBand(5).isEmpty());
         const QColor drawn = image.pixelColor(below.center());
-        QVERIFY2(distance(drawn, TokenStrip::segmentColor(0)) > 150 &&
-                     distance(drawn, TokenStrip::segmentColor(1)) > 150,
+        QVERIFY2(rgbDistance(drawn, TokenStrip::segmentColor(0)) > 150 &&
+                     rgbDistance(drawn, TokenStrip::segmentColor(1)) > 150,
                  qPrintable(drawn.name()));
     }
 };
