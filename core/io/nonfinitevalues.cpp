@@ -3,7 +3,9 @@
 
 #include "util/quotedtext.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace headlens {
 
@@ -42,21 +44,33 @@ void countBits(const unsigned char *bytes, int64_t count, Bits exponent, Bits ma
 
 } // namespace
 
-NonFiniteValues NonFiniteValues::ofStored(const unsigned char *bytes, StoredFloat format,
+NonFiniteValues NonFiniteValues::ofStored(const unsigned char *bytes, StoredFormat format,
                                           int64_t count)
 {
     NonFiniteValues found;
     found.total = count;
     switch (format) {
-    case StoredFloat::F32:
+    case StoredFormat::F32:
         countBits<uint32_t>(bytes, count, 0x7f800000u, 0x007fffffu, found);
         break;
-    case StoredFloat::F16:
+    case StoredFormat::F16:
         countBits<uint16_t>(bytes, count, uint16_t(0x7c00), uint16_t(0x03ff), found);
         break;
-    case StoredFloat::BF16:
+    case StoredFormat::BF16:
         countBits<uint16_t>(bytes, count, uint16_t(0x7f80), uint16_t(0x007f), found);
         break;
+    default: { // a quantized block's values are finite unless its F16 scales are not
+        const int64_t perBlock = storedBlockValues(format);
+        std::vector<float> values(size_t(perBlock * 64));
+        for (int64_t first = 0; first < count; first += perBlock * 64) {
+            const int64_t n = std::min(count - first, perBlock * 64);
+            widenFloats(bytes + storedBytes(format, first), format, n, values.data());
+            const NonFiniteValues part = of(values.data(), n);
+            found.nans += part.nans;
+            found.infinities += part.infinities;
+        }
+        break;
+    }
     }
     return found;
 }

@@ -1,7 +1,7 @@
 // NonFiniteValues: how many NaN and infinite numbers a tensor read from a file holds.
 #pragma once
 
-#include "io/storedfloats.h"
+#include "io/storedformat.h"
 
 #include <cstdint>
 #include <optional>
@@ -22,8 +22,9 @@ struct NonFiniteValues
     /// The counts of `values[0 .. count)`.
     static NonFiniteValues of(const float *values, int64_t count);
     /// The counts of `count` little-endian values of `format` at `bytes` (a checkpoint's
-    /// mapping), read from their exponent bits without widening them.
-    static NonFiniteValues ofStored(const unsigned char *bytes, StoredFloat format, int64_t count);
+    /// mapping): the floats read from their exponent bits without widening them, ggml's
+    /// quantized blocks decoded (their values are finite unless a scale is not).
+    static NonFiniteValues ofStored(const unsigned char *bytes, StoredFormat format, int64_t count);
 
     bool any() const { return nans + infinities > 0; }
     /// What to do about weights from elsewhere: save them again without the values.

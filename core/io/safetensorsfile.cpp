@@ -1,20 +1,15 @@
 // SafetensorsFile: header validation with nlohmann-json, mmap of the data, dtype conversion.
 #include "io/safetensorsfile.h"
 
-#include "io/storedfloats.h"
+#include "io/mappedfile.h"
+#include "io/storedformat.h"
 #include "util/bytesize.h"
 #include "util/inputerror.h"
 #include "util/quotedtext.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 namespace headlens {
@@ -155,55 +150,25 @@ SafetensorsHeader SafetensorsFile::parseHeader(const std::string &json, uint64_t
     return result;
 }
 
-/// The mapped file, unmapped when the last SafetensorsFile sharing it goes.
-struct SafetensorsFile::Mapping
-{
-    void *address = nullptr;
-    size_t size = 0;
-    ~Mapping()
-    {
-        if (address)
-            munmap(address, size);
-    }
-};
-
 SafetensorsFile SafetensorsFile::open(const std::string &path)
 {
-    // O_NONBLOCK: a FIFO in the weights' place must not wait for a writer (no effect on files).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        throw InputError("Cannot open " + path + ": " + std::strerror(errno) +
-                         ". Check that the model folder holds model.safetensors.");
-    struct stat info = {};
-    auto mapping = std::make_shared<Mapping>();
-    if (fstat(fd, &info) == 0 && !S_ISREG(info.st_mode)) {
-        ::close(fd);
-        fail(path, "it is not a regular file (a folder, a FIFO or a device)");
-    }
-    if (fstat(fd, &info) == 0 && info.st_size >= 8) {
-        mapping->size = static_cast<size_t>(info.st_size);
-        mapping->address = mmap(nullptr, mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (mapping->address == MAP_FAILED)
-            mapping->address = nullptr;
-    }
-    ::close(fd);
-    if (!mapping->address)
-        fail(path, "the file is shorter than the 8 bytes of a safetensors header length, or "
-                   "cannot be mapped");
-    const auto *bytes = static_cast<const unsigned char *>(mapping->address);
+    MappedFile mapping = MappedFile::open(
+        path, 8, "the file is shorter than the 8 bytes of a safetensors header length",
+        "Check that the model folder holds model.safetensors.");
+    const unsigned char *bytes = mapping.data();
     uint64_t headerBytes = 0;
     for (int i = 7; i >= 0; --i) // little-endian, whatever the machine
         headerBytes = (headerBytes << 8) | bytes[i];
     if (headerBytes > kMaxHeaderBytes)
         fail(path, "the header claims " + std::to_string(headerBytes) + " bytes, more than the " +
                        formatBytes(double(kMaxHeaderBytes), 0) + " HeadLens accepts");
-    if (headerBytes > mapping->size - 8)
+    if (headerBytes > mapping.size() - 8)
         fail(path, "the file is truncated: its header needs " + std::to_string(headerBytes) +
-                       " bytes but only " + std::to_string(mapping->size - 8) + " follow");
+                       " bytes but only " + std::to_string(mapping.size() - 8) + " follow");
     SafetensorsFile file;
     file.m_path = path;
     file.m_header = parseHeader(std::string(reinterpret_cast<const char *>(bytes) + 8, headerBytes),
-                                mapping->size - 8 - headerBytes, path);
+                                mapping.size() - 8 - headerBytes, path);
     file.m_data = bytes + 8 + headerBytes;
     file.m_mapping = std::move(mapping);
     return file;
@@ -229,12 +194,12 @@ Tensor SafetensorsFile::tensor(const SafetensorsEntry &entry) const
 
 void SafetensorsFile::copyTo(const SafetensorsEntry &entry, float *out) const
 {
-    widenFloats(bytes(entry), storedFloat(entry), entry.numel(), out);
+    widenFloats(bytes(entry), storedFormat(entry), entry.numel(), out);
 }
 
-StoredFloat SafetensorsFile::storedFloat(const SafetensorsEntry &entry) const
+StoredFormat SafetensorsFile::storedFormat(const SafetensorsEntry &entry) const
 {
-    if (const std::optional<StoredFloat> format = storedFloatOf(entry.dtype))
+    if (const std::optional<StoredFormat> format = storedFormatOf(entry.dtype))
         return *format;
     throw InputError(m_path + ": tensor '" + quotedText(entry.name) + "' is stored as " +
                      entry.dtype +
@@ -244,12 +209,7 @@ StoredFloat SafetensorsFile::storedFloat(const SafetensorsEntry &entry) const
 
 void SafetensorsFile::evict(const SafetensorsEntry &entry) const
 {
-    // Only the pages wholly inside the tensor: its neighbours may still be read.
-    const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const uintptr_t begin = (uintptr_t(bytes(entry)) + page - 1) / page * page;
-    const uintptr_t end = uintptr_t(bytes(entry) + (entry.end - entry.begin)) / page * page;
-    if (end > begin) // advice only: a failure leaves the pages resident, nothing more
-        madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    MappedFile::evict(bytes(entry), entry.end - entry.begin);
 }
 
 } // namespace headlens

@@ -1,7 +1,8 @@
 // SafetensorsFile: a memory-mapped .safetensors checkpoint, its header checked, tensors as float32.
 #pragma once
 
-#include "io/storedfloats.h"
+#include "io/mappedfile.h"
+#include "io/storedformat.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
@@ -73,16 +74,15 @@ public:
     const unsigned char *bytes(const SafetensorsEntry &entry) const { return m_data + entry.begin; }
     /// The stored format of `entry`. Throws InputError naming the file and tensor for a dtype
     /// other than F32, F16 and BF16.
-    StoredFloat storedFloat(const SafetensorsEntry &entry) const;
+    StoredFormat storedFormat(const SafetensorsEntry &entry) const;
     /// Tells the system the mapping's pages of `entry` will not be read again (a tensor copied
     /// at open), so they leave the process's resident memory. Reading them later still works:
     /// they come back from the file.
     void evict(const SafetensorsEntry &entry) const;
 
 private:
-    struct Mapping;
     std::string m_path;
-    std::shared_ptr<const Mapping> m_mapping;
+    MappedFile m_mapping;
     const unsigned char *m_data = nullptr; ///< start of the data section inside the mapping
     SafetensorsHeader m_header;
 };

@@ -1,5 +1,8 @@
-// StoredFloats: F16 and BF16 widened one value at a time, or eight at once with F16C.
-#include "io/storedfloats.h"
+// StoredFormat: F16 and BF16 widened one value at a time, or eight at once with F16C; ggml's
+// blocks decoded by GgmlBlocks.
+#include "io/storedformat.h"
+
+#include "io/ggmlblocks.h"
 
 #include <cstring>
 
@@ -9,32 +12,75 @@
 
 namespace headlens {
 
-std::optional<StoredFloat> storedFloatOf(const std::string &dtype)
+std::optional<StoredFormat> storedFormatOf(const std::string &dtype)
 {
     if (dtype == "F32")
-        return StoredFloat::F32;
+        return StoredFormat::F32;
     if (dtype == "F16")
-        return StoredFloat::F16;
+        return StoredFormat::F16;
     if (dtype == "BF16")
-        return StoredFloat::BF16;
+        return StoredFormat::BF16;
     return std::nullopt;
 }
 
-int storedFloatBytes(StoredFloat format)
+namespace {
+
+struct Layout
 {
-    return format == StoredFloat::F32 ? 4 : 2;
+    const char *name;
+    int values;
+    int bytes;
+};
+
+// Indexed by StoredFormat; the quantized blocks' bytes are ggml-common.h's static_asserts.
+constexpr Layout kLayouts[] = {
+    {"F32", 1, 4},      {"F16", 1, 2},      {"BF16", 1, 2},     {"Q4_0", 32, 18},
+    {"Q4_1", 32, 20},   {"Q5_0", 32, 22},   {"Q5_1", 32, 24},   {"Q8_0", 32, 34},
+    {"Q2_K", 256, 84},  {"Q3_K", 256, 110}, {"Q4_K", 256, 144}, {"Q5_K", 256, 176},
+    {"Q6_K", 256, 210},
+};
+
+const Layout &layoutOf(StoredFormat format)
+{
+    return kLayouts[int(format)];
 }
 
-void widenFloats(const unsigned char *bytes, StoredFloat format, int64_t count, float *out)
+} // namespace
+
+const char *storedFormatName(StoredFormat format)
+{
+    return layoutOf(format).name;
+}
+
+int storedBlockValues(StoredFormat format)
+{
+    return layoutOf(format).values;
+}
+
+int storedBlockBytes(StoredFormat format)
+{
+    return layoutOf(format).bytes;
+}
+
+bool isQuantized(StoredFormat format)
+{
+    return storedBlockValues(format) > 1;
+}
+
+void widenFloats(const unsigned char *bytes, StoredFormat format, int64_t count, float *out)
 {
     // The data need not be aligned, so values are read through memcpy (a plain load).
     // safetensors is little-endian, like every machine HeadLens runs on.
-    if (format == StoredFloat::F32) {
+    if (format == StoredFormat::F32) {
         std::memcpy(out, bytes, size_t(count) * 4);
         return;
     }
+    if (isQuantized(format)) {
+        decodeGgmlBlocks(bytes, format, count / storedBlockValues(format), out);
+        return;
+    }
     int64_t i = 0;
-    if (format == StoredFloat::BF16) {
+    if (format == StoredFormat::BF16) {
         for (; i < count; ++i) { // a shift: the compiler vectorises it
             uint16_t bits;
             std::memcpy(&bits, bytes + 2 * i, 2);

@@ -27,15 +27,36 @@ std::set<std::string> shardFiles(const std::map<std::string, std::string> &place
 
 } // namespace
 
+int64_t CheckpointTensor::numel() const
+{
+    int64_t n = 1;
+    for (int64_t axis : shape)
+        n *= axis;
+    return n;
+}
+
 WeightView CheckpointTensor::view() const
 {
+    if (!format && gguf)
+        throw InputError(path + ": tensor '" + quotedText(name) + "' is stored as " + dtype +
+                         ", which HeadLens does not decode: it reads F32, F16, BF16, Q8_0, "
+                         "Q4_0, Q4_1, Q5_0, Q5_1 and Q2_K to Q6_K. Quantize the model to one of "
+                         "those, e.g. llama-quantize model-f16.gguf model-q4_k_m.gguf Q4_K_M.");
+    if (!format)
+        throw InputError(path + ": tensor '" + quotedText(name) + "' is stored as " + dtype +
+                         ", but HeadLens reads weights stored as F32, F16 or BF16. Convert the "
+                         "checkpoint, e.g. with model.float() and safetensors.torch.save_file.");
     WeightView v;
-    v.bytes = file->bytes(*entry);
-    v.format = file->storedFloat(*entry);
-    const std::vector<int64_t> &shape = entry->shape;
+    v.bytes = bytes;
+    v.format = *format;
     v.rows = shape.size() <= 1 ? 1 : shape[0];
-    v.cols = v.rows == 0 ? 0 : entry->numel() / v.rows;
+    v.cols = v.rows == 0 ? 0 : numel() / v.rows;
     return v;
+}
+
+void CheckpointTensor::evict() const
+{
+    MappedFile::evict(bytes, byteCount);
 }
 
 std::map<std::string, std::string> Checkpoint::parseIndex(const std::string &text,
@@ -96,7 +117,7 @@ Checkpoint Checkpoint::open(const std::string &dir)
     }
     for (const auto &[name, shard] : placed) {
         const CheckpointTensor found = checkpoint.find(name);
-        if (!found.file || fs::path(found.file->path()).filename() != shard)
+        if (!found.present || fs::path(found.path).filename() != shard)
             throw InputError(index.string() + " places tensor '" + quotedText(name) + "' in " +
                              shard +
                              ", which does not hold it. Download the index and its "
@@ -108,11 +129,42 @@ Checkpoint Checkpoint::open(const std::string &dir)
 void Checkpoint::addFile(SafetensorsFile file)
 {
     m_files.push_back(std::move(file));
-    // The vector may have moved its files: point every tensor at where they are now.
-    m_tensors.clear();
-    for (const SafetensorsFile &f : m_files)
-        for (const SafetensorsEntry &entry : f.entries())
-            m_tensors.emplace(entry.name, CheckpointTensor{&f, &entry});
+    // The tensors point into the mapping, which stays where it is when the vector moves.
+    const SafetensorsFile &f = m_files.back();
+    for (const SafetensorsEntry &entry : f.entries()) {
+        CheckpointTensor t;
+        t.present = true;
+        t.name = entry.name;
+        t.path = f.path();
+        t.dtype = entry.dtype;
+        t.shape = entry.shape;
+        t.bytes = f.bytes(entry);
+        t.byteCount = entry.end - entry.begin;
+        t.format = storedFormatOf(entry.dtype);
+        m_tensors.emplace(entry.name, std::move(t));
+    }
+}
+
+Checkpoint Checkpoint::openGguf(const std::string &path)
+{
+    Checkpoint checkpoint;
+    checkpoint.m_path = path;
+    checkpoint.m_gguf = GgufFile::open(path);
+    const GgufFile &file = *checkpoint.m_gguf;
+    for (const GgufTensorInfo &info : file.tensors()) {
+        CheckpointTensor t;
+        t.present = true;
+        t.name = info.name;
+        t.path = path;
+        t.dtype = info.typeName();
+        t.shape = info.shape();
+        t.bytes = file.bytes(info);
+        t.byteCount = info.bytes;
+        t.format = info.format;
+        t.gguf = true;
+        checkpoint.m_tensors.emplace(info.name, std::move(t));
+    }
+    return checkpoint;
 }
 
 CheckpointTensor Checkpoint::find(const std::string &name) const
@@ -127,6 +179,8 @@ uint64_t Checkpoint::bytesOnDisk() const
     std::error_code error;
     for (const SafetensorsFile &f : m_files)
         total += fs::file_size(f.path(), error);
+    if (m_gguf)
+        total += m_gguf->fileBytes();
     return total;
 }
 

@@ -1,28 +1,42 @@
-// Checkpoint: a model folder's safetensors weights, one file or the shards an index lists.
+// Checkpoint: a model's weights: a folder's safetensors (one file or the shards an index
+// lists) or one GGUF file.
 #pragma once
 
+#include "io/gguffile.h"
 #include "io/safetensorsfile.h"
 #include "model/weightview.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace headlens {
 
-/// One tensor and the file that holds it.
+/// One tensor where its file's mapping holds it, whatever the file's format.
 struct CheckpointTensor
 {
-    const SafetensorsFile *file = nullptr;
-    const SafetensorsEntry *entry = nullptr;
+    bool present = false; ///< false: no file holds a tensor of that name
+    std::string name;
+    std::string path;           ///< the file that holds it
+    std::string dtype;          ///< as the file names it: "F32", "BF16", "I64", "Q4_K", ...
+    std::vector<int64_t> shape; ///< PyTorch's order, (out, in) for a linear layer
+    const unsigned char *bytes = nullptr;
+    uint64_t byteCount = 0;
+    std::optional<StoredFormat> format; ///< nothing: a dtype HeadLens does not read
+    bool gguf = false;                  ///< from a GGUF file (for the advice in messages)
 
+    int64_t numel() const;
     /// The tensor as a matrix view in the mapping: (shape[0], product of the rest), a vector
-    /// as one row. Throws InputError naming the file for a dtype other than F32/F16/BF16.
+    /// as one row. Throws InputError naming the file, the tensor and the formats HeadLens
+    /// reads for any other dtype.
     WeightView view() const;
+    /// Its pages leave the resident memory (MappedFile::evict): it was copied at open.
+    void evict() const;
 };
 
 /// Every file stays mapped while the Checkpoint lives (WeightViews point into them).
-/// Move-only: the index of tensors points at its own files.
+/// Move-only, like the files.
 class Checkpoint
 {
 public:
@@ -33,6 +47,9 @@ public:
     /// shard that does not hold it, or a bad safetensors file (SafetensorsFile::open); an index
     /// over kMaxIndexBytes is refused before it is read.
     static Checkpoint open(const std::string &dir);
+    /// The GGUF file at `path` (GgufFile::open), its tensors under llama.cpp's names
+    /// ("blk.0.attn_q.weight") with their shapes in PyTorch's order.
+    static Checkpoint openGguf(const std::string &path);
 
     /// Largest index file read: real ones are a few hundred KB.
     static constexpr uint64_t kMaxIndexBytes = uint64_t(16) << 20;
@@ -52,7 +69,9 @@ public:
     static std::map<std::string, std::string> parseIndex(const std::string &json,
                                                          const std::string &path);
 
-    /// The tensor called `name`, or {} when no file has it.
+    /// The GGUF file, or nullptr for safetensors.
+    const GgufFile *gguf() const { return m_gguf ? &*m_gguf : nullptr; }
+    /// The tensor called `name`, or one not present when no file has it.
     CheckpointTensor find(const std::string &name) const;
     /// Every tensor of every file, by name.
     const std::map<std::string, CheckpointTensor> &tensors() const { return m_tensors; }
@@ -66,6 +85,7 @@ private:
 
     std::string m_path;
     std::vector<SafetensorsFile> m_files;
+    std::optional<GgufFile> m_gguf;
     std::map<std::string, CheckpointTensor> m_tensors;
 };
 

@@ -19,6 +19,23 @@ const FamilyTable *FamilyTable::byConfigKeys(const std::function<bool(const std:
     return nullptr;
 }
 
+const FamilyTable *FamilyTable::findGguf(const std::string &architecture)
+{
+    for (const FamilyTable &table : familyTables())
+        if (!architecture.empty() && table.gguf.architecture == architecture)
+            return &table;
+    return nullptr;
+}
+
+std::string FamilyTable::knownGgufArchitectures()
+{
+    std::string text;
+    for (const FamilyTable &table : familyTables())
+        if (!table.gguf.architecture.empty())
+            text += (text.empty() ? "\"" : ", \"") + table.gguf.architecture + "\"";
+    return text;
+}
+
 std::string FamilyTable::knownTypes()
 {
     std::string text;

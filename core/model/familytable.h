@@ -89,6 +89,19 @@ struct SpecialTokens
     std::string mask; ///< "[MASK]" / "<mask>": what the MLM head fills
 };
 
+/// The family as llama.cpp writes it into a GGUF file (convert_hf_to_gguf.py; the names of
+/// llama-arch.cpp). Every matrix is in nn.Linear's (out, in) layout, GPT-2's included.
+struct GgufNames
+{
+    /// general.architecture: "llama", "qwen2", "gpt2"; empty: no GGUF file names this family
+    /// (llama.cpp writes Mistral as "llama").
+    std::string architecture;
+    TensorNames tensors; ///< "token_embd.weight", "blk.{i}.attn_q.weight", ...
+    /// W_Q's and W_K's rows reordered per head for ggml's RoPE on adjacent pairs (llama.cpp's
+    /// Llama); Qwen's "NEOX" RoPE rotates Hugging Face's halves and is written unchanged.
+    bool permutedQK = false;
+};
+
 /// Everything HeadLens knows about a family, kept as data so that adding one is a new table
 /// and its tests, not a new forward pass (as llama.cpp's LLM_TENSOR_NAMES). TransformerModel
 /// runs every table through the same code.
@@ -139,10 +152,15 @@ struct FamilyTable
     SlowTokenizer slowTokenizer = SlowTokenizer::Gpt2Bpe;
 
     TensorNames tensors;
+    GgufNames gguf;
 
     /// The table for config.json's model_type, or nullptr when HeadLens does not run that
     /// family.
     static const FamilyTable *find(const std::string &modelType);
+    /// The table for a GGUF file's general.architecture, or nullptr.
+    static const FamilyTable *findGguf(const std::string &architecture);
+    /// The architectures findGguf() knows, for messages: "\"gpt2\", \"llama\", ...".
+    static std::string knownGgufArchitectures();
     /// For a config.json without model_type (older checkpoints): the first family whose
     /// layer, head or width key `hasKey` says is present, or nullptr.
     static const FamilyTable *byConfigKeys(const std::function<bool(const std::string &)> &hasKey);

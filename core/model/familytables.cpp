@@ -43,6 +43,26 @@ FamilyTable gpt2Table()
     n.downBias = "h.{i}.mlp.c_proj.bias";
     n.finalNormWeight = "ln_f.weight";
     n.finalNormBias = "ln_f.bias";
+    t.gguf.architecture = "gpt2";
+    TensorNames &g = t.gguf.tensors;
+    g.prefixes = {""};
+    g.embedding = "token_embd.weight";
+    g.positions = "position_embd.weight";
+    g.norm1Weight = "blk.{i}.attn_norm.weight";
+    g.norm1Bias = "blk.{i}.attn_norm.bias";
+    g.qkvWeight = "blk.{i}.attn_qkv.weight";
+    g.qkvBias = "blk.{i}.attn_qkv.bias";
+    g.outWeight = "blk.{i}.attn_output.weight";
+    g.outBias = "blk.{i}.attn_output.bias";
+    g.norm2Weight = "blk.{i}.ffn_norm.weight";
+    g.norm2Bias = "blk.{i}.ffn_norm.bias";
+    g.upWeight = "blk.{i}.ffn_up.weight";
+    g.upBias = "blk.{i}.ffn_up.bias";
+    g.downWeight = "blk.{i}.ffn_down.weight";
+    g.downBias = "blk.{i}.ffn_down.bias";
+    g.finalNormWeight = "output_norm.weight";
+    g.finalNormBias = "output_norm.bias";
+    g.outputHead = "output.weight";
     return t;
 }
 
@@ -147,14 +167,37 @@ FamilyTable llamaLike(const std::string &type, const std::string &name)
     n.downWeight = "layers.{i}.mlp.down_proj.weight";
     n.finalNormWeight = "norm.weight";
     n.outputHead = "lm_head.weight";
+    t.gguf.architecture = type;
+    TensorNames &g = t.gguf.tensors;
+    g.prefixes = {""};
+    g.embedding = "token_embd.weight";
+    g.norm1Weight = "blk.{i}.attn_norm.weight";
+    g.qWeight = "blk.{i}.attn_q.weight";
+    g.qBias = "blk.{i}.attn_q.bias";
+    g.kWeight = "blk.{i}.attn_k.weight";
+    g.kBias = "blk.{i}.attn_k.bias";
+    g.vWeight = "blk.{i}.attn_v.weight";
+    g.vBias = "blk.{i}.attn_v.bias";
+    g.outWeight = "blk.{i}.attn_output.weight";
+    g.outBias = "blk.{i}.attn_output.bias";
+    g.qNorm = "blk.{i}.attn_q_norm.weight";
+    g.kNorm = "blk.{i}.attn_k_norm.weight";
+    g.norm2Weight = "blk.{i}.ffn_norm.weight";
+    g.gateWeight = "blk.{i}.ffn_gate.weight";
+    g.upWeight = "blk.{i}.ffn_up.weight";
+    g.downWeight = "blk.{i}.ffn_down.weight";
+    g.finalNormWeight = "output_norm.weight";
+    g.outputHead = "output.weight";
     return t;
 }
 
-/// Llama 1/2/3 (Touvron et al. 2023; LlamaConfig defaults), TinyLlama, SmolLM.
+/// Llama 1/2/3 (Touvron et al. 2023; LlamaConfig defaults), TinyLlama, SmolLM. In a GGUF
+/// file also Mistral and the others llama.cpp converts as "llama".
 FamilyTable llamaTable()
 {
     FamilyTable t = llamaLike("llama", "Llama");
     t.attentionBiasKey = "attention_bias";
+    t.gguf.permutedQK = true;
     return t;
 }
 
@@ -162,6 +205,7 @@ FamilyTable llamaTable()
 FamilyTable mistralTable()
 {
     FamilyTable t = llamaLike("mistral", "Mistral");
+    t.gguf.architecture.clear(); // llama.cpp writes Mistral as "llama"
     t.kvHeads = {"num_key_value_heads", 8};
     t.mlpWidth = {"intermediate_size", 14336};
     t.contextLength = {"max_position_embeddings", 4096 * 32};

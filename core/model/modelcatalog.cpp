@@ -60,8 +60,8 @@ void describeWeights(const Checkpoint &checkpoint, CatalogEntry &e)
 {
     std::map<std::string, int64_t> byType;
     for (const auto &[name, tensor] : checkpoint.tensors()) {
-        e.parameters += tensor.entry->numel();
-        byType[tensor.entry->dtype] += tensor.entry->numel();
+        e.parameters += tensor.numel();
+        byType[tensor.dtype] += tensor.numel();
     }
     for (const auto &[type, count] : byType)
         e.dtype += (e.dtype.empty() ? "" : " + ") + type;

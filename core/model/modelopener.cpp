@@ -1,6 +1,9 @@
-// ModelOpener: folder = checkpoint (family from config.json), .npz with toy settings = toy model.
+// ModelOpener: folder = checkpoint (family from config.json), a file starting "GGUF" = llama.cpp's
+// checkpoint, .npz with toy settings = toy model.
 #include "model/modelopener.h"
 
+#include "io/gguffile.h"
+#include "model/ggufconfig.h"
 #include "model/modelspec.h"
 #include "model/toyopenedmodel.h"
 #include "model/transformeropenedmodel.h"
@@ -20,6 +23,7 @@ enum class Family
 {
     None,
     Checkpoint, ///< a folder: its config.json names the family (FamilyTable)
+    Gguf,       ///< a GGUF file: its general.architecture names the family
     Toy
 };
 
@@ -47,6 +51,8 @@ Family familyOf(const std::string &path)
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
         return Family::Checkpoint;
+    if (std::filesystem::is_regular_file(path, error) && GgufFile::hasMagic(path))
+        return Family::Gguf;
     return namesToySettings(path) ? Family::Toy : Family::None;
 }
 
@@ -73,20 +79,29 @@ std::optional<std::string> ModelOpener::problemWith(const std::string &path)
             return path + " is not a model folder: it has no config.json (Hugging Face's "
                           "description of the model).";
         return std::nullopt;
+    case Family::Gguf:
     case Family::Toy:
         return std::nullopt;
     case Family::None:
         break;
     }
-    return path + " is not a HeadLens toy model (no headlens_toy_settings) nor a model folder. "
-                  "Choose a folder holding config.json and the weights, or a toy model saved "
-                  "from the Train tab.";
+    return path + " is not a HeadLens toy model (no headlens_toy_settings), a GGUF file nor a "
+                  "model folder. Choose a folder holding config.json and the weights, a .gguf "
+                  "file, or a toy model saved from the Train tab.";
 }
 
 std::string ModelOpener::label(const std::string &path)
 {
     const std::string file = std::filesystem::path(path).filename().string();
-    if (familyOf(path) != Family::Checkpoint)
+    const Family family = familyOf(path);
+    if (family == Family::Gguf) {
+        try {
+            return GgufConfig::family(GgufFile::open(path)).displayName + " (GGUF): " + file;
+        } catch (const InputError &) {
+            return "GGUF file: " + file;
+        }
+    }
+    if (family != Family::Checkpoint)
         return "Toy model: " + file;
     try {
         return ModelSpec::read((std::filesystem::path(path) / "config.json").string())
@@ -102,7 +117,7 @@ std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path)
     const Family family = familyOf(path);
     std::error_code error;
     const bool missing = !std::filesystem::exists(path, error);
-    if (family == Family::Checkpoint || (missing && !endsWithNpz(path)))
+    if (family == Family::Checkpoint || family == Family::Gguf || (missing && !endsWithNpz(path)))
         return std::make_shared<const TransformerOpenedModel>(TransformerModel::open(path));
     // Any other file is read as a toy model, whose loader says what is wrong with one that is not.
     return std::make_shared<const ToyOpenedModel>(

@@ -26,9 +26,9 @@ public:
 
     CheckpointTensor find(const std::string &name, const std::vector<int64_t> &shape) const
     {
-        if (const CheckpointTensor found = lookup(name); found.file)
+        if (const CheckpointTensor found = lookup(name); found.present)
             return checked(found, shape);
-        const std::vector<std::string> &prefixes = m_spec.family->tensors.prefixes;
+        const std::vector<std::string> &prefixes = names().prefixes;
         std::string tried = "'" + prefixes.front() + name + "'";
         for (size_t i = 1; i < prefixes.size(); ++i)
             tried += " (nor '" + prefixes[i] + name + "')";
@@ -54,14 +54,29 @@ public:
     }
 
     /// True when the file holds `name` under one of the family's prefixes (or older names).
-    bool has(const std::string &name) const { return lookup(name).file != nullptr; }
+    bool has(const std::string &name) const { return lookup(name).present; }
 
     /// The tensor's pages leave the resident memory: it was copied and is not read again.
     void evict(const std::string &name) const
     {
-        if (const CheckpointTensor found = lookup(name); found.file)
-            found.file->evict(*found.entry);
+        if (const CheckpointTensor found = lookup(name); found.present)
+            found.evict();
     }
+
+    /// The family's tensor names in this checkpoint's format: Hugging Face's, or llama.cpp's
+    /// in a GGUF file.
+    const TensorNames &names() const
+    {
+        return m_checkpoint.gguf() ? m_spec.family->gguf.tensors : m_spec.family->tensors;
+    }
+    /// llama.cpp's converter writes every matrix as nn.Linear's (out, in), GPT-2's too.
+    WeightLayout layout() const
+    {
+        return m_checkpoint.gguf() ? WeightLayout::Linear : m_spec.family->layout;
+    }
+    /// Whether W_Q's and W_K's rows are in the order llama.cpp's converter gives them for
+    /// ggml's RoPE on adjacent pairs (its Llama family), rather than Hugging Face's halves.
+    bool interleavedRope() const { return m_checkpoint.gguf() && m_spec.family->gguf.permutedQK; }
 
 private:
     /// `name` under the first prefix that has it; a norm's ".weight"/".bias" also under the
@@ -69,11 +84,12 @@ private:
     CheckpointTensor lookup(const std::string &name) const
     {
         const std::string legacy = legacyName(name);
-        for (const std::string &prefix : m_spec.family->tensors.prefixes) {
-            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.file)
+        for (const std::string &prefix : names().prefixes) {
+            if (const CheckpointTensor found = m_checkpoint.find(prefix + name); found.present)
                 return found;
             if (!legacy.empty())
-                if (const CheckpointTensor found = m_checkpoint.find(prefix + legacy); found.file)
+                if (const CheckpointTensor found = m_checkpoint.find(prefix + legacy);
+                    found.present)
                     return found;
         }
         return {};
@@ -96,44 +112,70 @@ private:
 
     CheckpointTensor checked(const CheckpointTensor &found, const std::vector<int64_t> &shape) const
     {
-        if (found.entry->shape != shape)
-            throw InputError(found.file->path() + ": tensor '" + found.entry->name +
-                             "' has shape " + shapeText(found.entry->shape) + " but config.json (" +
+        if (found.shape != shape)
+            throw InputError(found.path + ": tensor '" + found.name + "' has shape " +
+                             shapeText(found.shape) + " but " + configName() + " (" +
                              m_spec.sizesText() + ") needs " + shapeText(shape) +
                              ". The config and the weights do not belong together.");
         return found;
     }
 
+    std::string configName() const { return m_checkpoint.gguf() ? "its metadata" : "config.json"; }
+
     const Checkpoint &m_checkpoint;
     const ModelSpec &m_spec;
 };
 
-/// W_Q, W_K, W_V, W_O in nn.Linear's convention from a fused Conv1D c_attn and c_proj:
-/// y = x W + b with W (d_in, d_out) is x (W^T)^T + b, so Q | K | V's column blocks transposed.
-AttentionWeights fusedConv1DAttention(const Resolver &read, const TensorNames &names, int layer,
-                                      int64_t d)
+/// W_Q, W_K, W_V, W_O in nn.Linear's convention from a fused projection: GPT-2's Conv1D c_attn
+/// and c_proj (y = x W + b with W (d_in, d_out) is x (W^T)^T + b, so Q | K | V's column blocks
+/// transposed), or a GGUF file's attn_qkv, already (3 d, d) as nn.Linear's.
+AttentionWeights fusedAttention(const Resolver &read, int layer, int64_t d)
 {
+    const TensorNames &names = read.names();
     AttentionWeights a;
-    const RowMatrix qkv = read.matrix(layerTensorName(names.qkvWeight, layer), d, 3 * d);
     const Vector qkvBias = read.vector(layerTensorName(names.qkvBias, layer), 3 * d);
-    a.wQ = qkv.leftCols(d).transpose();
-    a.wK = qkv.middleCols(d, d).transpose();
-    a.wV = qkv.rightCols(d).transpose();
+    if (read.layout() == WeightLayout::Conv1D) {
+        const RowMatrix qkv = read.matrix(layerTensorName(names.qkvWeight, layer), d, 3 * d);
+        a.wQ = qkv.leftCols(d).transpose();
+        a.wK = qkv.middleCols(d, d).transpose();
+        a.wV = qkv.rightCols(d).transpose();
+        a.wO = read.matrix(layerTensorName(names.outWeight, layer), d, d).transpose();
+    } else {
+        const RowMatrix qkv = read.matrix(layerTensorName(names.qkvWeight, layer), 3 * d, d);
+        a.wQ = qkv.topRows(d);
+        a.wK = qkv.middleRows(d, d);
+        a.wV = qkv.bottomRows(d);
+        a.wO = read.matrix(layerTensorName(names.outWeight, layer), d, d);
+    }
     a.bQ = qkvBias.head(d);
     a.bK = qkvBias.segment(d, d);
     a.bV = qkvBias.tail(d);
-    a.wO = read.matrix(layerTensorName(names.outWeight, layer), d, d).transpose();
     a.bO = read.vector(layerTensorName(names.outBias, layer), d);
     read.evict(layerTensorName(names.qkvWeight, layer));
     read.evict(layerTensorName(names.outWeight, layer));
     return a;
 }
 
+/// W_Q or W_K with each head's rows back in Hugging Face's order. llama.cpp's converter
+/// (convert_hf_to_gguf.py, LlamaModel.permute) reorders a head's rows from the two halves that
+/// rotate_half pairs (j, j + d/2) to adjacent pairs (2j, 2j + 1), which ggml's RoPE rotates:
+/// its row h d + 2 j + k is Hugging Face's row h d + k d/2 + j.
+RowMatrix halvesFromPairs(const RowMatrix &w, int heads)
+{
+    const int64_t d = w.rows() / heads, half = d / 2;
+    RowMatrix hf(w.rows(), w.cols());
+    for (int64_t h = 0; h < heads; ++h)
+        for (int64_t j = 0; j < half; ++j)
+            for (int64_t k = 0; k < 2; ++k)
+                hf.row(h * d + k * half + j) = w.row(h * d + 2 * j + k);
+    return hf;
+}
+
 /// W_Q, W_K, W_V, W_O from separate nn.Linear projections (Llama): already in the attention
 /// path's layout, widened to float32. Absent biases are zeros.
 AttentionWeights separateAttention(const Resolver &read, const ModelSpec &spec, int layer)
 {
-    const TensorNames &n = spec.family->tensors;
+    const TensorNames &n = read.names();
     const int64_t d = spec.dModel, q = int64_t(spec.heads) * spec.headDim(),
                   kv = int64_t(spec.kvHeads) * spec.headDim();
     auto name = [layer](const std::string &pattern) { return layerTensorName(pattern, layer); };
@@ -143,6 +185,10 @@ AttentionWeights separateAttention(const Resolver &read, const ModelSpec &spec, 
     AttentionWeights a;
     a.wQ = read.matrix(name(n.qWeight), q, d);
     a.wK = read.matrix(name(n.kWeight), kv, d);
+    if (read.interleavedRope()) {
+        a.wQ = halvesFromPairs(a.wQ, spec.heads);
+        a.wK = halvesFromPairs(a.wK, spec.kvHeads);
+    }
     a.wV = read.matrix(name(n.vWeight), kv, d);
     a.wO = read.matrix(name(n.outWeight), d, q);
     a.bQ = bias(n.qBias, spec.qkvBias, q);
@@ -161,9 +207,9 @@ AttentionWeights separateAttention(const Resolver &read, const ModelSpec &spec, 
 LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer)
 {
     const FamilyTable &t = *spec.family;
-    const TensorNames &n = t.tensors;
+    const TensorNames &n = read.names();
     const int64_t d = spec.dModel, mlp = spec.mlpWidth;
-    const bool conv1d = t.layout == WeightLayout::Conv1D;
+    const bool conv1d = read.layout() == WeightLayout::Conv1D;
     auto name = [layer](const std::string &pattern) { return layerTensorName(pattern, layer); };
     // A matrix mapping d_in to d_out, as the family stores it.
     auto linear = [&](const std::string &pattern, int64_t in, int64_t out) {
@@ -177,8 +223,8 @@ LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer
         w.norm1Bias = read.vector(name(n.norm1Bias), d);
         w.norm2Bias = read.vector(name(n.norm2Bias), d);
     }
-    w.attention = n.qkvWeight.empty() ? separateAttention(read, spec, layer)
-                                      : fusedConv1DAttention(read, n, layer, d);
+    w.attention =
+        n.qkvWeight.empty() ? separateAttention(read, spec, layer) : fusedAttention(read, layer, d);
     if (t.mlp == MlpKind::SwiGlu)
         w.gateWeight = linear(n.gateWeight, d, mlp);
     w.upWeight = linear(n.upWeight, d, mlp);
@@ -194,7 +240,7 @@ LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer
 /// (save_pretrained drops tied tensors, so most files do not).
 MaskHead resolveMaskHead(const Resolver &read, const ModelSpec &spec, const WeightView &embedding)
 {
-    const TensorNames &n = spec.family->tensors;
+    const TensorNames &n = read.names();
     const int64_t d = spec.dModel;
     MaskHead head;
     head.dense = read.view(n.mlmDenseWeight, {d, d});
@@ -212,8 +258,9 @@ MaskHead resolveMaskHead(const Resolver &read, const ModelSpec &spec, const Weig
 ModelWeights ModelWeights::resolve(const Checkpoint &checkpoint, const ModelSpec &spec)
 {
     const Resolver read(checkpoint, spec);
-    const TensorNames &n = spec.family->tensors;
+    const TensorNames &n = read.names();
     ModelWeights w;
+    w.layout = read.layout();
     w.embedding = read.view(n.embedding, {spec.vocabSize, spec.dModel});
     if (spec.positions == PositionKind::Learned)
         w.positions = read.view(n.positions, {spec.contextLength, spec.dModel});

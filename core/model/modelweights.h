@@ -45,6 +45,9 @@ struct MaskHead
 /// Every parameter of a model, found by the family's tensor names once at open.
 struct ModelWeights
 {
+    /// How the MLP's views are laid out: the family's (GPT-2's Conv1D) in a safetensors
+    /// folder, nn.Linear's in a GGUF file (llama.cpp's converter transposes Conv1D).
+    WeightLayout layout = WeightLayout::Linear;
     WeightView embedding;  ///< (vocab, d_model) tokens
     WeightView outputHead; ///< (vocab, d_model): logits = x head^T; the embedding when tied
     WeightView positions;  ///< (context, d_model) learned positions

@@ -4,6 +4,8 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/familytable.cpp
     ${CMAKE_CURRENT_LIST_DIR}/familytables.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelspec.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ggufconfig.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ggufvocabulary.cpp
     ${CMAKE_CURRENT_LIST_DIR}/configreader.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint.cpp
     ${CMAKE_CURRENT_LIST_DIR}/weightview.cpp
@@ -22,7 +24,10 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/runflow.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tokenpredictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../io/safetensorsfile.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/../io/storedfloats.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/../io/storedformat.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/../io/ggmlblocks.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/../io/mappedfile.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/../io/gguffile.cpp
     ${CMAKE_CURRENT_LIST_DIR}/../text/bpetokenizer.cpp
 )
 # One handle on an opened model, whatever its family: ModelOpener tells a checkpoint folder from

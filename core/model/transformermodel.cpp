@@ -3,6 +3,8 @@
 
 #include "attention/attentionforward.h"
 #include "io/nonfinitevalues.h"
+#include "model/ggufconfig.h"
+#include "model/ggufvocabulary.h"
 #include "model/memoryneeds.h"
 #include "model/modelops.h"
 #include "model/tokenpredictions.h"
@@ -21,10 +23,13 @@ namespace headlens {
 TransformerModel TransformerModel::open(const std::string &dir)
 {
     struct stat info = {};
+    if (stat(dir.c_str(), &info) == 0 && S_ISREG(info.st_mode) && GgufFile::hasMagic(dir))
+        return openGguf(dir);
     if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
         throw InputError("The model folder " + dir +
                          " does not exist. Give a folder holding Hugging Face's config.json, "
-                         "the model's safetensors weights and its tokenizer files.");
+                         "the model's safetensors weights and its tokenizer files, or a GGUF "
+                         "file.");
     const std::string base = dir.back() == '/' ? dir : dir + "/";
     TransformerModel model;
     model.m_directory = dir;
@@ -35,31 +40,51 @@ TransformerModel TransformerModel::open(const std::string &dir)
     const std::string vocabulary = json                                   ? "tokenizer.json"
                                    : slow == SlowTokenizer::BertWordPiece ? "vocab.txt"
                                                                           : "vocab.json";
-    if (model.m_tokenizer.idLimit() > model.m_spec.vocabSize)
-        throw InputError(base + vocabulary + " has token ids up to " +
-                         std::to_string(model.m_tokenizer.idLimit() - 1) + " but " + base +
-                         "config.json says " + model.m_spec.family->vocabSize.key + " " +
-                         std::to_string(model.m_spec.vocabSize) +
-                         ": the tokenizer and the model do not belong together.");
-    model.m_checkpoint = Checkpoint::open(dir);
-    // Before a byte of the weights is read: the headers are parsed, the data only mapped.
-    MemoryNeeds::of(model.m_spec, model.m_checkpoint.bytesOnDisk())
-        .check(MemoryNeeds::availableBytes(), dir);
-    model.m_weights = ModelWeights::resolve(model.m_checkpoint, model.m_spec);
-    // Read from the exponent bits in the mapping: about a pass over the file, once, which the
-    // first forward pass reads anyway.
-    for (const auto &[name, tensor] : model.m_checkpoint.tensors()) {
-        const std::optional<StoredFloat> format = storedFloatOf(tensor.entry->dtype);
-        if (!format)
-            continue;
-        const NonFiniteValues found = NonFiniteValues::ofStored(tensor.file->bytes(*tensor.entry),
-                                                                *format, tensor.entry->numel());
-        if (auto warning = found.warning(tensor.file->path(), name))
-            model.m_warnings.push_back(*warning);
-    }
+    model.checkVocabulary(base + vocabulary, base + "config.json");
+    model.loadWeights(Checkpoint::open(dir));
     return model;
 }
 
+TransformerModel TransformerModel::openGguf(const std::string &path)
+{
+    TransformerModel model;
+    model.m_directory = path;
+    Checkpoint checkpoint = Checkpoint::openGguf(path);
+    model.m_spec = GgufConfig::spec(*checkpoint.gguf());
+    model.m_tokenizer = GgufVocabulary::tokenizer(*checkpoint.gguf());
+    model.checkVocabulary(path + " (tokenizer.ggml.tokens)", path + " (its token embedding)");
+    model.loadWeights(std::move(checkpoint));
+    return model;
+}
+
+void TransformerModel::checkVocabulary(const std::string &vocabulary,
+                                       const std::string &config) const
+{
+    if (m_tokenizer.idLimit() > m_spec.vocabSize)
+        throw InputError(vocabulary + " has token ids up to " +
+                         std::to_string(m_tokenizer.idLimit() - 1) + " but " + config + " says " +
+                         m_spec.family->vocabSize.key + " " + std::to_string(m_spec.vocabSize) +
+                         ": the tokenizer and the model do not belong together.");
+}
+
+void TransformerModel::loadWeights(Checkpoint checkpoint)
+{
+    m_checkpoint = std::move(checkpoint);
+    // Before a byte of the weights is read: the headers are parsed, the data only mapped.
+    MemoryNeeds::of(m_spec, m_checkpoint.bytesOnDisk())
+        .check(MemoryNeeds::availableBytes(), m_directory);
+    m_weights = ModelWeights::resolve(m_checkpoint, m_spec);
+    // Read from the exponent bits in the mapping: about a pass over the file, once, which the
+    // first forward pass reads anyway.
+    for (const auto &[name, tensor] : m_checkpoint.tensors()) {
+        if (!tensor.format)
+            continue;
+        const NonFiniteValues found =
+            NonFiniteValues::ofStored(tensor.bytes, *tensor.format, tensor.numel());
+        if (auto warning = found.warning(tensor.path, name))
+            m_warnings.push_back(*warning);
+    }
+}
 std::vector<int> TransformerModel::encode(const std::string &text) const
 {
     return m_tokenizer.encode(text);
@@ -228,11 +253,11 @@ void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &at
     x += pre ? attend(norm(x, block.norm1Weight, block.norm1Bias)) : attend(x);
     if (pre) {
         x += modelops::mlp(norm(x, block.norm2Weight, block.norm2Bias), block, family.mlp,
-                           family.layout);
+                           m_weights.layout);
         return;
     }
     x = norm(x, block.norm1Weight, block.norm1Bias);
-    x += modelops::mlp(x, block, family.mlp, family.layout);
+    x += modelops::mlp(x, block, family.mlp, m_weights.layout);
     x = norm(x, block.norm2Weight, block.norm2Bias);
 }
 

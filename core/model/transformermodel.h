@@ -38,8 +38,15 @@ public:
     /// the family's own files (GPT-2's and RoBERTa's vocab.json + merges.txt, BERT's
     /// vocab.txt), adjusted by tokenizer_config.json (TokenizerFolder).
     /// Throws InputError naming the file (and tensor or line) when one is missing or bad, or
-    /// when config.json disagrees with the tensor shapes or the vocabulary.
+    /// when config.json disagrees with the tensor shapes or the vocabulary. A GGUF file in
+    /// place of the folder is opened by openGguf.
     static TransformerModel open(const std::string &dir);
+    /// Opens a GGUF file (llama.cpp's; GgufFile): the family from general.architecture, the
+    /// sizes from its metadata (GgufConfig), the tokenizer from tokenizer.ggml.*
+    /// (GgufVocabulary), the weights mapped in their stored types, quantized ones decoded a
+    /// block at a time where they are used. Throws InputError naming the file and the key or
+    /// tensor that is missing or bad.
+    static TransformerModel openGguf(const std::string &path);
 
     TransformerModel(TransformerModel &&) = default;
     TransformerModel &operator=(TransformerModel &&) = default;
@@ -163,6 +170,11 @@ private:
     /// Every head's statistics, with the [CLS], [SEP] and punctuation shares.
     void addHeadStats(TransformerRun &run) const;
     void checkRequest(const ModelInput &input, const TransformerRunOptions &options) const;
+
+    /// The tokenizer's ids fit the embedding; the names are the files to blame.
+    void checkVocabulary(const std::string &vocabulary, const std::string &config) const;
+    /// Takes the checkpoint: memory checked, tensors resolved, non-finite values counted.
+    void loadWeights(Checkpoint checkpoint);
 
     std::string m_directory;
     ModelSpec m_spec;

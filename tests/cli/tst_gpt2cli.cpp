@@ -94,7 +94,8 @@ void TestGpt2Cli::refusesBadRequests_data()
     QTest::newRow("no folder")
         << QStringList{"--model", "/nonexistent", "--text", "a"}
         << "The model folder /nonexistent does not exist. Give a folder holding Hugging Face's "
-           "config.json, the model's safetensors weights and its tokenizer files.";
+           "config.json, the model's safetensors weights and its tokenizer files, or a GGUF "
+           "file.";
 }
 
 void TestGpt2Cli::refusesBadRequests()

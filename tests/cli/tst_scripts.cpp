@@ -17,7 +17,7 @@ const QString kScripts = QStringLiteral(HEADLENS_TEST_DATA "/../../scripts");
 // Debian's interpreter, as the scripts' first lines name it (python3 on PATH may be another).
 const QString kPython = QStringLiteral("/usr/bin/python3");
 
-struct Run
+struct ScriptRun
 {
     int exitCode = -1;
     QString out, err;
@@ -41,12 +41,12 @@ public:
         }
     }
 
-    Run run(const QString &interpreter, const QString &script, const QStringList &arguments)
+    ScriptRun run(const QString &interpreter, const QString &script, const QStringList &arguments)
     {
         QProcess process;
         process.setWorkingDirectory(m_root.path());
         process.start(interpreter, QStringList{m_root.filePath("scripts/" + script)} + arguments);
-        Run result;
+        ScriptRun result;
         if (!process.waitForFinished(60000)) {
             process.kill();
             return result;
@@ -108,6 +108,7 @@ void TestScripts::everyScriptIsListed()
     QStringList scripts = QDir(kScripts).entryList({"*.py", "*.mjs", "*.sh"}, QDir::Files);
     scripts.removeAll("script_out.py"); // the helper the Python scripts import
     const QStringList expected{"bench_reference.py",
+                               "check_gguf_files.mjs",
                                "check_trained_gpt2.py",
                                "folder_graph.py",
                                "fuzz-smoke.sh",
@@ -115,6 +116,7 @@ void TestScripts::everyScriptIsListed()
                                "make_attention_goldens.py",
                                "make_bert_tiny.py",
                                "make_bpe_goldens.mjs",
+                               "make_gguf_tiny.py",
                                "make_goldens.py",
                                "make_gpt2_tiny.py",
                                "make_intervention_goldens.py",
@@ -135,6 +137,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::addColumn<QString>("script");
     QTest::addColumn<bool>("writesFiles"); // then its --help says where: --out
     QTest::newRow("bench_reference.py") << "bench_reference.py" << false;       // prints a table
+    QTest::newRow("check_gguf_files.mjs") << "check_gguf_files.mjs" << false;   // parses
     QTest::newRow("check_trained_gpt2.py") << "check_trained_gpt2.py" << false; // compares
     QTest::newRow("folder_graph.py") << "folder_graph.py" << false;             // prints the graph
     QTest::newRow("fuzz-smoke.sh") << "fuzz-smoke.sh" << true;
@@ -142,6 +145,7 @@ void TestScripts::helpWritesNothing_data()
     QTest::newRow("make_attention_goldens.py") << "make_attention_goldens.py" << true;
     QTest::newRow("make_bert_tiny.py") << "make_bert_tiny.py" << true;
     QTest::newRow("make_bpe_goldens.mjs") << "make_bpe_goldens.mjs" << true;
+    QTest::newRow("make_gguf_tiny.py") << "make_gguf_tiny.py" << true;
     QTest::newRow("make_goldens.py") << "make_goldens.py" << true;
     QTest::newRow("make_gpt2_tiny.py") << "make_gpt2_tiny.py" << true;
     QTest::newRow("make_intervention_goldens.py") << "make_intervention_goldens.py" << true;
@@ -165,7 +169,7 @@ void TestScripts::helpWritesNothing()
     if (interpreter.isEmpty())
         QSKIP("no interpreter for it here (/usr/bin/python3, or node on PATH)");
     ScriptsCopy copy;
-    const Run r = copy.run(interpreter, script, {"--help"});
+    const ScriptRun r = copy.run(interpreter, script, {"--help"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains("usage", Qt::CaseInsensitive), qPrintable(r.out + r.err));
     if (writesFiles)
@@ -177,9 +181,10 @@ void TestScripts::withoutOutWritesNothing_data()
 {
     QTest::addColumn<QString>("script");
     QTest::addColumn<QString>("says"); // what the refusal names
-    for (const char *script : {"make_attention_goldens.py", "make_bert_tiny.py", "make_goldens.py",
-                               "make_intervention_goldens.py", "make_llama_tiny.py",
-                               "make_lm_gradient_goldens.py", "make_npy_samples.py"})
+    for (const char *script :
+         {"make_attention_goldens.py", "make_bert_tiny.py", "make_goldens.py", "make_gguf_tiny.py",
+          "make_intervention_goldens.py", "make_llama_tiny.py", "make_lm_gradient_goldens.py",
+          "make_npy_samples.py"})
         QTest::newRow(script) << script << "the following arguments are required: --out";
     QTest::newRow("make_gpt2_tiny.py")
         << "make_gpt2_tiny.py"
@@ -201,7 +206,7 @@ void TestScripts::withoutOutWritesNothing()
     if (interpreter.isEmpty())
         QSKIP("no interpreter for it here (/usr/bin/python3, or node on PATH)");
     ScriptsCopy copy;
-    const Run r = copy.run(interpreter, script, {});
+    const ScriptRun r = copy.run(interpreter, script, {});
     QVERIFY2(r.exitCode != 0, qPrintable(r.out + r.err));
     QVERIFY2(r.err.contains(says), qPrintable(r.err));
     QCOMPARE(copy.written(), QStringList());

@@ -76,16 +76,14 @@ void TestCheckpoint::findsEveryTensorInItsShard()
     const Checkpoint c = Checkpoint::open(kSharded.toStdString());
     QCOMPARE(QString::fromStdString(c.path()), kSharded + kIndex);
     const CheckpointTensor first = c.find("h.0.mlp.c_fc.weight"), second = c.find("ln_f.bias");
-    QVERIFY(first.file && second.file);
-    QVERIFY(
-        QString::fromStdString(first.file->path()).endsWith("model-00001-of-00002.safetensors"));
-    QVERIFY(
-        QString::fromStdString(second.file->path()).endsWith("model-00002-of-00002.safetensors"));
+    QVERIFY(first.present && second.present);
+    QVERIFY(QString::fromStdString(first.path).endsWith("model-00001-of-00002.safetensors"));
+    QVERIFY(QString::fromStdString(second.path).endsWith("model-00002-of-00002.safetensors"));
     QCOMPARE(first.view().rows, int64_t(16));
     QCOMPARE(first.view().cols, int64_t(64));
     QCOMPARE(second.view().rows, int64_t(1));
-    QVERIFY(second.view().format == StoredFloat::BF16);
-    QVERIFY(!c.find("lm_head.weight").file);
+    QVERIFY(second.view().format == StoredFormat::BF16);
+    QVERIFY(!c.find("lm_head.weight").present);
     QCOMPARE(c.bytesOnDisk(),
              uint64_t(QFileInfo(kSharded + "model-00001-of-00002.safetensors").size() +
                       QFileInfo(kSharded + "model-00002-of-00002.safetensors").size()));

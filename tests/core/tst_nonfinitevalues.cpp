@@ -67,11 +67,11 @@ void TestNonFiniteValues::storedFormats_data()
     QTest::addColumn<std::vector<uint16_t>>("bits");
     QTest::addColumn<qint64>("nans");
     QTest::addColumn<qint64>("infinities");
-    QTest::newRow("F16") << int(StoredFloat::F16)
+    QTest::newRow("F16") << int(StoredFormat::F16)
                          << std::vector<uint16_t>{0x3c00, 0x7bff, 0xfbff, 0x7c00,
                                                   0xfc00, 0x7e00, 0x7c01, 0x0001}
                          << qint64(2) << qint64(2);
-    QTest::newRow("BF16") << int(StoredFloat::BF16)
+    QTest::newRow("BF16") << int(StoredFormat::BF16)
                           << std::vector<uint16_t>{0x3f80, 0x7f7f, 0x7f80, 0x7fc0, 0xff81, 0x0080}
                           << qint64(2) << qint64(1);
 }
@@ -89,7 +89,7 @@ void TestNonFiniteValues::storedFormats()
         bytes.push_back(uint8_t(b >> 8));
     }
     const NonFiniteValues found =
-        NonFiniteValues::ofStored(bytes.data() + 1, StoredFloat(format), int64_t(bits.size()));
+        NonFiniteValues::ofStored(bytes.data() + 1, StoredFormat(format), int64_t(bits.size()));
     QCOMPARE(qint64(found.nans), nans);
     QCOMPARE(qint64(found.infinities), infinities);
     // F32 through the same path: the bytes of the floats themselves.
@@ -97,7 +97,7 @@ void TestNonFiniteValues::storedFormats()
     std::vector<unsigned char> raw(1 + values.size() * sizeof(float));
     std::memcpy(raw.data() + 1, values.data(), values.size() * sizeof(float));
     const NonFiniteValues f32 =
-        NonFiniteValues::ofStored(raw.data() + 1, StoredFloat::F32, int64_t(values.size()));
+        NonFiniteValues::ofStored(raw.data() + 1, StoredFormat::F32, int64_t(values.size()));
     QCOMPARE(qint64(f32.nans), qint64(1));
     QCOMPARE(qint64(f32.infinities), qint64(1));
 }

@@ -16,23 +16,23 @@ namespace {
 
 /// Bytes of `values` stored as `format` (values chosen exactly representable in it), starting
 /// `offset` bytes into the buffer so that F32 can be made unaligned.
-std::vector<unsigned char> store(const RowMatrix &values, StoredFloat format, int offset)
+std::vector<unsigned char> store(const RowMatrix &values, StoredFormat format, int offset)
 {
-    const int width = storedFloatBytes(format);
+    const int width = storedBlockBytes(format);
     std::vector<unsigned char> bytes(size_t(offset + values.size() * width));
     for (Eigen::Index i = 0; i < values.size(); ++i) {
         uint32_t bits;
         const float v = values.data()[i];
         std::memcpy(&bits, &v, 4);
-        if (format == StoredFloat::F32)
+        if (format == StoredFormat::F32)
             std::memcpy(bytes.data() + offset + 4 * i, &bits, 4);
         // Both half formats: the values are small multiples of 1/64, exact in either; F16 bits
         // are built from sign, exponent and mantissa of the float.
-        if (format == StoredFloat::BF16) {
+        if (format == StoredFormat::BF16) {
             const uint16_t half = uint16_t(bits >> 16);
             std::memcpy(bytes.data() + offset + 2 * i, &half, 2);
         }
-        if (format == StoredFloat::F16) {
+        if (format == StoredFormat::F16) {
             uint16_t half = 0;
             if (v != 0.0f) {
                 const uint32_t sign = (bits >> 31) & 1u, exponent = (bits >> 23) & 0xffu;
@@ -56,7 +56,7 @@ RowMatrix exactValues(int64_t rows, int64_t cols, uint64_t seed)
 
 } // namespace
 
-Q_DECLARE_METATYPE(StoredFloat)
+Q_DECLARE_METATYPE(StoredFormat)
 Q_DECLARE_METATYPE(WeightLayout)
 
 class TestWeightProducts : public QObject
@@ -71,14 +71,14 @@ private slots:
 
 void TestWeightProducts::matchesDoublePrecisionProduct_data()
 {
-    QTest::addColumn<StoredFloat>("format");
+    QTest::addColumn<StoredFormat>("format");
     QTest::addColumn<WeightLayout>("layout");
     QTest::addColumn<int>("offset"); // bytes before the weight: 2 makes F32 unaligned
     QTest::addColumn<int>("depth");  // d_in
     QTest::addColumn<int>("outputs");
-    for (const auto &[format, name] : {std::pair{StoredFloat::F32, "F32"},
-                                       {StoredFloat::F16, "F16"},
-                                       {StoredFloat::BF16, "BF16"}})
+    for (const auto &[format, name] : {std::pair{StoredFormat::F32, "F32"},
+                                       {StoredFormat::F16, "F16"},
+                                       {StoredFormat::BF16, "BF16"}})
         for (const auto &[layout, layoutName] :
              {std::pair{WeightLayout::Conv1D, "Conv1D"}, {WeightLayout::Linear, "Linear"}}) {
             QTest::addRow("%s %s", name, layoutName) << format << layout << 0 << 48 << 200;
@@ -92,7 +92,7 @@ void TestWeightProducts::matchesDoublePrecisionProduct_data()
 /// layouts are y = x W (Conv1D, W (d_in, d_out)) and y = x W^T (Linear, W (d_out, d_in)).
 void TestWeightProducts::matchesDoublePrecisionProduct()
 {
-    QFETCH(StoredFloat, format);
+    QFETCH(StoredFormat, format);
     QFETCH(WeightLayout, layout);
     QFETCH(int, offset);
     QFETCH(int, depth);
@@ -102,7 +102,7 @@ void TestWeightProducts::matchesDoublePrecisionProduct()
     const RowMatrix x = exactValues(5, depth, 12);
     const std::vector<unsigned char> bytes = store(w, format, offset);
     const WeightView view{bytes.data() + offset, format, w.rows(), w.cols()};
-    QCOMPARE(view.inPlace().has_value(), format == StoredFloat::F32 && offset % 4 == 0);
+    QCOMPARE(view.inPlace().has_value(), format == StoredFormat::F32 && offset % 4 == 0);
 
     const RowMatrix y = multiply(x, view, layout);
     const Eigen::MatrixXd expected =
@@ -118,7 +118,7 @@ void TestWeightProducts::matchesDoublePrecisionProduct()
 void TestWeightProducts::widenedViewsReadTheStoredValues()
 {
     const RowMatrix w = exactValues(6, 9, 3);
-    for (StoredFloat format : {StoredFloat::F32, StoredFloat::F16, StoredFloat::BF16}) {
+    for (StoredFormat format : {StoredFormat::F32, StoredFormat::F16, StoredFormat::BF16}) {
         const std::vector<unsigned char> bytes = store(w, format, 0);
         const WeightView view{bytes.data(), format, 6, 9};
         QVERIFY(view.widen() == w);

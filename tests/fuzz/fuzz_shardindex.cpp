@@ -48,11 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const headlens::Checkpoint checkpoint = headlens::Checkpoint::open(folder().string());
         for (const auto &[name, shard] : headlens::Checkpoint::parseIndex(parts[0], "fuzz")) {
             const headlens::CheckpointTensor found = checkpoint.find(name);
-            if (!found.file || fs::path(found.file->path()).filename() != shard)
+            if (!found.present || fs::path(found.path).filename() != shard)
                 __builtin_trap();
         }
         for (const auto &[name, tensor] : checkpoint.tensors()) {
-            if (tensor.entry->end > fs::file_size(tensor.file->path()))
+            if (tensor.byteCount > fs::file_size(tensor.path))
                 __builtin_trap();
             try {
                 (void)tensor.view();

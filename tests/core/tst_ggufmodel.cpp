@@ -1,0 +1,295 @@
+// Tests of GGUF checkpoints: every supported type's tiny model against the float64 reference
+// over the weights the file holds (make_gguf_tiny.py), the same model from safetensors, the
+// tokenizer from the metadata, and the refusals.
+#include "approx.h"
+#include "errorof.h"
+#include "ggufbytes.h"
+#include "ggufdata.h"
+#include "gpt2golden.h"
+
+#include "model/ggufconfig.h"
+#include "model/ggufvocabulary.h"
+#include "model/modelopener.h"
+#include "model/transformermodel.h"
+#include "testmain.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headlens;
+using headlens::test::errorOf;
+using headlens::test::GgufBytes;
+using headlens::test::kGgufData;
+using headlens::test::modelGolden;
+
+namespace {
+
+std::vector<std::string> goldenTexts()
+{
+    QFile file(QString::fromStdString(kGgufData + "golden_texts.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("no golden_texts.json");
+    std::vector<std::string> texts;
+    for (const QJsonValue &v : QJsonDocument::fromJson(file.readAll()).array())
+        texts.push_back(v.toString().toStdString());
+    return texts;
+}
+
+QString writeFile(const QTemporaryDir &dir, const std::string &bytes)
+{
+    const QString path = dir.filePath("model.gguf");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
+        qFatal("cannot write the test file");
+    return path;
+}
+
+TransformerRun runEveryPosition(const TransformerModel &model, const std::vector<int> &ids,
+                                int layer)
+{
+    TransformerRunOptions options;
+    options.logitsForEveryPosition = true;
+    options.viewedLayer = layer;
+    return model.run(ids, options);
+}
+
+} // namespace
+
+class TestGgufModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesReference_data();
+    void matchesReference();
+    void f32FileEqualsTheSafetensorsFolder_data();
+    void f32FileEqualsTheSafetensorsFolder();
+    void quantizedHeadsStayNearTheFloatOnes();
+    void readsTheSettingsFromMetadata();
+    void tokenizesAsTheFolder_data();
+    void tokenizesAsTheFolder();
+    void opensThroughModelOpener();
+    void refusesWhatItCannotRun_data();
+    void refusesWhatItCannotRun();
+};
+
+void TestGgufModel::matchesReference_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("text");
+    QStringList files;
+    for (const char *type : {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1"})
+        files << QString("llama_tiny_%1").arg(type);
+    for (const char *type : {"f16", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k"})
+        files << QString("llama_wide_%1").arg(type);
+    files << "qwen2_tiny_f32"
+          << "gpt2_tiny_f32";
+    for (const QString &file : files)
+        for (int text = 0; text < 2; ++text)
+            QTest::addRow("%s/text%d", qPrintable(file), text) << file << text;
+}
+
+/// Every layer's attention and every position's logits against the float64 reference run on
+/// the values the file holds (its quantization decoded by the script): the quantized formats
+/// are decoded exactly, so the tolerance is float32 arithmetic's, whatever the type.
+void TestGgufModel::matchesReference()
+{
+    QFETCH(QString, file);
+    QFETCH(int, text);
+    const std::string path = kGgufData + file.toStdString();
+    const TransformerModel model = TransformerModel::open(path + ".gguf");
+    const test::Gpt2Golden g = modelGolden(path + ".npz", text);
+    QCOMPARE(model.encode(goldenTexts()[size_t(text)]), g.ids);
+    for (int layer = -1; layer < model.spec().layers; ++layer) {
+        const TransformerRun run = runEveryPosition(model, g.ids, layer);
+        HL_COMPARE_TENSORS_NEAR(run.attention, g.attention.view(run.attention.shape()), 1e-4, 1e-5);
+        HL_COMPARE_TENSORS_NEAR(run.logits, g.logits.view(run.logits.shape()), 1e-4, 1e-4);
+    }
+}
+
+void TestGgufModel::f32FileEqualsTheSafetensorsFolder_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("llama") << "llama_tiny_f32"
+                           << "llama_tiny_hf";
+    QTest::newRow("qwen2") << "qwen2_tiny_f32"
+                           << "qwen2_tiny_hf";
+    QTest::newRow("gpt2") << "gpt2_tiny_f32" << QString(HEADLENS_TEST_DATA "/gpt2/tiny");
+}
+
+/// The same float32 weights through both readers give the same heads: llama.cpp's names,
+/// its (out, in) GPT-2 matrices and its Llama Q/K row order are all undone.
+void TestGgufModel::f32FileEqualsTheSafetensorsFolder()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, folder);
+    const TransformerModel gguf = TransformerModel::open(kGgufData + file.toStdString() + ".gguf");
+    const std::string dir =
+        folder.startsWith('/') ? folder.toStdString() : kGgufData + folder.toStdString();
+    const TransformerModel hf = TransformerModel::open(dir);
+    for (const std::string &text : goldenTexts()) {
+        const std::vector<int> ids = hf.encode(text);
+        QCOMPARE(gguf.encode(text), ids);
+        for (int layer = 0; layer < hf.spec().layers; ++layer) {
+            const TransformerRun a = runEveryPosition(gguf, ids, layer);
+            const TransformerRun b = runEveryPosition(hf, ids, layer);
+            HL_COMPARE_TENSORS_NEAR(a.attention, b.attention, 0.0, 1e-6);
+            HL_COMPARE_TENSORS_NEAR(a.logits, b.logits, 1e-5, 1e-5);
+        }
+    }
+}
+
+/// What quantization does to the heads, in the order of its bits: every head's weights within
+/// 0.05 of the float model's at 6 bits and more, and farther apart at 2 bits than at 6.
+void TestGgufModel::quantizedHeadsStayNearTheFloatOnes()
+{
+    // The wide model's floats are exact in F16 (make_gguf_tiny.py rounds them so).
+    const TransformerModel reference = TransformerModel::open(kGgufData + "llama_wide_f16.gguf");
+    const std::vector<int> ids = reference.encode(goldenTexts()[1]);
+    const Tensor floats = runEveryPosition(reference, ids, 0).attention;
+    std::map<std::string, float> largest;
+    for (const char *type : {"q2_k", "q3_k", "q4_k", "q5_k", "q6_k"}) {
+        const TransformerModel quantized =
+            TransformerModel::open(kGgufData + "llama_wide_" + type + ".gguf");
+        const Tensor a = runEveryPosition(quantized, ids, 0).attention;
+        float worst = 0;
+        for (int64_t i = 0; i < a.numel(); ++i)
+            worst = std::max(worst, std::abs(a.data()[i] - floats.data()[i]));
+        largest[type] = worst;
+    }
+    QVERIFY2(largest["q6_k"] < 0.05f, qPrintable(QString::number(largest["q6_k"])));
+    QVERIFY2(largest["q5_k"] < 0.05f, qPrintable(QString::number(largest["q5_k"])));
+    QVERIFY(largest["q2_k"] > largest["q6_k"]);
+}
+
+void TestGgufModel::readsTheSettingsFromMetadata()
+{
+    const TransformerModel llama = TransformerModel::open(kGgufData + "llama_tiny_q4_0.gguf");
+    const ModelSpec &s = llama.spec();
+    QCOMPARE(QString::fromStdString(s.family->displayName), QString("Llama"));
+    QCOMPARE(s.layers, 2);
+    QCOMPARE(s.heads, 4);
+    QCOMPARE(s.kvHeads, 2);
+    QCOMPARE(s.headDim(), 8);
+    QCOMPARE(s.mlpWidth, 64);
+    QCOMPARE(s.contextLength, 64);
+    QCOMPARE(s.vocabSize, 357);
+    QVERIFY(!s.tiedHead);
+    QVERIFY(s.ropeScaling.kind == RopeScaling::Kind::Linear);
+    QCOMPARE(s.ropeScaling.factor, 2.0);
+    QCOMPARE(s.normEpsilon, 1e-6f);
+    QVERIFY(llama.weights().layers[0].gateWeight.format == StoredFormat::Q4_0);
+    const TransformerModel qwen = TransformerModel::open(kGgufData + "qwen2_tiny_f32.gguf");
+    QCOMPARE(QString::fromStdString(qwen.spec().family->displayName), QString("Qwen2"));
+    QVERIFY(qwen.spec().tiedHead);
+    QVERIFY(qwen.spec().qkvBias);
+    QCOMPARE(qwen.spec().ropeTheta, 1e6f);
+}
+
+void TestGgufModel::tokenizesAsTheFolder_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("llama") << "llama_tiny_q8_0"
+                           << "llama_tiny_hf";
+    QTest::newRow("gpt2") << "gpt2_tiny_f32" << QString(HEADLENS_TEST_DATA "/gpt2/tiny");
+}
+
+/// tokenizer.ggml.tokens / merges give the ids of the folder's vocab.json and merges.txt.
+void TestGgufModel::tokenizesAsTheFolder()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, folder);
+    const TransformerModel gguf = TransformerModel::open(kGgufData + file.toStdString() + ".gguf");
+    const std::string dir =
+        folder.startsWith('/') ? folder.toStdString() : kGgufData + folder.toStdString();
+    const TransformerModel hf = TransformerModel::open(dir);
+    for (const std::string &text : {std::string("Hello world"), std::string(" the  cat's mat\n"),
+                                    std::string("naïve café 123 !?"), std::string("")})
+        QCOMPARE(gguf.encode(text), hf.encode(text));
+}
+
+void TestGgufModel::opensThroughModelOpener()
+{
+    const std::string path = kGgufData + "llama_wide_q4_k.gguf";
+    QVERIFY(ModelOpener::namesModel(path));
+    QVERIFY(!ModelOpener::problemWith(path));
+    QCOMPARE(QString::fromStdString(ModelOpener::label(path)),
+             QString("Llama (GGUF): llama_wide_q4_k.gguf"));
+    const auto model = ModelOpener::open(path);
+    QCOMPARE(model->layers(), 1);
+}
+
+void TestGgufModel::refusesWhatItCannotRun_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char *name, const GgufBytes &g, const char *expected) {
+        const std::string b = g.build();
+        QTest::newRow(name) << QByteArray(b.data(), int(b.size())) << QString(expected);
+    };
+    GgufBytes g;
+    g.u32("llama.block_count", 1);
+    row("no architecture", g, "has no general.architecture string");
+    g = GgufBytes();
+    g.text("general.architecture", "mamba");
+    row("unknown architecture", g,
+        "general.architecture is \"mamba\", which HeadLens does not run from a GGUF file (it "
+        "runs \"gpt2\", \"llama\", \"qwen2\", \"qwen3\")");
+    g = GgufBytes();
+    g.text("general.architecture", "llama").u32("llama.block_count", 1);
+    row("no width", g, "has no number llama.embedding_length, which a Llama needs");
+    auto sized = [] {
+        GgufBytes s;
+        s.text("general.architecture", "llama")
+            .u32("llama.block_count", 1)
+            .u32("llama.embedding_length", 32)
+            .u32("llama.attention.head_count", 4)
+            .u32("llama.feed_forward_length", 64);
+        return s;
+    };
+    g = sized();
+    row("no tokens", g, "has no tokenizer.ggml.tokens");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"}).text("tokenizer.ggml.model", "bert");
+    row("unknown tokenizer model", g,
+        "tokenizer.ggml.model is \"bert\", which HeadLens does not tokenize with");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"})
+        .text("tokenizer.ggml.model", "gpt2")
+        .text("tokenizer.ggml.pre", "deepseek-coder")
+        .texts("tokenizer.ggml.merges", {});
+    row("unknown pre-tokenizer", g, "has tokenizer.ggml.pre \"deepseek-coder\"");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"})
+        .text("tokenizer.ggml.model", "llama")
+        .numbers("tokenizer.ggml.scores", {0.f});
+    row("scores shorter than tokens", g,
+        "has a tokenizer.ggml.scores that is not an array of 2 numbers");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"})
+        .text("tokenizer.ggml.model", "gpt2")
+        .texts("tokenizer.ggml.merges", {})
+        .tensor("token_embd.weight", {32, 2}, 20, std::string(2 * 18, '\0'));
+    row("a type it does not decode", g,
+        "tensor 'token_embd.weight' is stored as IQ4_NL, which HeadLens does not decode");
+}
+
+void TestGgufModel::refusesWhatItCannotRun()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, std::string(bytes.constData(), size_t(bytes.size())));
+    const QString error = errorOf([&] { TransformerModel::open(path.toStdString()); });
+    QVERIFY2(error.startsWith(path), qPrintable(error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+}
+
+HEADLENS_TEST_APPLESS_MAIN(TestGgufModel)
+#include "tst_ggufmodel.moc"
