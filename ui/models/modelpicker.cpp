@@ -43,6 +43,8 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
     m_open = buttons->addButton(tr("Open"), QDialogButtonBox::AcceptRole);
     m_open->setEnabled(false);
     QPushButton *other = buttons->addButton(tr("Another folder…"), QDialogButtonBox::ActionRole);
+    QPushButton *gguf = buttons->addButton(tr("A GGUF file…"), QDialogButtonBox::ActionRole);
+    gguf->setObjectName("modelPickerGguf");
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
@@ -52,6 +54,7 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_open, &QPushButton::clicked, this, &ModelPicker::openSelected);
     connect(other, &QPushButton::clicked, this, &ModelPicker::chooseOtherFolder);
+    connect(gguf, &QPushButton::clicked, this, &ModelPicker::chooseGgufFile);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &ModelPicker::openSelected);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
         const int row = m_table->currentRow();
@@ -112,6 +115,17 @@ void ModelPicker::chooseOtherFolder()
 {
     const QString path = QFileDialog::getExistingDirectory(
         this, tr("Open a model folder (config.json, the safetensors weights, the tokenizer)"));
+    if (path.isEmpty())
+        return;
+    m_chosen = path;
+    accept();
+}
+
+void ModelPicker::chooseGgufFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a GGUF model file (llama.cpp, Ollama, LM Studio)"), QString(),
+        tr("GGUF models (*.gguf);;All files (*)"));
     if (path.isEmpty())
         return;
     m_chosen = path;

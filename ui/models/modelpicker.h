@@ -42,6 +42,7 @@ private:
     void fill(std::vector<CatalogEntry> entries);
     void openSelected();
     void chooseOtherFolder();
+    void chooseGgufFile();
 
     QString m_cache;
     QString m_chosen;
