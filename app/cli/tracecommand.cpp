@@ -124,7 +124,7 @@ int TraceCommand::run(CommandLineRequest request)
         return CostCommand(m_out).run(request);
     if (request.listModels) {
         const std::string cache = ModelCatalog::cacheFolder();
-        m_out << ModelCatalog::table(ModelCatalog::list(cache), cache);
+        m_out << ModelCatalog::table(ModelCatalog::listEverywhere(), cache);
         return 0;
     }
     checkFigureRequest(request);

@@ -1,7 +1,10 @@
 // ModelCatalog: walking the cache's models--*/snapshots folders with std::filesystem.
 #include "model/modelcatalog.h"
 
+#include "io/gguffile.h"
 #include "model/checkpoint.h"
+#include "model/ggufconfig.h"
+#include "model/ggufplaces.h"
 #include "model/modelspec.h"
 #include "util/bytesize.h"
 #include "util/inputerror.h"
@@ -55,7 +58,7 @@ std::vector<fs::path> snapshotsOf(const fs::path &repo)
     return all;
 }
 
-/// Parameters, dtypes and bytes from the safetensors headers.
+/// Parameters, dtypes (the largest share first) and bytes from the headers.
 void describeWeights(const Checkpoint &checkpoint, CatalogEntry &e)
 {
     std::map<std::string, int64_t> byType;
@@ -63,9 +66,32 @@ void describeWeights(const Checkpoint &checkpoint, CatalogEntry &e)
         e.parameters += tensor.numel();
         byType[tensor.dtype] += tensor.numel();
     }
-    for (const auto &[type, count] : byType)
+    std::vector<std::pair<std::string, int64_t>> types(byType.begin(), byType.end());
+    std::stable_sort(types.begin(), types.end(),
+                     [](const auto &a, const auto &b) { return a.second > b.second; });
+    for (const auto &[type, count] : types)
         e.dtype += (e.dtype.empty() ? "" : " + ") + type;
     e.bytesOnDisk = checkpoint.bytesOnDisk();
+}
+
+bool endsWithGguf(const fs::path &path)
+{
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension == ".gguf";
+}
+
+/// The GGUF files of a snapshot, sorted: a "-GGUF" repository holds one per quantization.
+std::vector<fs::path> ggufFilesOf(const fs::path &snapshot)
+{
+    std::vector<fs::path> files;
+    std::error_code error;
+    for (const auto &entry : fs::directory_iterator(snapshot, error))
+        if (endsWithGguf(entry.path()) && entry.is_regular_file(error))
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 } // namespace
@@ -78,6 +104,32 @@ std::string ModelCatalog::cacheFolder()
         return (fs::path(home) / "hub").string();
     const char *user = std::getenv("HOME");
     return (fs::path(user ? user : "") / ".cache" / "huggingface" / "hub").string();
+}
+
+CatalogEntry ModelCatalog::describeGguf(const std::string &file, const std::string &name,
+                                        const std::string &source)
+{
+    CatalogEntry e;
+    e.name = name;
+    e.path = file;
+    e.source = source;
+    try {
+        const Checkpoint checkpoint = Checkpoint::openGguf(file);
+        const GgufFile &gguf = *checkpoint.gguf();
+        e.architecture = gguf.text("general.architecture").value_or("?");
+        describeWeights(checkpoint, e);
+        e.architecture = GgufConfig::family(gguf).displayName;
+        (void)GgufConfig::spec(gguf);
+        for (const auto &[tensor, found] : checkpoint.tensors())
+            if (!found.format) {
+                e.problem = "Its tensor '" + tensor + "' is stored as " + found.dtype +
+                            ", which HeadLens does not decode.";
+                break;
+            }
+    } catch (const InputError &error) {
+        e.problem = error.what();
+    }
+    return e;
 }
 
 CatalogEntry ModelCatalog::describe(const std::string &folder, const std::string &name)
@@ -117,8 +169,16 @@ std::vector<CatalogEntry> ModelCatalog::list(const std::string &cache)
         const std::string folder = repo.path().filename().string();
         if (folder.rfind("models--", 0) != 0 || !repo.is_directory(error))
             continue;
-        for (const fs::path &snapshot : snapshotsOf(repo.path()))
-            entries.push_back(describe(snapshot.string(), repoName(folder)));
+        for (const fs::path &snapshot : snapshotsOf(repo.path())) {
+            const std::vector<fs::path> ggufs = ggufFilesOf(snapshot);
+            std::error_code missing;
+            if (ggufs.empty() || fs::exists(snapshot / "config.json", missing))
+                entries.push_back(describe(snapshot.string(), repoName(folder)));
+            for (const fs::path &file : ggufs)
+                entries.push_back(describeGguf(file.string(),
+                                               repoName(folder) + "/" + file.filename().string(),
+                                               "Hugging Face"));
+        }
     }
     std::sort(entries.begin(), entries.end(), [](const CatalogEntry &a, const CatalogEntry &b) {
         return a.name != b.name ? a.name < b.name : a.path < b.path;
@@ -126,14 +186,28 @@ std::vector<CatalogEntry> ModelCatalog::list(const std::string &cache)
     return entries;
 }
 
+std::vector<CatalogEntry> ModelCatalog::listEverywhere()
+{
+    std::vector<CatalogEntry> entries = list(cacheFolder());
+    for (CatalogEntry &e : GgufPlaces::list())
+        entries.push_back(std::move(e));
+    return entries;
+}
+
 std::string ModelCatalog::table(const std::vector<CatalogEntry> &entries, const std::string &cache)
 {
     if (entries.empty())
         return "No models in the Hugging Face cache (" + cache +
-               "). HeadLens downloads nothing: put a model folder there, or give its folder "
-               "with --model DIR.\n";
-    std::string text = "Models in " + cache + ":\n";
+               "), nor GGUF files of Ollama, LM Studio or llama.cpp. HeadLens downloads "
+               "nothing: put a model folder there, or give its folder with --model DIR (a GGUF "
+               "file with --model FILE.gguf).\n";
+    std::string text, source;
     for (const CatalogEntry &e : entries) {
+        if (e.source != source) {
+            source = e.source;
+            text += source == "Hugging Face" ? "Models in " + cache + ":\n"
+                                             : source + "'s GGUF models:\n";
+        }
         char line[256];
         std::snprintf(line, sizeof line, "  %-40s %-8s %8.1fM params  %-10s %10s  ", e.name.c_str(),
                       e.architecture.c_str(), double(e.parameters) / 1e6, e.dtype.c_str(),

@@ -40,4 +40,5 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/patchingmap.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelopener.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelcatalog.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ggufplaces.cpp
 )

@@ -1,7 +1,9 @@
 // Tests of ModelCatalog: the Hugging Face cache's snapshots found and described, nothing loaded.
 #include "hfcache.h"
 
+#include "model/ggufplaces.h"
 #include "model/modelcatalog.h"
+#include "model/modelopener.h"
 #include "testmain.h"
 
 #include <QDir>
@@ -30,6 +32,7 @@ private slots:
     void saysWhyAModelCannotOpen();
     void findsTheCacheAsHuggingFaceDoes();
     void anEmptyCacheSaysWhereItLooked();
+    void findsGgufFilesWhereEachToolKeepsThem();
 };
 
 void TestModelCatalog::listsEverySnapshotWithItsSizes()
@@ -95,6 +98,78 @@ void TestModelCatalog::anEmptyCacheSaysWhereItLooked()
     const QString table = QString::fromStdString(ModelCatalog::table(none, "/nonexistent/hub"));
     QVERIFY2(table.contains("No models in the Hugging Face cache (/nonexistent/hub)") &&
                  table.contains("--model DIR"),
+             qPrintable(table));
+}
+
+/// The places of Ollama, LM Studio, llama.cpp and a Hugging Face "-GGUF" repository, made as
+/// each tool lays them out: every file found, named as the tool names it, described from its
+/// header, and one that HeadLens cannot run says why.
+void TestModelCatalog::findsGgufFilesWhereEachToolKeepsThem()
+{
+    QTemporaryDir home;
+    const fs::path root = home.path().toStdString();
+    const std::string gguf = HEADLENS_TEST_DATA "/gguf/";
+    qputenv("HOME", home.path().toUtf8());
+    qunsetenv("OLLAMA_MODELS");
+    qunsetenv("XDG_CACHE_HOME");
+    qputenv("LLAMA_CACHE", (home.path() + "/llamacpp").toUtf8());
+    // Ollama: a manifest naming the model layer's digest, the blob under blobs/.
+    const fs::path ollama = root / ".ollama" / "models";
+    fs::create_directories(ollama / "manifests/registry.ollama.ai/library/tiny");
+    fs::create_directories(ollama / "blobs");
+    fs::copy_file(gguf + "llama_wide_q4_k.gguf", ollama / "blobs" / "sha256-0a1b");
+    QFile manifest(QString::fromStdString(
+        (ollama / "manifests/registry.ollama.ai/library/tiny/q4_k").string()));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write(R"({"schemaVersion": 2, "layers": [
+        {"mediaType": "application/vnd.ollama.image.template", "digest": "sha256:ffff"},
+        {"mediaType": "application/vnd.ollama.image.model", "digest": "sha256:0a1b"}]})");
+    manifest.close();
+    // LM Studio: publisher/repository/file.gguf.
+    fs::create_directories(root / ".lmstudio/models/pub/tiny-GGUF");
+    fs::copy_file(gguf + "llama_tiny_q8_0.gguf", root / ".lmstudio/models/pub/tiny-GGUF/t.gguf");
+    // llama.cpp's cache: files as `llama-cli -hf` names them; one it cannot run.
+    fs::create_directories(root / "llamacpp");
+    fs::copy_file(gguf + "qwen2_tiny_f32.gguf", root / "llamacpp/org_qwen2-tiny.gguf");
+    fs::copy_file(gguf + "quants.gguf", root / "llamacpp/quants.gguf");
+
+    const std::vector<CatalogEntry> found = GgufPlaces::list();
+    QCOMPARE(found.size(), size_t(4));
+    // Sorted by the tool, then the name.
+    QCOMPARE(QString::fromStdString(found[0].source), QString("LM Studio"));
+    QCOMPARE(QString::fromStdString(found[0].name), QString("pub/tiny-GGUF/t.gguf"));
+    QCOMPARE(QString::fromStdString(found[0].dtype), QString("Q8_0 + F32"));
+    QCOMPARE(QString::fromStdString(found[1].source), QString("Ollama"));
+    QCOMPARE(QString::fromStdString(found[1].name), QString("tiny:q4_k"));
+    QCOMPARE(found[1].path, (ollama / "blobs" / "sha256-0a1b").string());
+    QCOMPARE(QString::fromStdString(found[1].architecture), QString("Llama"));
+    QCOMPARE(found[1].bytesOnDisk, uint64_t(fs::file_size(gguf + "llama_wide_q4_k.gguf")));
+    QVERIFY2(found[1].problem.empty(), found[1].problem.c_str());
+    QCOMPARE(QString::fromStdString(found[2].name), QString("org_qwen2-tiny.gguf"));
+    QCOMPARE(QString::fromStdString(found[2].architecture), QString("Qwen2"));
+    QCOMPARE(QString::fromStdString(found[3].source), QString("llama.cpp"));
+    QVERIFY2(QString::fromStdString(found[3].problem)
+                 .contains("general.architecture is \"none\", which HeadLens does not run"),
+             found[3].problem.c_str());
+    // What the catalog lists opens: Ollama's blob has no .gguf in its name.
+    QCOMPARE(ModelOpener::open(found[1].path)->layers(), 1);
+
+    // A Hugging Face repository of GGUF files: one entry per file.
+    QTemporaryDir cache, files;
+    QVERIFY(QFile::copy(QString::fromStdString(gguf + "llama_tiny_q4_0.gguf"),
+                        files.filePath("tiny-q4_0.gguf")));
+    cacheModel(cache.path(), "models--org--tiny-GGUF", files.path(), {"r1"}, "r1");
+    const std::vector<CatalogEntry> hub = ModelCatalog::list(cache.path().toStdString());
+    QCOMPARE(hub.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(hub[0].name), QString("org/tiny-GGUF/tiny-q4_0.gguf"));
+    QCOMPARE(QString::fromStdString(hub[0].dtype), QString("Q4_0 + F32"));
+    QVERIFY2(hub[0].problem.empty(), hub[0].problem.c_str());
+
+    const QString table =
+        QString::fromStdString(ModelCatalog::table(ModelCatalog::listEverywhere(), "/hub"));
+    QVERIFY2(table.contains("Ollama's GGUF models:\n  tiny:q4_k") &&
+                 table.contains("LM Studio's GGUF models:") &&
+                 table.contains("llama.cpp's GGUF models:"),
              qPrintable(table));
 }
 

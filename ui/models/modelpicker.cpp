@@ -1,5 +1,6 @@
 // ModelPicker: a table of the cache's models filled from a pool thread, greyed where unsupported.
 #include "models/modelpicker.h"
+#include "model/ggufplaces.h"
 #include "runner/pooledresult.h"
 #include "util/bytesize.h"
 
@@ -30,10 +31,11 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
     setWindowTitle(tr("Open model"));
     m_status = new QLabel(tr("Reading the Hugging Face cache %1 …").arg(cache), this);
     m_status->setWordWrap(true);
-    m_table = new QTableWidget(0, 6, this);
+    m_table = new QTableWidget(0, 7, this);
     m_table->setObjectName("modelPickerTable");
-    m_table->setHorizontalHeaderLabels({tr("Model"), tr("Architecture"), tr("Parameters"),
-                                        tr("Stored as"), tr("On disk"), tr("Folder or reason")});
+    m_table->setHorizontalHeaderLabels({tr("Model"), tr("From"), tr("Architecture"),
+                                        tr("Parameters"), tr("Stored as"), tr("On disk"),
+                                        tr("Folder, file or reason")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -67,7 +69,10 @@ ModelPicker::ModelPicker(QWidget *parent, const QString &cache) : QDialog(parent
             [this] { fill(takePooledResult(m_watcher).value_or(std::vector<CatalogEntry>())); });
     startPooled(m_watcher,
                 [cache = cache.toStdString()]() -> std::optional<std::vector<CatalogEntry>> {
-                    return ModelCatalog::list(cache);
+                    std::vector<CatalogEntry> entries = ModelCatalog::list(cache);
+                    for (CatalogEntry &e : GgufPlaces::list())
+                        entries.push_back(std::move(e));
+                    return entries;
                 });
 }
 
@@ -75,16 +80,21 @@ void ModelPicker::fill(std::vector<CatalogEntry> entries)
 {
     m_entries = std::move(entries);
     m_status->setText(m_entries.empty()
-                          ? tr("No models in the Hugging Face cache (%1). HeadLens downloads "
-                               "nothing: choose a model folder with “Another folder…”.")
+                          ? tr("No models in the Hugging Face cache (%1), nor GGUF files of "
+                               "Ollama, LM Studio or llama.cpp. HeadLens downloads nothing: "
+                               "choose a model folder with “Another folder…” or a file with "
+                               "“A GGUF file…”.")
                                 .arg(m_cache)
-                          : tr("Models in the Hugging Face cache (%1):").arg(m_cache));
+                          : tr("Models in the Hugging Face cache (%1) and the GGUF files of "
+                               "Ollama, LM Studio and llama.cpp:")
+                                .arg(m_cache));
     m_table->setRowCount(int(m_entries.size()));
     for (size_t row = 0; row < m_entries.size(); ++row) {
         const CatalogEntry &e = m_entries[row];
         const bool usable = e.problem.empty();
         const QStringList cells{
             QString::fromStdString(e.name),
+            QString::fromStdString(e.source),
             QString::fromStdString(e.architecture),
             e.parameters ? parametersText(e.parameters) : QString(),
             QString::fromStdString(e.dtype),
