@@ -4,6 +4,7 @@
 #include "io/npyfile.h"
 #include "stats/attentiondifference.h"
 
+#include <algorithm>
 #include <iomanip>
 
 namespace headlens {
@@ -28,6 +29,18 @@ void ComparisonPrinter::print(const Tensor &a, const Tensor &b, const std::strin
               << std::setw(14) << d.largest << std::setw(15) << d.meanAbsolute << d.divergence
               << std::right << std::defaultfloat << "\n";
     }
+    // The heads whose rows moved most, as m_outer.head counted from 1 like --ablate's.
+    std::vector<size_t> order(heads.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return heads[x].divergence > heads[y].divergence; });
+    m_out << "  Most different (JS):";
+    for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i)
+        m_out << (i ? ", " : " ") << int64_t(order[i]) / perOuter << "."
+              << int64_t(order[i]) % perOuter + 1 << " (" << std::fixed << std::setprecision(4)
+              << heads[order[i]].divergence << std::defaultfloat << ")";
+    m_out << "\n";
 }
 
 std::string ComparisonPrinter::write(const Tensor &a, const Tensor &b, const std::string &dir)

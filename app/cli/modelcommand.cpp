@@ -104,9 +104,14 @@ int ModelCommand::run(const CommandLineRequest &request)
     std::optional<TraceRun> runB;
     if (b.wanted()) {
         runB = session.run(CommandLineJob::comparisonB(job, b));
+        if (b.change == ComparedChange::Model)
+            if (const auto problem = modelComparisonProblem(run, *runB->model))
+                throw InputError(*problem);
         if (!request.json)
             ComparisonPrinter(m_out, "layer")
                 .print(run.attention, runB->model->attention, describeComparison(job, b));
+        if (b.change == ComparedChange::Model && !request.json)
+            printModelB(*runB->model);
     }
     for (const std::string &warning : trace.warnings)
         m_err << "warning: " << warning << "\n";
@@ -213,6 +218,12 @@ void ModelCommand::printAblation(Session &session, const TraceJob &job, const Mo
     else
         m_out << "below the ablated model's top 10";
     m_out << std::defaultfloat << "\n";
+}
+
+void ModelCommand::printModelB(const ModelRun &b) const
+{
+    m_out << "Next token, model B (" << b.name << "):\n";
+    printPredictions(b.topNext);
 }
 
 void ModelCommand::printPredictions(const std::vector<TokenPrediction> &predictions) const

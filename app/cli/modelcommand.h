@@ -32,6 +32,8 @@ public:
 private:
     void printSummary(const ModelRun &run, double milliseconds, bool fillMask) const;
     void printPredictions(const std::vector<TokenPrediction> &predictions) const;
+    /// --compare-model's B: its next tokens, beside A's printed in the summary.
+    void printModelB(const ModelRun &b) const;
     void printStats(const ModelRun &run) const;
     /// Which heads were ablated, and the unablated top token's probability before and after.
     void printAblation(Session &session, const TraceJob &job, const ModelRun &run) const;

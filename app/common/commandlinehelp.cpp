@@ -104,6 +104,11 @@ Interventions on heads' outputs (z_h, before W_O); layers from 0 as --layer, hea
                             largest and mean |A - B| and the rows' Jensen-Shannon divergence;
                             --export-dir adds compare_weights.npy (B) and, for texts of the same
                             token length, compare_difference.npy (A - B)
+  --compare-model PATH      with --model: the same text through the model at PATH (a folder or
+                            a .gguf file of the same shape and tokenizer: a Q4_K copy against
+                            its F16, a base model against its fine-tune): per layer and head the
+                            largest and mean |A - B| and the Jensen-Shannon divergence, the heads
+                            that differ most, and both models' next tokens
   --compare-change NAME     the same for the same text with one change: seed (the next seed),
                             kv-heads (one K/V head), rope (RoPE on/off), causal (the mask on/off)
                             or no-ablations (without --ablate); the first four are the built-in

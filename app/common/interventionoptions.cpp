@@ -59,6 +59,8 @@ bool InterventionOptions::take(const std::string &option, const std::string &val
         datasetPath = value;
     else if (option == "--compare-text")
         compare = {ComparedChange::Text, value};
+    else if (option == "--compare-model")
+        compare = {ComparedChange::Model, value};
     else if (option == "--compare-change") {
         const auto change = comparedChangeFromString(value);
         if (!change || *change == ComparedChange::Text)

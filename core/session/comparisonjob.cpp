@@ -65,8 +65,33 @@ TraceJob comparisonJob(const TraceJob &job, const ComparisonRequest &b)
                 "ablate a head first (right-click its heatmap; headlens-cli --ablate L.H).");
         result.interventions = {};
         break;
+    case ComparedChange::Model:
+        if (!job.model.isModel())
+            throw InputError("Comparing with another model runs the same text through two "
+                             "models: open model A first (headlens-cli --model DIR or FILE.gguf).");
+        result.model = ModelSource();
+        result.model.path = b.text;
+        result.model.layer = job.model.layer;
+        break;
     }
     return result;
+}
+
+std::optional<std::string> modelComparisonProblem(const ModelRun &a, const ModelRun &b)
+{
+    if (a.layers != b.layers || a.heads != b.heads)
+        return "A (" + a.name + ") has " + std::to_string(a.layers) + " layers of " +
+               std::to_string(a.heads) + " heads and B (" + b.name + ") " +
+               std::to_string(b.layers) + " of " + std::to_string(b.heads) +
+               ": their heads cannot be compared one by one. Compare two copies of one model "
+               "(a quantized file and its F16, a base model and its fine-tune).";
+    if (a.tokenIds != b.tokenIds)
+        return "A (" + a.name + ") reads the text as " + std::to_string(a.tokenIds.size()) +
+               " tokens and B (" + b.name + ") as " + std::to_string(b.tokenIds.size()) +
+               (a.tokenIds.size() == b.tokenIds.size() ? " other ones" : "") +
+               ": the two models have different tokenizers, and their heads can only be "
+               "compared on the same tokens. Compare models that share a tokenizer.";
+    return std::nullopt;
 }
 
 std::string describeComparison(const TraceJob &job, const ComparisonRequest &b)
@@ -85,6 +110,8 @@ std::string describeComparison(const TraceJob &job, const ComparisonRequest &b)
         return job.config.causal ? "the causal mask off" : "the causal mask on";
     case ComparedChange::NoAblations:
         return "no ablated heads";
+    case ComparedChange::Model:
+        return "model B " + b.text;
     }
     return {};
 }

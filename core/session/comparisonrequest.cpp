@@ -29,6 +29,8 @@ std::string toString(ComparedChange change)
         return "causal";
     case ComparedChange::NoAblations:
         return "no-ablations";
+    case ComparedChange::Model:
+        return "model";
     }
     return "text";
 }
@@ -51,6 +53,8 @@ std::string comparedChangeNames()
 
 bool ComparisonRequest::wanted() const
 {
+    if (change == ComparedChange::Model)
+        return !text.empty();
     return change != ComparedChange::Text ||
            std::any_of(text.begin(), text.end(), [](unsigned char c) { return !std::isspace(c); });
 }
