@@ -25,7 +25,7 @@ DATA=$ROOT/tests/data/gpt2
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
     -DHEADLENS_BUILD_GUI=OFF -DHEADLENS_FUZZ=ON -DHEADLENS_NATIVE=OFF >/dev/null
 ALL_TARGETS="safetensorsheader bpeencode bpefiles modelconfig tokenizerjson encodertokenizers npy npz
-    toymodel shardindex workspace trainingtext datasetfile"
+    toymodel shardindex workspace trainingtext datasetfile gguf"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 cmake --build "$BUILD" --target $(for t in $TARGETS; do printf 'fuzz_%s ' "$t"; done) -j2
 

@@ -69,6 +69,8 @@ bool isQuantized(StoredFormat format)
 
 void widenFloats(const unsigned char *bytes, StoredFormat format, int64_t count, float *out)
 {
+    if (count <= 0) // a tensor of no values (a GGUF axis of 0): `out` may be null
+        return;
     // The data need not be aligned, so values are read through memcpy (a plain load).
     // safetensors is little-endian, like every machine HeadLens runs on.
     if (format == StoredFormat::F32) {
