@@ -30,7 +30,7 @@ double RotaryEmbedding::frequency(int64_t pair, int64_t dK, double theta)
 
 double RotaryEmbedding::pairFrequency(int64_t pair) const
 {
-    return m_scaling.scaled(frequency(pair, 2 * m_half, m_theta));
+    return m_scaling.scaled(frequency(pair, 2 * m_half, m_theta), pair);
 }
 
 double RotaryEmbedding::angle(int64_t row, int64_t pair) const

@@ -14,6 +14,7 @@
 #include "util/inputerror.h"
 #include "util/workteam.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include <sys/stat.h>
@@ -45,12 +46,44 @@ TransformerModel TransformerModel::open(const std::string &dir)
     return model;
 }
 
+namespace {
+
+/// rope_freqs.weight as RoPE's per-pair divisors: d_k / 2 positive numbers.
+RopeScaling ropeFactors(const CheckpointTensor &tensor, const ModelSpec &spec)
+{
+    const int64_t pairs = spec.headDim() / 2;
+    if (tensor.shape != std::vector<int64_t>{pairs})
+        throw InputError(tensor.path +
+                         ": rope_freqs.weight must hold one factor for each of "
+                         "the " +
+                         std::to_string(pairs) +
+                         " pairs a head's RoPE turns. The file is "
+                         "damaged: convert the model again.");
+    RopeScaling scaling;
+    scaling.kind = RopeScaling::Kind::Factors;
+    const RowMatrix values = tensor.view().widen();
+    for (int64_t j = 0; j < pairs; ++j) {
+        if (!(values(0, j) > 0.0f) || !std::isfinite(values(0, j)))
+            throw InputError(tensor.path + ": rope_freqs.weight's factor " + std::to_string(j) +
+                             " is not a positive number. The file is damaged: convert the "
+                             "model again.");
+        scaling.factors.push_back(values(0, j));
+    }
+    return scaling;
+}
+
+} // namespace
+
 TransformerModel TransformerModel::openGguf(const std::string &path)
 {
     TransformerModel model;
     model.m_directory = path;
     Checkpoint checkpoint = Checkpoint::openGguf(path);
     model.m_spec = GgufConfig::spec(*checkpoint.gguf());
+    // Llama 3.1's RoPE scaling is a tensor of per-pair divisors in llama.cpp's files, not
+    // metadata: running without it would give other heads, silently.
+    if (const CheckpointTensor factors = checkpoint.find("rope_freqs.weight"); factors.present)
+        model.m_spec.ropeScaling = ropeFactors(factors, model.m_spec);
     model.m_tokenizer = GgufVocabulary::tokenizer(*checkpoint.gguf());
     model.checkVocabulary(path + " (tokenizer.ggml.tokens)", path + " (its token embedding)");
     model.loadWeights(std::move(checkpoint));

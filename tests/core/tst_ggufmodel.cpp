@@ -7,6 +7,7 @@
 #include "ggufdata.h"
 #include "gpt2golden.h"
 
+#include "io/safetensorsfile.h"
 #include "model/ggufconfig.h"
 #include "model/ggufvocabulary.h"
 #include "model/modelopener.h"
@@ -16,8 +17,11 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace headlens;
 using headlens::test::errorOf;
@@ -70,6 +74,7 @@ private slots:
     void f32FileEqualsTheSafetensorsFolder();
     void quantizedHeadsStayNearTheFloatOnes();
     void readsTheSettingsFromMetadata();
+    void llama3ScalingAsRopeFactors();
     void tokenizesAsTheFolder_data();
     void tokenizesAsTheFolder();
     void opensThroughModelOpener();
@@ -191,6 +196,125 @@ void TestGgufModel::readsTheSettingsFromMetadata()
     QCOMPARE(qwen.spec().ropeTheta, 1e6f);
 }
 
+namespace {
+
+/// convert_hf_to_gguf.py's LlamaModel.permute: head h's rows from Hugging Face's halves
+/// (h d + k d/2 + j) to ggml's adjacent pairs (h d + 2 j + k), written here apart from the
+/// reader's inverse.
+std::string permuted(const float *w, int64_t rows, int64_t cols, int64_t heads)
+{
+    const int64_t d = rows / heads, half = d / 2;
+    std::vector<float> out(size_t(rows * cols));
+    for (int64_t h = 0; h < heads; ++h)
+        for (int64_t j = 0; j < half; ++j)
+            for (int64_t k = 0; k < 2; ++k)
+                std::copy_n(w + (h * d + k * half + j) * cols, cols,
+                            out.begin() + (h * d + 2 * j + k) * cols);
+    return GgufBytes::floats(out);
+}
+
+/// The rope_freqs.weight the converter computes for Llama 3.1's scaling (LlamaModel's
+/// generate_extra_tensors): per pair, 1 for short wavelengths, the factor for long ones,
+/// blended between.
+std::vector<float> llama3Factors(int64_t dims, double base, double factor, double low, double high,
+                                 double original)
+{
+    std::vector<float> factors;
+    for (int64_t i = 0; i < dims; i += 2) {
+        const double frequency = 1.0 / std::pow(base, double(i) / double(dims));
+        const double wavelength = 2 * M_PI / frequency;
+        if (wavelength < original / high)
+            factors.push_back(1.0f);
+        else if (wavelength > original / low)
+            factors.push_back(float(factor));
+        else {
+            const double smooth = (original / wavelength - low) / (high - low);
+            factors.push_back(float(1.0 / ((1 - smooth) / factor + smooth)));
+        }
+    }
+    return factors;
+}
+
+} // namespace
+
+/// Llama 3.1's RoPE scaling as llama.cpp's files carry it: the tiny llama_gqa (llama3 scaling,
+/// factor 8 over an original context of 16) converted here as convert_hf_to_gguf.py converts it
+/// (llama.cpp's names, Q/K permuted, rope_freqs.weight, no scaling metadata) runs as its float64
+/// reference (make_llama_tiny.py's golden) does.
+void TestGgufModel::llama3ScalingAsRopeFactors()
+{
+    const std::string folder = HEADLENS_TEST_DATA "/llama/llama_gqa/";
+    const SafetensorsFile weights = SafetensorsFile::open(folder + "model.safetensors");
+    GgufBytes g;
+    g.text("general.architecture", "llama")
+        .u32("llama.block_count", 2)
+        .u32("llama.context_length", 64)
+        .u32("llama.embedding_length", 32)
+        .u32("llama.feed_forward_length", 48)
+        .u32("llama.attention.head_count", 4)
+        .u32("llama.attention.head_count_kv", 2)
+        .f32("llama.rope.freq_base", 10000.f)
+        .f32("llama.attention.layer_norm_rms_epsilon", 1e-6f);
+    QFile vocab(QString::fromStdString(folder + "vocab.json"));
+    QVERIFY(vocab.open(QIODevice::ReadOnly));
+    const QJsonObject ids = QJsonDocument::fromJson(vocab.readAll()).object();
+    std::vector<std::string> tokens(size_t(ids.size()));
+    for (auto it = ids.begin(); it != ids.end(); ++it)
+        tokens.at(size_t(it.value().toInt())) = it.key().toStdString();
+    QFile mergesFile(QString::fromStdString(folder + "merges.txt"));
+    QVERIFY(mergesFile.open(QIODevice::ReadOnly));
+    std::vector<std::string> merges;
+    for (const QByteArray &line : mergesFile.readAll().split('\n'))
+        if (!line.isEmpty() && !line.startsWith("#version"))
+            merges.push_back(line.toStdString());
+    g.text("tokenizer.ggml.model", "gpt2").texts("tokenizer.ggml.tokens", tokens);
+    g.texts("tokenizer.ggml.merges", merges);
+    auto add = [&](const std::string &hf, const std::string &name, int64_t heads = 0) {
+        const SafetensorsEntry &e = *weights.find(hf);
+        const Tensor t = weights.tensor(e);
+        std::vector<uint64_t> ne(e.shape.rbegin(), e.shape.rend());
+        g.tensor(name, ne, 0,
+                 heads ? permuted(t.data(), e.shape[0], e.shape[1], heads)
+                       : GgufBytes::floats(std::vector<float>(t.data(), t.data() + t.numel())));
+    };
+    add("model.embed_tokens.weight", "token_embd.weight");
+    add("lm_head.weight", "output.weight");
+    add("model.norm.weight", "output_norm.weight");
+    for (int l = 0; l < 2; ++l) {
+        const std::string hf = "model.layers." + std::to_string(l) + ".";
+        const std::string blk = "blk." + std::to_string(l) + ".";
+        add(hf + "input_layernorm.weight", blk + "attn_norm.weight");
+        add(hf + "self_attn.q_proj.weight", blk + "attn_q.weight", 4);
+        add(hf + "self_attn.k_proj.weight", blk + "attn_k.weight", 2);
+        add(hf + "self_attn.v_proj.weight", blk + "attn_v.weight");
+        add(hf + "self_attn.o_proj.weight", blk + "attn_output.weight");
+        add(hf + "post_attention_layernorm.weight", blk + "ffn_norm.weight");
+        add(hf + "mlp.gate_proj.weight", blk + "ffn_gate.weight");
+        add(hf + "mlp.up_proj.weight", blk + "ffn_up.weight");
+        add(hf + "mlp.down_proj.weight", blk + "ffn_down.weight");
+    }
+    const std::vector<float> factors = llama3Factors(8, 10000, 8, 1, 4, 16);
+    g.tensor("rope_freqs.weight", {4}, 0, GgufBytes::floats(factors));
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, g.build());
+
+    const TransformerModel model = TransformerModel::open(path.toStdString());
+    const RopeScaling &scaling = model.spec().ropeScaling;
+    QVERIFY(scaling.kind == RopeScaling::Kind::Factors);
+    QCOMPARE(scaling.factors.size(), size_t(4));
+    QCOMPARE(scaling.factors.back(), 8.0); // the slowest pair: the whole factor
+    QVERIFY(scaling.factors.front() > 1.0 && scaling.factors.front() < 8.0); // blended
+    for (int text = 0; text < 2; ++text) {
+        const test::Gpt2Golden golden = modelGolden(folder + "golden.npz", text);
+        for (int layer = 0; layer < 2; ++layer) {
+            const TransformerRun run = runEveryPosition(model, golden.ids, layer);
+            HL_COMPARE_TENSORS_NEAR(run.attention, golden.attention.view(run.attention.shape()),
+                                    1e-4, 1e-5);
+            HL_COMPARE_TENSORS_NEAR(run.logits, golden.logits.view(run.logits.shape()), 1e-4, 1e-4);
+        }
+    }
+}
+
 void TestGgufModel::tokenizesAsTheFolder_data()
 {
     QTest::addColumn<QString>("file");
@@ -271,6 +395,19 @@ void TestGgufModel::refusesWhatItCannotRun_data()
         .numbers("tokenizer.ggml.scores", {0.f});
     row("scores shorter than tokens", g,
         "has a tokenizer.ggml.scores that is not an array of 2 numbers");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"})
+        .text("tokenizer.ggml.model", "gpt2")
+        .texts("tokenizer.ggml.merges", {})
+        .tensor("rope_freqs.weight", {3}, 0, GgufBytes::floats({1, 2, 8}));
+    row("Llama 3.1's frequency factors, one short", g,
+        "rope_freqs.weight must hold one factor for each of the 4 pairs");
+    g = sized();
+    g.texts("tokenizer.ggml.tokens", {"a", "b"})
+        .text("tokenizer.ggml.model", "gpt2")
+        .texts("tokenizer.ggml.merges", {})
+        .tensor("rope_freqs.weight", {4}, 0, GgufBytes::floats({1, 0, 2, 8}));
+    row("a factor of 0", g, "rope_freqs.weight's factor 1 is not a positive number");
     g = sized();
     g.texts("tokenizer.ggml.tokens", {"a", "b"})
         .text("tokenizer.ggml.model", "gpt2")
