@@ -52,6 +52,17 @@ QString writeFile(const QTemporaryDir &dir, const std::string &bytes)
     return path;
 }
 
+/// The GGUF file `file` of tests/data/gguf and the Hugging Face folder `folder` beside it (or
+/// at an absolute path), which hold the same model.
+std::pair<TransformerModel, TransformerModel> fileAndFolder(const QString &file,
+                                                            const QString &folder)
+{
+    const std::string dir =
+        folder.startsWith('/') ? folder.toStdString() : kGgufData + folder.toStdString();
+    return {TransformerModel::open(kGgufData + file.toStdString() + ".gguf"),
+            TransformerModel::open(dir)};
+}
+
 TransformerRun runEveryPosition(const TransformerModel &model, const std::vector<int> &ids,
                                 int layer)
 {
@@ -133,10 +144,7 @@ void TestGgufModel::f32FileEqualsTheSafetensorsFolder()
 {
     QFETCH(QString, file);
     QFETCH(QString, folder);
-    const TransformerModel gguf = TransformerModel::open(kGgufData + file.toStdString() + ".gguf");
-    const std::string dir =
-        folder.startsWith('/') ? folder.toStdString() : kGgufData + folder.toStdString();
-    const TransformerModel hf = TransformerModel::open(dir);
+    const auto [gguf, hf] = fileAndFolder(file, folder);
     for (const std::string &text : goldenTexts()) {
         const std::vector<int> ids = hf.encode(text);
         QCOMPARE(gguf.encode(text), ids);
@@ -329,10 +337,7 @@ void TestGgufModel::tokenizesAsTheFolder()
 {
     QFETCH(QString, file);
     QFETCH(QString, folder);
-    const TransformerModel gguf = TransformerModel::open(kGgufData + file.toStdString() + ".gguf");
-    const std::string dir =
-        folder.startsWith('/') ? folder.toStdString() : kGgufData + folder.toStdString();
-    const TransformerModel hf = TransformerModel::open(dir);
+    const auto [gguf, hf] = fileAndFolder(file, folder);
     for (const std::string &text : {std::string("Hello world"), std::string(" the  cat's mat\n"),
                                     std::string("naïve café 123 !?"), std::string("")})
         QCOMPARE(gguf.encode(text), hf.encode(text));
