@@ -201,7 +201,10 @@ GgufTensorInfo tensorInfo(Reader &reader, uint64_t index, const std::string &sou
         refuse(source, what + "'s rows of " + std::to_string(tensor.ne[0]) +
                            " values are not whole " + type->name + " blocks of " +
                            std::to_string(type->blockValues));
-    tensor.bytes = uint64_t(count / type->blockValues) * uint64_t(type->blockBytes);
+    const uint64_t blocks = uint64_t(count / type->blockValues);
+    if (blocks > UINT64_MAX / uint64_t(type->blockBytes))
+        refuse(source, what + "'s " + std::to_string(count) + " values overflow its byte size");
+    tensor.bytes = blocks * uint64_t(type->blockBytes);
     tensor.begin = reader.scalar<uint64_t>(what + "'s offset");
     return tensor;
 }

@@ -241,7 +241,8 @@ private:
     {
         const std::optional<double> flag = m_file.number(addKey);
         const std::optional<double> id = m_file.number(key);
-        if (!(flag ? *flag != 0 : byDefault) || !id || *id < 0 || *id >= double(m_tokens->size()))
+        if (!(flag ? *flag != 0 : byDefault) || !id ||
+            !(*id >= 0 && *id < double(m_tokens->size()))) // NaN too
             return std::nullopt;
         return (*m_tokens)[size_t(*id)];
     }

@@ -154,6 +154,10 @@ void TestGgufFile::refusesBadFields_data()
     g.tensor("huge", {uint64_t(1) << 40, uint64_t(1) << 40}, 0, GgufBytes::floats({1}));
     row("element count overflow", g, "overflow its element count");
     g = valid();
+    g.tensor("wide", {uint64_t(1) << 31, uint64_t(1) << 31}, 0, GgufBytes::floats({1}));
+    row("byte size overflow", g,
+        "tensor 'wide''s 4611686018427387904 values overflow its byte size");
+    g = valid();
     g.tensor("shifted", {1}, 0, GgufBytes::floats({1}), 36);
     row("offset not aligned", g, "tensor 'shifted''s offset 36 is not a multiple");
     g = valid();
