@@ -168,6 +168,16 @@ void scaleMin(int j, const unsigned char *q, uint8_t &d, uint8_t &m)
     }
 }
 
+// Group j's multiplier d * scale and offset dmin * min (ggml computes both in float before the
+// values of the group use them).
+void groupScale(int j, const unsigned char *scales, float d, float min, float &dj, float &mj)
+{
+    uint8_t sc, m;
+    scaleMin(j, scales, sc, m);
+    dj = d * sc;
+    mj = min * m;
+}
+
 // block_q4_K { half d, dmin; uint8 scales[12]; uint8 qs[128]; }: 64 values per 32 bytes, the
 // low nibbles first.
 void q4_K(const unsigned char *b, float *y)
@@ -178,13 +188,9 @@ void q4_K(const unsigned char *b, float *y)
     const unsigned char *q = b + 16;
     int is = 0;
     for (int j = 0; j < kQkK; j += 64) {
-        uint8_t sc, m;
-        scaleMin(is, scales, sc, m);
-        const float d1 = d * sc;
-        const float m1 = min * m;
-        scaleMin(is + 1, scales, sc, m);
-        const float d2 = d * sc;
-        const float m2 = min * m;
+        float d1, m1, d2, m2;
+        groupScale(is, scales, d, min, d1, m1);
+        groupScale(is + 1, scales, d, min, d2, m2);
         for (int l = 0; l < 32; ++l)
             *y++ = d1 * (q[l] & 0xF) - m1;
         for (int l = 0; l < 32; ++l)
@@ -205,13 +211,9 @@ void q5_K(const unsigned char *b, float *y)
     int is = 0;
     uint8_t u1 = 1, u2 = 2;
     for (int j = 0; j < kQkK; j += 64) {
-        uint8_t sc, m;
-        scaleMin(is, scales, sc, m);
-        const float d1 = d * sc;
-        const float m1 = min * m;
-        scaleMin(is + 1, scales, sc, m);
-        const float d2 = d * sc;
-        const float m2 = min * m;
+        float d1, m1, d2, m2;
+        groupScale(is, scales, d, min, d1, m1);
+        groupScale(is + 1, scales, d, min, d2, m2);
         for (int l = 0; l < 32; ++l)
             *y++ = d1 * ((ql[l] & 0xF) + ((qh[l] & u1) ? 16 : 0)) - m1;
         for (int l = 0; l < 32; ++l)

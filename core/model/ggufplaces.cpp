@@ -28,14 +28,6 @@ fs::path home()
     return fs::path(environment("HOME"));
 }
 
-bool isGguf(const fs::path &path)
-{
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return extension == ".gguf";
-}
-
 /// The blob of a manifest's model layer: "sha256:<hex>" is stored as blobs/sha256-<hex>.
 std::string modelBlob(const fs::path &manifest, const fs::path &blobs)
 {
@@ -82,6 +74,14 @@ std::string ollamaName(const fs::path &relative)
 
 } // namespace
 
+bool GgufPlaces::namesGguf(const std::string &path)
+{
+    std::string extension = fs::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension == ".gguf";
+}
+
 std::string GgufPlaces::ollamaFolder()
 {
     const std::string models = environment("OLLAMA_MODELS");
@@ -127,7 +127,7 @@ std::vector<CatalogEntry> GgufPlaces::listFiles(const std::string &folder,
     std::error_code error;
     for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end;
          it.increment(error))
-        if (isGguf(it->path()) && it->is_regular_file(error))
+        if (namesGguf(it->path().string()) && it->is_regular_file(error))
             entries.push_back(ModelCatalog::describeGguf(
                 it->path().string(), fs::relative(it->path(), folder, error).string(), source));
     return entries;

@@ -19,6 +19,10 @@ namespace headlens {
 class GgufPlaces
 {
 public:
+    /// Whether `path` ends in ".gguf", in any case: how the tools name their files (Ollama's
+    /// blobs excepted, which are found through its manifests).
+    static bool namesGguf(const std::string &path);
+
     static std::string ollamaFolder();
     static std::vector<std::string> lmStudioFolders();
     static std::string llamaCppFolder();

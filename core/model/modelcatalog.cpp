@@ -74,21 +74,13 @@ void describeWeights(const Checkpoint &checkpoint, CatalogEntry &e)
     e.bytesOnDisk = checkpoint.bytesOnDisk();
 }
 
-bool endsWithGguf(const fs::path &path)
-{
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return extension == ".gguf";
-}
-
 /// The GGUF files of a snapshot, sorted: a "-GGUF" repository holds one per quantization.
 std::vector<fs::path> ggufFilesOf(const fs::path &snapshot)
 {
     std::vector<fs::path> files;
     std::error_code error;
     for (const auto &entry : fs::directory_iterator(snapshot, error))
-        if (endsWithGguf(entry.path()) && entry.is_regular_file(error))
+        if (GgufPlaces::namesGguf(entry.path().string()) && entry.is_regular_file(error))
             files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;
