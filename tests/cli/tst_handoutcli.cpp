@@ -91,8 +91,9 @@ void TestHandoutCli::handoutHasThePaperAsked_data()
     }
 }
 
-// The lesson's sentence with 8 heads: the title page and 14 step pages, all on that paper,
-// from the window's program and from the one that needs no display alike.
+// The lesson's sentence with 2 heads (the paper is the question here, not the heads): the title
+// page and 14 step pages, all on that paper, from the window's program and from the one that
+// needs no display alike.
 void TestHandoutCli::handoutHasThePaperAsked()
 {
     QFETCH(QString, program);
@@ -103,7 +104,7 @@ void TestHandoutCli::handoutHasThePaperAsked()
     const Run run = runProgram(program, QStringList{"--handout", path, "--text",
                                                     "The tired robot dropped the heavy gear "
                                                     "because it broke",
-                                                    "--heads", "8"} +
+                                                    "--heads", "2"} +
                                             options);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2((run.err + run.out).contains(path + " (15 pages)"), qPrintable(run.err + run.out));

@@ -78,20 +78,15 @@ void SheetPlots::setLabelPoints(double points)
     const int pad = legendPadding();
     m_legend->plotLayout()->setMargins(QMargins(0, pad, 0, pad)); // room for the end labels
     setLegendWrapped(m_legendWrapped);
-    forgetMeasures();
 }
 
 void SheetPlots::setLabelSteps(std::pair<int, int> steps)
 {
-    if (steps != m_steps)
-        forgetMeasures();
     m_steps = steps;
 }
 
 void SheetPlots::setTitleFit(int fit)
 {
-    if (fit != m_titleFit)
-        forgetMeasures();
     m_titleFit = fit;
 }
 
@@ -124,12 +119,6 @@ int SheetPlots::legendPadding() const
     return QFontMetrics(labels).height() / 2 + 4;
 }
 
-void SheetPlots::forgetMeasures()
-{
-    for (auto &measured : m_measured)
-        measured[0] = measured[1] = false;
-}
-
 void SheetPlots::configure(HeatmapPlot *plot, int panel, bool firstColumn, bool bottom) const
 {
     const SheetPanel &p = m_content.panels[size_t(panel)];
@@ -147,15 +136,19 @@ void SheetPlots::configure(HeatmapPlot *plot, int panel, bool firstColumn, bool 
     plot->setCellTexts(p.cellTexts);
 }
 
+// Kept for every label size, label step and title fit measured: fitting a sheet tries them back
+// and forth, and each measure lays a plot out (a fifth of a handout's time when only the last
+// was kept).
 QMargins SheetPlots::overhead(bool firstColumn, bool bottom)
 {
-    if (!m_measured[firstColumn][bottom]) {
-        HeatmapPlot *plot = m_plots.front().get();
-        configure(plot, 0, firstColumn, bottom);
-        m_overhead[firstColumn][bottom] = plot->overheadAt(kMeasuringSize);
-        m_measured[firstColumn][bottom] = true;
-    }
-    return m_overhead[firstColumn][bottom];
+    const auto key = std::make_tuple(m_labelPoints, m_steps.first, m_steps.second, m_titleFit,
+                                     firstColumn, bottom);
+    const auto known = m_overheads.find(key);
+    if (known != m_overheads.end())
+        return known->second;
+    HeatmapPlot *plot = m_plots.front().get();
+    configure(plot, 0, firstColumn, bottom);
+    return m_overheads[key] = plot->overheadAt(kMeasuringSize);
 }
 
 HeatmapPlot *SheetPlots::plot(int panel, bool firstColumn, bool bottom)

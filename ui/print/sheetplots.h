@@ -7,7 +7,9 @@
 
 #include <algorithm>
 
+#include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,7 +28,7 @@ public:
     SheetPlots(const SheetContent &content, const PlotStyle &style, double labelPoints);
     ~SheetPlots();
 
-    /// Token labels in points (titles are a point larger); forgets the measures.
+    /// Token labels in points (titles are a point larger).
     void setLabelPoints(double points);
     double labelPoints() const { return m_labelPoints; }
     /// Every first-th row label and second-th column label (HeatmapPlot::setLabelSteps).
@@ -58,7 +60,6 @@ public:
 
 private:
     void configure(HeatmapPlot *plot, int panel, bool firstColumn, bool bottom) const;
-    void forgetMeasures();
 
     const SheetContent &m_content;
     PlotStyle m_style;
@@ -68,8 +69,8 @@ private:
     bool m_legendWrapped = false;
     std::vector<std::unique_ptr<HeatmapPlot>> m_plots;
     std::unique_ptr<ColorLegend> m_legend;
-    QMargins m_overhead[2][2]; ///< [first column][bottom row]
-    bool m_measured[2][2] = {{false, false}, {false, false}};
+    /// overhead() by label points, label steps, title fit, first column, bottom row.
+    std::map<std::tuple<double, int, int, int, bool, bool>, QMargins> m_overheads;
 };
 
 } // namespace headlens

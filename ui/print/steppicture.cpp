@@ -83,10 +83,20 @@ QString StepPicture::cellHtml(StepKind step, const QSizeF &room) const
     // The tables alone decide the groups: the lines above them wrap at any width (measured
     // with them, a long line of RoPE and GQA kept a d_k of 64 in one group of 64 rows).
     const int tables = parts & (H::ProductsTable | H::SoftmaxTable | H::TablesStacked);
-    int columns = (parts & H::ProductsTable) ? 8 : 1;
-    while (columns > 1 &&
-           TextBlock(text.html(tables, m_points, columns), font, 1e6).idealWidth() > room.width())
-        --columns;
+    // The most groups whose tables fit the width (more groups, wider tables): halving, since
+    // each trial lays the whole table out.
+    const auto fitsWidth = [&](int groups) {
+        return TextBlock(text.html(tables, m_points, groups), font, 1e6).idealWidth() <=
+               room.width();
+    };
+    int columns = 1;
+    if (parts & H::ProductsTable) {
+        int tooWide = 9;
+        while (tooWide - columns > 1) {
+            const int groups = (columns + tooWide) / 2;
+            (fitsWidth(groups) ? columns : tooWide) = groups;
+        }
+    }
     const auto height = [&](const QString &html) {
         return TextBlock(html, font, room.width()).height();
     };
@@ -175,9 +185,12 @@ QSizeF StepPicture::sizeIn(const TraceStep &step, const QSizeF &room)
     case Kind::Concat:
         height = splitHeight() + kGap + 3.0 * QFontMetricsF(font).lineSpacing();
         break;
-    case Kind::Cell:
-        height = TextBlock(cellHtml(step.kind, room), font, w).height();
+    case Kind::Cell: {
+        QString html = cellHtml(step.kind, room);
+        height = TextBlock(html, font, w).height();
+        m_laidCell = LaidCell{step.kind, room, height, std::move(html)};
         break;
+    }
     case Kind::Projection: {
         ensureProjection();
         const ProjectionLayout at = projectionLayout(w, 0.0);
@@ -211,7 +224,13 @@ void StepPicture::paintKind(QCPPainter &painter, Kind kind, const TraceStep &ste
     } else if (kind == Kind::Cell) {
         QFont font;
         font.setPointSizeF(m_points);
-        TextBlock(cellHtml(step.kind, rect.size()), font, rect.width())
+        // The table sizeIn chose when the page gives it the room it asked for (choosing again
+        // lays the table out a dozen times); chosen again for a smaller room.
+        const bool asLaid = m_laidCell && m_laidCell->step == step.kind &&
+                            qFuzzyCompare(m_laidCell->room.width(), rect.width()) &&
+                            rect.height() >= m_laidCell->height - 0.5 &&
+                            rect.height() <= m_laidCell->room.height() + 0.5;
+        TextBlock(asLaid ? m_laidCell->html : cellHtml(step.kind, rect.size()), font, rect.width())
             .paint(painter, rect.topLeft());
     } else if (kind == Kind::Projection) {
         paintProjection(painter, rect);

@@ -6,6 +6,7 @@
 #include <QRectF>
 
 #include <memory>
+#include <optional>
 
 class QCPPainter;
 
@@ -61,6 +62,15 @@ private:
     double m_points;
     std::unique_ptr<SplitBarWidget> m_bar;
     std::unique_ptr<OutputProjectionPanel> m_projection;
+    /// The one-cell table sizeIn last chose: for `step` in `room`, `height` tall.
+    struct LaidCell
+    {
+        StepKind step;
+        QSizeF room;
+        double height;
+        QString html;
+    };
+    std::optional<LaidCell> m_laidCell;
 };
 
 } // namespace headlens
