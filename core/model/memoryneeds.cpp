@@ -31,16 +31,23 @@ uint64_t MemoryNeeds::availableBytes()
     return 0;
 }
 
-void MemoryNeeds::check(uint64_t available, const std::string &folder) const
+void MemoryNeeds::check(uint64_t available, const std::string &folder, uint64_t held) const
 {
-    if (available == 0 || total() <= available)
+    if (available == 0 || total() + held <= available)
         return;
-    throw InputError("The model in " + folder + " needs about " + formatBytes(int64_t(total())) +
-                     " of memory (" + formatBytes(int64_t(mappedBytes)) + " of weights and " +
-                     formatBytes(int64_t(attentionBytes)) +
-                     " of attention matrices as float32), but this computer has " +
-                     formatBytes(int64_t(available)) +
-                     " available. Close other programs, or open a smaller model.");
+    const std::string needs =
+        "The model in " + folder + " needs about " + formatBytes(int64_t(total())) +
+        " of memory (" + formatBytes(int64_t(mappedBytes)) + " of weights and " +
+        formatBytes(int64_t(attentionBytes)) + " of attention matrices as " + "float32), but ";
+    if (held == 0)
+        throw InputError(needs + "this computer has " + formatBytes(int64_t(available)) +
+                         " available. Close other programs, or open a smaller model.");
+    const uint64_t left = available > held ? available - held : 0;
+    throw InputError(needs + "beside the " + formatBytes(int64_t(held)) +
+                     " of weights of the model already open only " + formatBytes(int64_t(left)) +
+                     " of this computer's " + formatBytes(int64_t(available)) +
+                     " are available. Compare two smaller models (a quantized copy takes a "
+                     "fraction), or close other programs.");
 }
 
 } // namespace headlens

@@ -20,9 +20,11 @@ struct MemoryNeeds
     static MemoryNeeds of(const ModelSpec &spec, uint64_t fileBytes);
     /// MemAvailable of /proc/meminfo (what can be had without swapping), or 0 when unknown.
     static uint64_t availableBytes();
-    /// Nothing when `total()` fits in `available` (0: unknown, not checked); else throws
-    /// InputError naming `folder`, both numbers and what to do.
-    void check(uint64_t available, const std::string &folder) const;
+    /// Nothing when `total()` fits in `available` (0: unknown, not checked) beside `held`,
+    /// the weights of a model already open (the Compare tab's A while B opens), which
+    /// MemAvailable counts as free page cache although that model reads them on every pass;
+    /// else throws InputError naming `folder`, the numbers and what to do.
+    void check(uint64_t available, const std::string &folder, uint64_t held = 0) const;
 };
 
 } // namespace headlens

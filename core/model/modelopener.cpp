@@ -112,13 +112,14 @@ std::string ModelOpener::label(const std::string &path)
     }
 }
 
-std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path)
+std::shared_ptr<const OpenedModel> ModelOpener::open(const std::string &path, uint64_t heldBytes)
 {
     const Family family = familyOf(path);
     std::error_code error;
     const bool missing = !std::filesystem::exists(path, error);
     if (family == Family::Checkpoint || family == Family::Gguf || (missing && !endsWithNpz(path)))
-        return std::make_shared<const TransformerOpenedModel>(TransformerModel::open(path));
+        return std::make_shared<const TransformerOpenedModel>(
+            TransformerModel::open(path, heldBytes));
     // Any other file is read as a toy model, whose loader says what is wrong with one that is not.
     return std::make_shared<const ToyOpenedModel>(
         std::make_shared<const TrainedModel>(ToyModelFile::load(path)), path);

@@ -28,8 +28,9 @@ public:
     static std::string label(const std::string &path);
     /// Opens `path` (slow for a large checkpoint: call it off the UI thread). Throws InputError
     /// naming the file and what is wrong. A path that does not exist is reported as a missing
-    /// toy model when it ends in .npz and as a missing model folder otherwise.
-    static std::shared_ptr<const OpenedModel> open(const std::string &path);
+    /// toy model when it ends in .npz and as a missing model folder otherwise. `heldBytes`: the
+    /// weights of a model kept open beside it (MemoryNeeds::check).
+    static std::shared_ptr<const OpenedModel> open(const std::string &path, uint64_t heldBytes = 0);
     /// A toy model trained in this session (no file yet).
     static std::shared_ptr<const OpenedModel>
     fromTrained(std::shared_ptr<const TrainedModel> model);

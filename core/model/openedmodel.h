@@ -11,6 +11,7 @@
 #include "model/patchingmap.h"
 #include "train/repeatedtokens.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -157,6 +158,9 @@ public:
     /// What opening found wrong without refusing the model (weights holding NaN or infinite
     /// values, named by tensor); Session puts them first in every trace's warnings.
     virtual std::vector<std::string> warnings() const { return {}; }
+    /// The bytes of weight files the model maps and reads on every pass (0: none, its weights
+    /// are on the heap): what another model opened beside it must leave room for.
+    virtual uint64_t mappedBytes() const { return 0; }
 
     /// `previous` (a run of this model) with layer `layer` traced instead: what
     /// run({previous.tokenIds, previous.segments}, layer, progress) gives. The base runs the model

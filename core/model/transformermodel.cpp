@@ -21,11 +21,11 @@
 
 namespace headlens {
 
-TransformerModel TransformerModel::open(const std::string &dir)
+TransformerModel TransformerModel::open(const std::string &dir, uint64_t heldBytes)
 {
     struct stat info = {};
     if (stat(dir.c_str(), &info) == 0 && S_ISREG(info.st_mode) && GgufFile::hasMagic(dir))
-        return openGguf(dir);
+        return openGguf(dir, heldBytes);
     if (stat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
         throw InputError("The model folder " + dir +
                          " does not exist. Give a folder holding Hugging Face's config.json, "
@@ -42,7 +42,7 @@ TransformerModel TransformerModel::open(const std::string &dir)
                                    : slow == SlowTokenizer::BertWordPiece ? "vocab.txt"
                                                                           : "vocab.json";
     model.checkVocabulary(base + vocabulary, base + "config.json");
-    model.loadWeights(Checkpoint::open(dir));
+    model.loadWeights(Checkpoint::open(dir), heldBytes);
     return model;
 }
 
@@ -74,7 +74,7 @@ RopeScaling ropeFactors(const CheckpointTensor &tensor, const ModelSpec &spec)
 
 } // namespace
 
-TransformerModel TransformerModel::openGguf(const std::string &path)
+TransformerModel TransformerModel::openGguf(const std::string &path, uint64_t heldBytes)
 {
     TransformerModel model;
     model.m_directory = path;
@@ -86,7 +86,7 @@ TransformerModel TransformerModel::openGguf(const std::string &path)
         model.m_spec.ropeScaling = ropeFactors(factors, model.m_spec);
     model.m_tokenizer = GgufVocabulary::tokenizer(*checkpoint.gguf());
     model.checkVocabulary(path + " (tokenizer.ggml.tokens)", path + " (its token embedding)");
-    model.loadWeights(std::move(checkpoint));
+    model.loadWeights(std::move(checkpoint), heldBytes);
     return model;
 }
 
@@ -100,12 +100,12 @@ void TransformerModel::checkVocabulary(const std::string &vocabulary,
                          ": the tokenizer and the model do not belong together.");
 }
 
-void TransformerModel::loadWeights(Checkpoint checkpoint)
+void TransformerModel::loadWeights(Checkpoint checkpoint, uint64_t heldBytes)
 {
     m_checkpoint = std::move(checkpoint);
     // Before a byte of the weights is read: the headers are parsed, the data only mapped.
     MemoryNeeds::of(m_spec, m_checkpoint.bytesOnDisk())
-        .check(MemoryNeeds::availableBytes(), m_directory);
+        .check(MemoryNeeds::availableBytes(), m_directory, heldBytes);
     m_weights = ModelWeights::resolve(m_checkpoint, m_spec);
     // Read from the exponent bits in the mapping: about a pass over the file, once, which the
     // first forward pass reads anyway.

@@ -40,13 +40,14 @@ public:
     /// Throws InputError naming the file (and tensor or line) when one is missing or bad, or
     /// when config.json disagrees with the tensor shapes or the vocabulary. A GGUF file in
     /// place of the folder is opened by openGguf.
-    static TransformerModel open(const std::string &dir);
+    /// `heldBytes`: the weights of a model kept open beside this one (MemoryNeeds::check).
+    static TransformerModel open(const std::string &dir, uint64_t heldBytes = 0);
     /// Opens a GGUF file (llama.cpp's; GgufFile): the family from general.architecture, the
     /// sizes from its metadata (GgufConfig), the tokenizer from tokenizer.ggml.*
     /// (GgufVocabulary), the weights mapped in their stored types, quantized ones decoded a
     /// block at a time where they are used. Throws InputError naming the file and the key or
     /// tensor that is missing or bad.
-    static TransformerModel openGguf(const std::string &path);
+    static TransformerModel openGguf(const std::string &path, uint64_t heldBytes = 0);
 
     TransformerModel(TransformerModel &&) = default;
     TransformerModel &operator=(TransformerModel &&) = default;
@@ -174,7 +175,7 @@ private:
     /// The tokenizer's ids fit the embedding; the names are the files to blame.
     void checkVocabulary(const std::string &vocabulary, const std::string &config) const;
     /// Takes the checkpoint: memory checked, tensors resolved, non-finite values counted.
-    void loadWeights(Checkpoint checkpoint);
+    void loadWeights(Checkpoint checkpoint, uint64_t heldBytes);
 
     std::string m_directory;
     ModelSpec m_spec;

@@ -19,6 +19,7 @@ public:
     HeadCircuits circuits(int layer, int head, const std::vector<int> &tokens) const override;
     int layers() const override { return m_model.spec().layers; }
     std::vector<std::string> warnings() const override { return m_model.warnings(); }
+    uint64_t mappedBytes() const override { return m_model.bytesOnDisk(); }
     int maxTokens() const override { return m_model.spec().maxTokens(); }
     std::vector<int> encode(const std::string &text) const override;
     bool readsPairs() const override { return m_model.readsPairs(); }

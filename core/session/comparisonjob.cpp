@@ -72,6 +72,7 @@ TraceJob comparisonJob(const TraceJob &job, const ComparisonRequest &b)
         result.model = ModelSource();
         result.model.path = b.text;
         result.model.layer = job.model.layer;
+        result.secondModel = true;
         break;
     }
     return result;

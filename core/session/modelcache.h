@@ -1,4 +1,4 @@
-// ModelCache: the model a session opened last, kept so a new text or layer does not reopen it.
+// ModelCache: the models a session opened last, kept so a new text or layer does not reopen them.
 #pragma once
 
 #include "model/modelsource.h"
@@ -9,20 +9,40 @@
 
 namespace headlens {
 
-/// One slot, whatever the family: a model must never need twice its size in memory, so the
-/// old one is let go before the next opens. A file written again since it was opened (the Train
-/// view saving) is read again. Not thread-safe: one per Session.
+/// Two slots, whatever the family: A, the model every view shows, and B, the second model of a
+/// comparison (TraceJob::secondModel). A slot's old model is let go before its next opens, so a
+/// model never needs twice its size; the other slot's weights are counted as held when a model
+/// opens (MemoryNeeds::check), so A and B must fit together. A file written again since it was
+/// opened (the Train view saving) is read again. Not thread-safe: one per Session.
 class ModelCache
 {
 public:
-    /// `source` with its model set, opened with ModelOpener when needed. Throws InputError
-    /// naming the file and what is wrong. A source already holding a model is returned as is.
-    ModelSource resolve(ModelSource source);
+    enum class Slot
+    {
+        A,
+        B
+    };
+
+    /// `source` with its model set, opened with ModelOpener into `slot` when needed (B the
+    /// same file as A shares A's). Throws InputError naming the file and what is wrong. A
+    /// source already holding a model is returned as is.
+    ModelSource resolve(ModelSource source, Slot slot = Slot::A);
+    /// Lets slot `slot`'s model go (B when no comparison of models is asked for any more).
+    void release(Slot slot);
 
 private:
-    std::string m_path;
-    std::filesystem::file_time_type m_time;
-    std::shared_ptr<const OpenedModel> m_model;
+    struct Entry
+    {
+        std::string path;
+        std::filesystem::file_time_type time;
+        std::shared_ptr<const OpenedModel> model;
+
+        bool holds(const std::string &p, std::filesystem::file_time_type t) const
+        {
+            return model && path == p && time == t;
+        }
+    };
+    Entry m_slots[2];
 };
 
 } // namespace headlens

@@ -133,9 +133,11 @@ void Session::rankLayer(const TraceJob &job, const AttentionConfig &config,
 
 TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)> &progress)
 {
-    if (m_lastRun && !job.model.path.empty() && m_lastRun->source.path != job.model.path)
+    if (m_lastRun && !job.secondModel && !job.model.path.empty() &&
+        m_lastRun->source.path != job.model.path)
         m_lastRun.reset(); // let the old model go before another opens
-    const ModelSource source = m_models.resolve(job.model);
+    const ModelSource source =
+        m_models.resolve(job.model, job.secondModel ? ModelCache::Slot::B : ModelCache::Slot::A);
     const OpenedModel &model = *source.model;
     checkLayer(source.layer, model.layers(), model.family());
     const ModelInput input = inputFor(job, model);

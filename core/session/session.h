@@ -31,6 +31,10 @@ public:
     static std::vector<int> circuitTokens(const OpenedModel &model, const ModelRun &run);
     static constexpr int kCircuitTokens = 512;
 
+    /// Lets the second model of a comparison go (TraceJob::secondModel): no comparison of two
+    /// models is asked for any more.
+    void releaseSecondModel() { m_models.release(ModelCache::Slot::B); }
+
 private:
     TraceRun runLayer(const TraceJob &job, const std::function<bool(double)> &progress);
     /// The built-in layer's trace and importance (LayerImportance) into `run`.

@@ -43,6 +43,9 @@ struct TraceJob
     /// session keeps one run; the Compare tab's text B and an ablation's unchanged twin leave
     /// the typed text's run in place.
     bool keepForNext = true;
+    /// The model of B in a comparison of two models: the session holds it beside A's
+    /// (ModelCache's second slot), so that neither is opened again on the next edit.
+    bool secondModel = false;
 };
 
 } // namespace headlens

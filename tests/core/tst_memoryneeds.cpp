@@ -16,6 +16,7 @@ class TestMemoryNeeds : public QObject
 private slots:
     void countsTheAttentionLaidOut();
     void refusesWhatDoesNotFit();
+    void countsTheModelAlreadyOpen();
     void readsTheAvailableMemory();
 };
 
@@ -41,6 +42,23 @@ void TestMemoryNeeds::refusesWhatDoesNotFit()
     for (const char *fragment :
          {"The model in /models/big needs about 4.0 GiB", "3.0 GiB of weights",
           "1.0 GiB of attention matrices", "has 2.0 GiB available", "open a smaller model"})
+        QVERIFY2(error.contains(fragment), qPrintable(error + " lacks " + fragment));
+}
+
+// B of a comparison opens beside A: A's mapped weights count as taken, although MemAvailable
+// counts them as free page cache.
+void TestMemoryNeeds::countsTheModelAlreadyOpen()
+{
+    const MemoryNeeds needs{uint64_t(3) << 30, uint64_t(1) << 30}; // 4 GiB in all
+    const uint64_t available = uint64_t(5) << 30;
+    QCOMPARE(errorOf([&] { needs.check(available, "/m", uint64_t(1) << 30); }),
+             QStringLiteral("(no error)")); // 4 + 1 of 5 GiB
+    const QString error =
+        errorOf([&] { needs.check(available, "/models/b.gguf", uint64_t(2) << 30); });
+    for (const char *fragment :
+         {"The model in /models/b.gguf needs about 4.0 GiB", "beside the 2.0 GiB of weights",
+          "of the model already open only 3.0 GiB of this computer's 5.0 GiB are available",
+          "Compare two smaller models"})
         QVERIFY2(error.contains(fragment), qPrintable(error + " lacks " + fragment));
 }
 

@@ -46,6 +46,7 @@ private slots:
     void typingOnReusesThePrefix();
     void otherModelsAndAblationsStartAfresh();
     void textBLeavesThePrefixInPlace();
+    void modelBIsHeldBesideA();
 };
 
 void TestModelSession::anotherLayerReusesTheRun_data()
@@ -137,6 +138,34 @@ void TestModelSession::textBLeavesThePrefixInPlace()
     QCOMPARE(b.model->pass->reusedTokens, int64_t(0));
     const TraceRun typed = session.run(modelJob("Hello world, how are you", 0));
     QCOMPARE(typed.model->pass->reusedTokens, int64_t(first.model->tokenIds.size()));
+}
+
+/// The Compare tab's model B opens into the session's second slot: A is not opened again after
+/// it, B not again on the next edit, A's run stays for typing on, and B's attention is its own.
+void TestModelSession::modelBIsHeldBesideA()
+{
+    Session session;
+    const TraceJob a = modelJob("Hello world, how are", 0);
+    const TraceRun first = session.run(a);
+    const ComparisonRequest toF16{ComparedChange::Model, kGpt2Data + "tiny_f16"};
+    const TraceRun b = session.run(comparisonJob(a, toF16));
+    QCOMPARE(b.model->source.path, kGpt2Data + "tiny_f16");
+    QVERIFY(b.model->source.model != first.model->source.model);
+    QVERIFY(b.model->attention.data() != first.model->attention.data());
+    QCOMPARE(b.model->tokenIds, first.model->tokenIds);
+
+    const TraceJob typedOn = modelJob("Hello world, how are you", 0);
+    const TraceRun typed = session.run(typedOn);
+    QVERIFY(typed.model->source.model == first.model->source.model); // A was not reopened
+    QCOMPARE(typed.model->pass->reusedTokens, int64_t(first.model->tokenIds.size()));
+    const TraceRun bAgain = session.run(comparisonJob(typedOn, toF16));
+    QVERIFY(bAgain.model->source.model == b.model->source.model); // nor was B
+
+    // A compared with itself is opened once.
+    const TraceRun itself = session.run(comparisonJob(a, {ComparedChange::Model, a.model.path}));
+    QVERIFY(itself.model->source.model == first.model->source.model);
+    session.releaseSecondModel();
+    QVERIFY(session.run(comparisonJob(a, toF16)).model->source.model != b.model->source.model);
 }
 
 HEADLENS_TEST_APPLESS_MAIN(TestModelSession)
