@@ -63,10 +63,12 @@ bool InterventionOptions::take(const std::string &option, const std::string &val
         compare = {ComparedChange::Model, value};
     else if (option == "--compare-change") {
         const auto change = comparedChangeFromString(value);
-        if (!change || *change == ComparedChange::Text)
+        if (!change || *change == ComparedChange::Text || *change == ComparedChange::Model)
             throw InputError("--compare-change expects one of seed|kv-heads|rope|causal|"
                              "no-ablations, got '" +
-                             quotedText(value) + "' (another text is --compare-text TEXT).");
+                             quotedText(value) +
+                             "' (another text is --compare-text TEXT, another model "
+                             "--compare-model PATH).");
         compare = {*change, {}};
     } else
         return false;

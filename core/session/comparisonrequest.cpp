@@ -10,7 +10,8 @@ namespace {
 
 constexpr ComparedChange kChanges[] = {ComparedChange::Text,       ComparedChange::NextSeed,
                                        ComparedChange::OneKvHead,  ComparedChange::RopeToggled,
-                                       ComparedChange::CausalFlip, ComparedChange::NoAblations};
+                                       ComparedChange::CausalFlip, ComparedChange::NoAblations,
+                                       ComparedChange::Model};
 
 } // namespace
 
@@ -41,14 +42,6 @@ std::optional<ComparedChange> comparedChangeFromString(const std::string &text)
         if (text == toString(change))
             return change;
     return std::nullopt;
-}
-
-std::string comparedChangeNames()
-{
-    std::string names;
-    for (ComparedChange change : kChanges)
-        names += (names.empty() ? "" : "|") + toString(change);
-    return names;
 }
 
 bool ComparisonRequest::wanted() const

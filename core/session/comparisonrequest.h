@@ -26,8 +26,6 @@ enum class ComparedChange
 
 std::string toString(ComparedChange change); ///< "text", "seed", "kv-heads", "rope", ...
 std::optional<ComparedChange> comparedChangeFromString(const std::string &text);
-/// Every name toString gives, "text|seed|...", for a message.
-std::string comparedChangeNames();
 
 struct ComparisonRequest
 {

@@ -165,6 +165,10 @@ void TestCompareCli::settingChangesAModelLacksAreRefused()
     result = runCli(m_layer + QStringList{"--text", "a", "--compare-change", "ropes"});
     QCOMPARE(result.exitCode, 2);
     QVERIFY2(result.err.contains("seed|kv-heads|rope|causal|no-ablations"), qPrintable(result.err));
+    // A model is named by its path, which --compare-change has no room for.
+    result = runCli(model + QStringList{"--compare-change", "model"});
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains("another model --compare-model PATH"), qPrintable(result.err));
 }
 
 // --compare-model: the Q4_K copy of the wide Llama beside its F16 file on one text. B is written

@@ -151,7 +151,8 @@ private slots:
 
     void namesRoundTrip()
     {
-        for (const char *name : {"text", "seed", "kv-heads", "rope", "causal", "no-ablations"})
+        for (const char *name :
+             {"text", "seed", "kv-heads", "rope", "causal", "no-ablations", "model"})
             QCOMPARE(toString(*comparedChangeFromString(name)), std::string(name));
         QVERIFY(!comparedChangeFromString("seeds"));
         QVERIFY(!ComparisonRequest{}.wanted());

@@ -1,9 +1,12 @@
 // tst_compareview: the Compare tab against two runs of the core's Session made apart from it.
 #include "compare/compareview.h"
+#include "compare/modeldivergencepanel.h"
+#include "compare/predictionspair.h"
 #include "models/modelcontroller.h"
 #include "runner/jobbuilder.h"
 #include "runner/tracerunner.h"
 #include "session/session.h"
+#include "text/tokenizer.h"
 #include "views/differenceheatmap.h"
 #include "window/filecommands.h"
 #include "window/modelwiring.h"
@@ -19,6 +22,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -236,6 +241,127 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         checkDifferences(workspaceOf(*window)->state().text, kTextB);
+    }
+
+    // B another model: the tiny Llama's Q4_0 copy against its F32 file. The map holds each
+    // head's mean Jensen-Shannon divergence of every layer, as runs made apart from the window
+    // give it; a click on a head draws its layer's A, B and A - B and scrolls to them; the two
+    // models' next tokens are listed side by side.
+    void anotherModelMapsEveryHead()
+    {
+        const QString gguf = QString(HEADLENS_TEST_DATA) + "/gguf/";
+        QVERIFY(filesOf(*window)->openModel(gguf + "llama_tiny_f32.gguf"));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        view()->setChange(ComparedChange::Model);
+        compare(gguf + "llama_tiny_q4_0.gguf");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(view()->runs()->modelA && view()->runs()->modelB);
+
+        const auto runOf = [&](const QString &path) {
+            TraceJob job;
+            job.model.path = path.toStdString();
+            job.texts = {workspaceOf(*window)->state().text.toStdString()};
+            return Session().run(job).model;
+        };
+        const auto a = runOf(gguf + "llama_tiny_f32.gguf");
+        const auto b = runOf(gguf + "llama_tiny_q4_0.gguf");
+        ModelDivergencePanel *panel = view()->modelPanel();
+        QVERIFY(panel->isVisibleTo(view()));
+        const RowMatrix drawn = test::drawnCells(*panel->map());
+        QCOMPARE(drawn.rows(), Eigen::Index(a->layers));
+        QCOMPARE(drawn.cols(), Eigen::Index(a->heads));
+        double largest = 0.0;
+        for (int l = 0; l < a->layers; ++l)
+            for (int h = 0; h < a->heads; ++h) {
+                const ConstRowMatrixMap pa = a->probabilities(l, h), pb = b->probabilities(l, h);
+                double divergence = 0.0;
+                for (Eigen::Index i = 0; i < pa.rows(); ++i)
+                    divergence += test::rowJensenShannon(pa, pb, i) / double(pa.rows());
+                HL_COMPARE_NEAR(drawn(l, h), divergence, 1e-4, 1e-7);
+                QCOMPARE(panel->map()->cellText(l, h), QString::number(divergence, 'f', 4));
+                largest = std::max(largest, divergence);
+            }
+        QVERIFY(largest > 1e-4); // Q4_0 moves the heads: the map is not all zeros
+        HL_COMPARE_NEAR(test::colorMapOf(*panel->map())->dataRange().upper, largest, 1e-4, 1e-7);
+
+        // At first the traced layer's heads, its row outlined on the map.
+        QCOMPARE(view()->shownLayer(), 0);
+        QCOMPARE(panel->map()->highlightedRow(), 0);
+        QCOMPARE(panel->map()->highlighted(), QPoint(-1, -1));
+        // A click on layer 1's head 4: that layer's rows, the cell outlined, its row scrolled
+        // into view (the map and three heads above it fill more than the tab's height).
+        auto *scroll = view()->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0); // laid out, taller than the tab
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+        const QPoint cell = panel->map()->cellRect(1, 3).center().toPoint();
+        QTest::mouseClick(panel->map(), Qt::LeftButton, Qt::NoModifier, cell);
+        QCOMPARE(view()->shownLayer(), 1);
+        QCOMPARE(panel->map()->highlighted(), QPoint(1, 3));
+        QCOMPARE(view()->plotA(3)->title(), QString("L1 H4 · A"));
+        const RowMatrix drawnA = test::drawnCells(*view()->plotA(3));
+        const RowMatrix drawnB = test::drawnCells(*view()->plotB(3));
+        const ConstRowMatrixMap pa = a->probabilities(1, 3), pb = b->probabilities(1, 3);
+        for (Eigen::Index i = 0; i < pa.rows(); ++i)
+            for (Eigen::Index j = 0; j < pa.cols(); ++j) {
+                if (j > i) { // a causal model's hidden keys are drawn masked
+                    QVERIFY(std::isnan(drawnA(i, j)) && std::isnan(drawnB(i, j)));
+                    continue;
+                }
+                HL_COMPARE_NEAR(drawnA(i, j), pa(i, j), 1e-5, 1e-6);
+                HL_COMPARE_NEAR(drawnB(i, j), pb(i, j), 1e-5, 1e-6);
+            }
+        const auto placeOfA = [&] {
+            return QRect(view()->plotA(3)->mapTo(scroll->viewport(), QPoint(0, 0)),
+                         view()->plotA(3)->size());
+        };
+        QTRY_VERIFY2(scroll->viewport()->rect().contains(placeOfA()),
+                     qPrintable(QString("head 4's A at y %1..%2, the viewport 0..%3")
+                                    .arg(placeOfA().top())
+                                    .arg(placeOfA().bottom())
+                                    .arg(scroll->viewport()->height())));
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QVERIFY(view()->plotA(3)->height() >= 200); // laid out, not a widget's first 30 pixels
+
+        // The next tokens: A's and B's first five, each with its probability.
+        PredictionsPair *predictions = panel->predictions();
+        QCOMPARE(predictions->rowCount(), PredictionsPair::kRanks);
+        for (int r = 0; r < PredictionsPair::kRanks; ++r) {
+            for (const auto &[run, col] : {std::pair{a, 0}, std::pair{b, 2}}) {
+                const TokenPrediction &p = run->topNext.at(size_t(r));
+                QVERIFY2(predictions->item(r, col)->text().startsWith(
+                             QString::fromStdString(Tokenizer::displayLabel(p.label))),
+                         qPrintable(predictions->item(r, col)->text()));
+                QCOMPARE(predictions->item(r, col + 1)->text(),
+                         QString::number(p.probability, 'f', 3));
+            }
+        }
+        // A's first token's rank among B's logits, counted here.
+        const Vector &logitsB = b->firstLogits;
+        const int first = a->topNext.at(0).tokenId;
+        const int rank = int((logitsB.array() > logitsB(first)).count()) + 1;
+        QVERIFY2(predictions->item(0, 0)->text().endsWith(QString("(#%1 in B)").arg(rank)),
+                 qPrintable(predictions->item(0, 0)->text()));
+    }
+
+    // Two models that read the text as other tokens: B is refused with the reason, A stays.
+    void modelsWithOtherTokenizersAreRefused()
+    {
+        QVERIFY(filesOf(*window)->openModel(QString(HEADLENS_TEST_DATA) + "/gpt2/tiny"));
+        QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
+        QVERIFY(waitUntilSettled(*window));
+        window->showCompare();
+        view()->setChange(ComparedChange::Model);
+        view()->setTextB(QString(HEADLENS_TEST_DATA) + "/gguf/llama_tiny_f32.gguf");
+        QTest::mouseClick(view()->findChild<QPushButton *>("compareButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->message().startsWith("B could not be run"), 20000);
+        QVERIFY2(view()->message().contains("cannot be compared one by one") ||
+                     view()->message().contains("different tokenizers"),
+                 qPrintable(view()->message()));
+        QVERIFY(!view()->modelPanel()->isVisibleTo(view()));
+        QVERIFY(shownTraceOf(*window)); // A is still drawn
     }
 };
 

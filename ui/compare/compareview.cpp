@@ -2,9 +2,11 @@
 // down and reflowed to the width.
 #include "compare/compareview.h"
 
+#include "compare/modeldivergencepanel.h"
 #include "panels/fulltextcombobox.h"
 #include "panels/verticalscrollarea.h"
 #include "plot/heatmapplot.h"
+#include "text/tokenizer.h"
 #include "views/differenceheatmap.h"
 #include "views/tracereader.h"
 
@@ -60,42 +62,62 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
                       QString::fromStdString(toString(ComparedChange::CausalFlip)));
     m_change->addItem(tr("without the ablations"),
                       QString::fromStdString(toString(ComparedChange::NoAblations)));
-    m_change->setToolTip(tr("What B is: A's text with another text, or A's text with one "
-                            "setting changed (the seed, K/V heads, RoPE and the mask are the "
-                            "built-in layer's)."));
+    m_change->addItem(tr("another model"), QString::fromStdString(toString(ComparedChange::Model)));
+    m_change->setToolTip(tr("What B is: A's text with another text, A's text with one setting "
+                            "changed (the seed, K/V heads, RoPE and the mask are the built-in "
+                            "layer's), or A's text through another model of the same shape and "
+                            "tokenizer (a quantized copy, a fine-tune)."));
     m_textB = new QLineEdit(this);
     m_textB->setObjectName("compareText");
     m_textB->setPlaceholderText(tr("Text B, e.g. the text with one word changed"));
+    m_chooseModel = new QPushButton(tr("Choose…"), this);
+    m_chooseModel->setObjectName("compareChooseModel");
+    m_chooseModel->setToolTip(tr("Pick model B from the models on this computer."));
     m_compare = new QPushButton(tr("Compare"), this);
     m_compare->setObjectName("compareButton");
     bar->addWidget(new QLabel(tr("B is"), this));
     bar->addWidget(m_change);
     bar->addWidget(m_textB, 1);
+    bar->addWidget(m_chooseModel);
     bar->addWidget(m_compare);
     layout->addLayout(bar);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     layout->addWidget(m_message);
     // Never sideways: the three plots of a head reflow to fewer columns instead (arrange).
-    auto *scroll = new VerticalScrollArea(this);
-    auto *page = new QWidget(scroll);
-    m_grid = new QGridLayout(page);
-    scroll->setWidget(page);
-    layout->addWidget(scroll, 1);
-    m_viewport = scroll->viewport();
+    m_scroll = new VerticalScrollArea(this);
+    auto *page = new QWidget(m_scroll);
+    auto *pageLayout = new QVBoxLayout(page);
+    m_modelPanel = new ModelDivergencePanel(page);
+    m_modelPanel->setVisible(false);
+    pageLayout->addWidget(m_modelPanel);
+    m_grid = new QGridLayout;
+    pageLayout->addLayout(m_grid);
+    pageLayout->addStretch(1);
+    m_scroll->setWidget(page);
+    layout->addWidget(m_scroll, 1);
+    m_viewport = m_scroll->viewport();
     m_viewport->installEventFilter(this);
     page->installEventFilter(this);
     const auto ask = [this] { emit compareRequested(request()); };
     connect(m_compare, &QPushButton::clicked, this, ask);
     connect(m_textB, &QLineEdit::returnPressed, this, ask);
+    connect(m_chooseModel, &QPushButton::clicked, this, &CompareView::chooseModelRequested);
+    connect(m_modelPanel, &ModelDivergencePanel::headChosen, this, &CompareView::showHead);
     connect(m_change, qOverload<int>(&QComboBox::activated), this, [this, ask] {
-        m_textB->setEnabled(request().change == ComparedChange::Text);
-        if (request().change != ComparedChange::Text)
+        showChangeInput();
+        const ComparisonRequest b = request();
+        if (b.change == ComparedChange::Model && m_textB->text().trimmed().isEmpty())
+            emit chooseModelRequested(); // no model named yet: the list of them
+        else if (b.change != ComparedChange::Text)
             ask(); // nothing to type: the choice is the request
     });
+    showChangeInput();
     showHint(tr("Type text B and press Compare, or pick a setting for B to change: B runs with "
                 "A's settings, model and ablations but for that one change, and each head of "
-                "the traced layer shows A, B and A − B."));
+                "the traced layer shows A, B and A − B. With a model open, B can be another "
+                "model of its shape and tokenizer (a quantized copy, a fine-tune): a map of "
+                "every layer's heads shows how far each moved."));
 }
 
 QString CompareView::textB() const
@@ -120,7 +142,19 @@ ComparisonRequest CompareView::request() const
 void CompareView::setChange(ComparedChange change)
 {
     m_change->setCurrentIndex(m_change->findData(QString::fromStdString(toString(change))));
-    m_textB->setEnabled(change == ComparedChange::Text);
+    showChangeInput();
+}
+
+// One box for B's text and B's model: its words say which it is now.
+void CompareView::showChangeInput()
+{
+    const ComparedChange change = request().change;
+    const bool model = change == ComparedChange::Model;
+    m_textB->setEnabled(change == ComparedChange::Text || model);
+    m_textB->setPlaceholderText(model ? tr("Model B: a folder or a .gguf file of A's shape and "
+                                           "tokenizer")
+                                      : tr("Text B, e.g. the text with one word changed"));
+    m_chooseModel->setVisible(model);
 }
 
 void CompareView::setComparison(std::shared_ptr<const ComparedRuns> runs, int batchIndex)
@@ -131,22 +165,68 @@ void CompareView::setComparison(std::shared_ptr<const ComparedRuns> runs, int ba
     const int batchA = std::clamp(batchIndex, 0, int(m_runs->a->batch()) - 1);
     // A text B is B's only sequence; with a changed setting B has A's texts, so A's line.
     const int batchB = std::min(batchA, int(m_runs->b->batch()) - 1);
-    draw(*m_runs->a, batchA, *m_runs->b, batchB);
+    const bool models = m_runs->modelA && m_runs->modelB;
+    m_modelPanel->setVisible(models);
+    if (!models) {
+        m_layer = -1;
+        draw(*m_runs->a, batchA, *m_runs->b, batchB);
+        return;
+    }
+    m_modelPanel->setRuns(*m_runs->modelA, *m_runs->modelB);
+    // The layer picked on the map stays through edits; at first the traced one.
+    const int layers = m_runs->modelA->layers;
+    drawLayer(m_layer >= 0 && m_layer < layers ? m_layer : m_runs->modelA->source.layer);
 }
 
 void CompareView::draw(const Trace &a, int batchA, const Trace &b, int batchB)
 {
     m_comparison.emplace(a, batchA, b, batchB);
+    drawRows(TraceReader::queryLabels(a, batchA), TraceReader::keyLabels(a, batchA),
+             TraceReader::queryLabels(b, batchB), TraceReader::keyLabels(b, batchB),
+             [&a](int head) { return TraceReader::headName(a, head); });
+}
+
+void CompareView::drawLayer(int layer)
+{
+    const ModelRun &a = *m_runs->modelA;
+    m_layer = layer;
+    m_comparison = HeadComparison::ofLayer(a, *m_runs->modelB, layer);
+    QStringList tokens; // the same tokens in both (modelComparisonProblem)
+    for (const std::string &token : a.tokens)
+        tokens << QString::fromStdString(Tokenizer::displayLabel(token));
+    drawRows(tokens, tokens, tokens, tokens,
+             [layer](int head) { return tr("L%1 H%2").arg(layer).arg(head + 1); });
+    m_modelPanel->setChosen(layer, -1);
+}
+
+void CompareView::showHead(int layer, int head)
+{
+    if (!m_runs || !m_runs->modelA || layer < 0 || layer >= m_runs->modelA->layers || head < 0 ||
+        head >= m_runs->modelA->heads)
+        return;
+    if (layer != m_layer)
+        drawLayer(layer);
+    m_modelPanel->setChosen(layer, head);
+    // After the layouts the new rows asked for, so that the scroll reaches where the row is.
+    QMetaObject::invokeMethod(
+        this,
+        [this, head] {
+            if (head < int(m_rows.size()))
+                m_scroll->ensureWidgetVisible(m_rows[size_t(head)].a, 0, 0);
+        },
+        Qt::QueuedConnection);
+}
+
+void CompareView::drawRows(const QStringList &rowsA, const QStringList &colsA,
+                           const QStringList &rowsB, const QStringList &colsB,
+                           const std::function<QString(int)> &headName)
+{
     const HeadComparison &c = *m_comparison;
     makeRows(c.heads());
     const double top = largestWeight(c);
-    const QStringList rowsA = TraceReader::queryLabels(a, batchA);
-    const QStringList colsA = TraceReader::keyLabels(a, batchA);
-    const QStringList rowsB = TraceReader::queryLabels(b, batchB);
-    const QStringList colsB = TraceReader::keyLabels(b, batchB);
     for (int head = 0; head < c.heads(); ++head) {
         const Row &row = m_rows[size_t(head)];
-        const QString name = TraceReader::headName(a, head);
+        const QString name = headName(head);
         row.a->setMatrix(c.a(head));
         row.a->setLabels(rowsA, colsA);
         row.a->setTitle(tr("%1 · A").arg(name));
@@ -282,6 +362,7 @@ QString CompareView::message() const
 void CompareView::setPlotStyle(const PlotStyle &style)
 {
     m_style = style;
+    m_modelPanel->setPlotStyle(style);
     for (const Row &row : m_rows) {
         row.a->setPlotStyle(style, true);
         row.b->setPlotStyle(style, true);

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,11 +22,15 @@ namespace headlens {
 
 class DifferenceHeatmap;
 class HeatmapPlot;
+class ModelDivergencePanel;
+class VerticalScrollArea;
 
 /// Passive: it asks for a comparison (compareRequested) and draws the ComparedRuns it is given,
 /// one row per head of the traced layer: A's heatmap, B's, and A − B in a diverging map on
 /// ±max|A − B| of all heads, titled with max|A − B| and the Jensen-Shannon divergence. When the
-/// texts have other token counts it shows A and B only and says why. CompareCommands runs it.
+/// texts have other token counts it shows A and B only and says why. When B is another model,
+/// a ModelDivergencePanel above the rows maps every layer's heads and lists both models' next
+/// tokens; a click on a head draws its layer's rows and scrolls to it. CompareCommands runs it.
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -57,9 +62,18 @@ public:
     /// How many of a head's plots (A, B, A − B) sit side by side: 3 when they fit the width at
     /// their minimum size, else 2 (A − B below A) or 1 (one above the other).
     int columns() const { return m_columns; }
+    /// Two models compared: the map and the predictions (hidden otherwise).
+    ModelDivergencePanel *modelPanel() const { return m_modelPanel; }
+    /// The layer whose heads the rows draw when two models are compared; -1 otherwise.
+    int shownLayer() const { return m_layer; }
+    /// Draws layer `layer`'s rows of the two models and scrolls to head `head`'s (a click on
+    /// the map). Precondition: runs() compares two models.
+    void showHead(int layer, int head);
 
 signals:
     void compareRequested(const ComparisonRequest &b);
+    /// "Choose…" beside B's model path: the window offers its model list.
+    void chooseModelRequested();
     /// The tab came to the front (true) or left it: B is computed only while it is shown.
     void shownChanged(bool shown);
 
@@ -77,6 +91,13 @@ private:
     };
     void makeRows(int heads);
     void draw(const Trace &a, int batchA, const Trace &b, int batchB);
+    /// Layer `layer` of runs()'s two models.
+    void drawLayer(int layer);
+    /// m_comparison's heads in the rows, titled by `headName`.
+    void drawRows(const QStringList &rowsA, const QStringList &colsA, const QStringList &rowsB,
+                  const QStringList &colsB, const std::function<QString(int)> &headName);
+    /// The box and the Choose… button for what the "B is" list names.
+    void showChangeInput();
     /// The plots shown for each head, in order: A, B and, when comparable, A − B.
     std::vector<HeatmapPlot *> plotsOf(const Row &row) const;
     int columnsThatFit() const;
@@ -87,6 +108,10 @@ private:
     QComboBox *m_change = nullptr;
     QLineEdit *m_textB = nullptr;
     QPushButton *m_compare = nullptr;
+    QPushButton *m_chooseModel = nullptr;
+    ModelDivergencePanel *m_modelPanel = nullptr;
+    VerticalScrollArea *m_scroll = nullptr;
+    int m_layer = -1;
     QLabel *m_message = nullptr;
     QGridLayout *m_grid = nullptr;
     QWidget *m_viewport = nullptr; ///< the scroll area's: its width is the room for a row

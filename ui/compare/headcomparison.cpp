@@ -17,7 +17,33 @@ HeadComparison::HeadComparison(const Trace &a, int batchA, const Trace &b, int b
         // Another head count can only come from another model; then B shows what it has.
         m_b.push_back(head < headsB ? TraceReader::weights(b, batchB, head) : RowMatrix());
     }
-    const Tensor ta = weightsOf(a, batchA), tb = weightsOf(b, batchB);
+    compare(weightsOf(a, batchA), weightsOf(b, batchB));
+}
+
+HeadComparison HeadComparison::ofLayer(const ModelRun &a, const ModelRun &b, int layer)
+{
+    HeadComparison c;
+    c.m_heads = a.heads;
+    const int64_t n = int64_t(a.tokenIds.size());
+    const auto layerOf = [&](const ModelRun &run, std::vector<RowMatrix> &shown) {
+        Tensor weights(Shape{{"h", run.heads}, {"n", n}, {"n_kv", n}});
+        for (int head = 0; head < run.heads; ++head) {
+            weights.matrix({head}) = run.probabilities(layer, head);
+            RowMatrix matrix = weights.matrix({head});
+            if (run.causal) // the run holds 0 for a hidden key; drawn as masked
+                matrix.triangularView<Eigen::StrictlyUpper>().setConstant(
+                    std::numeric_limits<float>::quiet_NaN());
+            shown.push_back(std::move(matrix));
+        }
+        return weights;
+    };
+    const Tensor ta = layerOf(a, c.m_a), tb = layerOf(b, c.m_b);
+    c.compare(ta, tb);
+    return c;
+}
+
+void HeadComparison::compare(const Tensor &ta, const Tensor &tb)
+{
     if (auto problem = AttentionDifference::problem(ta, tb)) {
         m_problem = QString::fromStdString(*problem);
         return;

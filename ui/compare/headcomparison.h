@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/modelrun.h"
 #include "stats/attentiondifference.h"
 
 #include <QString>
@@ -18,6 +19,9 @@ class HeadComparison
 {
 public:
     HeadComparison(const Trace &a, int batchA, const Trace &b, int batchB);
+    /// Layer `layer` of two models' runs of the same tokens (ComparedRuns::modelA and modelB;
+    /// modelComparisonProblem said they compare), the keys a causal model hides as NaN.
+    static HeadComparison ofLayer(const ModelRun &a, const ModelRun &b, int layer);
 
     int heads() const { return m_heads; }
     /// Why A and B cannot be compared cell by cell (other token counts); empty when they can.
@@ -34,6 +38,10 @@ public:
     double largest() const;
 
 private:
+    HeadComparison() = default;
+    /// What differs between `ta` and `tb` (h, n, n_kv), the problem when they cannot be
+    /// compared; m_a and m_b set first.
+    void compare(const Tensor &ta, const Tensor &tb);
     static Tensor weightsOf(const Trace &trace, int b);
 
     int m_heads = 0;

@@ -350,6 +350,14 @@ void HeatmapPlot::setHighlight(int row, int col)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+int HeatmapPlot::highlightedRow() const
+{
+    if (!m_rowMark->visible())
+        return -1;
+    return int(
+        std::lround((m_rowMark->topLeft->coords().y() + m_rowMark->bottomRight->coords().y()) / 2));
+}
+
 QPoint HeatmapPlot::highlighted() const
 {
     if (!m_cellMark->visible())

@@ -86,6 +86,8 @@ public:
     void setHighlight(int row, int col);
     /// The cell outlined (setHighlight): x the row, y the column; (-1, -1) for none.
     QPoint highlighted() const;
+    /// The row outlined (setHighlight), or -1.
+    int highlightedRow() const;
 
     int rowCount() const { return m_rows; }
     int colCount() const { return m_cols; }

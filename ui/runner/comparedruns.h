@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/trace.h"
+#include "model/modelrun.h"
 #include "session/comparisonrequest.h"
 
 #include <QString>
@@ -18,6 +19,9 @@ struct ComparedRuns
     std::shared_ptr<const Trace> b; ///< b = 1 with a text B; A's batch with a changed setting
     ComparisonRequest request;      ///< what B changed
     QString description;            ///< describeComparison: `text B "…"`, "RoPE on", ...
+    /// A comparison of two models (ComparedChange::Model): every layer of each, of the same
+    /// shape and tokens (modelComparisonProblem); null otherwise.
+    std::shared_ptr<const ModelRun> modelA, modelB;
 };
 
 } // namespace headlens

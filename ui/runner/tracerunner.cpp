@@ -136,7 +136,9 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));
         if (b.wanted())
-            compare(generation, job, run.trace, b);
+            compare(generation, job, run, b);
+        else if (m_secondModelHeld)
+            releaseSecondModel();
         analyse(generation, std::move(run.trace), std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
@@ -186,6 +188,14 @@ TraceRun TraceRunner::runWithEffect(const TraceJob &job,
 }
 
 // Runs in the worker; hands the run's parts to the UI thread, where an obsolete one is dropped.
+// The worker's session lets model B go once no comparison asks for it (the tab hidden, or
+// another kind of B): its weights are as large as A's.
+void TraceRunner::releaseSecondModel()
+{
+    m_session->releaseSecondModel();
+    m_secondModelHeld = false;
+}
+
 void TraceRunner::deliver(quint64 generation, TraceRun &run,
                           std::shared_ptr<const AblationEffect> effect)
 {
@@ -214,17 +224,27 @@ void TraceRunner::deliver(quint64 generation, TraceRun &run,
 // Runs in the worker. A's job again with B's text or one changed setting, so B has A's other
 // settings, model and ablations; a newer request cancels it like any pass. B's failure is the
 // Compare tab's, not A's.
-void TraceRunner::compare(quint64 generation, const TraceJob &job, std::shared_ptr<const Trace> a,
+void TraceRunner::compare(quint64 generation, const TraceJob &job, const TraceRun &a,
                           const ComparisonRequest &b)
 {
+    if (b.change != ComparedChange::Model && m_secondModelHeld)
+        releaseSecondModel();
     QString message;
     try {
+        m_secondModelHeld = m_secondModelHeld || b.change == ComparedChange::Model;
         TraceRun runB = m_session->run(comparisonJob(job, b),
                                        [&](double) { return generation == m_generation.load(); });
+        if (b.change == ComparedChange::Model)
+            if (const auto problem = modelComparisonProblem(*a.model, *runB.model))
+                throw InputError(*problem);
         const int64_t bytes = runB.trace->bytes();
         auto runs = std::make_shared<ComparedRuns>();
-        runs->a = std::move(a);
+        runs->a = a.trace;
         runs->b = releasedOffThread(std::move(runB.trace), bytes);
+        if (b.change == ComparedChange::Model) {
+            runs->modelA = a.model;
+            runs->modelB = std::move(runB.model);
+        }
         runs->request = b;
         runs->description = QString::fromStdString(describeComparison(job, b));
         std::shared_ptr<const ComparedRuns> result = std::move(runs);

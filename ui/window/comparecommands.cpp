@@ -3,6 +3,7 @@
 
 #include "compare/compareview.h"
 #include "models/modelcontroller.h"
+#include "models/modelpicker.h"
 #include "runner/tracerunner.h"
 #include "workspace/workspace.h"
 
@@ -14,6 +15,7 @@ CompareCommands::CompareCommands(TraceRunner *runner, Workspace *workspace, Mode
 {
     connect(view, &CompareView::compareRequested, this, &CompareCommands::compare);
     connect(view, &CompareView::shownChanged, this, &CompareCommands::setShown);
+    connect(view, &CompareView::chooseModelRequested, this, &CompareCommands::chooseModelB);
     connect(runner, &TraceRunner::traceReady, this,
             [this](std::shared_ptr<const Trace> trace) { m_latest = std::move(trace); });
     connect(runner, &TraceRunner::comparisonReady, view, [this](auto runs) {
@@ -27,11 +29,25 @@ CompareCommands::CompareCommands(TraceRunner *runner, Workspace *workspace, Mode
 void CompareCommands::compare(const ComparisonRequest &b)
 {
     if (!b.wanted()) {
-        m_view->showHint(tr("Text B is empty: type the text to compare with, then Compare."));
+        m_view->showHint(b.change == ComparedChange::Model
+                             ? tr("Name model B: a folder or a .gguf file of A's shape and "
+                                  "tokenizer, or Choose… one from the list.")
+                             : tr("Text B is empty: type the text to compare with, then "
+                                  "Compare."));
         return;
     }
     m_runner->setComparison(b);
     m_runner->submit(m_workspace->state(), m_models->source());
+}
+
+// The list File ▸ Open model shows; the model chosen is B at once.
+void CompareCommands::chooseModelB()
+{
+    const QString path = ModelPicker::choose(m_view);
+    if (path.isEmpty())
+        return;
+    m_view->setTextB(path);
+    compare(m_view->request());
 }
 
 // Shown again after edits made elsewhere: what it shows is A's old trace, so both run again.

@@ -30,6 +30,8 @@ public:
 
 private:
     void setShown(bool shown);
+    /// ModelPicker for the Compare tab's "Choose…": the model chosen becomes B and runs.
+    void chooseModelB();
 
     TraceRunner *m_runner;
     Workspace *m_workspace;
