@@ -243,18 +243,30 @@ private slots:
         checkDifferences(workspaceOf(*window)->state().text, kTextB);
     }
 
-    // B another model: the tiny Llama's Q4_0 copy against its F32 file. The map holds each
+    void anotherModelMapsEveryHead_data()
+    {
+        QTest::addColumn<QString>("fileA");
+        QTest::addColumn<QString>("fileB");
+        QTest::newRow("tiny Llama, Q4_0 against F32 (2 layers)") << "llama_tiny_f32.gguf"
+                                                                 << "llama_tiny_q4_0.gguf";
+        QTest::newRow("wide Llama, Q4_K against F16 (1 layer)") << "llama_wide_f16.gguf"
+                                                                << "llama_wide_q4_k.gguf";
+    }
+
+    // B another model: a quantized copy against the file it was made from. The map holds each
     // head's mean Jensen-Shannon divergence of every layer, as runs made apart from the window
-    // give it; a click on a head draws its layer's A, B and A - B and scrolls to them; the two
-    // models' next tokens are listed side by side.
+    // give it; a click on the last head draws its layer's A, B and A - B and scrolls to them;
+    // the two models' next tokens are listed side by side.
     void anotherModelMapsEveryHead()
     {
+        QFETCH(QString, fileA);
+        QFETCH(QString, fileB);
         const QString gguf = QString(HEADLENS_TEST_DATA) + "/gguf/";
-        QVERIFY(filesOf(*window)->openModel(gguf + "llama_tiny_f32.gguf"));
+        QVERIFY(filesOf(*window)->openModel(gguf + fileA));
         QTRY_VERIFY_WITH_TIMEOUT(modelsOf(*window)->controller()->run(), 20000);
         QVERIFY(waitUntilSettled(*window));
         view()->setChange(ComparedChange::Model);
-        compare(gguf + "llama_tiny_q4_0.gguf");
+        compare(gguf + fileB);
         if (QTest::currentTestFailed())
             return;
         QVERIFY(view()->runs()->modelA && view()->runs()->modelB);
@@ -265,8 +277,8 @@ private slots:
             job.texts = {workspaceOf(*window)->state().text.toStdString()};
             return Session().run(job).model;
         };
-        const auto a = runOf(gguf + "llama_tiny_f32.gguf");
-        const auto b = runOf(gguf + "llama_tiny_q4_0.gguf");
+        const auto a = runOf(gguf + fileA);
+        const auto b = runOf(gguf + fileB);
         ModelDivergencePanel *panel = view()->modelPanel();
         QVERIFY(panel->isVisibleTo(view()));
         const RowMatrix drawn = test::drawnCells(*panel->map());
@@ -290,20 +302,22 @@ private slots:
         QCOMPARE(view()->shownLayer(), 0);
         QCOMPARE(panel->map()->highlightedRow(), 0);
         QCOMPARE(panel->map()->highlighted(), QPoint(-1, -1));
-        // A click on layer 1's head 4: that layer's rows, the cell outlined, its row scrolled
-        // into view (the map and three heads above it fill more than the tab's height).
+        // A click on the last layer's last head: that layer's rows, the cell outlined, its row
+        // scrolled into view (the map and the heads above it fill more than the tab's height).
+        const int layer = a->layers - 1, head = a->heads - 1;
         auto *scroll = view()->findChild<QScrollArea *>();
         QVERIFY(scroll);
         QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0); // laid out, taller than the tab
         QCOMPARE(scroll->verticalScrollBar()->value(), 0);
-        const QPoint cell = panel->map()->cellRect(1, 3).center().toPoint();
+        const QPoint cell = panel->map()->cellRect(layer, head).center().toPoint();
         QTest::mouseClick(panel->map(), Qt::LeftButton, Qt::NoModifier, cell);
-        QCOMPARE(view()->shownLayer(), 1);
-        QCOMPARE(panel->map()->highlighted(), QPoint(1, 3));
-        QCOMPARE(view()->plotA(3)->title(), QString("L1 H4 · A"));
-        const RowMatrix drawnA = test::drawnCells(*view()->plotA(3));
-        const RowMatrix drawnB = test::drawnCells(*view()->plotB(3));
-        const ConstRowMatrixMap pa = a->probabilities(1, 3), pb = b->probabilities(1, 3);
+        QCOMPARE(view()->shownLayer(), layer);
+        QCOMPARE(panel->map()->highlighted(), QPoint(layer, head));
+        QCOMPARE(view()->plotA(head)->title(), QString("L%1 H%2 · A").arg(layer).arg(head + 1));
+        const RowMatrix drawnA = test::drawnCells(*view()->plotA(head));
+        const RowMatrix drawnB = test::drawnCells(*view()->plotB(head));
+        const ConstRowMatrixMap pa = a->probabilities(layer, head),
+                                pb = b->probabilities(layer, head);
         for (Eigen::Index i = 0; i < pa.rows(); ++i)
             for (Eigen::Index j = 0; j < pa.cols(); ++j) {
                 if (j > i) { // a causal model's hidden keys are drawn masked
@@ -314,16 +328,16 @@ private slots:
                 HL_COMPARE_NEAR(drawnB(i, j), pb(i, j), 1e-5, 1e-6);
             }
         const auto placeOfA = [&] {
-            return QRect(view()->plotA(3)->mapTo(scroll->viewport(), QPoint(0, 0)),
-                         view()->plotA(3)->size());
+            return QRect(view()->plotA(head)->mapTo(scroll->viewport(), QPoint(0, 0)),
+                         view()->plotA(head)->size());
         };
         QTRY_VERIFY2(scroll->viewport()->rect().contains(placeOfA()),
-                     qPrintable(QString("head 4's A at y %1..%2, the viewport 0..%3")
+                     qPrintable(QString("the head's A at y %1..%2, the viewport 0..%3")
                                     .arg(placeOfA().top())
                                     .arg(placeOfA().bottom())
                                     .arg(scroll->viewport()->height())));
         QVERIFY(scroll->verticalScrollBar()->value() > 0);
-        QVERIFY(view()->plotA(3)->height() >= 200); // laid out, not a widget's first 30 pixels
+        QVERIFY(view()->plotA(head)->height() >= 200); // laid out, not a widget's first 30 pixels
 
         // The next tokens: A's and B's first five, each with its probability.
         PredictionsPair *predictions = panel->predictions();
