@@ -1,5 +1,8 @@
 // tst_modelexportcli: what headlens-cli --export-dir writes and prints for a notebook user.
+#include "approx.h"
 #include "clirun.h"
+#include "ggufdata.h"
+#include "gpt2golden.h"
 
 #include "io/npyfile.h"
 #include "testdata.h"
@@ -37,6 +40,8 @@ private slots:
     void traceJsonDescribesTheModelsLayer_data();
     void traceJsonDescribesTheModelsLayer();
     void printShapesShowsTheTracedLayer();
+    void everyGgufTypeExportsItsAttention_data();
+    void everyGgufTypeExportsItsAttention();
 
 private:
     QTemporaryDir m_toys; ///< two toy models of 2 layers, with and without LayerNorm
@@ -173,6 +178,33 @@ void TestModelExportCli::printShapesShowsTheTracedLayer()
                  .hasMatch(),
              qPrintable(r.out));
     QVERIFY2(r.out.contains("\nsoftmax "), qPrintable(r.out));
+}
+
+void TestModelExportCli::everyGgufTypeExportsItsAttention_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const QString &file : test::ggufModelFiles())
+        QTest::newRow(qPrintable(file)) << file;
+}
+
+// A tiny model of each supported GGUF type from the command line: the ids and every layer's
+// attention it exports are the float64 golden's of the values the file holds.
+void TestModelExportCli::everyGgufTypeExportsItsAttention()
+{
+    QFETCH(QString, file);
+    const std::string path = test::kGgufData + file.toStdString();
+    const test::Gpt2Golden golden = test::modelGolden(path + ".npz", 0);
+    QTemporaryDir dir;
+    const auto r =
+        runCli({"--model", QString::fromStdString(path + ".gguf"), "--text",
+                QString::fromStdString(test::ggufGoldenTexts().at(0)), "--export-dir", dir.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const Tensor ids = NpyFile::read(dir.filePath("token_ids.npy").toStdString());
+    QCOMPARE(ids.numel(), int64_t(golden.ids.size()));
+    for (int64_t i = 0; i < ids.numel(); ++i)
+        QCOMPARE(int(ids.data()[i]), golden.ids[size_t(i)]);
+    const Tensor attention = NpyFile::read(dir.filePath("all_weights.npy").toStdString());
+    HL_COMPARE_TENSORS_NEAR(attention, golden.attention.view(attention.shape()), 1e-4, 1e-5);
 }
 
 HEADLENS_TEST_MAIN(TestModelExportCli)

@@ -31,17 +31,6 @@ using headlens::test::modelGolden;
 
 namespace {
 
-std::vector<std::string> goldenTexts()
-{
-    QFile file(QString::fromStdString(kGgufData + "golden_texts.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("no golden_texts.json");
-    std::vector<std::string> texts;
-    for (const QJsonValue &v : QJsonDocument::fromJson(file.readAll()).array())
-        texts.push_back(v.toString().toStdString());
-    return texts;
-}
-
 QString writeFile(const QTemporaryDir &dir, const std::string &bytes)
 {
     const QString path = dir.filePath("model.gguf");
@@ -97,14 +86,7 @@ void TestGgufModel::matchesReference_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("text");
-    QStringList files;
-    for (const char *type : {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1"})
-        files << QString("llama_tiny_%1").arg(type);
-    for (const char *type : {"f16", "q2_k", "q3_k", "q4_k", "q5_k", "q6_k"})
-        files << QString("llama_wide_%1").arg(type);
-    files << "qwen2_tiny_f32"
-          << "gpt2_tiny_f32";
-    for (const QString &file : files)
+    for (const QString &file : test::ggufModelFiles())
         for (int text = 0; text < 2; ++text)
             QTest::addRow("%s/text%d", qPrintable(file), text) << file << text;
 }
@@ -119,7 +101,7 @@ void TestGgufModel::matchesReference()
     const std::string path = kGgufData + file.toStdString();
     const TransformerModel model = TransformerModel::open(path + ".gguf");
     const test::Gpt2Golden g = modelGolden(path + ".npz", text);
-    QCOMPARE(model.encode(goldenTexts()[size_t(text)]), g.ids);
+    QCOMPARE(model.encode(test::ggufGoldenTexts()[size_t(text)]), g.ids);
     for (int layer = -1; layer < model.spec().layers; ++layer) {
         const TransformerRun run = runEveryPosition(model, g.ids, layer);
         HL_COMPARE_TENSORS_NEAR(run.attention, g.attention.view(run.attention.shape()), 1e-4, 1e-5);
@@ -145,7 +127,7 @@ void TestGgufModel::f32FileEqualsTheSafetensorsFolder()
     QFETCH(QString, file);
     QFETCH(QString, folder);
     const auto [gguf, hf] = fileAndFolder(file, folder);
-    for (const std::string &text : goldenTexts()) {
+    for (const std::string &text : test::ggufGoldenTexts()) {
         const std::vector<int> ids = hf.encode(text);
         QCOMPARE(gguf.encode(text), ids);
         for (int layer = 0; layer < hf.spec().layers; ++layer) {
@@ -163,7 +145,7 @@ void TestGgufModel::quantizedHeadsStayNearTheFloatOnes()
 {
     // The wide model's floats are exact in F16 (make_gguf_tiny.py rounds them so).
     const TransformerModel reference = TransformerModel::open(kGgufData + "llama_wide_f16.gguf");
-    const std::vector<int> ids = reference.encode(goldenTexts()[1]);
+    const std::vector<int> ids = reference.encode(test::ggufGoldenTexts()[1]);
     const Tensor floats = runEveryPosition(reference, ids, 0).attention;
     std::map<std::string, float> largest;
     for (const char *type : {"q2_k", "q3_k", "q4_k", "q5_k", "q6_k"}) {

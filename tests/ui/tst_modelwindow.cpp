@@ -23,6 +23,9 @@
 #include "workspace/workspace.h"
 
 #include "approx.h"
+#include "drawnheatmap.h"
+#include "ggufdata.h"
+#include "gpt2golden.h"
 #include "testdata.h"
 #include "testmain.h"
 
@@ -105,6 +108,56 @@ private slots:
         QVERIFY(window);
     }
     void cleanup() { window.reset(); }
+
+    // A tiny model of each supported GGUF type, opened one after the other in one window as
+    // File > Open model opens it: the Model tab draws every layer's heads as the float64
+    // golden of the values the file holds.
+    void everyGgufTypeOpensWithItsAttention()
+    {
+        workspaceOf(*window)->setText(QString::fromStdString(test::ggufGoldenTexts().at(0)));
+        tabsOf(*window)->setCurrentWidget(overview());
+        for (const QString &file : test::ggufModelFiles()) {
+            const std::string path = test::kGgufData + file.toStdString();
+            const test::Gpt2Golden golden = test::modelGolden(path + ".npz", 0);
+            QVERIFY(filesOf(*window)->openModel(QString::fromStdString(path + ".gguf")));
+            QTRY_VERIFY2_WITH_TIMEOUT(run() && run()->source.path == path + ".gguf",
+                                      qPrintable(file), 20000);
+            QVERIFY(waitUntilSettled(*window));
+            QVERIFY2(run()->tokenIds == golden.ids, qPrintable(file));
+            tabsOf(*window)->setCurrentWidget(overview());
+            const int layers = int(golden.attention.shape().size(0));
+            const int heads = int(golden.attention.shape().size(1));
+            const Eigen::Index n = Eigen::Index(golden.ids.size());
+            ModelGridView *grid = overview()->grid();
+            QCOMPARE(grid->layerCount(), layers);
+            QCOMPARE(grid->headCount(), heads);
+            // The thumbnails of this model, not the last one's (the same token count).
+            QTRY_VERIFY2(grid->plot(layers - 1, heads - 1)->rowCount() == int(n) &&
+                             grid->thumbnails().madeFrom(run()),
+                         qPrintable(file));
+            for (int l = 0; l < layers; ++l)
+                for (int h = 0; h < heads; ++h) {
+                    const RowMatrix drawn = test::drawnCells(*grid->plot(l, h));
+                    const ConstRowMatrixMap expected = golden.attention.matrix({l, h});
+                    QCOMPARE(drawn.rows(), n);
+                    for (Eigen::Index i = 0; i < n; ++i)
+                        for (Eigen::Index j = 0; j < n; ++j) {
+                            const QString where = QString("%1: layer %2 head %3 cell (%4, %5)")
+                                                      .arg(file)
+                                                      .arg(l)
+                                                      .arg(h)
+                                                      .arg(i)
+                                                      .arg(j);
+                            if (j > i) // causal: drawn masked
+                                QVERIFY2(std::isnan(drawn(i, j)), qPrintable(where));
+                            else
+                                QVERIFY2(std::abs(drawn(i, j) - expected(i, j)) <=
+                                             1e-5 + 1e-4 * std::abs(expected(i, j)),
+                                         qPrintable(where));
+                        }
+                }
+        }
+    }
 
     void openingGpt2ShowsEveryLayerAndHead()
     {

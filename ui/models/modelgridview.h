@@ -43,6 +43,8 @@ public:
     int plotCount() const { return int(m_plots.size()); }
     HeatmapPlot *plot(int layer, int head) const;
     ColorLegend *legend() const { return m_legend; }
+    /// The thumbnails drawn: the newest that came, possibly of an older run for a moment.
+    const ModelThumbnails &thumbnails() const { return m_thumbnails; }
 
 signals:
     void headClicked(int layer, int head);
