@@ -355,6 +355,24 @@ def blas_kernels():
             for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
 
 
+def openblas_kernels(paths):
+    """openblas_get_corename() of each OpenBLAS among `paths` (loaded_blas()): the kernel the
+    products ran on, as OpenBLAS reports it ("Cooperlake")."""
+    import ctypes
+    kernels = []
+    for path in paths:
+        try:
+            library = ctypes.CDLL(path)  # already loaded: the same copy
+            corename = library.openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        corename.restype = ctypes.c_char_p
+        kernel = corename().decode()
+        if kernel not in kernels:  # libblas.so.3 and liblapack.so.3 are OpenBLAS's too
+            kernels.append(kernel)
+    return kernels
+
+
 def loaded_blas():
     """The BLAS libraries numpy and torch actually loaded (Debian picks libblas.so.3 through
     update-alternatives, so the build information alone does not say which one runs)."""
@@ -382,11 +400,44 @@ def worker(threads, quick, suites):
     model_rows = time_models(torch, threads, quick) if "models" in suites else []
     train_rows = time_train(torch, threads, quick) if "train" in suites else []
     print(json.dumps({"numpy_version": np.__version__, "torch_version": torch.__version__,
-                      "blas": loaded_blas(), "kernels": blas_kernels(), "rows": rows,
+                      "blas": loaded_blas(), "kernels": blas_kernels(),
+                      "openblas_kernels": openblas_kernels(loaded_blas()), "rows": rows,
                       "model_rows": model_rows, "train_rows": train_rows}))
 
 
 OPENBLAS_SETTINGS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+# OpenBLAS's kernels older than AVX2 (driver/others/dynamic.c); Prescott is its fallback for a
+# processor its build does not know. The same list and rule as core/linalg/openblaskernel.cpp.
+KERNELS_WITHOUT_AVX2 = {"Prescott", "Katmai", "Coppermine", "Northwood", "Banias", "Core2",
+                        "Penryn", "Dunnington", "Nehalem", "Atom", "Sandybridge", "Athlon",
+                        "Opteron", "Opteron_SSE3", "Barcelona", "Bobcat", "Bulldozer",
+                        "Piledriver", "Steamroller", "Nano", "Unknown"}
+
+
+def chosen_kernel(env):
+    """The kernel OpenBLAS chooses when a process with `env` loads it, or None."""
+    code = ("import ctypes; c = ctypes.CDLL('libopenblas.so.0').openblas_get_corename; "
+            "c.restype = ctypes.c_char_p; print(c().decode())")
+    try:
+        return subprocess.run([sys.executable, "-c", code], env=env, check=True, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def better_kernel(chosen):
+    """OPENBLAS_CORETYPE for a processor OpenBLAS fell back to an old kernel on: SkylakeX with
+    AVX-512, Haswell with AVX2 and FMA; None when the kernel chosen is not older than AVX2."""
+    if chosen not in KERNELS_WITHOUT_AVX2:
+        return None
+    flags = cpu_flags()
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"} <= flags:
+        return "SkylakeX"
+    if {"avx2", "fma"} <= flags:
+        return "Haswell"
+    return None
 
 
 def run_worker(threads, quick, keep_openblas_env, suites, extra_env=None):
@@ -394,10 +445,15 @@ def run_worker(threads, quick, keep_openblas_env, suites, extra_env=None):
                MKL_NUM_THREADS=str(threads), **(extra_env or {}))
     # Some machines set OPENBLAS_CORETYPE (and OPENBLAS_L2_SIZE) so that old OpenBLAS builds do
     # not crash; they pin a current OpenBLAS to an older, slower kernel (Haswell instead of
-    # Cooperlake/SkylakeX here). Unset, for this child only, OpenBLAS picks its own kernel.
+    # Cooperlake/SkylakeX here). Unset, for this child only, OpenBLAS picks its own kernel,
+    # unless it falls back to Prescott on a processor it does not know (0.3.21 on an Intel
+    # family 6, model 207): then the child gets a kernel the processor runs, as HeadLens does.
     if not keep_openblas_env:
         for name in OPENBLAS_SETTINGS:
             env.pop(name, None)
+        better = better_kernel(chosen_kernel(env))
+        if better:
+            env["OPENBLAS_CORETYPE"] = better
     command = [sys.executable, os.path.abspath(__file__), "--worker", str(threads),
                "--suites", ",".join(suites)]
     output = subprocess.run(command + (["--quick"] if quick else []), env=env, check=True,
@@ -405,16 +461,20 @@ def run_worker(threads, quick, keep_openblas_env, suites, extra_env=None):
     return json.loads(output)
 
 
+def cpu_flags():
+    """The flags of /proc/cpuinfo's first processor (empty when it cannot be read)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            return set(next((line.split(":", 1)[1].split() for line in cpuinfo
+                             if line.startswith("flags")), []))
+    except OSError:
+        return set()
+
+
 def has_avx512():
     """Whether ATen's AVX-512 kernels can run here: ATEN_CPU_CAPABILITY=avx512 is not checked
     against the processor, so it is only ever set where these flags are present."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            flags = next((line.split(":", 1)[1].split() for line in cpuinfo
-                          if line.startswith("flags")), [])
-    except OSError:
-        return False
-    return all(flag in flags for flag in ("avx512f", "avx512bw", "avx512vl", "avx512dq"))
+    return {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= cpu_flags()
 
 
 def train_settings():
@@ -595,7 +655,9 @@ def main():
             print(f"\n{title}")
         print(f"numpy {versions['numpy_version']}, torch {versions['torch_version']}, BLAS loaded: "
               f"{', '.join(versions['blas']) or 'unknown'}"
-              + (f" ({'; '.join(versions['kernels'])})" if versions.get("kernels") else ""))
+              + (f" ({'; '.join(versions['kernels'])})" if versions.get("kernels") else "")
+              + (f"; OpenBLAS kernel: {', '.join(versions['openblas_kernels'])}"
+                 if versions.get("openblas_kernels") else ""))
         if any("/blas/libblas" in path for path in versions["blas"]):
             print("note: that is the reference (netlib) BLAS: single-threaded and unoptimised, so "
                   "these figures understate NumPy and PyTorch (install libopenblas0 for a fair run)")

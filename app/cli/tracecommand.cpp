@@ -14,6 +14,7 @@
 #include "attention/attentionforward.h"
 #include "attention/implementations.h"
 #include "attention/tracejson.h"
+#include "linalg/blaslibrary.h"
 #include "model/modelcatalog.h"
 #include "session/session.h"
 #include "util/inputerror.h"
@@ -117,7 +118,11 @@ int TraceCommand::run(CommandLineRequest request)
         return 0;
     }
     if (request.version) {
-        m_out << "headlens-cli 0.1.0\n";
+        // The products' libraries as loaded here (OpenBLAS's kernel with them): what a speed
+        // report needs to name.
+        m_out << "headlens-cli " << HEADLENS_VERSION << "\n"
+              << "OpenBLAS: " << BlasLibrary::get(BlasLibrary::Kind::OpenBlas).description() << "\n"
+              << "BLIS: " << BlasLibrary::get(BlasLibrary::Kind::Blis).description() << "\n";
         return 0;
     }
     if (request.cost.requested)

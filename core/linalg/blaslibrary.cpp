@@ -1,7 +1,10 @@
 // BlasLibrary: dlopen of Debian's OpenBLAS or BLIS and the few symbols HeadLens calls.
 #include "linalg/blaslibrary.h"
 
+#include "linalg/openblaskernel.h"
+
 #include <cassert>
+#include <cstdlib>
 #include <dlfcn.h>
 
 namespace headlens {
@@ -26,6 +29,37 @@ void *openFirst(std::initializer_list<const char *> names)
 template <typename F> F symbol(void *handle, const char *name)
 {
     return reinterpret_cast<F>(dlsym(handle, name));
+}
+
+void *openOpenBlas()
+{
+    return openFirst({"libopenblas.so.0", "libopenblas.so"});
+}
+
+/// `handle` again, loaded with the kernel OpenBlasKernel::better names when OpenBLAS fell back
+/// to one without AVX2 on a processor that has it and the environment names none (a kernel the
+/// environment names is never overridden); `note` then says so.
+void *withKernelForThisProcessor(void *handle, std::string &note)
+{
+    using Text = char *(*)();
+    const auto corename = symbol<Text>(handle, "openblas_get_corename");
+    if (!corename || std::getenv("OPENBLAS_CORETYPE"))
+        return handle;
+    const std::string chosen = corename();
+    const std::string better = OpenBlasKernel::better(chosen, OpenBlasKernel::cpuFlags());
+    if (better.empty())
+        return handle;
+    dlclose(handle); // nothing else in the process holds it: it unloads
+    // Read by OpenBLAS's constructor alone: set for the load, then removed, so that the
+    // programs this process starts choose for themselves.
+    setenv("OPENBLAS_CORETYPE", better.c_str(), 1);
+    void *reloaded = openOpenBlas();
+    unsetenv("OPENBLAS_CORETYPE");
+    note = "; OpenBLAS chose " + chosen +
+           " on this processor, so HeadLens loaded it with "
+           "OPENBLAS_CORETYPE=" +
+           better;
+    return reloaded;
 }
 
 } // namespace
@@ -55,8 +89,11 @@ bool BlasLibrary::installed(GemmBackend backend)
 BlasLibrary::BlasLibrary(Kind kind)
 {
     const char *label = kind == Kind::OpenBlas ? "openblas" : "blis";
-    void *handle = kind == Kind::OpenBlas ? openFirst({"libopenblas.so.0", "libopenblas.so"})
-                                          : openFirst({"libblis.so.4", "libblis.so"});
+    void *handle =
+        kind == Kind::OpenBlas ? openOpenBlas() : openFirst({"libblis.so.4", "libblis.so"});
+    std::string note;
+    if (handle && kind == Kind::OpenBlas)
+        handle = withKernelForThisProcessor(handle, note);
     if (!handle) {
         m_description = std::string(label) + " not found (" +
                         (kind == Kind::OpenBlas ? "apt-get install libopenblas0-pthread"
@@ -71,7 +108,7 @@ BlasLibrary::BlasLibrary(Kind kind)
         if (auto config = symbol<Text>(handle, "openblas_get_config"))
             m_description = config();
         if (auto core = symbol<Text>(handle, "openblas_get_corename"))
-            m_description += std::string(" (") + core() + " kernel)";
+            m_description += std::string(" (") + core() + " kernel" + note + ")";
     } else {
         // BLIS's CBLAS takes the integer size it was built with; HeadLens passes 32-bit ints.
         using IntSize = int64_t (*)();

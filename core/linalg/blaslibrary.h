@@ -31,7 +31,9 @@ public:
     static bool installed(GemmBackend backend);
 
     bool available() const { return m_sgemm != nullptr; }
-    /// "openblas 0.3.21 (SkylakeX kernel)", "blis 0.9.0", or why the library is missing.
+    /// "openblas 0.3.21 (SkylakeX kernel)", "blis 0.9.0", or why the library is missing. OpenBLAS
+    /// on a processor it does not know is loaded with a kernel the processor runs
+    /// (OpenBlasKernel), and the description says so.
     const std::string &description() const { return m_description; }
 
     /// Threads the library itself uses for one call (its own pool). 1 lets the core's loops call

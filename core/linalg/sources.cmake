@@ -5,6 +5,7 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/gemmbackend.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gemmdispatch.cpp
     ${CMAKE_CURRENT_LIST_DIR}/matrixproduct.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/openblaskernel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/softmaxrow.cpp
 )
 target_link_libraries(headlens_core PRIVATE ${CMAKE_DL_LIBS})

@@ -8,11 +8,13 @@
 #include "stats/headstats.h"
 #include "testmain.h"
 
+#include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -88,6 +90,7 @@ private slots:
     void figuresHaveTheSizeAndResolutionAsked();
     void modelFigureShowsTheModel();
     void helpNamesTheFigureOptions();
+    void versionNamesOpenBlasKernel();
     void badInputExitsWithTwoAndSaysWhy_data();
     void badInputExitsWithTwoAndSaysWhy();
 };
@@ -289,6 +292,37 @@ void TestCli::helpNamesTheFigureOptions()
     for (const char *option : {"--figures png,pdf,svg", "--figure LIST", "--figure-size WxH",
                                "8.5x6cm", "--dpi N", "step:softmax"})
         QVERIFY2(result.out.contains(option), option);
+}
+
+// --version names the OpenBLAS kernel the products run on. A kernel the environment names is
+// kept, even an old one; without one, OpenBLAS never runs a kernel older than AVX2 on a
+// processor that has AVX2 (on one its build does not know, it fell back to Prescott: HeadLens
+// loads it again with a kernel the processor runs, and says so).
+void TestCli::versionNamesOpenBlasKernel()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("OPENBLAS_CORETYPE", "Prescott");
+    auto result = runCli({"--version"}, environment);
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains("(Prescott kernel)"), qPrintable(result.out));
+
+    environment.remove("OPENBLAS_CORETYPE");
+    result = runCli({"--version"}, environment);
+    QCOMPARE(result.exitCode, 0);
+    const QRegularExpression named("\\(([A-Za-z0-9_]+) kernel(; OpenBLAS chose ([A-Za-z0-9_]+) .*"
+                                   "OPENBLAS_CORETYPE=([A-Za-z0-9_]+))?\\)");
+    const QRegularExpressionMatch kernel = named.match(result.out);
+    QVERIFY2(kernel.hasMatch(), qPrintable(result.out));
+    if (kernel.capturedLength(2) > 0) // reloaded: with the kernel it says
+        QCOMPARE(kernel.captured(1), kernel.captured(4));
+    QFile cpuinfo("/proc/cpuinfo");
+    QVERIFY(cpuinfo.open(QIODevice::ReadOnly));
+    const QString flags = QString::fromLatin1(cpuinfo.readAll());
+    if (flags.contains(QRegularExpression("\\bavx2\\b")) &&
+        flags.contains(QRegularExpression("\\bfma\\b")))
+        for (const char *old : {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Atom",
+                                "Sandybridge", "Barcelona", "Bulldozer", "Piledriver"})
+            QVERIFY2(kernel.captured(1) != old, qPrintable(result.out));
 }
 
 void TestCli::badInputExitsWithTwoAndSaysWhy_data()

@@ -15,9 +15,13 @@ struct CliResult
     QByteArray errBytes; ///< stderr as the terminal receives it
 };
 
-inline CliResult runCli(const QStringList &arguments)
+/// `environment`: the program's (this process's by default).
+inline CliResult
+runCli(const QStringList &arguments,
+       const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(HEADLENS_CLI_PATH, arguments);
     CliResult result;
     if (!process.waitForFinished(120000)) {
