@@ -1,5 +1,6 @@
 // tst_handoutcli: `headlens --handout` and `headlens-cli --handout` as a person runs them.
 #include "pdfpages.h"
+#include "sanitizerbuild.h"
 #include "testdata.h"
 #include "testmain.h"
 
@@ -82,6 +83,8 @@ void TestHandoutCli::handoutHasThePaperAsked_data()
     for (const char *program : {"headlens", "headlens-cli"}) {
         QTest::addRow("%s, default: A4 portrait", program)
             << program << QStringList{} << QSizeF(595.3, 841.9);
+        if (test::underSanitizers()) // the same pages on other paper: the release build's
+            continue;
         QTest::addRow("%s, letter", program)
             << program << QStringList{"--page", "letter"} << QSizeF(612, 792);
         QTest::addRow("%s, Letter landscape", program)
