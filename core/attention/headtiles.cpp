@@ -1,0 +1,148 @@
+// HeadTiles: streamed log-sum-exps (the online softmax of FlashAttention's forward pass, for
+// the normaliser alone), then regions and pooled grids from blocks of scores.
+#include "attention/headtiles.h"
+
+#include "attention/alibi.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace headlens {
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kHidden = -std::numeric_limits<float>::infinity();
+
+/// Bin c of `bins` over `count` items starts at c * count / bins: the bin of every item.
+std::vector<int64_t> binsOf(int64_t count, int64_t bins)
+{
+    std::vector<int64_t> bin(size_t(count), 0);
+    for (int64_t c = 0; c < bins; ++c)
+        for (int64_t j = c * count / bins; j < (c + 1) * count / bins; ++j)
+            bin[size_t(j)] = c;
+    return bin;
+}
+
+} // namespace
+
+bool TileMask::visible(int64_t query, int64_t key) const
+{
+    if (causal && key > query)
+        return false;
+    if (window > 0 && (key <= query - window || (!causal && key >= query + window)))
+        return false;
+    return true;
+}
+
+std::pair<int64_t, int64_t> TileMask::keyRange(int64_t q0, int64_t q1, int64_t keys) const
+{
+    int64_t first = 0, last = keys;
+    if (causal)
+        last = std::min(last, q1);
+    if (window > 0) {
+        first = std::max<int64_t>(0, q0 - window + 1);
+        if (!causal)
+            last = std::min(last, q1 - 1 + window);
+    }
+    return {std::min(first, last), last};
+}
+
+HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
+    : m_q(std::move(q)), m_k(std::move(k)), m_scale(scale), m_mask(mask),
+      m_logSumExp(Eigen::VectorXd::Constant(m_q.rows(), -std::numeric_limits<double>::infinity()))
+{
+    // Per block of queries, the keys a block at a time: a running maximum and a sum rescaled
+    // when the maximum grows, so that no exp overflows and no (n, n_kv) block is held.
+    const int64_t n = queries();
+    for (int64_t q0 = 0; q0 < n; q0 += kKeyBlock) {
+        const int64_t q1 = std::min(n, q0 + kKeyBlock);
+        Eigen::VectorXd top = Eigen::VectorXd::Constant(q1 - q0, kHidden);
+        Eigen::VectorXd sum = Eigen::VectorXd::Zero(q1 - q0);
+        const auto [first, last] = m_mask.keyRange(q0, q1, keys());
+        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
+            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+            const RowMatrix s = scores(q0, q1, k0, k1);
+            for (int64_t i = 0; i < q1 - q0; ++i) {
+                const double blockTop = double(s.row(i).maxCoeff());
+                if (blockTop == double(kHidden))
+                    continue;
+                if (blockTop > top(i)) {
+                    sum(i) *= std::exp(top(i) - blockTop);
+                    top(i) = blockTop;
+                }
+                for (int64_t j = 0; j < k1 - k0; ++j)
+                    sum(i) += std::exp(double(s(i, j)) - top(i));
+            }
+        }
+        for (int64_t i = 0; i < q1 - q0; ++i)
+            if (sum(i) > 0.0)
+                m_logSumExp(q0 + i) = top(i) + std::log(sum(i));
+    }
+}
+
+RowMatrix HeadTiles::scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
+{
+    RowMatrix s = (m_q.middleRows(q0, q1 - q0) * m_k.middleRows(k0, k1 - k0).transpose()) * m_scale;
+    for (int64_t i = q0; i < q1; ++i)
+        for (int64_t j = k0; j < k1; ++j) {
+            float &cell = s(i - q0, j - k0);
+            if (!m_mask.visible(i, j))
+                cell = kHidden;
+            else if (m_mask.alibiSlope != 0.0)
+                cell += alibiBias(m_mask.alibiSlope, i, j);
+        }
+    return s;
+}
+
+RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
+{
+    RowMatrix weights = scores(q0, q1, k0, k1);
+    for (int64_t i = 0; i < weights.rows(); ++i)
+        for (int64_t j = 0; j < weights.cols(); ++j) {
+            float &cell = weights(i, j);
+            cell = cell == kHidden ? kNaN : float(std::exp(double(cell) - m_logSumExp(q0 + i)));
+        }
+    return weights;
+}
+
+RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
+{
+    const int64_t n = queries(), nKv = keys();
+    rows = std::clamp<int64_t>(rows, 1, n);
+    cols = std::clamp<int64_t>(cols, 1, nKv);
+    const std::vector<int64_t> colOf = binsOf(nKv, cols);
+    RowMatrix result(rows, cols);
+    Eigen::MatrixXd sum(1, cols);
+    Eigen::MatrixXi count(1, cols);
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t q0 = r * n / rows, q1 = (r + 1) * n / rows;
+        Eigen::RowVectorXf top = Eigen::RowVectorXf::Constant(cols, kHidden);
+        sum.setZero();
+        count.setZero();
+        const auto [first, last] = m_mask.keyRange(q0, q1, nKv);
+        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
+            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+            const RowMatrix block = region(q0, q1, k0, k1);
+            for (int64_t i = 0; i < block.rows(); ++i)
+                for (int64_t j = 0; j < block.cols(); ++j) {
+                    const float w = block(i, j);
+                    if (std::isnan(w))
+                        continue;
+                    const int64_t c = colOf[size_t(k0 + j)];
+                    top(c) = std::max(top(c), w);
+                    sum(0, c) += w;
+                    ++count(0, c);
+                }
+        }
+        for (int64_t c = 0; c < cols; ++c)
+            result(r, c) = count(0, c) == 0          ? kNaN
+                           : pooling == Pooling::Max ? top(c)
+                                                     : float(sum(0, c) / count(0, c));
+    }
+    return result;
+}
+
+} // namespace headlens

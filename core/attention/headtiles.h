@@ -1,0 +1,63 @@
+// HeadTiles: one head's attention recomputed from its queries and keys, a region at a time.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace headlens {
+
+/// Which keys a query sees and what is added to its scores, as the forward pass applies them.
+struct TileMask
+{
+    bool causal = true;
+    int window = 0;          ///< AttentionConfig::window: keys j <= i - w hidden; 0: none
+    double alibiSlope = 0.0; ///< ALiBi's bias slope * (j - i) (alibiBias); 0: none
+
+    bool visible(int64_t query, int64_t key) const;
+    /// The keys [first, last) any query of [q0, q1) can see, of `keys`.
+    std::pair<int64_t, int64_t> keyRange(int64_t q0, int64_t q1, int64_t keys) const;
+};
+
+/// softmax(q k^T * scale + bias) of one head without its (n, n_kv) matrix, for texts whose
+/// matrices do not fit (32,768 tokens: 4 GiB a head). Built from q (n, d) and k (n_kv, d), the
+/// rotated queries and keys a long run keeps per layer: each row's log-sum-exp is found once,
+/// a block of keys at a time (memory O(n)), after which any region is exact at full
+/// resolution and the whole can be pooled to a grid a block at a time. Masked cells are NaN,
+/// as the views draw them.
+class HeadTiles
+{
+public:
+    enum class Pooling
+    {
+        Max, ///< a bin's largest visible weight: one strong weight survives any zoom
+        Mean ///< the mean of a bin's visible weights
+    };
+
+    /// Rows of keys per block while the log-sum-exps and pooled grids are computed.
+    static constexpr int64_t kKeyBlock = 512;
+
+    HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask);
+
+    int64_t queries() const { return m_q.rows(); }
+    int64_t keys() const { return m_k.rows(); }
+    /// Queries [q0, q1) against keys [k0, k1), as the full matrix holds them.
+    RowMatrix region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
+    /// The whole matrix in rows x cols bins: bin (r, c) covers queries [r n / rows,
+    /// (r + 1) n / rows) and keys [c n_kv / cols, (c + 1) n_kv / cols) (integer division), and
+    /// holds the max or mean of its visible weights; NaN where it has none.
+    RowMatrix pooled(int64_t rows, int64_t cols, Pooling pooling) const;
+    /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
+    const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
+
+private:
+    /// Scaled, biased scores of [q0, q1) x [k0, k1); -infinity where masked.
+    RowMatrix scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
+
+    RowMatrix m_q, m_k;
+    float m_scale;
+    TileMask m_mask;
+    Eigen::VectorXd m_logSumExp;
+};
+
+} // namespace headlens
