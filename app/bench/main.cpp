@@ -8,6 +8,7 @@
 #include "gemmsuite.h"
 #include "importancesuite.h"
 #include "lenssuite.h"
+#include "longcontextsuite.h"
 #include "memorysuite.h"
 #include "modelsuite.h"
 #include "trainstepsuite.h"
@@ -45,6 +46,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<LensSuite>());
     suites.push_back(std::make_unique<TypingSuite>());
     suites.push_back(std::make_unique<TrainStepSuite>());
+    suites.push_back(std::make_unique<LongContextSuite>());
 #ifdef HEADLENS_BENCH_GUI
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));

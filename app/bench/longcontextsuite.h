@@ -1,0 +1,22 @@
+// LongContextSuite: one head's attention at 4,096 to 32,768 tokens, from its queries and keys.
+#pragma once
+
+#include "suite.h"
+
+namespace headlens {
+
+/// "long_context" rows: HeadTiles on random rotated queries and keys of Qwen2.5-0.5B's head
+/// size (d_k = 64) at n tokens: the rows' log-sum-exps (what every tile needs first, O(n^2 d)),
+/// a 256 x 256 region at full resolution (a zoom to single cells), and the whole head
+/// max-pooled to 512 x 512 (the picture of the whole text). What issue 37's views would draw
+/// from; the (n, n) matrix is never held.
+class LongContextSuite : public Suite
+{
+public:
+    std::string name() const override { return "long_context"; }
+    /// A 32k head's pool takes seconds: run when asked.
+    bool byDefault() const override { return false; }
+    std::vector<Measurement> run(const BenchOptions &options, std::ostream &log) override;
+};
+
+} // namespace headlens
