@@ -3,6 +3,7 @@
 #include "attention/headtiles.h"
 
 #include "attention/alibi.h"
+#include "util/workteam.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,11 +55,14 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
     : m_q(std::move(q)), m_k(std::move(k)), m_scale(scale), m_mask(mask),
       m_logSumExp(Eigen::VectorXd::Constant(m_q.rows(), -std::numeric_limits<double>::infinity()))
 {
-    // Per block of queries, the keys a block at a time: a running maximum and a sum rescaled
-    // when the maximum grows, so that no exp overflows and no (n, n_kv) block is held.
+    // Per block of queries (on every thread), the keys a block at a time: a running maximum and
+    // a sum rescaled when the maximum grows, so that no exp overflows and no (n, n_kv) block is
+    // held. Within a block the exponentials are float and vectorised, the sums across blocks
+    // double.
     const int64_t n = queries();
-    for (int64_t q0 = 0; q0 < n; q0 += kKeyBlock) {
-        const int64_t q1 = std::min(n, q0 + kKeyBlock);
+    const int64_t blocks = (n + kKeyBlock - 1) / kKeyBlock;
+    parallelFor(blocks, [&](int64_t block) {
+        const int64_t q0 = block * kKeyBlock, q1 = std::min(n, q0 + kKeyBlock);
         Eigen::VectorXd top = Eigen::VectorXd::Constant(q1 - q0, kHidden);
         Eigen::VectorXd sum = Eigen::VectorXd::Zero(q1 - q0);
         const auto [first, last] = m_mask.keyRange(q0, q1, keys());
@@ -66,48 +70,56 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
             const int64_t k1 = std::min(last, k0 + kKeyBlock);
             const RowMatrix s = scores(q0, q1, k0, k1);
             for (int64_t i = 0; i < q1 - q0; ++i) {
-                const double blockTop = double(s.row(i).maxCoeff());
-                if (blockTop == double(kHidden))
+                const float blockTop = s.row(i).maxCoeff();
+                if (blockTop == kHidden)
                     continue;
-                if (blockTop > top(i)) {
-                    sum(i) *= std::exp(top(i) - blockTop);
+                if (double(blockTop) > top(i)) {
+                    sum(i) *= std::exp(top(i) - double(blockTop));
                     top(i) = blockTop;
                 }
-                for (int64_t j = 0; j < k1 - k0; ++j)
-                    sum(i) += std::exp(double(s(i, j)) - top(i));
+                // exp(-inf) = 0 for the hidden keys.
+                sum(i) += double((s.row(i).array() - float(top(i))).exp().sum());
             }
         }
         for (int64_t i = 0; i < q1 - q0; ++i)
             if (sum(i) > 0.0)
                 m_logSumExp(q0 + i) = top(i) + std::log(sum(i));
-    }
+    });
 }
 
+// The keys a query hides are a run before its window and a run after it (or after itself):
+// set as two segments per row, not tested cell by cell.
 RowMatrix HeadTiles::scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
 {
     RowMatrix s = (m_q.middleRows(q0, q1 - q0) * m_k.middleRows(k0, k1 - k0).transpose()) * m_scale;
-    for (int64_t i = q0; i < q1; ++i)
-        for (int64_t j = k0; j < k1; ++j) {
-            float &cell = s(i - q0, j - k0);
-            if (!m_mask.visible(i, j))
-                cell = kHidden;
-            else if (m_mask.alibiSlope != 0.0)
-                cell += alibiBias(m_mask.alibiSlope, i, j);
-        }
+    for (int64_t i = q0; i < q1; ++i) {
+        auto row = s.row(i - q0);
+        const auto [first, last] = m_mask.keyRange(i, i + 1, keys());
+        const int64_t hideBefore = std::clamp(first, k0, k1) - k0;
+        const int64_t showUntil = std::clamp(last, k0, k1) - k0;
+        row.head(hideBefore).setConstant(kHidden);
+        row.segment(showUntil, row.size() - showUntil).setConstant(kHidden);
+        if (m_mask.alibiSlope != 0.0)
+            for (int64_t j = std::max(hideBefore, int64_t(0)); j < showUntil; ++j)
+                row(j) += alibiBias(m_mask.alibiSlope, i, k0 + j);
+    }
     return s;
 }
 
 RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
 {
     RowMatrix weights = scores(q0, q1, k0, k1);
-    for (int64_t i = 0; i < weights.rows(); ++i)
-        for (int64_t j = 0; j < weights.cols(); ++j) {
-            float &cell = weights(i, j);
-            cell = cell == kHidden ? kNaN : float(std::exp(double(cell) - m_logSumExp(q0 + i)));
-        }
+    for (int64_t i = 0; i < weights.rows(); ++i) {
+        auto row = weights.row(i).array();
+        const Eigen::Array<bool, 1, Eigen::Dynamic> hidden = row == kHidden;
+        row = (row - float(m_logSumExp(q0 + i))).exp();
+        row = hidden.select(kNaN, row);
+    }
     return weights;
 }
 
+// Row bins on every thread; within one, each block of keys reduced down its columns first
+// (vectorised), then the columns into their bins.
 RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
 {
     const int64_t n = queries(), nKv = keys();
@@ -115,33 +127,32 @@ RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
     cols = std::clamp<int64_t>(cols, 1, nKv);
     const std::vector<int64_t> colOf = binsOf(nKv, cols);
     RowMatrix result(rows, cols);
-    Eigen::MatrixXd sum(1, cols);
-    Eigen::MatrixXi count(1, cols);
-    for (int64_t r = 0; r < rows; ++r) {
+    parallelFor(rows, [&](int64_t r) {
         const int64_t q0 = r * n / rows, q1 = (r + 1) * n / rows;
         Eigen::RowVectorXf top = Eigen::RowVectorXf::Constant(cols, kHidden);
-        sum.setZero();
-        count.setZero();
+        Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(cols);
+        Eigen::RowVectorXi count = Eigen::RowVectorXi::Zero(cols);
         const auto [first, last] = m_mask.keyRange(q0, q1, nKv);
         for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
             const int64_t k1 = std::min(last, k0 + kKeyBlock);
             const RowMatrix block = region(q0, q1, k0, k1);
-            for (int64_t i = 0; i < block.rows(); ++i)
-                for (int64_t j = 0; j < block.cols(); ++j) {
-                    const float w = block(i, j);
-                    if (std::isnan(w))
-                        continue;
-                    const int64_t c = colOf[size_t(k0 + j)];
-                    top(c) = std::max(top(c), w);
-                    sum(0, c) += w;
-                    ++count(0, c);
-                }
+            const auto shown = block.array().isNaN() == false;
+            const Eigen::RowVectorXf columnTop =
+                shown.select(block.array(), kHidden).colwise().maxCoeff();
+            const Eigen::RowVectorXf columnSum = shown.select(block.array(), 0.0f).colwise().sum();
+            const Eigen::RowVectorXi columnCount = shown.cast<int>().colwise().sum();
+            for (int64_t j = 0; j < k1 - k0; ++j) {
+                const int64_t c = colOf[size_t(k0 + j)];
+                top(c) = std::max(top(c), columnTop(j));
+                sum(c) += double(columnSum(j));
+                count(c) += columnCount(j);
+            }
         }
         for (int64_t c = 0; c < cols; ++c)
-            result(r, c) = count(0, c) == 0          ? kNaN
+            result(r, c) = count(c) == 0             ? kNaN
                            : pooling == Pooling::Max ? top(c)
-                                                     : float(sum(0, c) / count(0, c));
-    }
+                                                     : float(sum(c) / count(c));
+    });
     return result;
 }
 
