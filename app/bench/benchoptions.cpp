@@ -156,8 +156,8 @@ Suites:
                  on a random 200 kB text; tokens_per_s = batch x context / median step
   long_context   one causal head of d_k 64 at n = 4096, 16384, 32768 tokens, from its queries
                  and keys without the (n, n) matrix (HeadTiles): the rows' log-sum-exps, a
-                 256 x 256 region, the whole max-pooled to 512 x 512; only when asked with
-                 --suite
+                 256 x 256 region, the whole max-pooled to 512 x 512, every row's sink, far
+                 and distance profile; only when asked with --suite
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
                  n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
                  max_stall_ms = longest gap of a 5 ms UI timer

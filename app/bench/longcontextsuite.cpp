@@ -61,6 +61,7 @@ std::vector<Measurement> LongContextSuite::run(const BenchOptions &options, std:
                 2.0 * 256 * 256 * kHeadDim);
             row("pooled_512",
                 clock.measure([&] { tiles->pooled(512, 512, HeadTiles::Pooling::Max); }), flops);
+            row("row_profiles", clock.measure([&] { tiles->rowProfiles(4, 1024); }), flops);
         }
     }
     return rows;

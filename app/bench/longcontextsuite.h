@@ -7,8 +7,9 @@ namespace headlens {
 
 /// "long_context" rows: HeadTiles on random rotated queries and keys of Qwen2.5-0.5B's head
 /// size (d_k = 64) at n tokens: the rows' log-sum-exps (what every tile needs first, O(n^2 d)),
-/// a 256 x 256 region at full resolution (a zoom to single cells), and the whole head
-/// max-pooled to 512 x 512 (the picture of the whole text). What issue 37's views would draw
+/// a 256 x 256 region at full resolution (a zoom to single cells), the whole head max-pooled
+/// to 512 x 512 (the picture of the whole text), and every row's sink, far and distance
+/// profile (RowProfiles). What issue 37's views would draw
 /// from; the (n, n) matrix is never held.
 class LongContextSuite : public Suite
 {

@@ -29,28 +29,6 @@ std::vector<int64_t> binsOf(int64_t count, int64_t bins)
 
 } // namespace
 
-bool TileMask::visible(int64_t query, int64_t key) const
-{
-    if (causal && key > query)
-        return false;
-    if (window > 0 && (key <= query - window || (!causal && key >= query + window)))
-        return false;
-    return true;
-}
-
-std::pair<int64_t, int64_t> TileMask::keyRange(int64_t q0, int64_t q1, int64_t keys) const
-{
-    int64_t first = 0, last = keys;
-    if (causal)
-        last = std::min(last, q1);
-    if (window > 0) {
-        first = std::max<int64_t>(0, q0 - window + 1);
-        if (!causal)
-            last = std::min(last, q1 - 1 + window);
-    }
-    return {std::min(first, last), last};
-}
-
 HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
     : m_q(std::move(q)), m_k(std::move(k)), m_scale(scale), m_mask(mask),
       m_logSumExp(Eigen::VectorXd::Constant(m_q.rows(), -std::numeric_limits<double>::infinity()))
@@ -154,6 +132,40 @@ RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
                                                      : float(sum(c) / count(c));
     });
     return result;
+}
+
+// Per block of queries (on every thread), each block of keys' weights folded into the four
+// sums with the keys' distances from each query.
+RowProfiles HeadTiles::rowProfiles(int64_t sinkTokens, int64_t far) const
+{
+    const int64_t n = queries();
+    RowProfiles p{Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n),
+                  Eigen::VectorXd::Zero(n)};
+    const int64_t blocks = (n + kKeyBlock - 1) / kKeyBlock;
+    parallelFor(blocks, [&](int64_t block) {
+        const int64_t q0 = block * kKeyBlock, q1 = std::min(n, q0 + kKeyBlock);
+        const auto [first, last] = m_mask.keyRange(q0, q1, keys());
+        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
+            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+            const RowMatrix w = region(q0, q1, k0, k1);
+            for (int64_t i = 0; i < w.rows(); ++i) {
+                const int64_t query = q0 + i;
+                for (int64_t j = 0; j < w.cols(); ++j) {
+                    const double weight = w(i, j);
+                    if (std::isnan(weight) || weight == 0.0)
+                        continue;
+                    const int64_t key = k0 + j, distance = std::abs(query - key);
+                    if (key < sinkTokens)
+                        p.sinkShare(query) += weight;
+                    if (distance >= far)
+                        p.farShare(query) += weight;
+                    p.meanDistance(query) += weight * double(distance);
+                    p.entropy(query) -= weight * std::log(weight);
+                }
+            }
+        }
+    });
+    return p;
 }
 
 } // namespace headlens

@@ -1,23 +1,13 @@
 // HeadTiles: one head's attention recomputed from its queries and keys, a region at a time.
 #pragma once
 
+#include "attention/rowprofiles.h"
+#include "attention/tilemask.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
 
 namespace headlens {
-
-/// Which keys a query sees and what is added to its scores, as the forward pass applies them.
-struct TileMask
-{
-    bool causal = true;
-    int window = 0;          ///< AttentionConfig::window: keys j <= i - w hidden; 0: none
-    double alibiSlope = 0.0; ///< ALiBi's bias slope * (j - i) (alibiBias); 0: none
-
-    bool visible(int64_t query, int64_t key) const;
-    /// The keys [first, last) any query of [q0, q1) can see, of `keys`.
-    std::pair<int64_t, int64_t> keyRange(int64_t q0, int64_t q1, int64_t keys) const;
-};
 
 /// softmax(q k^T * scale + bias) of one head without its (n, n_kv) matrix, for texts whose
 /// matrices do not fit (32,768 tokens: 4 GiB a head). Built from q (n, d) and k (n_kv, d), the
@@ -49,6 +39,9 @@ public:
     RowMatrix pooled(int64_t rows, int64_t cols, Pooling pooling) const;
     /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
     const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
+    /// What each query's row does at long range (RowProfiles), a block of keys at a time:
+    /// the first `sinkTokens` keys as the sinks, `far` tokens away or more as far.
+    RowProfiles rowProfiles(int64_t sinkTokens, int64_t far) const;
 
 private:
     /// Scaled, biased scores of [q0, q1) x [k0, k1); -infinity where masked.
