@@ -172,7 +172,7 @@ void CompareView::setComparison(std::shared_ptr<const ComparedRuns> runs, int ba
         draw(*m_runs->a, batchA, *m_runs->b, batchB);
         return;
     }
-    m_modelPanel->setRuns(*m_runs->modelA, *m_runs->modelB);
+    m_modelPanel->setRuns(*m_runs->modelA, *m_runs->modelB, m_runs->modelHeads);
     // The layer picked on the map stays through edits; at first the traced one.
     const int layers = m_runs->modelA->layers;
     drawLayer(m_layer >= 0 && m_layer < layers ? m_layer : m_runs->modelA->source.layer);

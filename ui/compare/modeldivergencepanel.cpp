@@ -41,9 +41,10 @@ ModelDivergencePanel::ModelDivergencePanel(QWidget *parent) : QWidget(parent)
             [this](int row, int col) { emit headChosen(row, col); });
 }
 
-void ModelDivergencePanel::setRuns(const ModelRun &a, const ModelRun &b)
+void ModelDivergencePanel::setRuns(const ModelRun &a, const ModelRun &b,
+                                   std::vector<HeadDifference> differences)
 {
-    m_differences = AttentionDifference::perHead(a.attention, b.attention);
+    m_differences = std::move(differences);
     RowMatrix divergence(a.layers, a.heads);
     double largest = 0.0;
     QStringList texts;

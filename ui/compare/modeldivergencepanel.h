@@ -28,8 +28,8 @@ public:
     explicit ModelDivergencePanel(QWidget *parent = nullptr);
 
     /// Two runs of the same tokens through models of one shape (modelComparisonProblem said
-    /// they compare).
-    void setRuns(const ModelRun &a, const ModelRun &b);
+    /// they compare) and their heads' differences (ComparedRuns::modelHeads).
+    void setRuns(const ModelRun &a, const ModelRun &b, std::vector<HeadDifference> differences);
     /// Outlines (layer, head) on the map.
     void setChosen(int layer, int head);
     void setPlotStyle(const PlotStyle &style);

@@ -4,10 +4,12 @@
 #include "attention/trace.h"
 #include "model/modelrun.h"
 #include "session/comparisonrequest.h"
+#include "stats/attentiondifference.h"
 
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace headlens {
 
@@ -22,6 +24,10 @@ struct ComparedRuns
     /// A comparison of two models (ComparedChange::Model): every layer of each, of the same
     /// shape and tokens (modelComparisonProblem); null otherwise.
     std::shared_ptr<const ModelRun> modelA, modelB;
+    /// With two models: every head's difference (AttentionDifference::perHead of their
+    /// attention, index layer * h + head), worked out in the worker: a layers x heads map of a
+    /// 1,000-token text is seconds of logarithms.
+    std::vector<HeadDifference> modelHeads;
 };
 
 } // namespace headlens

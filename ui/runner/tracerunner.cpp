@@ -244,6 +244,8 @@ void TraceRunner::compare(quint64 generation, const TraceJob &job, const TraceRu
         if (b.change == ComparedChange::Model) {
             runs->modelA = a.model;
             runs->modelB = std::move(runB.model);
+            runs->modelHeads =
+                AttentionDifference::perHead(runs->modelA->attention, runs->modelB->attention);
         }
         runs->request = b;
         runs->description = QString::fromStdString(describeComparison(job, b));
