@@ -51,7 +51,9 @@ void *withKernelForThisProcessor(void *handle, std::string &note)
         return handle;
     dlclose(handle); // nothing else in the process holds it: it unloads
     // Read by OpenBLAS's constructor alone: set for the load, then removed, so that the
-    // programs this process starts choose for themselves.
+    // programs this process starts choose for themselves. setenv races a getenv on another
+    // thread (glibc does not guard it); it happens once, at the first product, and only on a
+    // processor this OpenBLAS does not know.
     setenv("OPENBLAS_CORETYPE", better.c_str(), 1);
     void *reloaded = openOpenBlas();
     unsetenv("OPENBLAS_CORETYPE");
