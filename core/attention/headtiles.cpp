@@ -43,9 +43,7 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
         const int64_t q0 = block * kKeyBlock, q1 = std::min(n, q0 + kKeyBlock);
         Eigen::VectorXd top = Eigen::VectorXd::Constant(q1 - q0, kHidden);
         Eigen::VectorXd sum = Eigen::VectorXd::Zero(q1 - q0);
-        const auto [first, last] = m_mask.keyRange(q0, q1, keys());
-        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
-            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+        forKeyBlocks(q0, q1, [&](int64_t k0, int64_t k1) {
             const RowMatrix s = scores(q0, q1, k0, k1);
             for (int64_t i = 0; i < q1 - q0; ++i) {
                 const float blockTop = s.row(i).maxCoeff();
@@ -58,11 +56,19 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
                 // exp(-inf) = 0 for the hidden keys.
                 sum(i) += double((s.row(i).array() - float(top(i))).exp().sum());
             }
-        }
+        });
         for (int64_t i = 0; i < q1 - q0; ++i)
             if (sum(i) > 0.0)
                 m_logSumExp(q0 + i) = top(i) + std::log(sum(i));
     });
+}
+
+void HeadTiles::forKeyBlocks(int64_t q0, int64_t q1,
+                             const std::function<void(int64_t, int64_t)> &body) const
+{
+    const auto [first, last] = m_mask.keyRange(q0, q1, keys());
+    for (int64_t k0 = first; k0 < last; k0 += kKeyBlock)
+        body(k0, std::min(last, k0 + kKeyBlock));
 }
 
 // The keys a query hides are a run before its window and a run after it (or after itself):
@@ -110,9 +116,7 @@ RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
         Eigen::RowVectorXf top = Eigen::RowVectorXf::Constant(cols, kHidden);
         Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(cols);
         Eigen::RowVectorXi count = Eigen::RowVectorXi::Zero(cols);
-        const auto [first, last] = m_mask.keyRange(q0, q1, nKv);
-        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
-            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+        forKeyBlocks(q0, q1, [&](int64_t k0, int64_t k1) {
             const RowMatrix block = region(q0, q1, k0, k1);
             const auto shown = block.array().isNaN() == false;
             const Eigen::RowVectorXf columnTop =
@@ -125,7 +129,7 @@ RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
                 sum(c) += double(columnSum(j));
                 count(c) += columnCount(j);
             }
-        }
+        });
         for (int64_t c = 0; c < cols; ++c)
             result(r, c) = count(c) == 0             ? kNaN
                            : pooling == Pooling::Max ? top(c)
@@ -144,9 +148,7 @@ RowProfiles HeadTiles::rowProfiles(int64_t sinkTokens, int64_t far) const
     const int64_t blocks = (n + kKeyBlock - 1) / kKeyBlock;
     parallelFor(blocks, [&](int64_t block) {
         const int64_t q0 = block * kKeyBlock, q1 = std::min(n, q0 + kKeyBlock);
-        const auto [first, last] = m_mask.keyRange(q0, q1, keys());
-        for (int64_t k0 = first; k0 < last; k0 += kKeyBlock) {
-            const int64_t k1 = std::min(last, k0 + kKeyBlock);
+        forKeyBlocks(q0, q1, [&](int64_t k0, int64_t k1) {
             const RowMatrix w = region(q0, q1, k0, k1);
             for (int64_t i = 0; i < w.rows(); ++i) {
                 const int64_t query = q0 + i;
@@ -163,7 +165,7 @@ RowProfiles HeadTiles::rowProfiles(int64_t sinkTokens, int64_t far) const
                     p.entropy(query) -= weight * std::log(weight);
                 }
             }
-        }
+        });
     });
     return p;
 }

@@ -6,6 +6,7 @@
 #include "tensor/tensor.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace headlens {
 
@@ -44,6 +45,9 @@ public:
     RowProfiles rowProfiles(int64_t sinkTokens, int64_t far) const;
 
 private:
+    /// body(k0, k1) for each block of at most kKeyBlock keys that queries [q0, q1) can see.
+    void forKeyBlocks(int64_t q0, int64_t q1,
+                      const std::function<void(int64_t, int64_t)> &body) const;
     /// Scaled, biased scores of [q0, q1) x [k0, k1); -infinity where masked.
     RowMatrix scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
 

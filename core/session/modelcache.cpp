@@ -11,8 +11,8 @@ ModelSource ModelCache::resolve(ModelSource source, Slot slot)
         return source;
     std::error_code error; // a missing path is reported by ModelOpener::open, by name
     const auto time = std::filesystem::last_write_time(source.path, error);
-    Entry &entry = m_slots[slot == Slot::A ? 0 : 1];
-    const Entry &other = m_slots[slot == Slot::A ? 1 : 0];
+    Entry &entry = m_slots[int(slot)];
+    const Entry &other = m_slots[1 - int(slot)];
     if (!entry.holds(source.path, time)) {
         entry = Entry(); // free the old weights before reading the new ones
         if (other.holds(source.path, time)) {
@@ -30,7 +30,7 @@ ModelSource ModelCache::resolve(ModelSource source, Slot slot)
 
 void ModelCache::release(Slot slot)
 {
-    m_slots[slot == Slot::A ? 0 : 1] = Entry();
+    m_slots[int(slot)] = Entry();
 }
 
 } // namespace headlens

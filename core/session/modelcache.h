@@ -19,8 +19,8 @@ class ModelCache
 public:
     enum class Slot
     {
-        A,
-        B
+        A = 0, ///< indexes m_slots
+        B = 1
     };
 
     /// `source` with its model set, opened with ModelOpener into `slot` when needed (B the

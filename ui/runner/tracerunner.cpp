@@ -135,10 +135,12 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
         if (m_traceComputedHook)
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));
+        // Model B, as large as A, goes once no comparison of models asks for it (the tab hidden,
+        // or another kind of B); letting an empty slot go costs nothing.
+        if (!b.wanted() || b.change != ComparedChange::Model)
+            m_session->releaseSecondModel();
         if (b.wanted())
             compare(generation, job, run, b);
-        else if (m_secondModelHeld)
-            releaseSecondModel();
         analyse(generation, std::move(run.trace), std::move(run.parameters));
         return;
     } catch (const Cancelled &) {
@@ -188,14 +190,6 @@ TraceRun TraceRunner::runWithEffect(const TraceJob &job,
 }
 
 // Runs in the worker; hands the run's parts to the UI thread, where an obsolete one is dropped.
-// The worker's session lets model B go once no comparison asks for it (the tab hidden, or
-// another kind of B): its weights are as large as A's.
-void TraceRunner::releaseSecondModel()
-{
-    m_session->releaseSecondModel();
-    m_secondModelHeld = false;
-}
-
 void TraceRunner::deliver(quint64 generation, TraceRun &run,
                           std::shared_ptr<const AblationEffect> effect)
 {
@@ -227,11 +221,8 @@ void TraceRunner::deliver(quint64 generation, TraceRun &run,
 void TraceRunner::compare(quint64 generation, const TraceJob &job, const TraceRun &a,
                           const ComparisonRequest &b)
 {
-    if (b.change != ComparedChange::Model && m_secondModelHeld)
-        releaseSecondModel();
     QString message;
     try {
-        m_secondModelHeld = m_secondModelHeld || b.change == ComparedChange::Model;
         TraceRun runB = m_session->run(comparisonJob(job, b),
                                        [&](double) { return generation == m_generation.load(); });
         if (b.change == ComparedChange::Model)

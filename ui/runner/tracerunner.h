@@ -122,8 +122,6 @@ private:
     /// Runs in the worker after A's trace: B's run and its delivery (or why it failed).
     void compare(quint64 generation, const TraceJob &job, const TraceRun &a,
                  const ComparisonRequest &b);
-    /// Runs in the worker: the session's model B goes.
-    void releaseSecondModel();
     /// The job's run, and the same job's without its interventions first (for effectReady).
     TraceRun runWithEffect(const TraceJob &job, const std::function<bool(double)> &progress,
                            std::shared_ptr<const AblationEffect> &effect);
@@ -143,7 +141,6 @@ private:
     Tensor m_means;                 ///< see setMeanSource
     std::shared_ptr<const OpenedModel> m_meansModel;
     std::unique_ptr<Session> m_session; ///< used only in m_worker; keeps the opened model
-    bool m_secondModelHeld = false;     ///< worker only: the session may hold a model B
     std::atomic<quint64> m_generation{0};
     std::atomic<bool> m_comparisonWanted{true}; ///< read in m_worker
     std::function<void()> m_traceComputedHook;  ///< see setTraceComputedHook; called in m_worker
