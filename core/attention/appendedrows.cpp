@@ -35,11 +35,14 @@ Tensor computeAppendedRows(const AttentionConfig &config, const AttentionInput &
     std::memcpy(values + pastLength * widthV, qkv.v.data(), sizeof(float) * size_t(qkv.v.numel()));
     d.nKv = pastLength + d.n;
     d.queryOffset = pastLength;
-    const Tensor mask = buildMask(config, input, d);
+    const LeanMask mask = leanMaskOf(config, input, d);
     const int64_t group = d.h / d.hKv;
-    const HeadInputs in{
-        HeadRows::interleaved(qkv.q, d.h), HeadRows::interleaved(keys, d.nKv, widthK, d.hKv, group),
-        HeadRows::interleaved(values, d.nKv, widthV, d.hKv, group), mask, anyMasked(mask)};
+    const HeadInputs in{HeadRows::interleaved(qkv.q, d.h),
+                        HeadRows::interleaved(keys, d.nKv, widthK, d.hKv, group),
+                        HeadRows::interleaved(values, d.nKv, widthV, d.hKv, group),
+                        mask.tensor,
+                        mask.masked,
+                        mask.rule ? &*mask.rule : nullptr};
     const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
     if (keep.context)
         std::memcpy(keep.context, heads.context.data(),

@@ -285,16 +285,21 @@ Tensor computeLayerOutput(const AttentionConfig &config, const AttentionInput &i
         rope->rotateProjection(qkv.q);
         rope->rotateProjection(qkv.k);
     }
+    if (keep.queries)
+        std::memcpy(keep.queries, qkv.q.data(), sizeof(float) * size_t(qkv.q.numel()));
     if (keep.keys)
         std::memcpy(keep.keys, qkv.k.data(), sizeof(float) * size_t(qkv.k.numel()));
     if (keep.values)
         std::memcpy(keep.values, qkv.v.data(), sizeof(float) * size_t(qkv.v.numel()));
     reportProgress(options, 0.2);
-    const Tensor mask = buildMask(config, input, d);
+    const LeanMask mask = leanMaskOf(config, input, d);
     const int64_t group = d.h / d.hKv;
     const HeadInputs in{HeadRows::interleaved(qkv.q, d.h),
                         HeadRows::interleaved(qkv.k, d.hKv, group),
-                        HeadRows::interleaved(qkv.v, d.hKv, group), mask, anyMasked(mask)};
+                        HeadRows::interleaved(qkv.v, d.hKv, group),
+                        mask.tensor,
+                        mask.masked,
+                        mask.rule ? &*mask.rule : nullptr};
     const HeadTensors heads = attendAllHeads(config, weights, input, in, d, keep, options);
     if (keep.context)
         std::memcpy(keep.context, heads.context.data(),

@@ -5,6 +5,7 @@
 #include "attention/attentioninput.h"
 #include "attention/attentionweights.h"
 #include "attention/headinterventions.h"
+#include "attention/softmaxblock.h"
 #include "attention/trace.h"
 
 #include <functional>
@@ -37,6 +38,12 @@ struct AttentionRecord
     /// (computeAppendedRows).
     float *keys = nullptr;
     float *values = nullptr;
+    /// When set: b*n*h*d_k floats that receive the queries, (b, n, h*d_k) after q/k norms and
+    /// RoPE: with the keys, what any head's attention can be computed again from (HeadTiles).
+    float *queries = nullptr;
+    /// When set: sees every block of attention rows right after their softmax (a long text's
+    /// statistics, row normalisers and pooled grids, kept instead of its matrices).
+    SoftmaxObserver observe = nullptr;
 };
 
 struct TraceOptions

@@ -149,6 +149,21 @@ bool anyMasked(const Tensor &mask)
     return std::any_of(p, p + mask.numel(), [](float v) { return v != 0.0f; });
 }
 
+LeanMask leanMaskOf(const AttentionConfig &config, const AttentionInput &input,
+                    const ForwardDims &d)
+{
+    LeanMask lean;
+    if (!input.keyPaddingMask.isEmpty() || input.isCrossAttention()) {
+        lean.tensor = buildMask(config, input, d);
+        lean.masked = anyMasked(lean.tensor);
+        return lean;
+    }
+    lean.rule = TileMask::of(config);
+    for (int64_t i = d.queryOffset; i < d.queryOffset + d.n && !lean.masked; ++i)
+        lean.masked = lean.rule->keyRange(i, i + 1, d.nKv) != std::pair<int64_t, int64_t>(0, d.nKv);
+    return lean;
+}
+
 Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d)
 {
     Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});

@@ -6,6 +6,7 @@
 #include "attention/attentioninput.h"
 #include "attention/attentionweights.h"
 #include "attention/rotaryembedding.h"
+#include "attention/tilemask.h"
 #include "tensor/tensor.h"
 
 #include <optional>
@@ -69,6 +70,20 @@ Tensor buildMask(const AttentionConfig &config, const AttentionInput &input, con
 
 /// True when any entry of `mask` is set.
 bool anyMasked(const Tensor &mask);
+
+/// The mask of a pass that keeps no trace (computeLayerOutput, computeAppendedRows).
+struct LeanMask
+{
+    Tensor tensor;                ///< buildMask's, only when some key is padding or cross
+    std::optional<TileMask> rule; ///< otherwise the causal mask and window as a rule
+    bool masked = false;          ///< whether any key is hidden from any query
+};
+
+/// buildMask's mask for `input` as a rule where one serves (one sequence, or several without
+/// padding, attending to themselves): what keeps a long text's pass free of its (n, n_kv)
+/// tensor; the tensor otherwise.
+LeanMask leanMaskOf(const AttentionConfig &config, const AttentionInput &input,
+                    const ForwardDims &d);
 
 /// output (b, n, d_model) = bias + sum over heads of contributions (b, h, n, d_model), the heads
 /// added in order for each token.

@@ -36,6 +36,7 @@ struct HeadPass
     float keep;
     CounterRandom random;
     std::vector<double> alibiSlopes; ///< one per head with ALiBi, empty otherwise
+    const SoftmaxObserver &observe;  ///< AttentionRecord::observe, may be empty
 
     /// Whether the scores differ from the raw products (and so need their own storage).
     bool shifted() const { return scaled || !alibiSlopes.empty(); }
@@ -107,6 +108,22 @@ void shiftScores(const HeadPass &p, ScoreBlocks &s, int64_t head, int64_t first)
             s.scores(r, j) += alibiBias(slope, p.d.queryOffset + first + r, j);
 }
 
+/// The masked scores of a block whose first query is `query`: each row's keys outside the
+/// rule's visible range at -inf, the rest as scored.
+void hideByRule(const TileMask &rule, int64_t query, ScoreBlocks &s)
+{
+    const float negInf = -std::numeric_limits<float>::infinity();
+    const int64_t keys = s.scores.cols();
+    for (int64_t r = 0; r < s.scores.rows(); ++r) {
+        const auto [first, last] = rule.keyRange(query + r, query + r + 1, keys);
+        auto out = s.maskedScores.row(r);
+        if (out.data() != s.scores.row(r).data())
+            out = s.scores.row(r);
+        out.head(first).setConstant(negInf);
+        out.tail(keys - last).setConstant(negInf);
+    }
+}
+
 /// Scores to weighted sums for `rows` queries from `first` of head `head` of sequence `b`:
 /// the one per-head path of every record level. `context` is (rows, d_v).
 void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, int64_t head,
@@ -117,13 +134,18 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
     assignProduct(productBackend(rows, k.rows(), k.cols()), s.raw,
                   p.in.q.matrix(b, head).middleRows(first, rows), k, Operand::Transposed);
     shiftScores(p, s, head, first);
-    if (p.masked)
+    if (p.in.rule)
+        hideByRule(*p.in.rule, p.d.queryOffset + first, s);
+    else if (p.masked)
         s.maskedScores = (p.in.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
                              .select(negInf, s.scores.array());
     Vector rowMax, logNormalizer;
     softmaxRows(s.maskedScores, s.softmax, rowMax, logNormalizer, p.masked);
     if (stats)
         stats->addSoftmaxRows(s.softmax, s.maskedScores, rowMax, logNormalizer, first);
+    if (p.observe)
+        p.observe(
+            {b, head, p.d.queryOffset + first, s.softmax, s.maskedScores, rowMax, logNormalizer});
     if (p.dropout) {
         // Numbered by position in the whole sequence, so appended rows drop what a pass over
         // every row drops there.
@@ -285,7 +307,8 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                      CounterRandom(config.seed, kDropoutStream),
                      config.attentionPositions == AttentionPositions::Alibi
                          ? alibiSlopes(config.heads)
-                         : std::vector<double>()};
+                         : std::vector<double>(),
+                     keep.observe};
     HeadTensors t = allocateHeadTensors(d, p, keep.record);
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};

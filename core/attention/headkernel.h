@@ -5,6 +5,7 @@
 #include "attention/attentionforward.h"
 #include "attention/attentionweights.h"
 #include "attention/forwardsteps.h"
+#include "attention/tilemask.h"
 #include "stats/headstats.h"
 
 #include <vector>
@@ -46,8 +47,12 @@ struct HeadInputs
     HeadRows q;         ///< (n, d_k) per (b, head), rotated when RoPE is on
     HeadRows k;         ///< (n_kv, d_k) of the head's K/V head, rotated when RoPE is on
     HeadRows v;         ///< (n_kv, d_v) of the head's K/V head
-    const Tensor &mask; ///< (b, n, n_kv), 1 = masked
-    bool masked;        ///< whether any entry of `mask` is set
+    const Tensor &mask; ///< (b, n, n_kv), 1 = masked; unread when `rule` is set
+    bool masked;        ///< whether any entry of `mask` is set (or `rule` hides a key)
+    /// When set, the keys hidden from each query by this rule instead of `mask`: a long text's
+    /// (n, n_kv) mask would not fit (4 GiB at 32,768 tokens), and without padding the causal
+    /// mask and the window are each row's one range of visible keys.
+    const TileMask *rule = nullptr;
 };
 
 /// What the per-head pass writes. Steps that change nothing (no scaling, no mask, no dropout)

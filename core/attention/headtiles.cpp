@@ -3,6 +3,8 @@
 #include "attention/headtiles.h"
 
 #include "attention/alibi.h"
+#include "linalg/gemmdispatch.h"
+#include "linalg/matrixproduct.h"
 #include "util/workteam.h"
 
 #include <algorithm>
@@ -63,6 +65,12 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask)
     });
 }
 
+HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask,
+                     Eigen::VectorXd logSumExp)
+    : m_q(std::move(q)), m_k(std::move(k)), m_scale(scale), m_mask(mask),
+      m_logSumExp(std::move(logSumExp))
+{}
+
 void HeadTiles::forKeyBlocks(int64_t q0, int64_t q1,
                              const std::function<void(int64_t, int64_t)> &body) const
 {
@@ -75,7 +83,13 @@ void HeadTiles::forKeyBlocks(int64_t q0, int64_t q1,
 // set as two segments per row, not tested cell by cell.
 RowMatrix HeadTiles::scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
 {
-    RowMatrix s = (m_q.middleRows(q0, q1 - q0) * m_k.middleRows(k0, k1 - k0).transpose()) * m_scale;
+    // The product the forward pass uses (HeadKernel), so that a tile's scores are the pass's to
+    // the bit where both choose one backend: the weights then differ from the pass's matrix by
+    // the rounding of one exp, not of a d_k-long sum in another order.
+    RowMatrix s(q1 - q0, k1 - k0);
+    assignProduct(GemmDispatch::shared().backendFor(q1 - q0, k1 - k0, m_q.cols()), s,
+                  m_q.middleRows(q0, q1 - q0), m_k.middleRows(k0, k1 - k0), Operand::Transposed);
+    s *= m_scale;
     for (int64_t i = q0; i < q1; ++i) {
         auto row = s.row(i - q0);
         const auto [first, last] = m_mask.keyRange(i, i + 1, keys());

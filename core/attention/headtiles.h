@@ -29,6 +29,9 @@ public:
     static constexpr int64_t kKeyBlock = 512;
 
     HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask);
+    /// The same with each row's log-sum-exp given, (n): those the forward pass found while it
+    /// computed the rows (TiledAttention), so that no pass over the keys is needed.
+    HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask, Eigen::VectorXd logSumExp);
 
     int64_t queries() const { return m_q.rows(); }
     int64_t keys() const { return m_k.rows(); }

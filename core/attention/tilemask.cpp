@@ -1,9 +1,16 @@
 // TileMask: the causal mask and the sliding window, as AttentionConfig defines them.
 #include "attention/tilemask.h"
 
+#include "attention/attentionconfig.h"
+
 #include <algorithm>
 
 namespace headlens {
+
+TileMask TileMask::of(const AttentionConfig &config, double alibiSlope)
+{
+    return {config.causal, config.window, alibiSlope};
+}
 
 bool TileMask::visible(int64_t query, int64_t key) const
 {

@@ -7,6 +7,7 @@
 #include "attention/trace.h"
 #include "model/maskfill.h"
 #include "model/modelsource.h"
+#include "model/tiledattention.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
 #include "stats/tokenroles.h"
@@ -39,6 +40,10 @@ struct ModelRun
     /// that computed them (TransformerRun::attention for GPT-2), never a second copy; keys after
     /// the query hold their probability 0 when `causal`: views draw them masked.
     Tensor attention;
+    /// Set instead of `attention` (which is then empty) for a text whose matrices would take
+    /// more than TiledAttention::matrixLimit(): every head's pooled grids, and any region of
+    /// any head computed on demand. No layer is traced then (layerTrace is null).
+    std::shared_ptr<const TiledAttention> tiles;
     /// (L, n, d_model) what each layer's attention read, when the family keeps it so that
     /// another layer can be traced without running the model again (OpenedModel::retrace);
     /// empty otherwise. A handle on the pass's storage.
@@ -94,7 +99,10 @@ struct ModelRun
     /// tokens computes only its new ones (OpenedModel::extend); null for a toy model.
     std::shared_ptr<const TransformerRun> pass;
 
-    /// Head `head` of layer `layer`, (n, n). Precondition: layer < layers, head < heads.
+    /// Whether the run keeps tiles instead of every head's matrix.
+    bool tiled() const { return tiles != nullptr; }
+    /// Head `head` of layer `layer`, (n, n). Precondition: layer < layers, head < heads, not
+    /// tiled().
     ConstRowMatrixMap probabilities(int layer, int head) const
     {
         return attention.matrix({layer, head});

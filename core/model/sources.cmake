@@ -12,6 +12,8 @@ target_sources(headlens_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/weightproducts.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelweights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/memoryneeds.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tiledattention.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tiledlayerrecorder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/modelops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformermodel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformerpass.cpp

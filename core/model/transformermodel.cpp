@@ -170,6 +170,12 @@ void TransformerModel::checkRequest(const ModelInput &input,
                              " (type_vocab_size), so it reads one text, not a pair. Leave "
                              "sentence B empty.");
     options.interventions.check(m_spec.layers, m_spec.heads, int64_t(ids.size()), m_spec.headDim());
+    if (options.tiled && options.viewedLayer != -1)
+        throw InputError("A text kept as tiles (" + std::to_string(ids.size()) +
+                         " tokens) traces no layer step by step: its trace would hold " +
+                         std::to_string(m_spec.heads) + " matrices of " +
+                         std::to_string(ids.size()) + " x " + std::to_string(ids.size()) +
+                         ". Trace a shorter text.");
     if (options.viewedLayer < -1 || options.viewedLayer >= m_spec.layers)
         throw InputError("There is no layer " + std::to_string(options.viewedLayer) + ": this " +
                          family + " has layers 0 to " + std::to_string(m_spec.layers - 1) + ".");
@@ -213,8 +219,10 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
         run.segments.push_back(input.segment(i));
     }
     run.viewedLayer = options.viewedLayer;
-    run.attention =
-        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
+    run.roles = rolesOf(run);
+    if (!options.tiled)
+        run.attention =
+            Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
     run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
     run.interventions = options.interventions;
     const AttentionConfig config = attentionConfig();
@@ -226,10 +234,14 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
             Shape{{"layer", layers}, {"h", h}, {"n", n}, {"d_v", m_spec.headDim()}});
     if (options.keepResidualStream)
         run.residualStream = perLayer("d_model", d);
-    if (options.keepKeyValues) {
-        const std::string kv = config.kvHeadCount() == config.heads ? "h" : "h_kv";
+    const std::string kv = config.kvHeadCount() == config.heads ? "h" : "h_kv";
+    if (options.keepKeyValues || options.tiled)
         run.keys = perLayer(kv + "*d_k", config.kvHeadCount() * config.headDimK());
+    if (options.keepKeyValues)
         run.values = perLayer(kv + "*d_v", config.kvHeadCount() * config.headDimV());
+    if (options.tiled) {
+        run.tiles = TiledAttention::layOut(config, int(layers), n, run.keys, options.pooledBins);
+        run.headStats.resize(size_t(layers * h));
     }
     return run;
 }
@@ -294,12 +306,18 @@ void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &at
     x = norm(x, block.norm2Weight, block.norm2Bias);
 }
 
-void TransformerModel::addHeadStats(TransformerRun &run) const
+TokenRoles TransformerModel::rolesOf(const TransformerRun &run) const
 {
     const SpecialTokens &special = m_spec.family->special;
     const int cls = special.cls.empty() ? -1 : m_tokenizer.idOf(special.cls);
     const int sep = special.sep.empty() ? -1 : m_tokenizer.idOf(special.sep);
-    run.roles = TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
+    return TokenRoles::of(run.tokenIds, run.tokens, cls, sep);
+}
+
+void TransformerModel::addHeadStats(TransformerRun &run) const
+{
+    if (!run.tiles.empty())
+        return; // each layer's pass recorded them (TiledLayerRecorder)
     const TokenRoles &roles = run.roles;
     const int64_t n = int64_t(run.tokenIds.size()), heads = m_spec.heads,
                   count = m_spec.layers * heads;

@@ -170,6 +170,10 @@ private:
                       TransformerRun &run) const;
     /// Every head's statistics, with the [CLS], [SEP] and punctuation shares.
     void addHeadStats(TransformerRun &run) const;
+    /// Which of the run's tokens are [CLS], [SEP] or punctuation.
+    TokenRoles rolesOf(const TransformerRun &run) const;
+    /// attentionOutput of a tiled run's layer: no matrix, the tiles recorded on the way.
+    RowMatrix tiledAttentionOutput(int layer, TransformerRun &run) const;
     void checkRequest(const ModelInput &input, const TransformerRunOptions &options) const;
 
     /// The tokenizer's ids fit the embedding; the names are the files to blame.

@@ -54,12 +54,16 @@ std::vector<int> TransformerOpenedModel::encode(const std::string &text) const
 }
 
 TransformerRunOptions
-TransformerOpenedModel::optionsFor(int layer, const HeadInterventions &interventions,
+TransformerOpenedModel::optionsFor(const ModelInput &input, int layer,
+                                   const HeadInterventions &interventions,
                                    const std::function<bool(double)> &progress) const
 {
     TransformerRunOptions options;
     options.interventions = interventions;
-    options.viewedLayer = layer;
+    options.tiled =
+        TiledAttention::matrixBytes(m_model.spec().layers, m_model.spec().heads,
+                                    int64_t(input.tokenIds.size())) > TiledAttention::matrixLimit();
+    options.viewedLayer = options.tiled ? -1 : layer;
     options.topK = kTopPredictions;
     options.progress = progress;
     options.keepKeyValues = m_model.attentionConfig().causal;
@@ -75,7 +79,7 @@ TransformerOpenedModel::run(const ModelInput &input, int layer,
                             const std::function<bool(double)> &progress) const
 {
     return modelRunOf(std::make_shared<const TransformerRun>(
-                          m_model.run(input, optionsFor(layer, interventions, progress))),
+                          m_model.run(input, optionsFor(input, layer, interventions, progress))),
                       layer);
 }
 
@@ -86,9 +90,10 @@ TransformerOpenedModel::extend(const ModelRun &previous, const ModelInput &input
 {
     if (!previous.pass)
         return run(input, layer, interventions, progress);
-    return modelRunOf(std::make_shared<const TransformerRun>(m_model.extend(
-                          *previous.pass, input, optionsFor(layer, interventions, progress))),
-                      layer);
+    return modelRunOf(
+        std::make_shared<const TransformerRun>(m_model.extend(
+            *previous.pass, input, optionsFor(input, layer, interventions, progress))),
+        layer);
 }
 
 std::shared_ptr<ModelRun>
@@ -104,6 +109,8 @@ TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, i
     run->tokens = pass->tokens;
     run->segments = pass->segments;
     run->attention = pass->attention; // handles on the same storage
+    if (!pass->tiles.empty())
+        run->tiles = std::shared_ptr<const TiledAttention>(pass, &pass->tiles);
     run->layerInputs = pass->layerInputs;
     run->interventions = pass->interventions;
     run->causal = m_model.attentionConfig().causal;
@@ -117,7 +124,8 @@ TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, i
     run->firstLogits = firstLogitsOf(*pass);
     run->noMaskHead = pass->noMaskHead;
     // Aliasing: the trace is read where the TransformerRun holds it, which it keeps alive.
-    run->layerTrace = std::shared_ptr<const Trace>(pass, &pass->layerTrace);
+    if (pass->viewedLayer >= 0)
+        run->layerTrace = std::shared_ptr<const Trace>(pass, &pass->layerTrace);
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
     const ModelSpec &spec = m_model.spec();
     run->settingsSummary =
@@ -133,6 +141,9 @@ TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
     if (previous.layerInputs.isEmpty())
         return run({previous.tokenIds, previous.segments}, layer, previous.interventions, progress);
     auto run = std::make_shared<ModelRun>(previous);
+    run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+    if (previous.tiled())
+        return run; // a long text's layers are not traced; its tiles stand
     run->layerTrace = std::make_shared<const Trace>(
         m_model.traceLayer(previous.layerInputs, previous.tokens, layer,
                            previous.interventions.empty() ? nullptr : &previous.interventions));

@@ -56,8 +56,11 @@ public:
     std::string tokenBytes(int id) const override;
 
 private:
-    /// What run() and extend() ask of the pass: a causal model keeps its keys and values.
-    TransformerRunOptions optionsFor(int layer, const HeadInterventions &interventions,
+    /// What run() and extend() ask of the pass for `input`: a causal model keeps its keys and
+    /// values; a text whose matrices would pass TiledAttention::matrixLimit() keeps tiles and
+    /// traces no layer.
+    TransformerRunOptions optionsFor(const ModelInput &input, int layer,
+                                     const HeadInterventions &interventions,
                                      const std::function<bool(double)> &progress) const;
     /// The family-neutral run reading `pass`'s tensors, tracing `layer`.
     std::shared_ptr<ModelRun> modelRunOf(std::shared_ptr<const TransformerRun> pass,

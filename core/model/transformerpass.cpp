@@ -5,6 +5,7 @@
 #include "attention/attentionforward.h"
 #include "attention/stepdescriptions.h"
 #include "model/modelops.h"
+#include "model/tiledlayerrecorder.h"
 #include "model/weightproducts.h"
 
 #include <cstring>
@@ -39,6 +40,8 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
 {
     if (layer == run.viewedLayer)
         return tracedAttentionOutput(layer, run);
+    if (!run.tiles.empty())
+        return tiledAttentionOutput(layer, run);
     const AttentionConfig config = attentionConfig();
     const AttentionWeights &weights = m_weights.layers[size_t(layer)].attention;
     const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads,
@@ -77,6 +80,33 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
             std::memcpy(context + (head * n + first) * dV, newContext.data() + head * rows * dV,
                         sizeof(float) * size_t(rows * dV));
     }
+    return output;
+}
+
+RowMatrix TransformerModel::tiledAttentionOutput(int layer, TransformerRun &run) const
+{
+    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads,
+                  dV = m_spec.headDim();
+    TiledAttention &tiles = run.tiles;
+    TiledLayerRecorder recorder(tiles, layer, run.roles);
+    AttentionRecord keep{Record::OutputOnly};
+    keep.context =
+        run.headOutputs.isEmpty() ? nullptr : run.headOutputs.data() + layer * h * n * dV;
+    keep.queries = tiles.queries.data() +
+                   layer * tiles.queries.shape().size(1) * tiles.queries.shape().size(2);
+    keep.keys = run.keys.data() + layer * n * run.keys.shape().size(2);
+    keep.values =
+        run.values.isEmpty() ? nullptr : run.values.data() + layer * n * run.values.shape().size(2);
+    keep.observe = recorder.observer();
+    TraceOptions options;
+    options.interventions = run.interventions.empty() ? nullptr : &run.interventions;
+    options.layer = layer;
+    const RowMatrix output =
+        computeLayerOutput(attentionConfig(),
+                           layerInput(run.layerInputs.data() + layer * n * d, n, d),
+                           m_weights.layers[size_t(layer)].attention, keep, options)
+            .matrix({0});
+    recorder.finish(run.headStats.data() + layer * h);
     return output;
 }
 

@@ -59,6 +59,9 @@ int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const M
                       previous.keys.shape().size(2) == config.kvHeadCount() * config.headDimK() &&
                       (!options.keepHeadOutputs || !previous.headOutputs.isEmpty()) &&
                       (!options.keepResidualStream || !previous.residualStream.isEmpty());
+    // A tiled run's normalisers, grids and statistics are not kept per row to go on from.
+    if (options.tiled || !previous.tiles.empty())
+        return 0;
     if (!config.causal || !kept || !options.keepKeyValues || input.tokenIds.empty() ||
         options.logitsForEveryPosition || !rowByRow(options.interventions) ||
         options.interventions.items != previous.interventions.items ||

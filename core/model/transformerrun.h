@@ -4,6 +4,7 @@
 #include "attention/headinterventions.h"
 #include "attention/trace.h"
 #include "model/maskfill.h"
+#include "model/tiledattention.h"
 #include "model/tokenpredictions.h"
 #include "stats/headstats.h"
 #include "stats/headstatsaccumulator.h"
@@ -41,6 +42,13 @@ struct TransformerRunOptions
     /// Keep every layer's keys and values in TransformerRun::keys and ::values (what
     /// TransformerModel::extend reads to run only the tokens appended to a text).
     bool keepKeyValues = false;
+    /// Keep every head's attention as TransformerRun::tiles instead of the (L, h, n, n)
+    /// matrices: what a text too long for them runs with (TiledAttention::matrixLimit). Every
+    /// layer goes through the pass that holds no matrix; no layer is traced (viewedLayer must
+    /// be -1), and a later text does not reuse the run's rows.
+    bool tiled = false;
+    /// With `tiled`: at most this many bins along each axis of a head's pooled grids.
+    int64_t pooledBins = TiledAttention::kPooledBins;
 
     /// The clean pass an analysis starts from (head importance, patching, the logit lens): no
     /// layer traced, one prediction, the stream entering every layer kept, and every z_h with
@@ -61,10 +69,12 @@ struct TransformerRunOptions
 /// n = tokens, h = heads, L = layers.
 struct TransformerRun
 {
-    std::vector<int> tokenIds;        ///< (n) vocabulary ids
-    std::vector<std::string> tokens;  ///< (n) display labels, spaces as "␣"
-    std::vector<int> segments;        ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
-    Tensor attention;                 ///< (L, h, n, n) softmax weights of every layer; causal
+    std::vector<int> tokenIds;       ///< (n) vocabulary ids
+    std::vector<std::string> tokens; ///< (n) display labels, spaces as "␣"
+    std::vector<int> segments;       ///< (n) 0 = sentence A, 1 = B (ModelInput::segments)
+    Tensor attention;                ///< (L, h, n, n) softmax weights of every layer; causal
+    /// Instead of `attention` when options.tiled: what computes any head again, and its grids.
+    TiledAttention tiles;
     std::vector<HeadStats> headStats; ///< L * h, index layer * h + head
     TokenRoles roles;                 ///< (n) which tokens the role shares of headStats count
     /// L * h: the sums behind headStats over every row, and over all rows but the last, from
@@ -105,14 +115,21 @@ struct TransformerRun
     std::vector<MaskFill> maskFills;      ///< encoders: each mask token's fillers, in text order
     std::string noMaskHead;               ///< encoders without an MLM head: the sentence saying so
 
-    int layers() const { return attention.isEmpty() ? 0 : int(attention.shape().size(0)); }
-    int heads() const { return attention.isEmpty() ? 0 : int(attention.shape().size(1)); }
+    int layers() const
+    {
+        return attention.isEmpty() ? tiles.layers() : int(attention.shape().size(0));
+    }
+    int heads() const
+    {
+        return attention.isEmpty() ? (tiles.empty() ? 0 : tiles.heads())
+                                   : int(attention.shape().size(1));
+    }
     /// Precondition: layer < layers(), head < heads().
     const HeadStats &stats(int layer, int head) const
     {
         return headStats.at(static_cast<size_t>(layer * heads() + head));
     }
-    /// The (n, n) weights of one head of one layer.
+    /// The (n, n) weights of one head of one layer. Precondition: not tiled.
     ConstRowMatrixMap weights(int layer, int head) const { return attention.matrix({layer, head}); }
 };
 

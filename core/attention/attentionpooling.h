@@ -1,0 +1,51 @@
+// AttentionPooling: one head's attention pooled into square bins while its rows go by.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace headlens {
+
+/// The max and the mean of one head's visible weights in bins of binSize x binSize cells, added
+/// a block of rows at a time as the forward pass computes them: the picture of a whole head of
+/// a long text, whose (n, n_kv) matrix is never held. Bin (r, c) covers queries
+/// [r s, (r + 1) s) and keys [c s, (c + 1) s), cut at the matrix's edge. Max pooling keeps one
+/// strong weight visible at any zoom; the mean says how much a bin holds on the whole.
+class AttentionPooling
+{
+public:
+    /// The bin side for `tokens` queries or keys: the smallest power of two that puts at most
+    /// `maxBins` bins along the axis (1 when the matrix fits), so that the grid changes only
+    /// when the text doubles.
+    static int64_t binSizeFor(int64_t tokens, int64_t maxBins);
+    /// How many bins of `binSize` cover `count` cells.
+    static int64_t binCount(int64_t count, int64_t binSize)
+    {
+        return (count + binSize - 1) / binSize;
+    }
+
+    /// Precondition: queries, keys >= 0, binSize >= 1.
+    AttentionPooling(int64_t queries, int64_t keys, int64_t binSize);
+
+    /// Adds rows firstRow .. firstRow + weights.rows() - 1: `weights` their probabilities,
+    /// `logits` their scores (-inf where masked: a masked cell is not counted). Each row once.
+    void addRows(const Eigen::Ref<const RowMatrix> &weights,
+                 const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow);
+    /// (bins of the queries, bins of the keys): each bin's largest visible weight, NaN where it
+    /// has none.
+    RowMatrix max() const;
+    /// The same with each bin's mean visible weight.
+    RowMatrix mean() const;
+
+private:
+    template <typename T>
+    using Grid = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+    int64_t m_binSize;
+    RowMatrix m_max;
+    Grid<double> m_sum;
+    Grid<int64_t> m_count;
+};
+
+} // namespace headlens

@@ -1,0 +1,30 @@
+// SoftmaxBlock: a block of one head's attention rows, shown to an observer while in cache.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace headlens {
+
+/// Rows firstRow .. firstRow + weights.rows() - 1 of head `head` of sequence `sequence`, right
+/// after their softmax: what a pass that keeps no (n, n_kv) matrix reads its statistics, row
+/// normalisers and pooled grids from (TiledAttention). Rows count from the sequence's first
+/// token, also when only appended rows are computed.
+struct SoftmaxBlock
+{
+    int64_t sequence;
+    int64_t head;
+    int64_t firstRow;
+    Eigen::Ref<const RowMatrix> weights; ///< (rows, n_kv) the probabilities, 0 where masked
+    Eigen::Ref<const RowMatrix> logits;  ///< (rows, n_kv) the scores, -inf where masked
+    const Vector &rowMax;                ///< (rows) each row's largest logit m
+    const Vector &logNormalizer;         ///< (rows) log sum_j exp(s_j - m) of each row
+};
+
+/// Called for every block of every head, from several threads at once (one head per thread;
+/// a head's blocks in row order, on one thread).
+using SoftmaxObserver = std::function<void(const SoftmaxBlock &)>;
+
+} // namespace headlens

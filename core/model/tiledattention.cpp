@@ -1,0 +1,60 @@
+// TiledAttention: the layout of what a long run keeps, and a head's tiles read back from it.
+#include "model/tiledattention.h"
+
+#include "attention/alibi.h"
+#include "attention/attentionpooling.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace headlens {
+
+TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers, int64_t tokens,
+                                      Tensor keys, int64_t maxBins)
+{
+    TiledAttention tiles;
+    tiles.config = config;
+    tiles.binSize = AttentionPooling::binSizeFor(tokens, maxBins);
+    const int64_t h = config.heads, bins = AttentionPooling::binCount(tokens, tiles.binSize);
+    tiles.queries = Tensor::uninitialized(
+        Shape{{"layer", layers}, {"n", tokens}, {"h*d_k", h * config.headDimK()}});
+    tiles.keys = std::move(keys);
+    tiles.rowMax = Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"n", tokens}});
+    tiles.logNormalizer = Tensor::uninitialized(tiles.rowMax.shape());
+    const Shape grid{{"layer", layers}, {"h", h}, {"bin", bins}, {"bin_kv", bins}};
+    tiles.pooledMax = Tensor::uninitialized(grid);
+    tiles.pooledMean = Tensor::uninitialized(grid);
+    return tiles;
+}
+
+HeadTiles TiledAttention::head(int layer, int head) const
+{
+    const int64_t dK = config.headDimK();
+    const ConstRowMatrixMap q = queries.matrix({layer}), k = keys.matrix({layer});
+    const double slope = config.attentionPositions == AttentionPositions::Alibi
+                             ? alibiSlopes(config.heads)[size_t(head)]
+                             : 0.0;
+    const Eigen::VectorXd lse = rowMax.matrix({layer}).row(head).transpose().cast<double>() +
+                                logNormalizer.matrix({layer}).row(head).transpose().cast<double>();
+    return HeadTiles(q.middleCols(head * dK, dK), k.middleCols(config.kvHeadOf(head) * dK, dK),
+                     config.scaleFactor(), TileMask::of(config, slope), lse);
+}
+
+ConstRowMatrixMap TiledAttention::pooled(int layer, int head, HeadTiles::Pooling pooling) const
+{
+    return (pooling == HeadTiles::Pooling::Max ? pooledMax : pooledMean).matrix({layer, head});
+}
+
+uint64_t TiledAttention::matrixBytes(int64_t layers, int64_t heads, int64_t tokens)
+{
+    return uint64_t(layers) * uint64_t(heads) * uint64_t(tokens) * uint64_t(tokens) * sizeof(float);
+}
+
+uint64_t TiledAttention::matrixLimit()
+{
+    if (const char *limit = std::getenv("HEADLENS_MATRIX_LIMIT"); limit && *limit)
+        return std::strtoull(limit, nullptr, 10);
+    return uint64_t(4) << 30;
+}
+
+} // namespace headlens

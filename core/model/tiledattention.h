@@ -1,0 +1,57 @@
+// TiledAttention: what a run of a long text keeps of every head instead of its (n, n) matrix.
+#pragma once
+
+#include "attention/attentionconfig.h"
+#include "attention/headtiles.h"
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace headlens {
+
+/// Every head's attention of a text whose (L, h, n, n) matrices would not fit (32,768 tokens of
+/// Qwen2.5-0.5B's 336 heads: 1.4 TB), kept as what computes any of it again and what draws it
+/// whole: per layer the queries and keys the heads read, per row its softmax normaliser, and
+/// per head its pooled grids, all made by the forward pass while each block of rows was in
+/// cache (TiledLayerRecorder). L = layers, h = heads, n = tokens, G = bins per axis.
+struct TiledAttention
+{
+    /// At most this many bins along each axis of a pooled grid.
+    static constexpr int64_t kPooledBins = 256;
+
+    AttentionConfig config; ///< the layers' heads, masks, ALiBi and scale
+    int64_t binSize = 1;    ///< each bin covers binSize x binSize cells (AttentionPooling)
+    Tensor queries;         ///< (L, n, h*d_k) after q/k norms and RoPE
+    Tensor keys;            ///< (L, n, h_kv*d_k) likewise: a handle on the run's keys
+    /// (L, h, n) each row's largest score m_i and log sum_j exp(s_ij - m_i) over its visible
+    /// keys: the softmax's normaliser as the pass had it, kept apart because a float sum of
+    /// the two would round a weight by a part in a million.
+    Tensor rowMax, logNormalizer;
+    Tensor pooledMax;  ///< (L, h, G, G) each bin's largest weight, NaN where all masked
+    Tensor pooledMean; ///< (L, h, G, G) each bin's mean visible weight
+
+    bool empty() const { return queries.isEmpty(); }
+    int layers() const { return empty() ? 0 : int(queries.shape().size(0)); }
+    int heads() const { return config.heads; }
+    int64_t tokens() const { return empty() ? 0 : queries.shape().size(1); }
+
+    /// The layout for `layers` layers of `config` over `tokens` tokens, unfilled; `keys` is
+    /// the run's (L, n, h_kv*d_k) tensor the pass writes the keys to; at most `maxBins` bins
+    /// along each axis of a grid.
+    static TiledAttention layOut(const AttentionConfig &config, int layers, int64_t tokens,
+                                 Tensor keys, int64_t maxBins = kPooledBins);
+
+    /// Head `head` of layer `layer`, computed from its queries and keys on demand.
+    /// Precondition: layer < layers(), head < heads().
+    HeadTiles head(int layer, int head) const;
+    /// Its pooled grid, (G, G).
+    ConstRowMatrixMap pooled(int layer, int head, HeadTiles::Pooling pooling) const;
+
+    /// Bytes of every head's (n, n) float32 matrix over `layers` layers of `heads` heads.
+    static uint64_t matrixBytes(int64_t layers, int64_t heads, int64_t tokens);
+    /// The most those matrices may take before a run keeps tiles instead: 4 GiB, or the bytes
+    /// HEADLENS_MATRIX_LIMIT gives (0 tiles every text).
+    static uint64_t matrixLimit();
+};
+
+} // namespace headlens

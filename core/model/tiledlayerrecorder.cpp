@@ -1,0 +1,45 @@
+// TiledLayerRecorder: each block's rows into its head's normalisers, grids and sums.
+#include "model/tiledlayerrecorder.h"
+
+namespace headlens {
+
+TiledLayerRecorder::TiledLayerRecorder(TiledAttention &tiles, int layer, const TokenRoles &roles)
+    : m_tiles(tiles), m_layer(layer), m_roles(roles)
+{
+    const int64_t n = tiles.tokens();
+    for (int head = 0; head < tiles.heads(); ++head)
+        m_heads.push_back({AttentionPooling(n, n, tiles.binSize), HeadStatsAccumulator(n, n), {}});
+}
+
+SoftmaxObserver TiledLayerRecorder::observer()
+{
+    return [this](const SoftmaxBlock &block) { add(block); };
+}
+
+void TiledLayerRecorder::add(const SoftmaxBlock &block)
+{
+    Head &head = m_heads[size_t(block.head)];
+    const int64_t rows = block.weights.rows(), keys = block.weights.cols();
+    m_tiles.rowMax.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
+        block.rowMax.transpose();
+    m_tiles.logNormalizer.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
+        block.logNormalizer.transpose();
+    head.pooling.addRows(block.weights, block.logits, block.firstRow);
+    head.stats.addSoftmaxRows(block.weights, block.logits, block.rowMax, block.logNormalizer,
+                              block.firstRow);
+    m_roles.addShareRows(block.weights, 0, rows, keys, head.shares);
+}
+
+void TiledLayerRecorder::finish(HeadStats *stats)
+{
+    const int64_t n = m_tiles.tokens();
+    for (size_t h = 0; h < m_heads.size(); ++h) {
+        const Head &head = m_heads[h];
+        m_tiles.pooledMax.matrix({m_layer, int64_t(h)}) = head.pooling.max();
+        m_tiles.pooledMean.matrix({m_layer, int64_t(h)}) = head.pooling.mean();
+        stats[h] = head.stats.result();
+        m_roles.setShares(head.shares, n, stats[h]);
+    }
+}
+
+} // namespace headlens

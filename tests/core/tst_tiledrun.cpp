@@ -1,0 +1,280 @@
+// Tests of a tiled run (TiledAttention): a text kept as tiles gives what its full matrices give.
+#include "approx.h"
+#include "gpt2golden.h"
+
+#include "attention/attentionpooling.h"
+#include "model/modelopener.h"
+#include "model/transformermodel.h"
+#include "testmain.h"
+#include "util/inputerror.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+using namespace headlens;
+using headlens::test::kGpt2Data;
+using headlens::test::kLlamaData;
+
+namespace {
+
+const std::string kTiledText = "The quick brown fox, jumps over the lazy dog. By the river bank";
+
+/// kTiledText's first 29 tokens (the tiny GPT-2 reads 32).
+std::vector<int> tiledTextIds(const TransformerModel &model)
+{
+    std::vector<int> ids = model.encode(kTiledText);
+    ids.resize(std::min<size_t>(ids.size(), 29));
+    return ids;
+}
+
+TransformerRunOptions wholeMatrices()
+{
+    TransformerRunOptions options;
+    options.viewedLayer = -1;
+    options.keepKeyValues = true;
+    return options;
+}
+
+/// Tiled, with at most `bins` bins per axis so that a short text is pooled too.
+TransformerRunOptions tiledWith(int64_t bins)
+{
+    TransformerRunOptions options = wholeMatrices();
+    options.tiled = true;
+    options.pooledBins = bins;
+    return options;
+}
+
+/// The max and mean of each bin of `weights`, over the cells a causal or windowed mask shows,
+/// in float64, written out from the definition: NaN for a bin without one.
+RowMatrix poolByHand(const ConstRowMatrixMap &weights, const TileMask &mask, int64_t size,
+                     bool mean)
+{
+    const int64_t n = weights.rows(), bins = (n + size - 1) / size;
+    RowMatrix pooled(bins, bins);
+    for (int64_t r = 0; r < bins; ++r)
+        for (int64_t c = 0; c < bins; ++c) {
+            double top = -1.0, sum = 0.0;
+            int64_t count = 0;
+            for (int64_t i = r * size; i < std::min(n, (r + 1) * size); ++i)
+                for (int64_t j = c * size; j < std::min(n, (c + 1) * size); ++j)
+                    if (mask.visible(i, j)) {
+                        top = std::max(top, double(weights(i, j)));
+                        sum += weights(i, j);
+                        ++count;
+                    }
+            pooled(r, c) = count == 0 ? std::numeric_limits<float>::quiet_NaN()
+                                      : float(mean ? sum / double(count) : top);
+        }
+    return pooled;
+}
+
+/// Every cell within `tolerance` of `expected`, absolute and relative (a score recomputed from
+/// q and k in another product order rounds differently in its last bit, which moves a weight
+/// near 1 by up to 2e-6), NaN exactly where `expected` is.
+QByteArray gridMismatch(const Eigen::Ref<const RowMatrix> &actual, const RowMatrix &expected,
+                        double tolerance)
+{
+    if (actual.rows() != expected.rows() || actual.cols() != expected.cols())
+        return QByteArray("shape ") + QByteArray::number(actual.rows()) + "x" +
+               QByteArray::number(actual.cols()) + ", expected " +
+               QByteArray::number(expected.rows()) + "x" + QByteArray::number(expected.cols());
+    for (int64_t r = 0; r < actual.rows(); ++r)
+        for (int64_t c = 0; c < actual.cols(); ++c) {
+            const double a = actual(r, c), e = expected(r, c);
+            if (std::isnan(a) != std::isnan(e) ||
+                (!std::isnan(e) && std::abs(a - e) > tolerance * (1.0 + std::abs(e))))
+                return "cell (" + QByteArray::number(r) + ", " + QByteArray::number(c) +
+                       "): " + QByteArray::number(a, 'g', 9) + ", expected " +
+                       QByteArray::number(e, 'g', 9);
+        }
+    return {};
+}
+
+void compareStats(const HeadStats &actual, const HeadStats &expected)
+{
+    for (auto field : {&HeadStats::entropy, &HeadStats::meanDistance, &HeadStats::diagonal,
+                       &HeadStats::previousToken, &HeadStats::firstToken, &HeadStats::maxWeight,
+                       &HeadStats::clsShare, &HeadStats::sepShare, &HeadStats::punctuationShare}) {
+        const double a = actual.*field, e = expected.*field;
+        QCOMPARE(std::isnan(a), std::isnan(e));
+        if (!std::isnan(e))
+            QVERIFY2(std::abs(a - e) <= 1e-5 + 1e-5 * std::abs(e),
+                     qPrintable(QString("%1 against %2").arg(a).arg(e)));
+    }
+}
+
+} // namespace
+
+class TestTiledRun : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void binsDoubleWithTheText();
+    void poolsAMatrixByHand();
+    void tilesGiveWhatTheMatricesGive_data();
+    void tilesGiveWhatTheMatricesGive();
+    void aTiledRunTracesNoLayer();
+    void textsPastTheLimitRunTiled();
+};
+
+/// The bin side is the smallest power of two giving at most 256 bins: 128 tokens at 32,768,
+/// so the grid changes only when the text doubles.
+void TestTiledRun::binsDoubleWithTheText()
+{
+    QCOMPARE(AttentionPooling::binSizeFor(20, 256), int64_t(1));
+    QCOMPARE(AttentionPooling::binSizeFor(256, 256), int64_t(1));
+    QCOMPARE(AttentionPooling::binSizeFor(257, 256), int64_t(2));
+    QCOMPARE(AttentionPooling::binSizeFor(32768, 256), int64_t(128));
+    QCOMPARE(AttentionPooling::binSizeFor(32769, 256), int64_t(256));
+    QCOMPARE(AttentionPooling::binCount(32769, 256), int64_t(129));
+}
+
+/// A causal 3 x 3 matrix in bins of 2, its rows added one block at a time.
+void TestTiledRun::poolsAMatrixByHand()
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    RowMatrix weights(3, 3), logits(3, 3);
+    weights << 1.0f, 0.0f, 0.0f, //
+        0.25f, 0.75f, 0.0f,      //
+        0.5f, 0.125f, 0.375f;
+    logits << 0.0f, -inf, -inf, //
+        1.0f, 2.0f, -inf,       //
+        3.0f, 1.0f, 2.5f;
+    AttentionPooling pooling(3, 3, 2);
+    pooling.addRows(weights.topRows(2), logits.topRows(2), 0);
+    pooling.addRows(weights.bottomRows(1), logits.bottomRows(1), 2);
+    const RowMatrix max = pooling.max(), mean = pooling.mean();
+    // Bin (0, 0) holds 1, 0.25, 0.75 (the masked cell not counted); (0, 1) nothing visible.
+    QCOMPARE(max(0, 0), 1.0f);
+    QCOMPARE(mean(0, 0), 2.0f / 3.0f);
+    QVERIFY(std::isnan(max(0, 1)) && std::isnan(mean(0, 1)));
+    QCOMPARE(max(1, 0), 0.5f);
+    QCOMPARE(mean(1, 0), 0.3125f);
+    QCOMPARE(max(1, 1), 0.375f);
+    QCOMPARE(mean(1, 1), 0.375f);
+}
+
+void TestTiledRun::tilesGiveWhatTheMatricesGive_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<int>("bins");
+    QTest::newRow("GPT-2, bins of 8") << QString::fromStdString(kGpt2Data + "tiny") << 4;
+    QTest::newRow("GPT-2, bins of 1") << QString::fromStdString(kGpt2Data + "tiny") << 256;
+    QTest::newRow("Llama GQA, bins of 4") << QString::fromStdString(kLlamaData + "llama_gqa") << 8;
+    QTest::newRow("Mistral window, bins of 2")
+        << QString::fromStdString(kLlamaData + "mistral_window") << 16;
+    QTest::newRow("Qwen3 q/k norms, bins of 8")
+        << QString::fromStdString(kLlamaData + "qwen3_qknorm") << 4;
+    QTest::newRow("BERT both ways, bins of 4")
+        << QString::fromStdString(HEADLENS_TEST_DATA "/bert/bert_mlm") << 8;
+}
+
+/// The same text run with its matrices and as tiles: the same predictions and keys, every
+/// head's statistics, every pooled grid equal to the pooled matrix, and every head's whole
+/// region recomputed from the tiles equal to its matrix within 1e-6.
+void TestTiledRun::tilesGiveWhatTheMatricesGive()
+{
+    QFETCH(QString, folder);
+    QFETCH(int, bins);
+    const TransformerModel model = TransformerModel::open(folder.toStdString());
+    const std::vector<int> ids = tiledTextIds(model);
+    const int64_t n = int64_t(ids.size());
+    const TransformerRun whole = model.run(ids, wholeMatrices());
+    const TransformerRun tiled = model.run(ids, tiledWith(bins));
+
+    QVERIFY(tiled.attention.isEmpty());
+    QCOMPARE(tiled.layers(), whole.layers());
+    QCOMPARE(tiled.heads(), whole.heads());
+    QCOMPARE(tiled.tiles.tokens(), n);
+    QCOMPARE(tiled.logits.isEmpty(), whole.logits.isEmpty()); // BERT: no mask to fill here
+    if (!whole.logits.isEmpty())
+        HL_COMPARE_TENSORS_NEAR(tiled.logits, whole.logits, 1e-5, 1e-5);
+    HL_COMPARE_TENSORS_NEAR(tiled.keys, whole.keys, 1e-6, 1e-6);
+    HL_COMPARE_TENSORS_NEAR(tiled.values, whole.values, 1e-6, 1e-6);
+    QCOMPARE(tiled.topNext.size(), whole.topNext.size());
+    for (size_t i = 0; i < whole.topNext.size(); ++i)
+        QCOMPARE(tiled.topNext[i].tokenId, whole.topNext[i].tokenId);
+
+    const int64_t size = AttentionPooling::binSizeFor(n, bins);
+    QCOMPARE(tiled.tiles.binSize, size);
+    const AttentionConfig config = model.attentionConfig();
+    for (int layer = 0; layer < whole.layers(); ++layer)
+        for (int head = 0; head < whole.heads(); ++head) {
+            const QByteArray where =
+                " in layer " + QByteArray::number(layer) + " head " + QByteArray::number(head);
+            compareStats(tiled.stats(layer, head), whole.stats(layer, head));
+            const ConstRowMatrixMap full = whole.weights(layer, head);
+            const TileMask mask = TileMask::of(config);
+            const QByteArray maxWhy =
+                gridMismatch(tiled.tiles.pooled(layer, head, HeadTiles::Pooling::Max),
+                             poolByHand(full, mask, size, false), 1e-6);
+            QVERIFY2(maxWhy.isEmpty(), (maxWhy + " of the max" + where).constData());
+            const QByteArray meanWhy =
+                gridMismatch(tiled.tiles.pooled(layer, head, HeadTiles::Pooling::Mean),
+                             poolByHand(full, mask, size, true), 1e-6);
+            QVERIFY2(meanWhy.isEmpty(), (meanWhy + " of the mean" + where).constData());
+            // The full matrix holds 0 where masked; a tile NaN.
+            RowMatrix expected = full;
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                    if (!mask.visible(i, j))
+                        expected(i, j) = std::numeric_limits<float>::quiet_NaN();
+            const QByteArray regionWhy =
+                gridMismatch(tiled.tiles.head(layer, head).region(0, n, 0, n), expected, 1e-6);
+            QVERIFY2(regionWhy.isEmpty(), (regionWhy + " of the region" + where).constData());
+            const QByteArray cornerWhy =
+                gridMismatch(tiled.tiles.head(layer, head).region(n / 2, n, 1, n / 2 + 3),
+                             expected.block(n / 2, 1, n - n / 2, n / 2 + 2), 1e-6);
+            QVERIFY2(cornerWhy.isEmpty(), (cornerWhy + " of a corner" + where).constData());
+        }
+}
+
+void TestTiledRun::aTiledRunTracesNoLayer()
+{
+    const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
+    TransformerRunOptions options = tiledWith(4);
+    options.viewedLayer = 0;
+    try {
+        model.run(tiledTextIds(model), options);
+        QFAIL("a tiled run traced layer 0");
+    } catch (const InputError &error) {
+        QCOMPARE(QString(error.what()),
+                 QString("A text kept as tiles (29 tokens) traces no layer step by step: its "
+                         "trace would hold 2 matrices of 29 x 29. Trace a shorter text."));
+    }
+}
+
+/// Past HEADLENS_MATRIX_LIMIT bytes of matrices a model's run keeps tiles and traces nothing;
+/// at or below it, matrices and the traced layer as always.
+void TestTiledRun::textsPastTheLimitRunTiled()
+{
+    const auto model = ModelOpener::open(kGpt2Data + "tiny");
+    const std::vector<int> ids = model->encode("The quick brown fox jumps");
+    const uint64_t bytes = TiledAttention::matrixBytes(model->layers(), 2, int64_t(ids.size()));
+    QCOMPARE(bytes, uint64_t(2 * 2 * ids.size() * ids.size() * 4)); // 2 layers of 2 heads
+    qputenv("HEADLENS_MATRIX_LIMIT", QByteArray::number(qulonglong(bytes)));
+    const auto fits = model->run(ids, 1, {});
+    QVERIFY(!fits->tiled() && fits->layerTrace);
+    QCOMPARE(fits->attention.numel(), int64_t(bytes / 4));
+    qputenv("HEADLENS_MATRIX_LIMIT", QByteArray::number(qulonglong(bytes - 1)));
+    const auto past = model->run(ids, 1, {});
+    qunsetenv("HEADLENS_MATRIX_LIMIT");
+    QVERIFY(past->tiled());
+    QVERIFY(!past->layerTrace);
+    QVERIFY(past->attention.isEmpty());
+    QCOMPARE(past->tiles->tokens(), int64_t(ids.size()));
+    QCOMPARE(past->layers, 2);
+    QCOMPARE(past->heads, 2);
+    QCOMPARE(past->stats.size(), size_t(4));
+    for (int layer = 0; layer < 2; ++layer)
+        for (int head = 0; head < 2; ++head)
+            compareStats(past->stat(layer, head), fits->stat(layer, head));
+    QCOMPARE(past->topNext.front().tokenId, fits->topNext.front().tokenId);
+}
+
+HEADLENS_TEST_APPLESS_MAIN(TestTiledRun)
+#include "tst_tiledrun.moc"
