@@ -13,6 +13,7 @@
 #include "tracecommand.h"
 
 #include "attention/tracejson.h"
+#include "io/atomicfile.h"
 #include "io/headtablefile.h"
 #include "io/npyfile.h"
 #include "session/session.h"
@@ -66,12 +67,14 @@ int ModelCommand::run(const CommandLineRequest &request)
     const auto start = std::chrono::steady_clock::now();
     Session session;
     const TraceRun traced = session.run(job);
-#ifdef HEADLENS_WITH_FIGURES
-    checkFigures(traced, request); // before anything is printed
-#endif
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const ModelRun &run = *traced.model;
+    if (run.tiled())
+        return runTiled(request, session, job, traced, ms);
+#ifdef HEADLENS_WITH_FIGURES
+    checkFigures(traced, request); // before anything is printed
+#endif
     checkRun(run, request);
     const Trace &trace = *traced.trace;
     if (request.json)
@@ -166,13 +169,64 @@ int ModelCommand::run(const CommandLineRequest &request)
     return 0;
 }
 
+int ModelCommand::runTiled(const CommandLineRequest &request, Session &session, const TraceJob &job,
+                           const TraceRun &traced, double ms)
+{
+    const ModelRun &run = *traced.model;
+    checkRun(run, request);
+    const int64_t n = int64_t(run.tokenIds.size());
+    const std::vector<std::pair<bool, std::string>> needsMatrices{
+        {request.json, "--json summarises the traced layer"},
+        {request.printShapes, "--print-shapes prints the traced layer's steps"},
+        {request.intervene.compare.wanted(), "--compare-* compares every head's whole matrix"},
+        {!request.figureFormats.empty(), "--figures draws the traced layer"},
+        {!request.handoutPath.empty(), "--handout prints the traced layer"},
+        {request.lens.wanted(), "the lens analyses read every head's matrix or a traced layer"},
+    };
+    for (const auto &[asked, what] : needsMatrices)
+        if (asked)
+            throw InputError(what + ", but this text's " + std::to_string(n) +
+                             " tokens are kept as tiles without a traced layer: " +
+                             TiledAttention::why(run.layers, run.heads, n) +
+                             ". Leave the option out, or use a text of at most " +
+                             std::to_string(TiledAttention::longestWhole(run.layers, run.heads)) +
+                             " tokens.");
+    printSummary(run, ms, request.fillMask);
+    if (!job.interventions.empty())
+        printAblation(session, job, run);
+    if (request.printStats)
+        printStats(run);
+    if (traced.importance)
+        RankingPrinter(m_out).print(*traced.importance);
+    if (traced.patching)
+        RankingPrinter(m_out).print(*traced.patching, *run.source.model, run);
+    if (!request.exportDir.empty()) {
+        const TiledAttention &tiles = *run.tiles;
+        AtomicFile::createFolder(request.exportDir);
+        NpyFile::write(request.exportDir + "/pooled_max.npy", tiles.pooledMax);
+        NpyFile::write(request.exportDir + "/pooled_mean.npy", tiles.pooledMean);
+        const std::vector<int64_t> ids(run.tokenIds.begin(), run.tokenIds.end());
+        NpyFile::writeInt64(request.exportDir + "/token_ids.npy", ids, {n});
+        m_out << "Wrote pooled_max.npy and pooled_mean.npy (layers, heads, "
+              << tiles.pooledMax.shape().size(2) << ", " << tiles.pooledMax.shape().size(3)
+              << ": bins of " << tiles.binSize << " x " << tiles.binSize
+              << " tokens), token_ids.npy to " << request.exportDir << "\n";
+    }
+    return 0;
+}
+
 void ModelCommand::printSummary(const ModelRun &run, double ms, bool fillMask) const
 {
-    const AttentionConfig &c = run.layerTrace->config;
+    const AttentionConfig &c = run.tiled() ? run.tiles->config : run.layerTrace->config;
     m_out << run.name << " (" << run.source.path << "): layers=" << run.layers
           << ", heads=" << run.heads << ", kv_heads=" << c.kvHeadCount() << ", d_model=" << c.dModel
-          << ", n=" << run.tokenIds.size() << " tokens, layer " << run.source.layer << " traced, "
-          << std::fixed << std::setprecision(1) << ms << " ms\n  tokens:";
+          << ", n=" << run.tokenIds.size() << " tokens, ";
+    if (run.tiled())
+        m_out << "kept as tiles ("
+              << TiledAttention::why(run.layers, run.heads, int64_t(run.tokenIds.size())) << "), ";
+    else
+        m_out << "layer " << run.source.layer << " traced, ";
+    m_out << std::fixed << std::setprecision(1) << ms << " ms\n  tokens:";
     for (size_t i = 0; i < run.tokenIds.size(); ++i)
         m_out << (i > 0 && run.segments.at(i) != run.segments.at(i - 1) ? " | sentence B:" : "")
               << " [" << run.tokens[i] << " " << run.tokenIds[i] << "]";

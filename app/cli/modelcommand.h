@@ -10,6 +10,7 @@ namespace headlens {
 
 struct ModelRun;
 struct TraceJob;
+struct TraceRun;
 class Session;
 struct TokenPrediction;
 
@@ -30,6 +31,11 @@ public:
     int run(const CommandLineRequest &request);
 
 private:
+    /// A text kept as tiles (ModelRun::tiled): the summary, --stats, an ablation and
+    /// --export-dir's pooled grids; the options that need a traced layer or every head's
+    /// matrix are refused, saying why.
+    int runTiled(const CommandLineRequest &request, Session &session, const TraceJob &job,
+                 const TraceRun &traced, double ms);
     void printSummary(const ModelRun &run, double milliseconds, bool fillMask) const;
     void printPredictions(const std::vector<TokenPrediction> &predictions) const;
     /// --compare-model's B: its next tokens, beside A's printed in the summary.

@@ -3,6 +3,9 @@
 
 #include "attention/alibi.h"
 #include "attention/attentionpooling.h"
+#include "util/bytesize.h"
+
+#include <cmath>
 
 #include <cstdlib>
 #include <string>
@@ -55,6 +58,26 @@ uint64_t TiledAttention::matrixLimit()
     if (const char *limit = std::getenv("HEADLENS_MATRIX_LIMIT"); limit && *limit)
         return std::strtoull(limit, nullptr, 10);
     return uint64_t(4) << 30;
+}
+
+int64_t TiledAttention::longestWhole(int64_t layers, int64_t heads)
+{
+    int64_t n = int64_t(std::sqrt(double(matrixLimit()) / double(layers * heads * 4)));
+    while (n > 0 && matrixBytes(layers, heads, n) > matrixLimit())
+        --n;
+    while (matrixBytes(layers, heads, n + 1) <= matrixLimit())
+        ++n;
+    return n;
+}
+
+std::string TiledAttention::why(int64_t layers, int64_t heads, int64_t tokens)
+{
+    const std::string side = std::to_string(tokens);
+    return "its " + std::to_string(layers) + " layers x " + std::to_string(heads) + " heads of " +
+           side + " x " + side + " weights would take " +
+           formatBytes(double(matrixBytes(layers, heads, tokens))) + " as float32, more than the " +
+           formatBytes(double(matrixLimit())) +
+           " HeadLens holds as matrices (HEADLENS_MATRIX_LIMIT)";
 }
 
 } // namespace headlens

@@ -6,6 +6,7 @@
 #include "tensor/tensor.h"
 
 #include <cstdint>
+#include <string>
 
 namespace headlens {
 
@@ -52,6 +53,12 @@ struct TiledAttention
     /// The most those matrices may take before a run keeps tiles instead: 4 GiB, or the bytes
     /// HEADLENS_MATRIX_LIMIT gives (0 tiles every text).
     static uint64_t matrixLimit();
+    /// The longest text whose matrices stay within matrixLimit(), in tokens.
+    static int64_t longestWhole(int64_t layers, int64_t heads);
+    /// Why a text of `tokens` is tiled, for messages: "its 24 layers x 14 heads of 5000 x 5000
+    /// weights would take 126.0 GiB as float32, more than the 4.0 GiB HeadLens holds as
+    /// matrices (HEADLENS_MATRIX_LIMIT)".
+    static std::string why(int64_t layers, int64_t heads, int64_t tokens);
 };
 
 } // namespace headlens

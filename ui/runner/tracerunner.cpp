@@ -15,6 +15,23 @@
 
 namespace headlens {
 
+namespace {
+
+/// The window draws from every head's matrix and a traced layer, which a tiled run does not
+/// keep (TiledAttention): what it says instead of drawing.
+std::string tiledRunRefusal(const ModelRun &run)
+{
+    const int64_t n = int64_t(run.tokenIds.size());
+    return "This text has " + std::to_string(n) +
+           " tokens: " + TiledAttention::why(run.layers, run.heads, n) +
+           ". The window draws texts of up to " +
+           std::to_string(TiledAttention::longestWhole(run.layers, run.heads)) +
+           " tokens with this model; headlens-cli runs longer ones (--stats prints every "
+           "head's statistics, --export-dir writes its pooled grids).";
+}
+
+} // namespace
+
 TraceRunner::TraceRunner(QObject *parent)
     : QObject(parent), m_worker("headlens-trace"), m_session(std::make_unique<Session>())
 {
@@ -132,6 +149,8 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
         // A model is opened here, off the UI thread, and kept by the session for the next job.
         std::shared_ptr<const AblationEffect> effect;
         TraceRun run = runWithEffect(job, onProgress, effect);
+        if (run.model && run.model->tiled())
+            throw InputError(tiledRunRefusal(*run.model));
         if (m_traceComputedHook)
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));
