@@ -37,6 +37,11 @@ struct HeadPass
     CounterRandom random;
     std::vector<double> alibiSlopes; ///< one per head with ALiBi, empty otherwise
     const SoftmaxObserver &observe;  ///< AttentionRecord::observe, may be empty
+    /// The causal mask and the window of the config: which keys a block of queries can see at
+    /// all (padding hides more, through the mask tensor).
+    TileMask structure;
+    /// Record::Everything: the trace shows every raw score, masked ones too.
+    bool everyScore;
 
     /// Whether the scores differ from the raw products (and so need their own storage).
     bool shifted() const { return scaled || !alibiSlopes.empty(); }
@@ -131,8 +136,29 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
 {
     const float negInf = -std::numeric_limits<float>::infinity();
     const HeadRows::Matrix k = p.in.k.matrix(b, head), v = p.in.v.matrix(b, head);
-    assignProduct(productBackend(rows, k.rows(), k.cols()), s.raw,
-                  p.in.q.matrix(b, head).middleRows(first, rows), k, Operand::Transposed);
+    // The keys any query of the block can see: past them (after the last query of a causal
+    // block, before the first one's window) every weight is 0, so the products and the
+    // softmax skip them, half of a causal head's work. Columns outside hold no raw score in a
+    // lean pass (they are masked below whatever they held); the trace keeps every raw score.
+    auto [lo, hi] =
+        p.structure.keyRange(p.d.queryOffset + first, p.d.queryOffset + first + rows, p.d.nKv);
+    if (lo >= hi) { // nothing visible: the whole row, masked, as the softmax's policy has it
+        lo = 0;
+        hi = p.d.nKv;
+    }
+    const int64_t width = hi - lo;
+    // The visible part in one product in every pass, the trace's hidden parts in products of
+    // their own: a product's kernels round a column by where it falls among their panels, so
+    // the visible scores are the same to the bit only when made by the same call.
+    const auto q = p.in.q.matrix(b, head).middleRows(first, rows);
+    const GemmBackend scoring = productBackend(rows, k.rows(), k.cols());
+    assignProduct(scoring, s.raw.middleCols(lo, width), q, k.middleRows(lo, width),
+                  Operand::Transposed);
+    if (p.everyScore && lo > 0)
+        assignProduct(scoring, s.raw.leftCols(lo), q, k.topRows(lo), Operand::Transposed);
+    if (p.everyScore && hi < p.d.nKv)
+        assignProduct(scoring, s.raw.rightCols(p.d.nKv - hi), q, k.bottomRows(p.d.nKv - hi),
+                      Operand::Transposed);
     shiftScores(p, s, head, first);
     if (p.in.rule)
         hideByRule(*p.in.rule, p.d.queryOffset + first, s);
@@ -140,7 +166,10 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
         s.maskedScores = (p.in.mask.matrix({b}).middleRows(first, rows).array() != 0.0f)
                              .select(negInf, s.scores.array());
     Vector rowMax, logNormalizer;
-    softmaxRows(s.maskedScores, s.softmax, rowMax, logNormalizer, p.masked);
+    softmaxRows(s.maskedScores.middleCols(lo, width), s.softmax.middleCols(lo, width), rowMax,
+                logNormalizer, p.masked);
+    s.softmax.leftCols(lo).setZero();
+    s.softmax.rightCols(p.d.nKv - hi).setZero();
     if (stats)
         stats->addSoftmaxRows(s.softmax, s.maskedScores, rowMax, logNormalizer, first);
     if (p.observe)
@@ -157,7 +186,8 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
                                       ? s.softmax.data()[e] / p.keep
                                       : 0.0f;
     }
-    assignProduct(productBackend(rows, v.cols(), v.rows()), context, s.weights, v, Operand::AsIs);
+    assignProduct(productBackend(rows, v.cols(), v.rows()), context,
+                  s.weights.middleCols(lo, width), v.middleRows(lo, width), Operand::AsIs);
 }
 
 /// Record::Everything: every step into the trace's own tensors, and the head's statistics.
@@ -308,7 +338,9 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
                      config.attentionPositions == AttentionPositions::Alibi
                          ? alibiSlopes(config.heads)
                          : std::vector<double>(),
-                     keep.observe};
+                     keep.observe,
+                     TileMask::of(config),
+                     keep.record == Record::Everything};
     HeadTensors t = allocateHeadTensors(d, p, keep.record);
     const int64_t blockRows = rowBlock(d);
     std::atomic<bool> cancelled{false};
