@@ -157,7 +157,10 @@ Suites:
   long_context   one causal head of d_k 64 at n = 4096, 16384, 32768 tokens, from its queries
                  and keys without the (n, n) matrix (HeadTiles): the rows' log-sum-exps, a
                  256 x 256 region, the whole max-pooled to 512 x 512, every row's sink, far
-                 and distance profile; only when asked with --suite
+                 and distance profile; then a random checkpoint in Qwen2.5-0.5B's shapes
+                 (BF16) run whole over 4096, 8192 and 32768 tokens, kept as tiles, timed
+                 once with the peak memory it adds (long_context_model); only when asked with
+                 --suite (about 25 minutes on a 2-core machine)
   grid_latency   (with the GUI) a seed change to the heads grid repainted, offscreen, at
                  n=32/h=8, 512/12, 2048/16, and 2048/16 with head 1 pinned beside the grid;
                  max_stall_ms = longest gap of a 5 ms UI timer

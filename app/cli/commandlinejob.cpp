@@ -26,6 +26,8 @@ TraceJob CommandLineJob::from(const CommandLineRequest &request)
     job.lens = request.lens;
     if (!request.modelDir.empty()) {
         checkModelInput(request);
+        if (!request.textFile.empty())
+            job.texts = {request.textFile};
         job.model.path = request.modelDir;
         job.model.layer = request.modelLayer;
         job.tokenIds = request.tokenIds;
@@ -117,7 +119,10 @@ void CommandLineJob::checkModelInput(const CommandLineRequest &request)
         if (!request.textPair.empty())
             throw InputError("--text-pair goes with --text: --token-ids already holds the "
                              "pair's tokens, with its special tokens.");
-    } else if (request.texts.size() != 1) {
+    } else if (!request.textFile.empty() && request.given.count("--text") > 0) {
+        throw InputError("Give either --text or --text-file with --model, not both: the model "
+                         "reads one text.");
+    } else if (request.texts.size() != 1 && request.textFile.empty()) {
         throw InputError(request.texts.empty()
                              ? "There is no text for the model: give one with --text \"Hello "
                                "world\" or ids with --token-ids 15496,995."

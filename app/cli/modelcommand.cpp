@@ -205,12 +205,16 @@ int ModelCommand::runTiled(const CommandLineRequest &request, Session &session, 
         AtomicFile::createFolder(request.exportDir);
         NpyFile::write(request.exportDir + "/pooled_max.npy", tiles.pooledMax);
         NpyFile::write(request.exportDir + "/pooled_mean.npy", tiles.pooledMean);
+        NpyFile::write(request.exportDir + "/row_profiles.npy", tiles.rowProfiles);
         const std::vector<int64_t> ids(run.tokenIds.begin(), run.tokenIds.end());
         NpyFile::writeInt64(request.exportDir + "/token_ids.npy", ids, {n});
         m_out << "Wrote pooled_max.npy and pooled_mean.npy (layers, heads, "
               << tiles.pooledMax.shape().size(2) << ", " << tiles.pooledMax.shape().size(3)
               << ": bins of " << tiles.binSize << " x " << tiles.binSize
-              << " tokens), token_ids.npy to " << request.exportDir << "\n";
+              << " tokens), row_profiles.npy (layers, heads, 4, n: each query's share on the first "
+              << tiles.settings.sinkTokens << " tokens, its share " << tiles.settings.farTokens
+              << " or more tokens away, its mean distance, its entropy), token_ids.npy to "
+              << request.exportDir << "\n";
     }
     return 0;
 }

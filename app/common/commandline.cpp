@@ -21,10 +21,11 @@ bool applyValueOption(CommandLineRequest &r, const std::string &option, const st
 {
     if (option == "--text")
         r.texts.push_back(value);
-    else if (option == "--text-file")
-        for (const std::string &line : Tokenizer::splitLines(OptionValues::textFile(value)))
+    else if (option == "--text-file") {
+        r.textFile = OptionValues::textFile(value);
+        for (const std::string &line : Tokenizer::splitLines(r.textFile))
             r.texts.push_back(line);
-    else if (option == "--kv-text")
+    } else if (option == "--kv-text")
         r.kvTexts.push_back(value);
     else if (option == "--text-pair")
         r.textPair = value;

@@ -20,7 +20,10 @@ struct CommandLineRequest
     AttentionConfig config;
     bool dModelGiven = false;
 
-    std::vector<std::string> texts;   ///< one sequence each (--text, or lines of --text-file)
+    std::vector<std::string> texts; ///< one sequence each (--text, or lines of --text-file)
+    /// --text-file's whole contents: with --model the file is one text, newlines and all (a
+    /// long document, which no command-line argument could hold).
+    std::string textFile;
     std::vector<std::string> kvTexts; ///< cross-attention (--kv-text)
     std::string inputPath;            ///< --input X.npy
     std::string kvInputPath;          ///< --kv-input Y.npy

@@ -1,7 +1,7 @@
 // HeadTiles: one head's attention recomputed from its queries and keys, a region at a time.
 #pragma once
 
-#include "attention/rowprofiles.h"
+#include "stats/rowprofiles.h"
 #include "attention/tilemask.h"
 #include "tensor/tensor.h"
 

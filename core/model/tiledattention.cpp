@@ -13,11 +13,12 @@
 namespace headlens {
 
 TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers, int64_t tokens,
-                                      Tensor keys, int64_t maxBins)
+                                      Tensor keys, Settings settings)
 {
     TiledAttention tiles;
     tiles.config = config;
-    tiles.binSize = AttentionPooling::binSizeFor(tokens, maxBins);
+    tiles.settings = settings;
+    tiles.binSize = AttentionPooling::binSizeFor(tokens, settings.maxBins);
     const int64_t h = config.heads, bins = AttentionPooling::binCount(tokens, tiles.binSize);
     tiles.queries = Tensor::uninitialized(
         Shape{{"layer", layers}, {"n", tokens}, {"h*d_k", h * config.headDimK()}});
@@ -27,6 +28,8 @@ TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers,
     const Shape grid{{"layer", layers}, {"h", h}, {"bin", bins}, {"bin_kv", bins}};
     tiles.pooledMax = Tensor::uninitialized(grid);
     tiles.pooledMean = Tensor::uninitialized(grid);
+    tiles.rowProfiles =
+        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", 4}, {"n", tokens}});
     return tiles;
 }
 
@@ -46,6 +49,13 @@ HeadTiles TiledAttention::head(int layer, int head) const
 ConstRowMatrixMap TiledAttention::pooled(int layer, int head, HeadTiles::Pooling pooling) const
 {
     return (pooling == HeadTiles::Pooling::Max ? pooledMax : pooledMean).matrix({layer, head});
+}
+
+RowProfiles TiledAttention::profiles(int layer, int head) const
+{
+    const ConstRowMatrixMap rows = rowProfiles.matrix({layer, head}); // (4, n)
+    return {rows.row(0).transpose().cast<double>(), rows.row(1).transpose().cast<double>(),
+            rows.row(2).transpose().cast<double>(), rows.row(3).transpose().cast<double>()};
 }
 
 uint64_t TiledAttention::matrixBytes(int64_t layers, int64_t heads, int64_t tokens)

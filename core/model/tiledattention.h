@@ -10,6 +10,15 @@
 
 namespace headlens {
 
+/// What a tiled run records of each head besides its queries and keys (outside TiledAttention:
+/// a nested struct's member initialisers cannot serve as a default argument inside its class).
+struct TiledAttentionSettings
+{
+    int64_t maxBins = 256;    ///< at most this many bins along each axis of a pooled grid
+    int64_t sinkTokens = 4;   ///< the first keys, the sinks (StreamingLLM keeps four)
+    int64_t farTokens = 1024; ///< keys this many tokens away or more are far
+};
+
 /// Every head's attention of a text whose (L, h, n, n) matrices would not fit (32,768 tokens of
 /// Qwen2.5-0.5B's 336 heads: 1.4 TB), kept as what computes any of it again and what draws it
 /// whole: per layer the queries and keys the heads read, per row its softmax normaliser, and
@@ -17,19 +26,22 @@ namespace headlens {
 /// cache (TiledLayerRecorder). L = layers, h = heads, n = tokens, G = bins per axis.
 struct TiledAttention
 {
-    /// At most this many bins along each axis of a pooled grid.
-    static constexpr int64_t kPooledBins = 256;
+    using Settings = TiledAttentionSettings;
 
     AttentionConfig config; ///< the layers' heads, masks, ALiBi and scale
-    int64_t binSize = 1;    ///< each bin covers binSize x binSize cells (AttentionPooling)
-    Tensor queries;         ///< (L, n, h*d_k) after q/k norms and RoPE
-    Tensor keys;            ///< (L, n, h_kv*d_k) likewise: a handle on the run's keys
+    Settings settings;
+    int64_t binSize = 1; ///< each bin covers binSize x binSize cells (AttentionPooling)
+    Tensor queries;      ///< (L, n, h*d_k) after q/k norms and RoPE
+    Tensor keys;         ///< (L, n, h_kv*d_k) likewise: a handle on the run's keys
     /// (L, h, n) each row's largest score m_i and log sum_j exp(s_ij - m_i) over its visible
     /// keys: the softmax's normaliser as the pass had it, kept apart because a float sum of
     /// the two would round a weight by a part in a million.
     Tensor rowMax, logNormalizer;
     Tensor pooledMax;  ///< (L, h, G, G) each bin's largest weight, NaN where all masked
     Tensor pooledMean; ///< (L, h, G, G) each bin's mean visible weight
+    /// (L, h, 4, n) each query's RowProfiles: its share on the sinks, its share far away, its
+    /// mean distance in tokens and its entropy in nats (NaN for a query that sees no key).
+    Tensor rowProfiles;
 
     bool empty() const { return queries.isEmpty(); }
     int layers() const { return empty() ? 0 : int(queries.shape().size(0)); }
@@ -37,16 +49,17 @@ struct TiledAttention
     int64_t tokens() const { return empty() ? 0 : queries.shape().size(1); }
 
     /// The layout for `layers` layers of `config` over `tokens` tokens, unfilled; `keys` is
-    /// the run's (L, n, h_kv*d_k) tensor the pass writes the keys to; at most `maxBins` bins
-    /// along each axis of a grid.
+    /// the run's (L, n, h_kv*d_k) tensor the pass writes the keys to.
     static TiledAttention layOut(const AttentionConfig &config, int layers, int64_t tokens,
-                                 Tensor keys, int64_t maxBins = kPooledBins);
+                                 Tensor keys, Settings settings = {});
 
     /// Head `head` of layer `layer`, computed from its queries and keys on demand.
     /// Precondition: layer < layers(), head < heads().
     HeadTiles head(int layer, int head) const;
     /// Its pooled grid, (G, G).
     ConstRowMatrixMap pooled(int layer, int head, HeadTiles::Pooling pooling) const;
+    /// Its queries' profiles, from rowProfiles.
+    RowProfiles profiles(int layer, int head) const;
 
     /// Bytes of every head's (n, n) float32 matrix over `layers` layers of `heads` heads.
     static uint64_t matrixBytes(int64_t layers, int64_t heads, int64_t tokens);

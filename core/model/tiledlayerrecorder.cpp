@@ -7,8 +7,14 @@ TiledLayerRecorder::TiledLayerRecorder(TiledAttention &tiles, int layer, const T
     : m_tiles(tiles), m_layer(layer), m_roles(roles)
 {
     const int64_t n = tiles.tokens();
-    for (int head = 0; head < tiles.heads(); ++head)
-        m_heads.push_back({AttentionPooling(n, n, tiles.binSize), HeadStatsAccumulator(n, n), {}});
+    m_heads.reserve(size_t(tiles.heads()));
+    for (int head = 0; head < tiles.heads(); ++head) {
+        m_heads.push_back(
+            {AttentionPooling(n, n, tiles.binSize), HeadStatsAccumulator(n, n), {}, {}});
+        Head &added = m_heads.back();
+        added.stats.keepRowProfiles(added.profiles, tiles.settings.sinkTokens,
+                                    tiles.settings.farTokens);
+    }
 }
 
 SoftmaxObserver TiledLayerRecorder::observer()
@@ -38,6 +44,11 @@ void TiledLayerRecorder::finish(HeadStats *stats)
         m_tiles.pooledMax.matrix({m_layer, int64_t(h)}) = head.pooling.max();
         m_tiles.pooledMean.matrix({m_layer, int64_t(h)}) = head.pooling.mean();
         stats[h] = head.stats.result();
+        auto profiles = m_tiles.rowProfiles.matrix({m_layer, int64_t(h)}); // (4, n)
+        profiles.row(0) = head.profiles.sinkShare.transpose().cast<float>();
+        profiles.row(1) = head.profiles.farShare.transpose().cast<float>();
+        profiles.row(2) = head.profiles.meanDistance.transpose().cast<float>();
+        profiles.row(3) = head.profiles.entropy.transpose().cast<float>();
         m_roles.setShares(head.shares, n, stats[h]);
     }
 }

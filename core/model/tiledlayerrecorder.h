@@ -34,6 +34,7 @@ private:
         AttentionPooling pooling;
         HeadStatsAccumulator stats;
         TokenRoles::ShareSums shares;
+        RowProfiles profiles;
     };
 
     void add(const SoftmaxBlock &block);
@@ -41,7 +42,7 @@ private:
     TiledAttention &m_tiles;
     int m_layer;
     const TokenRoles &m_roles;
-    std::vector<Head> m_heads;
+    std::vector<Head> m_heads; ///< not moved once made: each head's sums point at its profiles
 };
 
 } // namespace headlens

@@ -240,7 +240,7 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
     if (options.keepKeyValues)
         run.values = perLayer(kv + "*d_v", config.kvHeadCount() * config.headDimV());
     if (options.tiled) {
-        run.tiles = TiledAttention::layOut(config, int(layers), n, run.keys, options.pooledBins);
+        run.tiles = TiledAttention::layOut(config, int(layers), n, run.keys, options.tiles);
         run.headStats.resize(size_t(layers * h));
     }
     return run;

@@ -47,8 +47,8 @@ struct TransformerRunOptions
     /// layer goes through the pass that holds no matrix; no layer is traced (viewedLayer must
     /// be -1), and a later text does not reuse the run's rows.
     bool tiled = false;
-    /// With `tiled`: at most this many bins along each axis of a head's pooled grids.
-    int64_t pooledBins = TiledAttention::kPooledBins;
+    /// With `tiled`: the bins of the pooled grids, the sinks and the far keys.
+    TiledAttention::Settings tiles;
 
     /// The clean pass an analysis starts from (head importance, patching, the logit lens): no
     /// layer traced, one prediction, the stream entering every layer kept, and every z_h with

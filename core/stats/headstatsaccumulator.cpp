@@ -67,8 +67,11 @@ void HeadStatsAccumulator::addRowsWith(const Eigen::Ref<const RowMatrix> &block,
         if ((w > 0.0f).count() > 1)
             m_sums.maxWeight = std::max(m_sums.maxWeight, double(w.maxCoeff()));
         ++m_rows;
-        m_sums.entropy += entropyOf(w, i - firstRow);
+        const double entropy = entropyOf(w, i - firstRow);
+        m_sums.entropy += entropy;
         m_sums.meanDistance += distance;
+        if (m_profiles)
+            keepProfile(*m_profiles, w, i, entropy, distance);
         m_sums.firstToken += m_keys > 0 ? w(0) : 0.0f;
         if (i < m_keys)
             m_sums.diagonal += w(i);
@@ -77,6 +80,29 @@ void HeadStatsAccumulator::addRowsWith(const Eigen::Ref<const RowMatrix> &block,
             ++m_rowsWithPrevious;
         }
     }
+}
+
+void HeadStatsAccumulator::keepRowProfiles(RowProfiles &rows, int64_t sinkTokens, int64_t far)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    rows = {Eigen::VectorXd::Constant(m_queries, nan), Eigen::VectorXd::Constant(m_queries, nan),
+            Eigen::VectorXd::Constant(m_queries, nan), Eigen::VectorXd::Constant(m_queries, nan)};
+    m_profiles = &rows;
+    m_sinkTokens = sinkTokens;
+    m_far = far;
+}
+
+template <typename Weights>
+void HeadStatsAccumulator::keepProfile(RowProfiles &rows, const Weights &w, int64_t i,
+                                       double entropy, double distance) const
+{
+    rows.entropy(i) = entropy;
+    rows.meanDistance(i) = distance;
+    rows.sinkShare(i) = w.head(std::min(m_sinkTokens, m_keys)).sum();
+    // The keys j <= i - far, and (both ways) j >= i + far.
+    const int64_t before = std::clamp<int64_t>(i - m_far + 1, 0, m_keys);
+    const int64_t after = std::clamp<int64_t>(i + m_far, 0, m_keys);
+    rows.farShare(i) = double(w.head(before).sum()) + double(w.tail(m_keys - after).sum());
 }
 
 HeadStats HeadStatsAccumulator::result() const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "stats/headstats.h"
+#include "stats/rowprofiles.h"
 
 namespace headlens {
 
@@ -40,6 +41,11 @@ public:
     void addSoftmaxRows(const Eigen::Ref<const RowMatrix> &block,
                         const Eigen::Ref<const RowMatrix> &logits, const Vector &rowMax,
                         const Vector &logNormalizer, int64_t firstRow);
+    /// From now on also keeps each added row's RowProfiles in `rows` (sized to the queries,
+    /// NaN for a row not added or without a visible key): its entropy and mean distance as the
+    /// sums take them, and its shares on the first `sinkTokens` keys and on the keys `far` or
+    /// more tokens away. `rows` must outlive the additions.
+    void keepRowProfiles(RowProfiles &rows, int64_t sinkTokens, int64_t far);
     /// The statistics of every row added so far.
     HeadStats result() const;
 
@@ -49,12 +55,21 @@ private:
     void addRowsWith(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow,
                      EntropyOf entropyOf);
 
+    /// Row i's RowProfiles into `rows`, from its weights `w` and the entropy and distance
+    /// the sums took.
+    template <typename Weights>
+    void keepProfile(RowProfiles &rows, const Weights &w, int64_t i, double entropy,
+                     double distance) const;
+
     int64_t m_queries;
     int64_t m_keys;
     Eigen::Array<float, 1, Eigen::Dynamic> m_columnIndex; ///< 0, 1, ..., keys - 1: each key j
     HeadStats m_sums;
     int64_t m_rows = 0;
     int64_t m_rowsWithPrevious = 0;
+    RowProfiles *m_profiles = nullptr;
+    int64_t m_sinkTokens = 0;
+    int64_t m_far = 0;
 };
 
 } // namespace headlens

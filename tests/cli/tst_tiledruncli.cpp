@@ -7,6 +7,7 @@
 #include "testmain.h"
 
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -43,6 +44,7 @@ private slots:
     void pooledGridsPoolTheGolden_data();
     void pooledGridsPoolTheGolden();
     void optionsThatNeedMatricesAreRefused();
+    void aTextFileIsOneTextForAModel();
 };
 
 void TestTiledRunCli::pooledGridsPoolTheGolden_data()
@@ -55,7 +57,8 @@ void TestTiledRunCli::pooledGridsPoolTheGolden_data()
 
 /// Past the limit the run says it keeps tiles, and pooled_max.npy and pooled_mean.npy hold
 /// the max and mean of every head's visible weights of the float64 NumPy reference
-/// (make_llama_tiny.py), bin for bin, NaN where a bin shows nothing.
+/// (make_llama_tiny.py), bin for bin, NaN where a bin shows nothing; row_profiles.npy each
+/// query's sink share, far share (none 1,024 tokens away here), distance and entropy.
 void TestTiledRunCli::pooledGridsPoolTheGolden()
 {
     QFETCH(QString, folder);
@@ -101,6 +104,37 @@ void TestTiledRunCli::pooledGridsPoolTheGolden()
                      QString("cell %1: %2 against %3").arg(cell).arg(maxCell).arg(expected[cell])));
         QCOMPARE(meanCell, maxCell);
     }
+    // Each query's share on the first 4 tokens, mean distance and entropy, from the reference.
+    const Tensor profiles = NpyFile::read(dir.filePath("row_profiles.npy").toStdString());
+    QCOMPARE(profiles.shape().rank(), 4);
+    QCOMPARE(profiles.shape().size(0), layers);
+    QCOMPARE(profiles.shape().size(1), heads);
+    QCOMPARE(profiles.shape().size(2), int64_t(4));
+    QCOMPARE(profiles.shape().size(3), n);
+    for (int64_t lh = 0; lh < layers * heads; ++lh)
+        for (int64_t i = 0; i < n; ++i) {
+            double sink = 0.0, distance = 0.0, entropy = 0.0;
+            for (int64_t j = 0; j <= i; ++j) {
+                const double w = expected[(lh * n + i) * n + j];
+                sink += j < 4 ? w : 0.0;
+                distance += w * double(i - j);
+                entropy -= w > 0.0 ? w * std::log(w) : 0.0;
+            }
+            const float *row = profiles.data() + lh * 4 * n + i;
+            QVERIFY2(std::abs(row[0] - sink) <= 1e-5 && row[n] == 0.0f &&
+                         std::abs(row[2 * n] - distance) <= 1e-4 * (1.0 + distance) &&
+                         std::abs(row[3 * n] - entropy) <= 1e-4,
+                     qPrintable(QString("query %1 of head %2: %3 %4 %5 %6 against %7 0 %8 %9")
+                                    .arg(i)
+                                    .arg(lh)
+                                    .arg(row[0])
+                                    .arg(row[n])
+                                    .arg(row[2 * n])
+                                    .arg(row[3 * n])
+                                    .arg(sink)
+                                    .arg(distance)
+                                    .arg(entropy)));
+        }
 }
 
 /// What a tiled run cannot give is refused by name, with the reason and the longest text that
@@ -126,6 +160,36 @@ void TestTiledRunCli::optionsThatNeedMatricesAreRefused()
         QVERIFY2(r.err.startsWith("headlens-cli: " + option), qPrintable(r.err));
         QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
     }
+}
+
+/// A long document comes in a file: with --model its lines are one text, newlines and all
+/// (the tokens printed are those of --text with the same characters); with --text too it is
+/// refused.
+void TestTiledRunCli::aTextFileIsOneTextForAModel()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("long.txt");
+    const QByteArray contents = "The quick brown fox\njumps over the dog.\n";
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(contents);
+    file.close();
+    const QString model = QString::fromStdString(test::kGpt2Data + "tiny");
+    const auto fromFile = runCli({"--model", model, "--text-file", path});
+    QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+    const auto fromText = runCli({"--model", model, "--text", QString::fromUtf8(contents)});
+    QVERIFY2(fromText.exitCode == 0, qPrintable(fromText.err));
+    const auto tokensLine = [](const QString &out) {
+        return out.section('\n', 1, 1); // "  tokens: [The 464] ..."
+    };
+    QVERIFY2(tokensLine(fromFile.out).startsWith("  tokens:"), qPrintable(fromFile.out));
+    QCOMPARE(tokensLine(fromFile.out), tokensLine(fromText.out));
+    // Both lines in one run: the newline between them is a token of the text (GPT-2's 198).
+    QCOMPARE(tokensLine(fromFile.out).count(QString::fromUtf8("[\u23CE 198]")), 2);
+    const auto both = runCli({"--model", model, "--text", "Hello", "--text-file", path});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("Give either --text or --text-file with --model, not both"),
+             qPrintable(both.err));
 }
 
 HEADLENS_TEST_MAIN(TestTiledRunCli)

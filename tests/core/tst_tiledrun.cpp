@@ -43,7 +43,9 @@ TransformerRunOptions tiledWith(int64_t bins)
 {
     TransformerRunOptions options = wholeMatrices();
     options.tiled = true;
-    options.pooledBins = bins;
+    options.tiles.maxBins = bins;
+    options.tiles.sinkTokens = 2;
+    options.tiles.farTokens = 8; // the tiny models' texts are 29 tokens
     return options;
 }
 
@@ -91,6 +93,35 @@ QByteArray gridMismatch(const Eigen::Ref<const RowMatrix> &actual, const RowMatr
                        QByteArray::number(e, 'g', 9);
         }
     return {};
+}
+
+/// Each row's shares on the sinks and far away, mean distance and entropy from the matrix, in
+/// float64 from the definition, checked against the run's (1e-5).
+void compareProfiles(const RowProfiles &actual, const ConstRowMatrixMap &weights,
+                     const TileMask &mask, int64_t sinks, int64_t far)
+{
+    for (int64_t i = 0; i < weights.rows(); ++i) {
+        double sink = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
+        for (int64_t j = 0; j < weights.cols(); ++j) {
+            const double w = weights(i, j);
+            if (!mask.visible(i, j) || w == 0.0)
+                continue;
+            sink += j < sinks ? w : 0.0;
+            farShare += std::abs(i - j) >= far ? w : 0.0;
+            distance += w * double(std::abs(i - j));
+            entropy -= w * std::log(w);
+        }
+        const double expected[] = {sink, farShare, distance, entropy};
+        const double got[] = {actual.sinkShare(i), actual.farShare(i), actual.meanDistance(i),
+                              actual.entropy(i)};
+        for (int k = 0; k < 4; ++k)
+            QVERIFY2(std::abs(got[k] - expected[k]) <= 1e-5 * (1.0 + std::abs(expected[k])),
+                     qPrintable(QString("row %1, profile %2: %3 against %4")
+                                    .arg(i)
+                                    .arg(k)
+                                    .arg(got[k])
+                                    .arg(expected[k])));
+    }
 }
 
 void compareStats(const HeadStats &actual, const HeadStats &expected)
@@ -174,7 +205,8 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive_data()
 }
 
 /// The same text run with its matrices and as tiles: the same predictions and keys, every
-/// head's statistics, every pooled grid equal to the pooled matrix, and every head's whole
+/// head's statistics and every query's profile (its shares on the sinks and far away, its
+/// distance and entropy), every pooled grid equal to the pooled matrix, and every head's whole
 /// region recomputed from the tiles equal to its matrix within 1e-6.
 void TestTiledRun::tilesGiveWhatTheMatricesGive()
 {
@@ -207,6 +239,10 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
             const QByteArray where =
                 " in layer " + QByteArray::number(layer) + " head " + QByteArray::number(head);
             compareStats(tiled.stats(layer, head), whole.stats(layer, head));
+            compareProfiles(tiled.tiles.profiles(layer, head), whole.weights(layer, head),
+                            TileMask::of(config), 2, 8);
+            if (QTest::currentTestFailed())
+                return;
             const ConstRowMatrixMap full = whole.weights(layer, head);
             const TileMask mask = TileMask::of(config);
             const QByteArray maxWhy =
