@@ -1,8 +1,8 @@
 // HeadTiles: one head's attention recomputed from its queries and keys, a region at a time.
 #pragma once
 
-#include "stats/rowprofiles.h"
 #include "attention/tilemask.h"
+#include "stats/rowprofiles.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
