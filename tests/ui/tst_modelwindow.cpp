@@ -214,6 +214,30 @@ private slots:
                  QString("Nothing to show: the message on the left says what to change."));
     }
 
+    // A text past HEADLENS_MATRIX_LIMIT runs as tiles, which the window does not draw yet: the
+    // banner says why and what does (the command line), no view is handed the run (whose trace
+    // is missing), and a text short enough draws again.
+    void aTiledRunSaysWhyInsteadOfDrawing()
+    {
+        qputenv("HEADLENS_MATRIX_LIMIT", "100"); // the tiny GPT-2's 2 x 2 heads: 5 tokens fit
+        QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
+        QTRY_VERIFY_WITH_TIMEOUT(!controlsOf(*window)->banner()->message().isEmpty(), 20000);
+        const QString message = controlsOf(*window)->banner()->message();
+        QVERIFY2(message.contains("tokens: its 2 layers x 2 heads of "), qPrintable(message));
+        QVERIFY2(message.contains("more than the 100 bytes HeadLens holds as matrices"),
+                 qPrintable(message));
+        QVERIFY2(message.contains("The window draws texts of up to 2 tokens with this model; "
+                                  "headlens-cli runs longer ones"),
+                 qPrintable(message));
+        QVERIFY(!run()); // no tiled run reached the Model tab's views
+        qputenv("HEADLENS_MATRIX_LIMIT", "100");
+        workspaceOf(*window)->setText("The"); // [T][he]: two tokens, within the limit
+        QTRY_VERIFY_WITH_TIMEOUT(run() && !run()->tiled(), 20000);
+        qunsetenv("HEADLENS_MATRIX_LIMIT");
+        QCOMPARE(run()->tokenIds.size(), size_t(2));
+        QTRY_VERIFY(controlsOf(*window)->banner()->message().isEmpty());
+    }
+
     void choosingALayerShowsItsHeads_data()
     {
         QTest::addColumn<int>("layer");
