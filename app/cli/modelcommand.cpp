@@ -186,10 +186,8 @@ int ModelCommand::runTiled(const CommandLineRequest &request, Session &session, 
     };
     for (const auto &[asked, what] : needsMatrices)
         if (asked)
-            throw InputError(what + ", but this text's " + std::to_string(n) +
-                             " tokens are kept as tiles without a traced layer: " +
-                             TiledAttention::why(run.layers, run.heads, n) +
-                             ". Leave the option out, or use a text of at most " +
+            throw InputError(TiledAttention::refusal(what, run.layers, run.heads, n) +
+                             " Leave the option out, or use a text of at most " +
                              std::to_string(TiledAttention::longestWhole(run.layers, run.heads)) +
                              " tokens.");
     printSummary(run, ms, request.fillMask);

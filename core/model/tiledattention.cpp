@@ -6,7 +6,6 @@
 #include "util/bytesize.h"
 
 #include <cmath>
-
 #include <cstdlib>
 #include <string>
 
@@ -88,6 +87,13 @@ std::string TiledAttention::why(int64_t layers, int64_t heads, int64_t tokens)
            formatBytes(double(matrixBytes(layers, heads, tokens))) + " as float32, more than the " +
            formatBytes(double(matrixLimit())) +
            " HeadLens holds as matrices (HEADLENS_MATRIX_LIMIT)";
+}
+
+std::string TiledAttention::refusal(const std::string &needs, int64_t layers, int64_t heads,
+                                    int64_t tokens)
+{
+    return needs + ", but this text's " + std::to_string(tokens) +
+           " tokens are kept as tiles: " + why(layers, heads, tokens) + ".";
 }
 
 } // namespace headlens

@@ -72,6 +72,10 @@ struct TiledAttention
     /// weights would take 126.0 GiB as float32, more than the 4.0 GiB HeadLens holds as
     /// matrices (HEADLENS_MATRIX_LIMIT)".
     static std::string why(int64_t layers, int64_t heads, int64_t tokens);
+    /// What a view or an option that reads whole matrices says of a tiled text: "`needs`, but
+    /// this text's 5000 tokens are kept as tiles: <why>." The caller adds what to do instead.
+    static std::string refusal(const std::string &needs, int64_t layers, int64_t heads,
+                               int64_t tokens);
 };
 
 } // namespace headlens

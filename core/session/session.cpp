@@ -169,11 +169,11 @@ TraceRun Session::runModel(const TraceJob &job, const std::function<bool(double)
         m_lastRun = modelRun;
     if (modelRun->tiled() && (job.lens.atlas || job.lens.flow))
         throw InputError(
-            std::string(job.lens.atlas ? "The head atlas" : "The attention flow") +
-            " reads every head's whole matrix, but this text's " +
-            std::to_string(input.tokenIds.size()) + " tokens are kept as tiles: " +
-            TiledAttention::why(model.layers(), modelRun->heads, int64_t(input.tokenIds.size())) +
-            ". Use a text of at most " +
+            TiledAttention::refusal(
+                std::string(job.lens.atlas ? "The head atlas" : "The attention flow") +
+                    " reads every head's whole matrix",
+                model.layers(), modelRun->heads, int64_t(input.tokenIds.size())) +
+            " Use a text of at most " +
             std::to_string(TiledAttention::longestWhole(model.layers(), modelRun->heads)) +
             " tokens.");
     TraceRun run;

@@ -151,10 +151,9 @@ void TestTiledRunCli::optionsThatNeedMatricesAreRefused()
                                idsArgument(golden.ids), option, "--export-dir", dir.path()},
                               withMatrixLimit(3200));
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QString("but this text's %1 tokens are kept as tiles without a "
-                                        "traced layer")
-                                    .arg(n)),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QString("but this text's %1 tokens are kept as tiles: its ").arg(n)),
+            qPrintable(r.err));
         QVERIFY2(r.err.contains("Leave the option out, or use a text of at most 10 tokens."),
                  qPrintable(r.err));
         QVERIFY2(r.err.startsWith("headlens-cli: " + option), qPrintable(r.err));
