@@ -123,8 +123,10 @@ std::vector<Measurement> LongContextSuite::headRows(const BenchOptions &options,
             const int64_t at = n / 2;
             row("region_256", clock.measure([&] { tiles->region(at, at + 256, at - 256, at); }),
                 2.0 * 256 * 256 * kHeadDim);
-            row("pooled_512",
-                clock.measure([&] { tiles->pooled(512, 512, HeadTiles::Pooling::Max); }), flops);
+            row("pooled_512", clock.measure([&] {
+                tiles->pooled({0, n, 0, n}, AttentionPooling::binSizeFor(n, 512));
+            }),
+                flops);
             row("row_profiles", clock.measure([&] { tiles->rowProfiles(4, 1024); }), flops);
         }
     }

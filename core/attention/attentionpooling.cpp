@@ -24,21 +24,25 @@ AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSiz
 // A masked cell's weight is exactly 0 (softmaxRow), so a bin's largest weight over all of its
 // cells is its largest visible one once any is visible, and its sum is the visible weights'.
 void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
-                               const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow)
+                               const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow,
+                               int64_t firstCol)
 {
     const float hidden = -std::numeric_limits<float>::infinity();
-    const int64_t keys = weights.cols();
+    const int64_t width = weights.cols();
     for (int64_t r = 0; r < weights.rows(); ++r) {
         const int64_t bin = (firstRow + r) / m_binSize;
-        for (int64_t c = 0; c < m_max.cols(); ++c) {
-            const int64_t first = c * m_binSize, width = std::min(m_binSize, keys - first);
-            const int64_t shown = (logits.row(r).segment(first, width).array() != hidden).count();
-            if (shown == 0)
-                continue;
-            const auto cells = weights.row(r).segment(first, width);
-            m_max(bin, c) = std::max(m_max(bin, c), cells.maxCoeff());
-            m_sum(bin, c) += double(cells.sum());
-            m_count(bin, c) += shown;
+        // The row's columns a bin's segment at a time, the first and last perhaps cut short.
+        for (int64_t j = 0; j < width;) {
+            const int64_t c = (firstCol + j) / m_binSize;
+            const int64_t end = std::min((c + 1) * m_binSize - firstCol, width);
+            const int64_t shown = (logits.row(r).segment(j, end - j).array() != hidden).count();
+            if (shown > 0) {
+                const auto cells = weights.row(r).segment(j, end - j);
+                m_max(bin, c) = std::max(m_max(bin, c), cells.maxCoeff());
+                m_sum(bin, c) += double(cells.sum());
+                m_count(bin, c) += shown;
+            }
+            j = end;
         }
     }
 }

@@ -8,10 +8,11 @@
 namespace headlens {
 
 /// The max and the mean of one head's visible weights in bins of binSize x binSize cells, added
-/// a block of rows at a time as the forward pass computes them: the picture of a whole head of
-/// a long text, whose (n, n_kv) matrix is never held. Bin (r, c) covers queries
-/// [r s, (r + 1) s) and keys [c s, (c + 1) s), cut at the matrix's edge. Max pooling keeps one
-/// strong weight visible at any zoom; the mean says how much a bin holds on the whole.
+/// a block at a time as the forward pass (or HeadTiles::pooled) computes them: the picture of a
+/// whole head of a long text, or of a region of it, whose (n, n_kv) matrix is never held. Bin
+/// (r, c) covers queries [r s, (r + 1) s) and keys [c s, (c + 1) s) from the grid's origin, cut
+/// at its edge: HeadLens's one pooling rule. Max pooling keeps one strong weight visible at
+/// any zoom; the mean says how much a bin holds on the whole.
 class AttentionPooling
 {
 public:
@@ -28,10 +29,11 @@ public:
     /// Precondition: queries, keys >= 0, binSize >= 1.
     AttentionPooling(int64_t queries, int64_t keys, int64_t binSize);
 
-    /// Adds rows firstRow .. firstRow + weights.rows() - 1: `weights` their probabilities,
-    /// `logits` their scores (-inf where masked: a masked cell is not counted). Each row once.
+    /// Adds cells firstRow .. firstRow + weights.rows() - 1 by firstCol .. firstCol +
+    /// weights.cols() - 1: `weights` their probabilities, `logits` their scores (-inf where
+    /// masked: a masked cell is not counted). Each cell once.
     void addRows(const Eigen::Ref<const RowMatrix> &weights,
-                 const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow);
+                 const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow, int64_t firstCol = 0);
     /// (bins of the queries, bins of the keys): each bin's largest visible weight, NaN where it
     /// has none.
     RowMatrix max() const;

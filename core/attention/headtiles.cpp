@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <vector>
 
 namespace headlens {
 
@@ -18,16 +17,6 @@ namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kHidden = -std::numeric_limits<float>::infinity();
-
-/// Bin c of `bins` over `count` items starts at c * count / bins: the bin of every item.
-std::vector<int64_t> binsOf(int64_t count, int64_t bins)
-{
-    std::vector<int64_t> bin(size_t(count), 0);
-    for (int64_t c = 0; c < bins; ++c)
-        for (int64_t j = c * count / bins; j < (c + 1) * count / bins; ++j)
-            bin[size_t(j)] = c;
-    return bin;
-}
 
 } // namespace
 
@@ -72,9 +61,12 @@ HeadTiles::HeadTiles(RowMatrix q, RowMatrix k, float scale, TileMask mask,
 {}
 
 void HeadTiles::forKeyBlocks(int64_t q0, int64_t q1,
-                             const std::function<void(int64_t, int64_t)> &body) const
+                             const std::function<void(int64_t, int64_t)> &body, int64_t kFirst,
+                             int64_t kLast) const
 {
-    const auto [first, last] = m_mask.keyRange(q0, q1, keys());
+    auto [first, last] = m_mask.keyRange(q0, q1, keys());
+    first = std::max(first, kFirst);
+    last = std::min(last, kLast);
     for (int64_t k0 = first; k0 < last; k0 += kKeyBlock)
         body(k0, std::min(last, k0 + kKeyBlock));
 }
@@ -116,40 +108,28 @@ RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) cons
     return weights;
 }
 
-// Row bins on every thread; within one, each block of keys reduced down its columns first
-// (vectorised), then the columns into their bins.
-RowMatrix HeadTiles::pooled(int64_t rows, int64_t cols, Pooling pooling) const
+// Blocks of rows on every thread, each a whole number of row bins, so that no two threads add
+// to one bin; the weights with exact zeros where masked, as the forward pass gives them.
+AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize) const
 {
-    const int64_t n = queries(), nKv = keys();
-    rows = std::clamp<int64_t>(rows, 1, n);
-    cols = std::clamp<int64_t>(cols, 1, nKv);
-    const std::vector<int64_t> colOf = binsOf(nKv, cols);
-    RowMatrix result(rows, cols);
-    parallelFor(rows, [&](int64_t r) {
-        const int64_t q0 = r * n / rows, q1 = (r + 1) * n / rows;
-        Eigen::RowVectorXf top = Eigen::RowVectorXf::Constant(cols, kHidden);
-        Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(cols);
-        Eigen::RowVectorXi count = Eigen::RowVectorXi::Zero(cols);
-        forKeyBlocks(q0, q1, [&](int64_t k0, int64_t k1) {
-            const RowMatrix block = region(q0, q1, k0, k1);
-            const auto shown = block.array().isNaN() == false;
-            const Eigen::RowVectorXf columnTop =
-                shown.select(block.array(), kHidden).colwise().maxCoeff();
-            const Eigen::RowVectorXf columnSum = shown.select(block.array(), 0.0f).colwise().sum();
-            const Eigen::RowVectorXi columnCount = shown.cast<int>().colwise().sum();
-            for (int64_t j = 0; j < k1 - k0; ++j) {
-                const int64_t c = colOf[size_t(k0 + j)];
-                top(c) = std::max(top(c), columnTop(j));
-                sum(c) += double(columnSum(j));
-                count(c) += columnCount(j);
-            }
-        });
-        for (int64_t c = 0; c < cols; ++c)
-            result(r, c) = count(c) == 0             ? kNaN
-                           : pooling == Pooling::Max ? top(c)
-                                                     : float(sum(c) / count(c));
+    AttentionPooling pooling(region.rows(), region.cols(), binSize);
+    const int64_t rowsPerTask = binSize * std::max<int64_t>(1, 64 / binSize);
+    const int64_t tasks = (region.rows() + rowsPerTask - 1) / rowsPerTask;
+    parallelFor(tasks, [&](int64_t task) {
+        const int64_t q0 = region.q0 + task * rowsPerTask;
+        const int64_t q1 = std::min(region.q1, q0 + rowsPerTask);
+        forKeyBlocks(
+            q0, q1,
+            [&](int64_t k0, int64_t k1) {
+                const RowMatrix s = scores(q0, q1, k0, k1);
+                RowMatrix w(s.rows(), s.cols());
+                for (int64_t i = 0; i < s.rows(); ++i)
+                    w.row(i).array() = (s.row(i).array() - float(m_logSumExp(q0 + i))).exp();
+                pooling.addRows(w, s, q0 - region.q0, k0 - region.k0);
+            },
+            region.k0, region.k1);
     });
-    return result;
+    return pooling;
 }
 
 // Per block of queries (on every thread), each block of keys' weights folded into the four

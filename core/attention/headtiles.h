@@ -1,12 +1,15 @@
 // HeadTiles: one head's attention recomputed from its queries and keys, a region at a time.
 #pragma once
 
+#include "attention/attentionpooling.h"
 #include "attention/tilemask.h"
+#include "attention/tileregion.h"
 #include "stats/rowprofiles.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 namespace headlens {
 
@@ -37,10 +40,11 @@ public:
     int64_t keys() const { return m_k.rows(); }
     /// Queries [q0, q1) against keys [k0, k1), as the full matrix holds them.
     RowMatrix region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
-    /// The whole matrix in rows x cols bins: bin (r, c) covers queries [r n / rows,
-    /// (r + 1) n / rows) and keys [c n_kv / cols, (c + 1) n_kv / cols) (integer division), and
-    /// holds the max or mean of its visible weights; NaN where it has none.
-    RowMatrix pooled(int64_t rows, int64_t cols, Pooling pooling) const;
+    /// `region` in bins of binSize x binSize cells from its corner (AttentionPooling's rule,
+    /// the last bins cut at its edge): each bin's max and mean visible weight, NaN where it has
+    /// none. What a view draws of a region larger than its pixels.
+    /// Precondition: the region lies within the matrix, binSize >= 1.
+    AttentionPooling pooled(const TileRegion &region, int64_t binSize) const;
     /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
     const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
     /// What each query's row does at long range (RowProfiles), a block of keys at a time:
@@ -48,9 +52,11 @@ public:
     RowProfiles rowProfiles(int64_t sinkTokens, int64_t far) const;
 
 private:
-    /// body(k0, k1) for each block of at most kKeyBlock keys that queries [q0, q1) can see.
-    void forKeyBlocks(int64_t q0, int64_t q1,
-                      const std::function<void(int64_t, int64_t)> &body) const;
+    /// body(k0, k1) for each block of at most kKeyBlock keys of [kFirst, kLast) that queries
+    /// [q0, q1) can see.
+    void forKeyBlocks(int64_t q0, int64_t q1, const std::function<void(int64_t, int64_t)> &body,
+                      int64_t kFirst = 0,
+                      int64_t kLast = std::numeric_limits<int64_t>::max()) const;
     /// Scaled, biased scores of [q0, q1) x [k0, k1); -infinity where masked.
     RowMatrix scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
 

@@ -57,23 +57,25 @@ Eigen::MatrixXd reference(const RowMatrix &q, const RowMatrix &k, double scale, 
     return p;
 }
 
-/// `full` in rows x cols bins (HeadTiles::pooled's boundaries), the max or mean of each bin's
-/// numbers; NaN for a bin of NaN alone.
-Eigen::MatrixXd poolReference(const Eigen::MatrixXd &full, int64_t rows, int64_t cols, bool max)
+/// `full`'s rows [q0, q1) x columns [k0, k1) in bins of `bin` x `bin` from the corner, the last
+/// cut at the edge (AttentionPooling's rule), the max or mean of each bin's numbers; NaN for a
+/// bin of NaN alone.
+Eigen::MatrixXd poolReference(const Eigen::MatrixXd &full, const TileRegion &r, int64_t bin,
+                              bool max)
 {
-    Eigen::MatrixXd pooled(rows, cols);
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
+    Eigen::MatrixXd pooled((r.rows() + bin - 1) / bin, (r.cols() + bin - 1) / bin);
+    for (int64_t br = 0; br < pooled.rows(); ++br)
+        for (int64_t bc = 0; bc < pooled.cols(); ++bc) {
             double top = -INFINITY, sum = 0.0;
             int count = 0;
-            for (int64_t i = r * full.rows() / rows; i < (r + 1) * full.rows() / rows; ++i)
-                for (int64_t j = c * full.cols() / cols; j < (c + 1) * full.cols() / cols; ++j)
+            for (int64_t i = r.q0 + br * bin; i < std::min(r.q1, r.q0 + (br + 1) * bin); ++i)
+                for (int64_t j = r.k0 + bc * bin; j < std::min(r.k1, r.k0 + (bc + 1) * bin); ++j)
                     if (!std::isnan(full(i, j))) {
                         top = std::max(top, full(i, j));
                         sum += full(i, j);
                         ++count;
                     }
-            pooled(r, c) = count == 0 ? NAN : max ? top : sum / count;
+            pooled(br, bc) = count == 0 ? NAN : max ? top : sum / count;
         }
     return pooled;
 }
@@ -147,14 +149,20 @@ void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix()
              {500, 530, 0, 700}, {0, 1, 0, 9}, {1099, 1100, 690, 700}, {400, 650, 505, 530}})
         compareCells(tiles.region(q0, q1, k0, k1),
                      whole.block(q0, k0, q1 - q0, k1 - k0).cast<double>(), 1e-6, 4e-6, "a region");
-    for (const auto &[rows, cols] :
-         std::vector<std::pair<int64_t, int64_t>>{{7, 13}, {256, 256}, {n, keys}}) {
-        compareCells(tiles.pooled(rows, cols, HeadTiles::Pooling::Max),
-                     poolReference(whole.cast<double>(), rows, cols, true), 1e-6, 4e-6,
-                     "max-pooled");
-        compareCells(tiles.pooled(rows, cols, HeadTiles::Pooling::Mean),
-                     poolReference(whole.cast<double>(), rows, cols, false), 1e-6, 4e-6,
-                     "mean-pooled");
+    // Pooled grids of the whole and of regions, with bins that divide them and bins cut short
+    // at their edges (a region's bins start at its own corner).
+    for (const auto &[region, bin] :
+         std::vector<std::pair<TileRegion, int64_t>>{{{0, n, 0, keys}, 1},
+                                                     {{0, n, 0, keys}, 8},
+                                                     {{0, n, 0, keys}, 160},
+                                                     {{500, 530, 0, 700}, 7},
+                                                     {{400, 650, 300, keys}, 64},
+                                                     {{1099, 1100, 690, 700}, 4}}) {
+        const AttentionPooling pooled = tiles.pooled(region, bin);
+        compareCells(pooled.max(), poolReference(whole.cast<double>(), region, bin, true), 1e-6,
+                     4e-6, "max-pooled");
+        compareCells(pooled.mean(), poolReference(whole.cast<double>(), region, bin, false), 1e-6,
+                     4e-6, "mean-pooled");
     }
 }
 
