@@ -50,7 +50,8 @@ LAYERS = {
         ["print"],  # the handout's pages
         ["export"],  # figures and tensors to files
         # the feature libraries, each a tab of the window
-        ["compare", "corpus", "cost", "interventions", "lens", "models", "pipeline", "train"],
+        ["compare", "corpus", "cost", "interventions", "lens", "longtext", "models", "pipeline",
+         "train"],
         ["window"],  # MainWindow, its menus, docks and the wiring between features
     ],
 }

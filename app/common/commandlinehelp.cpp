@@ -168,6 +168,9 @@ Output:
                             step at a time from the first
   --view pipeline-back      with --step N: step N reached one step at a time back from the last
   --view pipeline-side      with --step N: the pipeline scrolled down to its side tabs
+  --view longtext[:Q,K,S]   with --model and a text too long for its matrices: the Long text
+                            tab (zoomed to S x S tokens from query Q and key K); waits as
+                            long as the run takes
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)
   --score PATTERN           the Heads view's "Score heads against": previous-token,

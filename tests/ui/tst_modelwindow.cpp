@@ -1,4 +1,6 @@
 // tst_modelwindow: a GPT-2 folder and a toy model in the real window, checked against the core.
+#include "longtext/longtextpage.h"
+#include "longtext/tiledheadview.h"
 #include "model/transformermodel.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
@@ -217,25 +219,41 @@ private slots:
     // A text past HEADLENS_MATRIX_LIMIT runs as tiles, which the window does not draw yet: the
     // banner says why and what does (the command line), no view is handed the run (whose trace
     // is missing), and a text short enough draws again.
-    void aTiledRunSaysWhyInsteadOfDrawing()
+    // A text past the matrix limit opens in the Long text tab, drawn from its tiles; the other
+    // tabs say why they cannot draw it; a short text hides the tab again.
+    void aTiledRunOpensInTheLongTextTab()
     {
-        qputenv("HEADLENS_MATRIX_LIMIT", "100"); // the tiny GPT-2's 2 x 2 heads: 5 tokens fit
+        qputenv("HEADLENS_MATRIX_LIMIT", "100"); // the tiny GPT-2's 2 x 2 heads: 2 tokens fit
         QVERIFY(filesOf(*window)->openModel(test::tinyGpt2()));
         QTRY_VERIFY_WITH_TIMEOUT(!controlsOf(*window)->banner()->message().isEmpty(), 20000);
         const QString message = controlsOf(*window)->banner()->message();
-        QVERIFY2(message.contains("tokens: its 2 layers x 2 heads of "), qPrintable(message));
+        QVERIFY2(message.contains("tokens are kept as tiles: its 2 layers x 2 heads of "),
+                 qPrintable(message));
         QVERIFY2(message.contains("more than the 100 bytes HeadLens holds as matrices"),
                  qPrintable(message));
-        QVERIFY2(message.contains("The window draws texts of up to 2 tokens with this model; "
-                                  "headlens-cli runs longer ones"),
+        QVERIFY2(message.contains("The Long text tab draws it from its tiles; the other tabs "
+                                  "draw texts of up to 2 tokens with this model."),
                  qPrintable(message));
         QVERIFY(!run()); // no tiled run reached the Model tab's views
+        auto *page = test::part<LongTextPage>(*window, "longTextPage");
+        QTabWidget *tabs = tabsOf(*window);
+        QVERIFY(page->run() && page->run()->tiled());
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(page)));
+        QCOMPARE(tabs->currentWidget(), page);
+        const int64_t n = int64_t(page->run()->tokenIds.size());
+        QVERIFY(n > 2);
+        QCOMPARE(page->head()->viewport().tokens(), n);
+        QCOMPARE(page->head()->head(), 0);
+        QVERIFY2(page->summary()->text().contains(QString(": %1 tokens, kept as tiles").arg(n)),
+                 qPrintable(page->summary()->text()));
         qputenv("HEADLENS_MATRIX_LIMIT", "100");
         workspaceOf(*window)->setText("The"); // [T][he]: two tokens, within the limit
         QTRY_VERIFY_WITH_TIMEOUT(run() && !run()->tiled(), 20000);
         qunsetenv("HEADLENS_MATRIX_LIMIT");
         QCOMPARE(run()->tokenIds.size(), size_t(2));
         QTRY_VERIFY(controlsOf(*window)->banner()->message().isEmpty());
+        QVERIFY(!tabs->isTabVisible(tabs->indexOf(page)));
+        QVERIFY(!page->run()); // the tiled run is let go
     }
 
     void choosingALayerShowsItsHeads_data()

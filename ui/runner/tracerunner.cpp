@@ -17,17 +17,16 @@ namespace headlens {
 
 namespace {
 
-/// The window draws from every head's matrix and a traced layer, which a tiled run does not
-/// keep (TiledAttention): what it says instead of drawing.
+/// The views other than the Long text tab draw from every head's matrix and a traced layer,
+/// which a tiled run does not keep (TiledAttention): what they say instead of drawing.
 std::string tiledRunRefusal(const ModelRun &run)
 {
-    const int64_t n = int64_t(run.tokenIds.size());
-    return "This text has " + std::to_string(n) +
-           " tokens: " + TiledAttention::why(run.layers, run.heads, n) +
-           ". The window draws texts of up to " +
+    return TiledAttention::refusal("The Heads, Pipeline and Model tabs draw every head's whole "
+                                   "matrix and a traced layer",
+                                   run.layers, run.heads, int64_t(run.tokenIds.size())) +
+           " The Long text tab draws it from its tiles; the other tabs draw texts of up to " +
            std::to_string(TiledAttention::longestWhole(run.layers, run.heads)) +
-           " tokens with this model; headlens-cli runs longer ones (--stats prints every "
-           "head's statistics, --export-dir writes its pooled grids).";
+           " tokens with this model.";
 }
 
 } // namespace
@@ -149,8 +148,13 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
         // A model is opened here, off the UI thread, and kept by the session for the next job.
         std::shared_ptr<const AblationEffect> effect;
         TraceRun run = runWithEffect(job, onProgress, effect);
-        if (run.model && run.model->tiled())
+        if (run.model && run.model->tiled()) {
+            queueOn(this, [this, generation, model = run.model] {
+                if (generation == m_generation.load())
+                    emit tiledRunReady(model);
+            });
             throw InputError(tiledRunRefusal(*run.model));
+        }
         if (m_traceComputedHook)
             m_traceComputedHook();
         deliver(generation, run, std::move(effect));

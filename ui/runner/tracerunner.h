@@ -90,6 +90,9 @@ signals:
     /// Right after traceReady: every layer of the model the trace came from, or null when the
     /// trace is the built-in layer.
     void modelRunReady(std::shared_ptr<const headlens::ModelRun> run);
+    /// A run too long for its matrices, kept as tiles (ModelRun::tiled): no trace, no
+    /// modelRunReady; failed() then says what the other views cannot draw.
+    void tiledRunReady(std::shared_ptr<const headlens::ModelRun> run);
     /// After traceReady, for the same request: its weights and the four ways compared.
     void analysisReady(std::shared_ptr<const headlens::TraceAnalysis> analysis);
     /// The settings cannot be computed; the previous trace stays valid.

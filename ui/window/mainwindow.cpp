@@ -5,6 +5,7 @@
 #include "cost/costpanel.h"
 #include "interventions/ablationeffectbar.h"
 #include "interventions/headsthatmatterview.h"
+#include "longtext/longtextpage.h"
 #include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modeloverview.h"
@@ -28,6 +29,7 @@
 #include "window/filecommands.h"
 #include "window/filemenuwiring.h"
 #include "window/helpdialogs.h"
+#include "window/longtexttab.h"
 #include "window/mainactions.h"
 #include "window/modeltabs.h"
 #include "window/modelwiring.h"
@@ -112,6 +114,9 @@ void MainWindow::buildModels()
     m_models->setObjectName("modelWiring");
     m_controls->insertBox(m_models->box());
     m_modelTabs = new ModelTabs(m_tabs, m_models, m_heads);
+    m_longText = new LongTextTab(m_tabs, m_runner);
+    connect(m_longText->page(), &LongTextPage::hoverTextChanged, m_status,
+            &StatusBarReport::setHoverText);
     m_heads->insertBar(0, m_models->note());
     ModelController *controller = m_models->controller();
     connect(m_runner, &TraceRunner::modelRunReady, controller, &ModelController::setRun);
@@ -248,6 +253,11 @@ void MainWindow::showLanguageModel()
 {
     m_trainPage->modes()->setCurrentWidget(m_trainPage->languageModel());
     showTrain();
+}
+
+LongTextPage *MainWindow::longTextPage() const
+{
+    return m_longText->page();
 }
 
 LanguageModelView *MainWindow::languageModelView() const
@@ -388,6 +398,8 @@ void MainWindow::setPlotStyle(const PlotStyle &style)
         m_ablations->matter()->setPlotStyle(style);
     if (m_models)
         m_models->setPlotStyle(style);
+    if (m_longText)
+        m_longText->page()->setPlotStyle(style);
 }
 
 void MainWindow::setDarkTheme(bool dark)

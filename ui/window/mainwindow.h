@@ -21,6 +21,8 @@ class ControlsPanel;
 class CostPanel;
 class FigureCommands;
 class FileCommands;
+class LongTextPage;
+class LongTextTab;
 class MainActions;
 class ModelController;
 class ModelTabs;
@@ -65,6 +67,8 @@ public:
     /// The training playground (the "Train" tab).
     TrainView *trainView() const { return m_train; }
     LanguageModelView *languageModelView() const;
+    /// The Long text tab's page (shown while a tiled run is on screen).
+    LongTextPage *longTextPage() const;
     void showTrain();
     /// The Train tab in its "Language model" mode.
     void showLanguageModel();
@@ -140,6 +144,7 @@ private:
     FigureCommands *m_figures = nullptr;
     ModelWiring *m_models = nullptr;
     ModelTabs *m_modelTabs = nullptr;
+    LongTextTab *m_longText = nullptr;
     StyleCommands *m_styles = nullptr;
     StatusBarReport *m_status = nullptr;
     std::shared_ptr<const Trace> m_trace;

@@ -12,6 +12,8 @@
 #include "lens/flowview.h"
 #include "lens/lensrunner.h"
 #include "lens/lensview.h"
+#include "longtext/longtextpage.h"
+#include "longtext/tiledheadview.h"
 #include "models/modelcontroller.h"
 #include "pipeline/pipelineview.h"
 #include "print/handoutwriter.h"
@@ -65,7 +67,8 @@ ScreenshotTaker::ScreenshotTaker(MainWindow *window, QString path, QString view,
 void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
-    const bool timedOut = m_waited > 120000;
+    // A long text's run takes minutes (16 at 32,768 tokens of Qwen2.5-0.5B on 2 cores).
+    const bool timedOut = m_waited > (m_view.startsWith("longtext") ? 3600000 : 120000);
     const TrainView *train = m_window->trainView();
     const bool training =
         (m_view == "train" && train->isBusy()) ||
@@ -126,6 +129,15 @@ void ScreenshotTaker::poll()
         m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
+    if (m_view.startsWith("longtext:")) {
+        const QStringList zoom = m_view.mid(9).split(',');
+        if (zoom.size() == 3)
+            m_window->longTextPage()->head()->showRegion(zoom[0].toDouble(), zoom[1].toDouble(),
+                                                         zoom[2].toDouble());
+        // A region of thousands of tokens is computed in the view pool: time to arrive.
+        QTimer::singleShot(1500, this, &ScreenshotTaker::take);
+        return;
+    }
     if (m_view.startsWith("pipeline")) {
         startWalk();
         return;

@@ -33,7 +33,9 @@ public:
     /// the file of setCorpus through the model and waits for its map), "compare" (compares
     /// with the B of setComparison), "importance" or "patching" (computes the ranking; the
     /// patching page is scrolled down to its map and bars), "dataset" (runs the file of
-    /// setDataset through the model and waits for its map).
+    /// setDataset through the model and waits for its map), "longtext" (the Long text tab once
+    /// the tiled run is drawn, however long it takes) or "longtext:Q,K,S" (its pinned head
+    /// zoomed to S x S tokens from query Q and key K).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }

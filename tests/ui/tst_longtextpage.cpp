@@ -1,0 +1,353 @@
+// tst_longtextpage: the Long text tab draws a run kept as tiles: each head's grid in its own
+// thumbnail, the pinned head at any zoom down to single weights, hover's exact weight and the
+// queries' profiles, all against the same text's full matrices computed in the same process.
+#include "longtext/longtextpage.h"
+#include "longtext/rowprofileplot.h"
+#include "longtext/tiledheadsgrid.h"
+#include "longtext/tiledheadview.h"
+#include "longtext/tileviewport.h"
+#include "model/tiledattention.h"
+#include "model/transformermodel.h"
+#include "testmain.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace headlens;
+
+namespace {
+
+const std::string kLongTextFolder = HEADLENS_TEST_DATA "/llama/llama_gqa";
+const std::string kLongText =
+    "The quick brown fox, jumps over the lazy dog. By the river bank the fox sat down and "
+    "looked at the water for a long time before it went home again.";
+
+TransformerRunOptions longTextOptions(bool tiled)
+{
+    TransformerRunOptions options;
+    options.viewedLayer = -1;
+    options.keepKeyValues = true;
+    options.tiled = tiled;
+    options.tiles.maxBins = 8; // bins of 8 tokens over 60: the grid coarser than the pixels
+    options.tiles.sinkTokens = 2;
+    options.tiles.farTokens = 16;
+    return options;
+}
+
+/// The text's run kept as tiles, as the window's ModelRun holds it, and its full matrices.
+struct LongTextRuns
+{
+    std::shared_ptr<const ModelRun> tiled;
+    TransformerRun whole;
+};
+
+LongTextRuns longTextRuns()
+{
+    const TransformerModel model = TransformerModel::open(kLongTextFolder);
+    std::vector<int> ids = model.encode(kLongText);
+    ids.resize(std::min<size_t>(ids.size(), 60));
+    auto pass = std::make_shared<const TransformerRun>(model.run(ids, longTextOptions(true)));
+    auto run = std::make_shared<ModelRun>();
+    run->name = "Llama GQA tiny";
+    run->layers = pass->layers();
+    run->heads = pass->heads();
+    run->tokenIds = pass->tokenIds;
+    run->tokens = pass->tokens;
+    run->stats = pass->headStats;
+    run->tiles = std::shared_ptr<const TiledAttention>(pass, &pass->tiles);
+    run->pass = pass;
+    return {run, model.run(ids, longTextOptions(false))};
+}
+
+/// The largest visible (causal: key <= query) weight of queries [q0, q1) x keys [k0, k1) of
+/// `weights`, NaN when none is visible: max pooling written from its definition.
+double causalMaxOf(const RowMatrix &weights, int64_t q0, int64_t q1, int64_t k0, int64_t k1)
+{
+    double top = std::numeric_limits<double>::quiet_NaN();
+    for (int64_t i = q0; i < std::min<int64_t>(q1, weights.rows()); ++i)
+        for (int64_t j = k0; j < std::min<int64_t>(k1, weights.cols()); ++j)
+            if (j <= i)
+                top = std::isnan(top) ? weights(i, j) : std::max(top, double(weights(i, j)));
+    return top;
+}
+
+QColor drawnPixelAt(const QImage &image, QPointF at)
+{
+    return image.pixelColor(int(std::floor(at.x())), int(std::floor(at.y())));
+}
+
+} // namespace
+
+class TestLongTextPage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void theViewportZoomsAboutThePointer();
+    void eachThumbnailDrawsItsHeadsLargestWeights();
+    void theColourScaleSpansTheLayersLargestWeight();
+    void zoomingInComputesTheRegionAtFullResolution();
+    void theWholeTextIsDrawnFromTheRunsGrid();
+    void hoverNamesTheCellAndItsExactWeight();
+    void theWheelZoomsAboutThePointer();
+    void theProfilesPlotEachQuerysShares();
+    void aShortRunShowsNothing();
+
+private:
+    LongTextRuns m_runs;
+    std::unique_ptr<LongTextPage> m_page;
+};
+
+void TestLongTextPage::initTestCase()
+{
+    m_runs = longTextRuns();
+    QCOMPARE(m_runs.tiled->tiles->tokens(), int64_t(60));
+    QCOMPARE(m_runs.tiled->tiles->binSize, int64_t(8));
+    m_page = std::make_unique<LongTextPage>();
+    m_page->resize(1280, 720);
+    m_page->setRun(m_runs.tiled);
+    m_page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_page.get()));
+}
+
+void TestLongTextPage::theViewportZoomsAboutThePointer()
+{
+    TileViewport view(1000);
+    const QRectF square(10, 20, 500, 500);
+    QCOMPARE(view.span(), 1000.0);
+    QCOMPARE(view.binSizeFor(500), int64_t(2)); // 2 tokens a pixel
+    // The token under (260, 270), 500 tokens in along both axes, stays under it.
+    const QPointF at = view.toTokens({260, 270}, square);
+    QCOMPARE(at, QPointF(500, 500));
+    view.zoom(4.0, at);
+    QCOMPARE(view.span(), 250.0);
+    QCOMPARE(view.toPixels(at, square), QPointF(260, 270));
+    QCOMPARE(view.binSizeFor(500), int64_t(1));
+    // Never past the edges, never narrower than kMinSpan, and the covered cells are whole.
+    view.pan(-5000, 5000);
+    QCOMPARE(view.keyOrigin(), 0.0);
+    QCOMPARE(view.queryOrigin(), 750.0);
+    view.zoom(1000.0, {10, 800});
+    QCOMPARE(view.span(), TileViewport::kMinSpan);
+    view.show(10.5, 3.25, 8.0);
+    QCOMPARE(view.covered(), (TileRegion{10, 19, 3, 12}));
+    view.reset();
+    QVERIFY(view.whole());
+}
+
+// Each head's thumbnail, bin by bin: the colour of the largest visible weight of its tokens in
+// that head's full matrix (NaN: the mask's colour), so a head drawn in another's place fails.
+void TestLongTextPage::eachThumbnailDrawsItsHeadsLargestWeights()
+{
+    m_page->setLayer(1);
+    TiledHeadsGrid *grid = m_page->grid();
+    const QImage drawn = grid->grab().toImage();
+    const int64_t n = 60, bin = grid->thumbnailBinSize();
+    QCOMPARE(bin, int64_t(8)); // 8 bins fit any thumbnail
+    const std::vector<TileColors> colors =
+        LongTextPage::colorsOf(*m_runs.tiled, 1, HeadTiles::Pooling::Max, PlotStyle{});
+    for (int head = 0; head < m_runs.tiled->heads; ++head) {
+        const QRectF rect = grid->thumbnailRect(head);
+        QVERIFY(rect.width() > 60.0);
+        const RowMatrix weights = m_runs.whole.weights(1, head);
+        for (int64_t r = 0; r * bin < n; ++r)
+            for (int64_t c = 0; c * bin < n; ++c) {
+                // The centre of the bin's part of the text (the last bin is cut at 60).
+                const double across = (std::min(n, (c + 1) * bin) + c * bin) / 2.0 / double(n);
+                const double down = (std::min(n, (r + 1) * bin) + r * bin) / 2.0 / double(n);
+                const QPointF at(rect.left() + across * rect.width(),
+                                 rect.top() + down * rect.height());
+                const double value =
+                    causalMaxOf(weights, r * bin, (r + 1) * bin, c * bin, (c + 1) * bin);
+                const QColor expected = QColor::fromRgb(colors[size_t(head)].of(float(value)));
+                const QColor got = drawnPixelAt(drawn, at);
+                // Within one step of the gradient's table: the value is float32's rounding of
+                // the matrix's.
+                QVERIFY2(std::abs(got.red() - expected.red()) <= 2 &&
+                             std::abs(got.green() - expected.green()) <= 2 &&
+                             std::abs(got.blue() - expected.blue()) <= 2,
+                         qPrintable(QString("head %1, bin (%2, %3): drawn %4, expected %5 (%6)")
+                                        .arg(head)
+                                        .arg(r)
+                                        .arg(c)
+                                        .arg(got.name(), expected.name())
+                                        .arg(value)));
+            }
+    }
+}
+
+// Shown: 0 to the layer's largest weight over its heads rounded up, one scale for all.
+void TestLongTextPage::theColourScaleSpansTheLayersLargestWeight()
+{
+    double largest = 0.0;
+    for (int head = 0; head < m_runs.whole.heads(); ++head)
+        largest = std::max(largest, causalMaxOf(m_runs.whole.weights(0, head), 0, 60, 0, 60));
+    const std::vector<TileColors> colors =
+        LongTextPage::colorsOf(*m_runs.tiled, 0, HeadTiles::Pooling::Max, PlotStyle{});
+    for (const TileColors &c : colors) {
+        QCOMPARE(c.range().lower, 0.0);
+        QCOMPARE(c.range().upper, ColorRange::readableTop(largest));
+    }
+    PlotStyle perHead;
+    perHead.colorScale = ColorScaleMode::PerHead;
+    const std::vector<TileColors> own =
+        LongTextPage::colorsOf(*m_runs.tiled, 0, HeadTiles::Pooling::Max, perHead);
+    for (int head = 0; head < m_runs.whole.heads(); ++head)
+        QVERIFY(std::abs(own[size_t(head)].range().upper -
+                         causalMaxOf(m_runs.whole.weights(0, head), 0, 60, 0, 60)) < 1e-6);
+}
+
+// 16 x 16 tokens in a square of hundreds of pixels: each weight computed again from the tiles,
+// equal to the full matrix within 1e-6 and drawn in its own cell in its own colour.
+void TestLongTextPage::zoomingInComputesTheRegionAtFullResolution()
+{
+    m_page->setLayer(1);
+    m_page->pinHead(3);
+    TiledHeadView *view = m_page->head();
+    QCOMPARE(view->head(), 3);
+    view->showRegion(40.0, 8.0, 16.0);
+    const TilePicture &picture = view->picture(); // 256 cells: computed before returning
+    QCOMPARE(picture.binSize, int64_t(1));
+    QCOMPARE(picture.head, 3);
+    // This region, or the whole text when the square has a pixel or more a token.
+    QVERIFY(picture.holds(1, 3, {40, 56, 8, 24}, 1));
+    const int64_t q0 = picture.region.q0, k0 = picture.region.k0;
+    const RowMatrix weights = m_runs.whole.weights(1, 3);
+    const QImage drawn = view->grab().toImage();
+    // Zoomed in, the colours span 0 to the region's largest weight rounded up: weights of
+    // 1/n are not all as dark as 0.
+    const TileColors &colors = view->colors();
+    QCOMPARE(colors.range().lower, 0.0);
+    QCOMPARE(colors.range().upper,
+             ColorRange::readableTop(causalMaxOf(weights, picture.region.q0, picture.region.q1,
+                                                 picture.region.k0, picture.region.k1)));
+    for (int64_t q = 40; q < 56; ++q)
+        for (int64_t k = 8; k < 24; ++k) {
+            const float got = picture.max(q - q0, k - k0);
+            QCOMPARE(std::isnan(got), k > q);
+            if (k > q)
+                continue;
+            QVERIFY2(
+                std::abs(got - weights(q, k)) <= 1e-6,
+                qPrintable(
+                    QString("(%1, %2): %3 against %4").arg(q).arg(k).arg(got).arg(weights(q, k))));
+            const QPointF centre = view->viewport().toPixels({k + 0.5, q + 0.5}, view->square());
+            QCOMPARE(drawnPixelAt(drawn, centre), QColor::fromRgb(colors.of(got)));
+        }
+    // The mean at full resolution is the weight itself.
+    QCOMPARE(picture.mean(5, 2), picture.max(5, 2));
+}
+
+// Where no region may be computed (32,768 tokens: the whole is 10^9 cells), the run's own grid
+// (bins of 8) is drawn, each bin in the colour of its largest weight.
+void TestLongTextPage::theWholeTextIsDrawnFromTheRunsGrid()
+{
+    m_page->pinHead(2);
+    TiledHeadView *view = m_page->head();
+    view->setRegionBudget(0);
+    view->showRegion(0.0, 0.0, 60.0);
+    QVERIFY(view->viewport().whole());
+    QVERIFY(view->picture().empty());
+    const QImage drawn = view->grab().toImage();
+    const RowMatrix weights = m_runs.whole.weights(1, 2);
+    const TileColors colors =
+        LongTextPage::colorsOf(*m_runs.tiled, 1, HeadTiles::Pooling::Max, PlotStyle{})[2];
+    for (int64_t r = 0; r < 7; ++r)
+        for (int64_t c = 0; c <= r; ++c) {
+            const QPointF centre =
+                view->viewport().toPixels({c * 8 + 4.0, r * 8 + 4.0}, view->square());
+            const double value = causalMaxOf(weights, r * 8, r * 8 + 8, c * 8, c * 8 + 8);
+            const QColor expected = QColor::fromRgb(colors.of(float(value)));
+            const QColor got = drawnPixelAt(drawn, centre);
+            QVERIFY2(std::abs(got.red() - expected.red()) <= 2 &&
+                         std::abs(got.green() - expected.green()) <= 2 &&
+                         std::abs(got.blue() - expected.blue()) <= 2,
+                     qPrintable(QString("bin (%1, %2)").arg(r).arg(c)));
+        }
+    view->setRegionBudget(TiledHeadView::kRegionCells);
+}
+
+void TestLongTextPage::hoverNamesTheCellAndItsExactWeight()
+{
+    m_page->setLayer(0);
+    m_page->pinHead(1);
+    TiledHeadView *view = m_page->head();
+    view->showRegion(30.0, 15.0, 30.0);
+    const RowMatrix weights = m_runs.whole.weights(0, 1);
+    const auto &tokens = m_runs.tiled->tokens;
+    const QPointF at = view->viewport().toPixels({17.5, 45.5}, view->square());
+    QVERIFY(view->cellAt(at) == std::make_pair(int64_t(45), int64_t(17)));
+    QVERIFY(std::abs(view->exactWeight(45, 17) - weights(45, 17)) <= 1e-6);
+    QSignalSpy hover(view, &TiledHeadView::hoverTextChanged);
+    QTest::mouseMove(view, at.toPoint());
+    QTRY_VERIFY(!hover.isEmpty());
+    const QString text = hover.last().at(0).toString();
+    QVERIFY2(
+        text.startsWith("Layer 0, head 1: query 45 \u201c" + QString::fromStdString(tokens[45])),
+        qPrintable(text));
+    QVERIFY2(text.contains("key 17 \u201c" + QString::fromStdString(tokens[17])), qPrintable(text));
+    QVERIFY2(text.endsWith(QLocale().toString(double(view->exactWeight(45, 17)), 'g', 5)),
+             qPrintable(text));
+    // A key after the query is masked, and says so.
+    const QPointF masked = view->viewport().toPixels({40.5, 31.5}, view->square());
+    QVERIFY2(view->hoverTextAt(masked).endsWith("masked (this query does not see that key)"),
+             qPrintable(view->hoverTextAt(masked)));
+}
+
+void TestLongTextPage::theWheelZoomsAboutThePointer()
+{
+    TiledHeadView *view = m_page->head();
+    view->showRegion(0.0, 0.0, 60.0);
+    const QPointF at = view->viewport().toPixels({20.0, 40.0}, view->square());
+    QWheelEvent wheel(at, view->mapToGlobal(at), QPoint(), QPoint(0, 3 * 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+    QVERIFY(wheel.isAccepted()); // the page around it does not scroll
+    QCOMPARE(view->viewport().span(), 60.0 / std::pow(1.25, 3));
+    const QPointF still = view->viewport().toTokens(at, view->square());
+    QVERIFY(std::abs(still.x() - 20.0) < 1e-9 && std::abs(still.y() - 40.0) < 1e-9);
+}
+
+// Sink share, far share and mean distance of each query, against the full matrix's row.
+void TestLongTextPage::theProfilesPlotEachQuerysShares()
+{
+    m_page->setLayer(1);
+    m_page->pinHead(0);
+    RowProfilePlot *plot = m_page->profiles();
+    const RowMatrix weights = m_runs.whole.weights(1, 0);
+    QCOMPARE(plot->graph(RowProfilePlot::Sink)->dataCount(), 60);
+    for (int i = 0; i < 60; ++i) {
+        double sink = 0.0, far = 0.0, distance = 0.0;
+        for (int j = 0; j <= i; ++j) {
+            sink += j < 2 ? weights(i, j) : 0.0;
+            far += i - j >= 16 ? weights(i, j) : 0.0;
+            distance += weights(i, j) * (i - j);
+        }
+        auto at = [&](int series) { return plot->graph(series)->data()->at(i)->value; };
+        QVERIFY(std::abs(at(RowProfilePlot::Sink) - sink) < 1e-5);
+        QVERIFY(std::abs(at(RowProfilePlot::Far) - far) < 1e-5);
+        QVERIFY(std::abs(at(RowProfilePlot::Distance) - distance) < 1e-4);
+    }
+    QVERIFY(plot->hoverText(59).startsWith("query 59: "));
+    QVERIFY(plot->hoverText(60).isEmpty());
+}
+
+void TestLongTextPage::aShortRunShowsNothing()
+{
+    LongTextPage page;
+    page.setRun(m_runs.tiled);
+    QVERIFY(page.run());
+    page.setRun(nullptr);
+    QVERIFY(!page.run());
+    QCOMPARE(page.head()->head(), -1);
+}
+
+HEADLENS_TEST_MAIN(TestLongTextPage)
+#include "tst_longtextpage.moc"

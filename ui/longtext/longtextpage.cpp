@@ -1,0 +1,199 @@
+// LongTextPage: the long text's controls above the heads grid, the pinned head and its profiles.
+#include "longtext/longtextpage.h"
+
+#include "longtext/rowprofileplot.h"
+#include "longtext/tiledheadsgrid.h"
+#include "longtext/tiledheadview.h"
+#include "model/tiledattention.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace headlens {
+
+LongTextPage::LongTextPage(QWidget *parent)
+    : QWidget(parent), m_summary(new QLabel(this)), m_layerBox(new QSpinBox(this)),
+      m_poolingBox(new QComboBox(this)), m_legend(new QLabel(this)),
+      m_grid(new TiledHeadsGrid(this)), m_head(new TiledHeadView(this)),
+      m_profiles(new RowProfilePlot(this))
+{
+    m_summary->setWordWrap(true);
+    m_legend->setWordWrap(true);
+    m_layerBox->setFocusPolicy(Qt::StrongFocus); // the wheel steps it only once clicked
+    m_poolingBox->setFocusPolicy(Qt::StrongFocus);
+    m_poolingBox->addItem(tr("the largest weight (max-pooled)"));
+    m_poolingBox->addItem(tr("the mean weight (mean-pooled)"));
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Layer"), this));
+    controls->addWidget(m_layerBox);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("A zoomed cell shows"), this));
+    controls->addWidget(m_poolingBox);
+    controls->addStretch(1);
+
+    // The heads and the pinned head side by side, the profiles over the position below them,
+    // as wide as the page (a line per query: the wider, the more positions apart).
+    auto *top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(m_grid);
+    top->addWidget(m_head);
+    top->setSizes({300, 600}); // in proportion: the pinned head is the picture to read
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(m_profiles);
+    split->setSizes({520, 180});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addLayout(controls);
+    layout->addWidget(m_legend);
+    layout->addWidget(split, 1);
+
+    connect(m_layerBox, &QSpinBox::valueChanged, this, &LongTextPage::setLayer);
+    connect(m_poolingBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setPooling(index == 0 ? HeadTiles::Pooling::Max : HeadTiles::Pooling::Mean);
+    });
+    connect(m_grid, &TiledHeadsGrid::headClicked, this, &LongTextPage::pinHead);
+    connect(m_grid, &TiledHeadsGrid::hoverTextChanged, this, &LongTextPage::hoverTextChanged);
+    connect(m_head, &TiledHeadView::hoverTextChanged, this, &LongTextPage::hoverTextChanged);
+    connect(m_grid, &TiledHeadsGrid::thumbnailsRebuilt, this, &LongTextPage::showLegend);
+    connect(m_head, &TiledHeadView::colorsChanged, this, &LongTextPage::showLegend);
+}
+
+std::vector<TileColors> LongTextPage::colorsOf(const ModelRun &run, int layer,
+                                               HeadTiles::Pooling pooling, const PlotStyle &style)
+{
+    // Shown: 0 to the layer's largest pooled weight rounded up, a scale the grid and every
+    // zoom share (a zoomed cell holds at most its bin's largest weight).
+    double largest = 0.0;
+    std::vector<std::pair<double, double>> own;
+    for (int head = 0; head < run.heads; ++head) {
+        own.push_back(ColorRange::finiteRangeOf(run.tiles->pooled(layer, head, pooling)));
+        if (std::isfinite(own.back().second))
+            largest = std::max(largest, own.back().second);
+    }
+    std::vector<TileColors> colors;
+    for (int head = 0; head < run.heads; ++head)
+        colors.emplace_back(style, ColorRange::of(style.colorScale, largest, own[size_t(head)]));
+    return colors;
+}
+
+void LongTextPage::setRun(std::shared_ptr<const ModelRun> run)
+{
+    m_run = run && run->tiled() ? std::move(run) : nullptr;
+    if (!m_run) {
+        m_grid->setLayer(nullptr, -1, {});
+        m_head->setHead(nullptr, -1, -1, {});
+        return;
+    }
+    const TiledAttention &tiles = *m_run->tiles;
+    const int64_t n = tiles.tokens();
+    const QLocale locale;
+    m_summary->setText(
+        tr("<b>%1</b>: %2 tokens, kept as tiles. Every head's %2 x %2 weights would take %3; "
+           "the run kept each layer's queries and keys and a grid of each head instead, and any "
+           "region is computed again when you zoom into it.")
+            .arg(QString::fromStdString(m_run->name).toHtmlEscaped(), locale.toString(qlonglong(n)),
+                 locale.formattedDataSize(
+                     qint64(std::min<uint64_t>(
+                         TiledAttention::matrixBytes(m_run->layers, m_run->heads, n),
+                         uint64_t(std::numeric_limits<qint64>::max()))),
+                     1, QLocale::DataSizeTraditionalFormat)));
+    m_layerBox->blockSignals(true);
+    m_layerBox->setRange(0, m_run->layers - 1);
+    m_layerBox->setValue(0);
+    m_layerBox->blockSignals(false);
+    m_layer = 0;
+    m_pinned = 0;
+    showLayer();
+}
+
+void LongTextPage::setLayer(int layer)
+{
+    if (!m_run || layer < 0 || layer >= m_run->layers)
+        return;
+    m_layer = layer;
+    if (m_layerBox->value() != layer) {
+        m_layerBox->blockSignals(true);
+        m_layerBox->setValue(layer);
+        m_layerBox->blockSignals(false);
+    }
+    showLayer();
+}
+
+void LongTextPage::pinHead(int head)
+{
+    if (!m_run || head < 0 || head >= m_run->heads)
+        return;
+    m_pinned = head;
+    showHead();
+}
+
+void LongTextPage::setPooling(HeadTiles::Pooling pooling)
+{
+    m_pooling = pooling;
+    m_poolingBox->blockSignals(true);
+    m_poolingBox->setCurrentIndex(pooling == HeadTiles::Pooling::Max ? 0 : 1);
+    m_poolingBox->blockSignals(false);
+    if (!m_run)
+        return;
+    m_head->setPooling(pooling);
+    showHead();
+}
+
+void LongTextPage::setPlotStyle(const PlotStyle &style)
+{
+    m_style = style;
+    m_grid->setPlotStyle(style);
+    m_head->setPlotStyle(style);
+    m_profiles->setPlotStyle(style);
+    if (m_run)
+        showLayer();
+}
+
+void LongTextPage::showLayer()
+{
+    m_grid->setLayer(m_run, m_layer, colorsOf(*m_run, m_layer, HeadTiles::Pooling::Max, m_style));
+    showHead();
+}
+
+void LongTextPage::showHead()
+{
+    m_grid->setPinned(m_pinned);
+    const std::vector<TileColors> colors = colorsOf(*m_run, m_layer, m_pooling, m_style);
+    m_head->setPooling(m_pooling);
+    m_head->setHead(m_run, m_layer, m_pinned, colors[size_t(m_pinned)]);
+    m_profiles->setHead(*m_run, m_layer, m_pinned);
+    showLegend();
+}
+
+void LongTextPage::showLegend()
+{
+    if (!m_run)
+        return;
+    const QLocale locale;
+    const ColorRange range = m_head->colors().range();
+    m_legend->setText(
+        tr("The heads (captions: how far back each looks on average): each pixel the largest "
+           "weight of %1 x %1 tokens. Head %2 on the right: "
+           "each cell %3 of %4 x %4 tokens until you zoom in; then the region on screen is "
+           "computed at the screen's resolution, down to single weights. Colours from %5 to %6 "
+           "(%7).")
+            .arg(locale.toString(qlonglong(m_grid->thumbnailBinSize())))
+            .arg(m_pinned)
+            .arg(m_pooling == HeadTiles::Pooling::Max ? tr("the largest weight")
+                                                      : tr("the mean weight"))
+            .arg(locale.toString(qlonglong(m_run->tiles->binSize)))
+            .arg(locale.toString(range.lower, 'g', 3))
+            .arg(locale.toString(range.upper, 'g', 3))
+            .arg(ColorRange::legendTitle(m_style.colorScale)));
+}
+
+} // namespace headlens

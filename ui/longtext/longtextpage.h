@@ -1,0 +1,73 @@
+// LongTextPage: the "Long text" tab: a text kept as tiles, every head of a layer and one zoomed.
+#pragma once
+
+#include "attention/headtiles.h"
+#include "longtext/tilecolors.h"
+#include "model/modelrun.h"
+#include "plot/plotstyle.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace headlens {
+
+class RowProfilePlot;
+class TiledHeadsGrid;
+class TiledHeadView;
+
+/// What the window shows of a run too long for its matrices (ModelRun::tiled): what was kept
+/// and why, a layer's heads (TiledHeadsGrid), the pinned head from the whole text down to
+/// single cells (TiledHeadView) and its queries' profiles (RowProfilePlot). One colour scale
+/// per layer (the View menu's), shared by the grid and every zoom of the pinned head.
+class LongTextPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LongTextPage(QWidget *parent = nullptr);
+
+    /// A tiled run: layer 0, head 0 pinned, the whole text shown; null forgets the last one.
+    void setRun(std::shared_ptr<const ModelRun> run);
+    const std::shared_ptr<const ModelRun> &run() const { return m_run; }
+    void setLayer(int layer);
+    void pinHead(int head);
+    void setPooling(HeadTiles::Pooling pooling);
+    void setPlotStyle(const PlotStyle &style);
+
+    /// The colour of each head of `layer` for `pooling` under the style's colour scale.
+    static std::vector<TileColors> colorsOf(const ModelRun &run, int layer,
+                                            HeadTiles::Pooling pooling, const PlotStyle &style);
+
+    TiledHeadsGrid *grid() const { return m_grid; }
+    TiledHeadView *head() const { return m_head; }
+    RowProfilePlot *profiles() const { return m_profiles; }
+    QLabel *summary() const { return m_summary; }
+    QLabel *legend() const { return m_legend; }
+
+signals:
+    void hoverTextChanged(const QString &text);
+
+private:
+    void showLayer();
+    void showHead();
+    void showLegend();
+
+    std::shared_ptr<const ModelRun> m_run;
+    int m_layer = 0, m_pinned = 0;
+    HeadTiles::Pooling m_pooling = HeadTiles::Pooling::Max;
+    PlotStyle m_style;
+    QLabel *m_summary;
+    QSpinBox *m_layerBox;
+    QComboBox *m_poolingBox;
+    QLabel *m_legend;
+    TiledHeadsGrid *m_grid;
+    TiledHeadView *m_head;
+    RowProfilePlot *m_profiles;
+};
+
+} // namespace headlens

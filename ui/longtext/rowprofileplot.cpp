@@ -1,0 +1,103 @@
+// RowProfilePlot: three lines over the query position from a tiled run's row profiles.
+#include "longtext/rowprofileplot.h"
+
+#include "model/tiledattention.h"
+#include "plot/axesstyle.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace headlens {
+
+RowProfilePlot::RowProfilePlot(QWidget *parent) : QCustomPlot(parent)
+{
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString());
+    plotLayout()->addElement(0, 0, m_title);
+    xAxis->setLabel(tr("query position (token)"));
+    yAxis->setLabel(tr("share"));
+    yAxis->setRange(0.0, 1.0);
+    yAxis2->setVisible(true);
+    yAxis2->setLabel(tr("tokens back"));
+    // The shares warm, the distance cool: two scales, told apart by their axes' colours too.
+    const QColor colors[] = {QColor("#e15759"), QColor("#f28e2b"), QColor("#4e79a7")};
+    for (int series = Sink; series <= Distance; ++series) {
+        QCPGraph *graph = series == Distance ? addGraph(xAxis, yAxis2) : addGraph();
+        graph->setPen(QPen(colors[series], 1.5));
+        graph->setAdaptiveSampling(true); // 32,768 points a line
+    }
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush); // the page's background, light or dark
+    legend->setBorderPen(Qt::NoPen);
+    AxesStyle::placeLegendBelow(*this);
+    AxesStyle::wrapLegend(*legend, 3, width());
+    setMinimumSize(200, 160);
+    setMouseTracking(true);
+}
+
+void RowProfilePlot::setHead(const ModelRun &run, int layer, int head)
+{
+    if (!run.tiled())
+        return;
+    const TiledAttention &tiles = *run.tiles;
+    m_sinkTokens = tiles.settings.sinkTokens;
+    m_farTokens = tiles.settings.farTokens;
+    const RowProfiles p = tiles.profiles(layer, head);
+    const int64_t n = tiles.tokens();
+    QVector<double> x(n);
+    for (int64_t i = 0; i < n; ++i)
+        x[i] = double(i);
+    auto values = [n](const Eigen::VectorXd &v) { return QVector<double>(v.data(), v.data() + n); };
+    graph(Sink)->setData(x, values(p.sinkShare), true);
+    graph(Far)->setData(x, values(p.farShare), true);
+    graph(Distance)->setData(x, values(p.meanDistance), true);
+    const QLocale locale;
+    graph(Sink)->setName(tr("on the first %1 tokens (sinks)").arg(m_sinkTokens));
+    graph(Far)->setName(
+        tr("on keys %1 or more tokens away").arg(locale.toString(qlonglong(m_farTokens))));
+    graph(Distance)->setName(tr("mean distance (right axis)"));
+    m_title->setText(
+        tr("Layer %1, head %2: where each query's attention goes").arg(layer).arg(head));
+    xAxis->setRange(0.0, double(std::max<int64_t>(n - 1, 1)));
+    bool found = false;
+    const QCPRange distance = graph(Distance)->getValueRange(found);
+    yAxis2->setRange(0.0, found ? std::max(distance.upper * 1.05, 1.0) : 1.0);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RowProfilePlot::setPlotStyle(const PlotStyle &style)
+{
+    AxesStyle::apply(*this, style, 8.0);
+    AxesStyle::applyTitle(*m_title, style);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString RowProfilePlot::hoverText(int64_t position) const
+{
+    const QCPGraph *sink = graph(Sink);
+    if (position < 0 || position >= sink->dataCount())
+        return {};
+    const QLocale locale;
+    auto at = [position](const QCPGraph *g) { return g->data()->at(int(position))->value; };
+    return tr("query %1: %2% on the sinks, %3% far away, %4 tokens back on average")
+        .arg(locale.toString(qlonglong(position)))
+        .arg(locale.toString(100.0 * at(sink), 'f', 1))
+        .arg(locale.toString(100.0 * at(graph(Far)), 'f', 1))
+        .arg(locale.toString(at(graph(Distance)), 'f', 1));
+}
+
+void RowProfilePlot::resizeEvent(QResizeEvent *event)
+{
+    AxesStyle::wrapLegend(*legend, 3, event->size().width());
+    QCustomPlot::resizeEvent(event);
+}
+
+void RowProfilePlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    const int64_t position = std::llround(xAxis->pixelToCoord(event->position().x()));
+    AxesStyle::showHover(this, *event, hoverText(position));
+}
+
+} // namespace headlens

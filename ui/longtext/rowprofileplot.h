@@ -1,0 +1,44 @@
+// RowProfilePlot: where one head's queries of a long text look, over the position.
+#pragma once
+
+#include "model/modelrun.h"
+#include "plot/plotstyle.h"
+
+#include <qcustomplot.h>
+
+namespace headlens {
+
+/// Per query position of the pinned head (TiledAttention::profiles): its share of attention on
+/// the first sink tokens and on keys far away (left axis, 0..1), and its mean attention
+/// distance in tokens (right axis). An attention sink is a sink share near 1 at every
+/// position; a long-range head's distance grows with the position, a local head's stays flat.
+class RowProfilePlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    enum Series
+    {
+        Sink,
+        Far,
+        Distance
+    };
+
+    explicit RowProfilePlot(QWidget *parent = nullptr);
+
+    /// Head `head` of `layer` of `run` (a tiled run).
+    void setHead(const ModelRun &run, int layer, int head);
+    void setPlotStyle(const PlotStyle &style);
+    /// What hovering query `position` says; empty off the text.
+    QString hoverText(int64_t position) const;
+    QSize sizeHint() const override { return {480, 220}; }
+
+protected:
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    QCPTextElement *m_title = nullptr;
+    int64_t m_sinkTokens = 0, m_farTokens = 0;
+};
+
+} // namespace headlens

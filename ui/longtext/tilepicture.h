@@ -1,0 +1,39 @@
+// TilePicture: a region of one head of a long text, pooled to the pixels that draw it.
+#pragma once
+
+#include "attention/headtiles.h"
+#include "attention/tileregion.h"
+#include "tensor/tensor.h"
+
+#include <cstdint>
+
+namespace headlens {
+
+/// Head `head` of layer `layer` over `region` in bins of binSize x binSize tokens from the
+/// region's corner (AttentionPooling), both pooled grids: made off the UI thread by
+/// TiledHeadView when it zooms in past the run's own grids. binSize 1 is full resolution.
+struct TilePicture
+{
+    int layer = -1, head = -1;
+    TileRegion region;
+    int64_t binSize = 0;
+    RowMatrix max, mean;
+
+    /// Precondition: `region` lies within the head's matrix, binSize >= 1.
+    static TilePicture make(const HeadTiles &tiles, int layer, int head, const TileRegion &region,
+                            int64_t binSize);
+
+    bool empty() const { return binSize == 0; }
+    const RowMatrix &values(HeadTiles::Pooling pooling) const
+    {
+        return pooling == HeadTiles::Pooling::Max ? max : mean;
+    }
+    /// Whether it is of this head and holds `wanted` at bins of `bin`.
+    bool holds(int l, int h, const TileRegion &wanted, int64_t bin) const
+    {
+        return l == layer && h == head && bin == binSize && wanted.q0 >= region.q0 &&
+               wanted.q1 <= region.q1 && wanted.k0 >= region.k0 && wanted.k1 <= region.k1;
+    }
+};
+
+} // namespace headlens
