@@ -1,6 +1,7 @@
 // tst_longtextpage: the Long text tab draws a run kept as tiles: each head's grid in its own
 // thumbnail, the pinned head at any zoom down to single weights, hover's exact weight and the
 // queries' profiles, all against the same text's full matrices computed in the same process.
+#include "io/npyfile.h"
 #include "longtext/longtextpage.h"
 #include "longtext/rowprofileplot.h"
 #include "longtext/tiledheadsgrid.h"
@@ -12,6 +13,7 @@
 
 #include <QApplication>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -98,6 +100,7 @@ private slots:
     void hoverNamesTheCellAndItsExactWeight();
     void theWheelZoomsAboutThePointer();
     void theProfilesPlotEachQuerysShares();
+    void savingTheRegionWritesItsExactWeights();
     void aShortRunShowsNothing();
 
 private:
@@ -235,7 +238,7 @@ void TestLongTextPage::zoomingInComputesTheRegionAtFullResolution()
             if (k > q)
                 continue;
             QVERIFY2(
-                std::abs(got - weights(q, k)) <= 1e-6,
+                std::abs(got - weights(q, k)) <= 1e-6 + 1e-6 * weights(q, k),
                 qPrintable(
                     QString("(%1, %2): %3 against %4").arg(q).arg(k).arg(got).arg(weights(q, k))));
             const QPointF centre = view->viewport().toPixels({k + 0.5, q + 0.5}, view->square());
@@ -284,7 +287,7 @@ void TestLongTextPage::hoverNamesTheCellAndItsExactWeight()
     const auto &tokens = m_runs.tiled->tokens;
     const QPointF at = view->viewport().toPixels({17.5, 45.5}, view->square());
     QVERIFY(view->cellAt(at) == std::make_pair(int64_t(45), int64_t(17)));
-    QVERIFY(std::abs(view->exactWeight(45, 17) - weights(45, 17)) <= 1e-6);
+    QVERIFY(std::abs(view->exactWeight(45, 17) - weights(45, 17)) <= 1e-6 + 1e-6 * weights(45, 17));
     QSignalSpy hover(view, &TiledHeadView::hoverTextChanged);
     QTest::mouseMove(view, at.toPoint());
     QTRY_VERIFY(!hover.isEmpty());
@@ -337,6 +340,48 @@ void TestLongTextPage::theProfilesPlotEachQuerysShares()
     }
     QVERIFY(plot->hoverText(59).startsWith("query 59: "));
     QVERIFY(plot->hoverText(60).isEmpty());
+}
+
+// The region on screen as a (queries, keys) .npy: every weight of the full matrix (1e-6),
+// NaN where the key is after the query; a file that cannot be written says why.
+void TestLongTextPage::savingTheRegionWritesItsExactWeights()
+{
+    m_page->setLayer(1);
+    m_page->pinHead(2);
+    m_page->head()->showRegion(20.0, 12.0, 16.0);
+    QCOMPARE(m_page->regionFileName(), QString("layer1_head2_q20-36_k12-28.npy"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(m_page->regionFileName());
+    QCOMPARE(m_page->saveRegion(path), QString());
+    const Tensor saved = NpyFile::read(path.toStdString());
+    QCOMPARE(saved.shape().size(0), int64_t(16));
+    QCOMPARE(saved.shape().size(1), int64_t(16));
+    const RowMatrix weights = m_runs.whole.weights(1, 2);
+    const ConstRowMatrixMap got(saved.data(), 16, 16);
+    for (int64_t i = 0; i < 16; ++i)
+        for (int64_t j = 0; j < 16; ++j) {
+            const int64_t q = 20 + i, k = 12 + j;
+            QCOMPARE(std::isnan(got(i, j)), k > q);
+            if (k <= q)
+                // 1e-6 plus a part in a million: a score summed in another order moves a weight
+                // near 1 by that much (tst_tiledrun).
+                QVERIFY2(
+                    std::abs(got(i, j) - weights(q, k)) <= 1e-6 + 1e-6 * weights(q, k),
+                    qPrintable(
+                        QString("%1 %2: %3 %4").arg(q).arg(k).arg(got(i, j)).arg(weights(q, k))));
+        }
+    const QString problem = m_page->saveRegion(dir.filePath("missing/folder/r.npy"));
+    QVERIFY2(problem.contains("missing/folder"), qPrintable(problem));
+    // The picture: the head view as drawn, pixel for pixel.
+    const QString png = dir.filePath("head.png");
+    QCOMPARE(m_page->savePicture(png), QString());
+    const QImage written(png);
+    const QImage drawn = m_page->head()->grab().toImage();
+    QCOMPARE(written.size(), drawn.size());
+    const QPointF centre =
+        m_page->head()->viewport().toPixels({20.5, 30.5}, m_page->head()->square());
+    QCOMPARE(drawnPixelAt(written, centre), drawnPixelAt(drawn, centre));
+    QVERIFY(!m_page->savePicture(dir.filePath("missing/folder/h.png")).isEmpty());
 }
 
 void TestLongTextPage::aShortRunShowsNothing()

@@ -1,15 +1,21 @@
 // LongTextPage: the long text's controls above the heads grid, the pinned head and its profiles.
 #include "longtext/longtextpage.h"
 
+#include "io/npyfile.h"
 #include "longtext/rowprofileplot.h"
 #include "longtext/tiledheadsgrid.h"
 #include "longtext/tiledheadview.h"
 #include "model/tiledattention.h"
+#include "util/inputerror.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -20,8 +26,8 @@ namespace headlens {
 
 LongTextPage::LongTextPage(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_layerBox(new QSpinBox(this)),
-      m_poolingBox(new QComboBox(this)), m_legend(new QLabel(this)),
-      m_grid(new TiledHeadsGrid(this)), m_head(new TiledHeadView(this)),
+      m_poolingBox(new QComboBox(this)), m_save(new QPushButton(tr("Save region…"), this)),
+      m_legend(new QLabel(this)), m_grid(new TiledHeadsGrid(this)), m_head(new TiledHeadView(this)),
       m_profiles(new RowProfilePlot(this))
 {
     m_summary->setWordWrap(true);
@@ -38,6 +44,10 @@ LongTextPage::LongTextPage(QWidget *parent)
     controls->addWidget(new QLabel(tr("A zoomed cell shows"), this));
     controls->addWidget(m_poolingBox);
     controls->addStretch(1);
+    m_save->setToolTip(tr("The pinned head's exact weights over the region on screen (at most "
+                          "%1 x %1 tokens), as a NumPy .npy file")
+                           .arg(kSavedSide));
+    controls->addWidget(m_save);
 
     // The heads and the pinned head side by side, the profiles over the position below them,
     // as wide as the page (a line per query: the wider, the more positions apart).
@@ -61,6 +71,7 @@ LongTextPage::LongTextPage(QWidget *parent)
         setPooling(index == 0 ? HeadTiles::Pooling::Max : HeadTiles::Pooling::Mean);
     });
     connect(m_grid, &TiledHeadsGrid::headClicked, this, &LongTextPage::pinHead);
+    connect(m_save, &QPushButton::clicked, this, &LongTextPage::chooseAndSaveRegion);
     connect(m_grid, &TiledHeadsGrid::hoverTextChanged, this, &LongTextPage::hoverTextChanged);
     connect(m_head, &TiledHeadView::hoverTextChanged, this, &LongTextPage::hoverTextChanged);
     connect(m_grid, &TiledHeadsGrid::thumbnailsRebuilt, this, &LongTextPage::showLegend);
@@ -194,6 +205,72 @@ void LongTextPage::showLegend()
             .arg(locale.toString(range.lower, 'g', 3))
             .arg(locale.toString(range.upper, 'g', 3))
             .arg(ColorRange::legendTitle(m_style.colorScale)));
+}
+
+QString LongTextPage::regionFileName() const
+{
+    const TileRegion r = m_head->viewport().covered();
+    return QStringLiteral("layer%1_head%2_q%3-%4_k%5-%6.npy")
+        .arg(m_layer)
+        .arg(m_pinned)
+        .arg(r.q0)
+        .arg(r.q1)
+        .arg(r.k0)
+        .arg(r.k1);
+}
+
+QString LongTextPage::saveRegion(const QString &path) const
+{
+    if (!m_run)
+        return tr("There is no long text to save from.");
+    const TileRegion r = m_head->viewport().covered();
+    const QLocale locale;
+    if (r.rows() > kSavedSide || r.cols() > kSavedSide)
+        return tr("The region on screen spans %1 x %2 tokens; zoom in to at most %3 x %3 to "
+                  "save its weights (headlens-cli --model DIR --text-file FILE --export-dir OUT "
+                  "writes every head's pooled grid).")
+            .arg(locale.toString(qlonglong(r.rows())), locale.toString(qlonglong(r.cols())),
+                 locale.toString(qlonglong(kSavedSide)));
+    const RowMatrix weights = m_head->regionWeights(r);
+    Tensor tensor(Shape{{"n", r.rows()}, {"n_kv", r.cols()}});
+    std::copy(weights.data(), weights.data() + weights.size(), tensor.data());
+    try {
+        NpyFile::write(path.toStdString(), tensor);
+    } catch (const InputError &error) {
+        return QString::fromStdString(error.what());
+    }
+    return {};
+}
+
+void LongTextPage::chooseAndSaveRegion()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the region's weights"),
+                                                      regionFileName(), tr("NumPy (*.npy)"));
+    if (path.isEmpty())
+        return;
+    if (const QString problem = saveRegion(path); !problem.isEmpty())
+        QMessageBox::warning(this, tr("Save region"), problem);
+}
+
+QString LongTextPage::savePicture(const QString &path) const
+{
+    if (!m_run)
+        return tr("There is no long text to draw.");
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !m_head->grab().save(&file, "PNG") || !file.commit())
+        return tr("Could not write %1: %2. Choose another folder.").arg(path, file.errorString());
+    return {};
+}
+
+void LongTextPage::chooseAndSavePicture()
+{
+    const QString name = regionFileName().replace(".npy", ".png");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export the pinned head"), name, tr("PNG (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (const QString problem = savePicture(path); !problem.isEmpty())
+        QMessageBox::warning(this, tr("Export view"), problem);
 }
 
 } // namespace headlens

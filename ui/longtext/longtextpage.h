@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace headlens {
@@ -38,6 +39,21 @@ public:
     void pinHead(int head);
     void setPooling(HeadTiles::Pooling pooling);
     void setPlotStyle(const PlotStyle &style);
+    /// The most tokens a side of the region on screen may span for saveRegion: 2,048 x 2,048
+    /// float32 weights are 16 MiB, not the whole (n, n) of a long text.
+    static constexpr int64_t kSavedSide = 2048;
+    /// The file name saveRegion suggests: "layer3_head5_q16384-17408_k15360-16384.npy".
+    QString regionFileName() const;
+    /// Writes the pinned head's weights over the region on screen, at full resolution and
+    /// exact (NaN where masked), as a (queries, keys) float32 .npy at `path`, atomically.
+    /// Returns what went wrong, or an empty string.
+    QString saveRegion(const QString &path) const;
+
+    /// Writes the pinned head as drawn now (its square, axes and colours) as a PNG at `path`,
+    /// atomically. Returns what went wrong, or an empty string.
+    QString savePicture(const QString &path) const;
+    /// Asks where, then savePicture (File > Export view on this tab).
+    void chooseAndSavePicture();
 
     /// The colour of each head of `layer` for `pooling` under the style's colour scale.
     static std::vector<TileColors> colorsOf(const ModelRun &run, int layer,
@@ -56,6 +72,8 @@ private:
     void showLayer();
     void showHead();
     void showLegend();
+    /// Asks where, then saveRegion; a problem in a message box.
+    void chooseAndSaveRegion();
 
     std::shared_ptr<const ModelRun> m_run;
     int m_layer = 0, m_pinned = 0;
@@ -64,6 +82,7 @@ private:
     QLabel *m_summary;
     QSpinBox *m_layerBox;
     QComboBox *m_poolingBox;
+    QPushButton *m_save;
     QLabel *m_legend;
     TiledHeadsGrid *m_grid;
     TiledHeadView *m_head;

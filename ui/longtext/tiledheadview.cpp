@@ -169,6 +169,11 @@ float TiledHeadView::exactWeight(int64_t query, int64_t key) const
                    : std::numeric_limits<float>::quiet_NaN();
 }
 
+RowMatrix TiledHeadView::regionWeights(const TileRegion &region) const
+{
+    return m_tiles ? m_tiles->region(region.q0, region.q1, region.k0, region.k1) : RowMatrix();
+}
+
 QString TiledHeadView::hoverTextAt(QPointF pixel) const
 {
     const auto cell = cellAt(pixel);

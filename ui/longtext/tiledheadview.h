@@ -55,6 +55,8 @@ public:
     std::optional<std::pair<int64_t, int64_t>> cellAt(QPointF pixel) const;
     /// The weight of cell (query, key) computed alone from the tiles; NaN where masked.
     float exactWeight(int64_t query, int64_t key) const;
+    /// Every weight of `region` of the pinned head, computed from the tiles; NaN where masked.
+    RowMatrix regionWeights(const TileRegion &region) const;
     /// The zoomed picture on screen (empty while the run's grid stands in).
     const TilePicture &picture() const { return m_picture; }
     /// What hovering over `pixel` says (empty off the matrix).

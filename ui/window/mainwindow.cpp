@@ -370,6 +370,10 @@ void MainWindow::connectFigures()
     connect(m_actions->exportView, &QAction::triggered, this, [this] {
         using Content = FigureRequest::Content;
         const QWidget *tab = m_tabs->currentWidget();
+        if (tab == m_longText->page()) { // no matrices to lay out as a figure: the picture
+            m_longText->page()->chooseAndSavePicture();
+            return;
+        }
         m_figures->chooseAndExport(tab == m_pipeline                ? Content::Step
                                    : tab == m_models->overview()    ? Content::Model
                                    : tab == m_models->atlas()       ? Content::Atlas
