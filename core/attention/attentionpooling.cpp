@@ -23,27 +23,37 @@ AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSiz
 
 // A masked cell's weight is exactly 0 (softmaxRow), so a bin's largest weight over all of its
 // cells is its largest visible one once any is visible, and its sum is the visible weights'.
+// The rows of one bin are reduced down their columns first (vectorised over the columns), then
+// the columns a bin's segment at a time: a segment operation per bin, not per row and bin (a
+// 2,048-token region in bins of 4 took 155 ms one row at a time).
 void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
                                const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow,
                                int64_t firstCol)
 {
     const float hidden = -std::numeric_limits<float>::infinity();
     const int64_t width = weights.cols();
-    for (int64_t r = 0; r < weights.rows(); ++r) {
+    for (int64_t r = 0; r < weights.rows();) {
         const int64_t bin = (firstRow + r) / m_binSize;
-        // The row's columns a bin's segment at a time, the first and last perhaps cut short.
+        const int64_t rows = std::min((bin + 1) * m_binSize - firstRow, weights.rows()) - r;
+        const auto cells = weights.middleRows(r, rows);
+        const Eigen::RowVectorXf top = cells.colwise().maxCoeff();
+        const Eigen::RowVectorXf sum = cells.colwise().sum();
+        // Counted in float, which holds every count below 2^24 exactly and vectorises.
+        const Eigen::RowVectorXf shown =
+            (logits.middleRows(r, rows).array() != hidden).cast<float>().colwise().sum();
+        // The columns a bin's segment at a time, the first and last perhaps cut short.
         for (int64_t j = 0; j < width;) {
             const int64_t c = (firstCol + j) / m_binSize;
             const int64_t end = std::min((c + 1) * m_binSize - firstCol, width);
-            const int64_t shown = (logits.row(r).segment(j, end - j).array() != hidden).count();
-            if (shown > 0) {
-                const auto cells = weights.row(r).segment(j, end - j);
-                m_max(bin, c) = std::max(m_max(bin, c), cells.maxCoeff());
-                m_sum(bin, c) += double(cells.sum());
-                m_count(bin, c) += shown;
+            const int64_t count = int64_t(shown.segment(j, end - j).sum());
+            if (count > 0) {
+                m_max(bin, c) = std::max(m_max(bin, c), top.segment(j, end - j).maxCoeff());
+                m_sum(bin, c) += double(sum.segment(j, end - j).sum());
+                m_count(bin, c) += count;
             }
             j = end;
         }
+        r += rows;
     }
 }
 

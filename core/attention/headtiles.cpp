@@ -123,8 +123,12 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize) co
             [&](int64_t k0, int64_t k1) {
                 const RowMatrix s = scores(q0, q1, k0, k1);
                 RowMatrix w(s.rows(), s.cols());
+                // A query that sees no key (its log-sum-exp -inf) adds nothing, not NaN.
                 for (int64_t i = 0; i < s.rows(); ++i)
-                    w.row(i).array() = (s.row(i).array() - float(m_logSumExp(q0 + i))).exp();
+                    if (std::isfinite(m_logSumExp(q0 + i)))
+                        w.row(i).array() = (s.row(i).array() - float(m_logSumExp(q0 + i))).exp();
+                    else
+                        w.row(i).setZero();
                 pooling.addRows(w, s, q0 - region.q0, k0 - region.k0);
             },
             region.k0, region.k1);
