@@ -186,12 +186,14 @@ void TestLongTextPage::eachThumbnailDrawsItsHeadsLargestWeights()
     }
 }
 
-// Shown: 0 to the layer's largest weight over its heads rounded up, one scale for all.
+// Shown: 0 to the layer's largest weight over its heads rounded up, one scale for all, leaving
+// out the queries of the first bin (8 tokens), which see so few keys that their weights are
+// large whatever the head does.
 void TestLongTextPage::theColourScaleSpansTheLayersLargestWeight()
 {
     double largest = 0.0;
     for (int head = 0; head < m_runs.whole.heads(); ++head)
-        largest = std::max(largest, causalMaxOf(m_runs.whole.weights(0, head), 0, 60, 0, 60));
+        largest = std::max(largest, causalMaxOf(m_runs.whole.weights(0, head), 8, 60, 0, 60));
     const std::vector<TileColors> colors =
         LongTextPage::colorsOf(*m_runs.tiled, 0, HeadTiles::Pooling::Max, PlotStyle{});
     for (const TileColors &c : colors) {
@@ -204,7 +206,7 @@ void TestLongTextPage::theColourScaleSpansTheLayersLargestWeight()
         LongTextPage::colorsOf(*m_runs.tiled, 0, HeadTiles::Pooling::Max, perHead);
     for (int head = 0; head < m_runs.whole.heads(); ++head)
         QVERIFY(std::abs(own[size_t(head)].range().upper -
-                         causalMaxOf(m_runs.whole.weights(0, head), 0, 60, 0, 60)) < 1e-6);
+                         causalMaxOf(m_runs.whole.weights(0, head), 8, 60, 0, 60)) < 1e-6);
 }
 
 // 16 x 16 tokens in a square of hundreds of pixels: each weight computed again from the tiles,

@@ -34,20 +34,25 @@ LongTextPage::LongTextPage(QWidget *parent)
     m_legend->setWordWrap(true);
     m_layerBox->setFocusPolicy(Qt::StrongFocus); // the wheel steps it only once clicked
     m_poolingBox->setFocusPolicy(Qt::StrongFocus);
-    m_poolingBox->addItem(tr("the largest weight (max-pooled)"));
-    m_poolingBox->addItem(tr("the mean weight (mean-pooled)"));
+    m_poolingBox->addItem(tr("largest weight"));
+    m_poolingBox->addItem(tr("mean weight"));
+    m_poolingBox->setToolTip(tr("What a cell shows of the tokens it covers, zoomed out: their "
+                                "largest weight (max-pooled) or their mean (mean-pooled)"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Layer"), this));
     controls->addWidget(m_layerBox);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("A zoomed cell shows"), this));
+    controls->addWidget(new QLabel(tr("Cells show"), this));
     controls->addWidget(m_poolingBox);
     controls->addStretch(1);
+    // Beside the legend, which wraps: a row of its own would widen the window's least width.
+    auto *legendRow = new QHBoxLayout;
+    legendRow->addWidget(m_legend, 1);
     m_save->setToolTip(tr("The pinned head's exact weights over the region on screen (at most "
                           "%1 x %1 tokens), as a NumPy .npy file")
                            .arg(kSavedSide));
-    controls->addWidget(m_save);
+    legendRow->addWidget(m_save, 0, Qt::AlignTop);
 
     // The heads and the pinned head side by side, the profiles over the position below them,
     // as wide as the page (a line per query: the wider, the more positions apart).
@@ -63,7 +68,7 @@ LongTextPage::LongTextPage(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addLayout(controls);
-    layout->addWidget(m_legend);
+    layout->addLayout(legendRow);
     layout->addWidget(split, 1);
 
     connect(m_layerBox, &QSpinBox::valueChanged, this, &LongTextPage::setLayer);
@@ -81,12 +86,16 @@ LongTextPage::LongTextPage(QWidget *parent)
 std::vector<TileColors> LongTextPage::colorsOf(const ModelRun &run, int layer,
                                                HeadTiles::Pooling pooling, const PlotStyle &style)
 {
-    // Shown: 0 to the layer's largest pooled weight rounded up, a scale the grid and every
-    // zoom share (a zoomed cell holds at most its bin's largest weight).
+    // Shown: 0 to the layer's largest pooled weight rounded up, the grid's scale. The first
+    // row of bins is left out: its queries see at most a bin of keys (the first sees one, with
+    // weight 1, whatever the head does) and would pin every causal head's scale at 1, as
+    // ColorRange::largestInformative leaves out a matrix's rows of one key.
     double largest = 0.0;
     std::vector<std::pair<double, double>> own;
     for (int head = 0; head < run.heads; ++head) {
-        own.push_back(ColorRange::finiteRangeOf(run.tiles->pooled(layer, head, pooling)));
+        const ConstRowMatrixMap grid = run.tiles->pooled(layer, head, pooling);
+        const int64_t rows = grid.rows() > 1 && run.causal ? grid.rows() - 1 : grid.rows();
+        own.push_back(ColorRange::finiteRangeOf(grid.bottomRows(rows)));
         if (std::isfinite(own.back().second))
             largest = std::max(largest, own.back().second);
     }

@@ -32,7 +32,7 @@ RowProfilePlot::RowProfilePlot(QWidget *parent) : QCustomPlot(parent)
     legend->setBorderPen(Qt::NoPen);
     AxesStyle::placeLegendBelow(*this);
     AxesStyle::wrapLegend(*legend, 3, width());
-    setMinimumSize(200, 160);
+    setMinimumSize(200, 100);
     setMouseTracking(true);
 }
 

@@ -27,7 +27,7 @@ double captionHeight(const QWidget *widget)
 TiledHeadsGrid::TiledHeadsGrid(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
-    setMinimumSize(160, 160);
+    setMinimumSize(120, 120);
 }
 
 void TiledHeadsGrid::setLayer(std::shared_ptr<const ModelRun> run, int layer,

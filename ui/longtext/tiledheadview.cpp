@@ -57,7 +57,7 @@ TiledHeadView::TiledHeadView(QWidget *parent)
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(240, 240);
+    setMinimumSize(160, 160);
     setCursor(Qt::OpenHandCursor);
     setToolTip(tr("Wheel or +/- to zoom about the pointer, drag to move, double-click or 0 for "
                   "the whole text"));
@@ -99,6 +99,8 @@ void TiledHeadView::setColors(TileColors colors)
 
 void TiledHeadView::setPooling(HeadTiles::Pooling pooling)
 {
+    if (pooling == m_pooling)
+        return;
     m_pooling = pooling;
     rebuildImages();
     update();
