@@ -172,6 +172,11 @@ Suites:
                  settled and repainted, with max_stall_ms; model_window_memory: peak resident
                  memory against the budget of issue 16 (weights' file + trace + every head's
                  weights + 300 MB)
+  long_context_window
+                 (with the GUI) Qwen2.5-0.5B's first layer over 32,768 tokens, kept as
+                 tiles, in the Long text tab: the first picture, the pinned head zoomed from
+                 the whole text to 16 tokens, panned, another head pinned, each until
+                 settled, with max_stall_ms; and hover's exact weight; only when asked
   startup        (with the GUI) start of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 

@@ -20,6 +20,7 @@
 #ifdef HEADLENS_BENCH_GUI
 #include "exportsuite.h"
 #include "gridlatencysuite.h"
+#include "longtextwindowsuite.h"
 #include "modelwindowsuite.h"
 #include "startupsuite.h"
 
@@ -51,6 +52,7 @@ std::vector<std::unique_ptr<Suite>> allSuites()
     suites.push_back(std::make_unique<GridLatencySuite>(false));
     suites.push_back(std::make_unique<GridLatencySuite>(true));
     suites.push_back(std::make_unique<ModelWindowSuite>());
+    suites.push_back(std::make_unique<LongTextWindowSuite>());
     suites.push_back(std::make_unique<StartupSuite>());
     suites.push_back(std::make_unique<ExportSuite>());
 #endif
