@@ -63,7 +63,7 @@ LongTextPage::LongTextPage(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(m_profiles);
-    split->setSizes({520, 180});
+    split->setSizes({440, 240});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
