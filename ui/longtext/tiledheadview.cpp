@@ -66,8 +66,7 @@ TiledHeadView::TiledHeadView(QWidget *parent)
 void TiledHeadView::setHead(std::shared_ptr<const ModelRun> run, int layer, int head,
                             TileColors colors)
 {
-    const bool sameText = m_run && run && m_run->tiles && run->tiles &&
-                          m_run->tiles->tokens() == run->tiles->tokens() && m_run == run;
+    const bool sameText = m_run && m_run == run;
     m_run = std::move(run);
     m_layer = layer;
     m_head = head;
@@ -86,14 +85,14 @@ void TiledHeadView::setHead(std::shared_ptr<const ModelRun> run, int layer, int 
     // Another head of the same text keeps the region, so heads can be compared cell by cell.
     if (!sameText)
         m_viewport.setTokens(m_run->tiles->tokens());
-    rebuildImages();
+    recolor();
     viewChanged();
 }
 
 void TiledHeadView::setColors(TileColors colors)
 {
     m_colors = std::move(colors);
-    rebuildImages();
+    recolor();
     update();
 }
 
@@ -102,7 +101,7 @@ void TiledHeadView::setPooling(HeadTiles::Pooling pooling)
     if (pooling == m_pooling)
         return;
     m_pooling = pooling;
-    rebuildImages();
+    recolor();
     update();
 }
 
@@ -125,11 +124,6 @@ void TiledHeadView::showRegion(double q0, double k0, double span)
 {
     m_viewport.show(q0, k0, span);
     viewChanged();
-}
-
-void TiledHeadView::rebuildImages()
-{
-    recolor();
 }
 
 void TiledHeadView::recolor()

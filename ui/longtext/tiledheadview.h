@@ -84,7 +84,6 @@ private:
     /// Asks for the region on screen at the pixels' bin size when the run's grid is coarser.
     void refine();
     void viewChanged();
-    void rebuildImages();
     /// m_shownColors for the picture on screen, and the images in them.
     void recolor();
     /// `image` of cells binSize tokens wide from token (k0, q0), clipped to the square.
