@@ -96,16 +96,22 @@ RowMatrix HeadTiles::scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) cons
     return s;
 }
 
+RowMatrix HeadTiles::weightsOf(const RowMatrix &scores, int64_t q0) const
+{
+    // A query that sees no key (its log-sum-exp -inf) has no weight, not NaN.
+    RowMatrix weights(scores.rows(), scores.cols());
+    for (int64_t i = 0; i < scores.rows(); ++i)
+        if (std::isfinite(m_logSumExp(q0 + i)))
+            weights.row(i).array() = (scores.row(i).array() - float(m_logSumExp(q0 + i))).exp();
+        else
+            weights.row(i).setZero();
+    return weights;
+}
+
 RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const
 {
-    RowMatrix weights = scores(q0, q1, k0, k1);
-    for (int64_t i = 0; i < weights.rows(); ++i) {
-        auto row = weights.row(i).array();
-        const Eigen::Array<bool, 1, Eigen::Dynamic> hidden = row == kHidden;
-        row = (row - float(m_logSumExp(q0 + i))).exp();
-        row = hidden.select(kNaN, row);
-    }
-    return weights;
+    const RowMatrix s = scores(q0, q1, k0, k1);
+    return (s.array() == kHidden).select(kNaN, weightsOf(s, q0).array()).matrix();
 }
 
 // Blocks of rows on every thread, each a whole number of row bins, so that no two threads add
@@ -122,14 +128,7 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize) co
             q0, q1,
             [&](int64_t k0, int64_t k1) {
                 const RowMatrix s = scores(q0, q1, k0, k1);
-                RowMatrix w(s.rows(), s.cols());
-                // A query that sees no key (its log-sum-exp -inf) adds nothing, not NaN.
-                for (int64_t i = 0; i < s.rows(); ++i)
-                    if (std::isfinite(m_logSumExp(q0 + i)))
-                        w.row(i).array() = (s.row(i).array() - float(m_logSumExp(q0 + i))).exp();
-                    else
-                        w.row(i).setZero();
-                pooling.addRows(w, s, q0 - region.q0, k0 - region.k0);
+                pooling.addRows(weightsOf(s, q0), s, q0 - region.q0, k0 - region.k0);
             },
             region.k0, region.k1);
     });

@@ -57,6 +57,9 @@ private:
     void forKeyBlocks(int64_t q0, int64_t q1, const std::function<void(int64_t, int64_t)> &body,
                       int64_t kFirst = 0,
                       int64_t kLast = std::numeric_limits<int64_t>::max()) const;
+    /// exp(score - the row's log-sum-exp) of `scores`, rows from query q0: exact zeros where
+    /// masked, as the forward pass's softmax gives them.
+    RowMatrix weightsOf(const RowMatrix &scores, int64_t q0) const;
     /// Scaled, biased scores of [q0, q1) x [k0, k1); -infinity where masked.
     RowMatrix scores(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
 
