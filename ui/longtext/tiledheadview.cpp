@@ -126,6 +126,15 @@ void TiledHeadView::showRegion(double q0, double k0, double span)
     viewChanged();
 }
 
+void TiledHeadView::dropPicture()
+{
+    m_maker.drop();
+    if (!m_picture.empty()) {
+        m_picture = {};
+        recolor();
+    }
+}
+
 void TiledHeadView::recolor()
 {
     m_shownColors = m_colors;
@@ -199,11 +208,7 @@ void TiledHeadView::refine()
     const int64_t n = m_viewport.tokens();
     const int64_t bin = m_viewport.binSizeFor(square().width() * devicePixelRatioF());
     if (bin >= m_run->tiles->binSize) { // the run's own grid is as fine as the pixels
-        m_maker.drop();
-        if (!m_picture.empty()) {
-            m_picture = {};
-            recolor();
-        }
+        dropPicture();
         return;
     }
     // Aligned to the bins, so that a short pan finds its bins where they were.
@@ -215,11 +220,7 @@ void TiledHeadView::refine()
         return;
     const int64_t cells = region.rows() * region.cols();
     if (cells > m_regionBudget) { // too many to recompute: the run's grid stands in
-        m_maker.drop();
-        if (!m_picture.empty()) {
-            m_picture = {};
-            recolor();
-        }
+        dropPicture();
         return;
     }
     m_maker.start([tiles = m_tiles, layer = m_layer, head = m_head, region,

@@ -86,6 +86,8 @@ private:
     void viewChanged();
     /// m_shownColors for the picture on screen, and the images in them.
     void recolor();
+    /// Forgets the region's picture (and the one being made): the run's grid is drawn alone.
+    void dropPicture();
     /// `image` of cells binSize tokens wide from token (k0, q0), clipped to the square.
     void drawCells(QPainter &painter, const QImage &image, double q0, double k0,
                    double binSize) const;
