@@ -29,7 +29,7 @@ install_tokenizer_references() {
 # linked: the build needs neither, and without them the products run on Eigen alone.
 PACKAGES="build-essential cmake ninja-build pkg-config git lld \
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev \
-  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev \
+  libeigen3-dev libzip-dev nlohmann-json3-dev libpcre2-dev libicu-dev libdnnl-dev \
   libopenblas0-pthread libblis4-openmp \
   fonts-dejavu-core"
 

@@ -3,6 +3,7 @@
 
 #include "model/transformerlens.h"
 #include "model/transformerranking.h"
+#include "model/weightproducts.h"
 #include "util/inputerror.h"
 
 #include <filesystem>
@@ -130,7 +131,8 @@ TransformerOpenedModel::modelRunOf(std::shared_ptr<const TransformerRun> pass, i
     run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
     const ModelSpec &spec = m_model.spec();
     run->settingsSummary =
-        summary(m_model.attentionConfig(), run->layers, spec.vocabSize, spec.contextLength);
+        summary(m_model.attentionConfig(), run->layers, spec.vocabSize, spec.contextLength) + "\n" +
+        productsSummary(m_model.weights().layers.front().upWeight.format);
     run->pass = std::move(pass);
     return run;
 }
