@@ -226,7 +226,7 @@ class ModelForward:
 
 def time_models(torch, threads, quick):
     """model_forward rows: each model in its stored dtype (GPT-2 F32, Qwen BF16) and, for a BF16
-    model, also widened to float32 as HeadLens computes it (CPU BF16 products may be slower)."""
+    model, also widened to float32 (HeadLens's run with its products in float32)."""
     rows = []
     for spec, lengths in (QUICK_MODEL_CASES if quick else MODEL_CASES):
         dtypes = [torch.float32] if spec["stored_bytes"] == 4 else [torch.bfloat16, torch.float32]
@@ -512,9 +512,16 @@ def train_key(row):
     return tuple(row[k] for k in ("layers", "d_model", "h", "n", "batch", "threads"))
 
 
+def model_key(row, dtype):
+    """A model_forward run in one precision of its products: HeadLens's bf16_products rows (a
+    BF16 model multiplied as stored) against PyTorch's bfloat16 pass, its float32 products
+    (every F32 model's, and a BF16 model's widened) against PyTorch's float32 pass."""
+    return (row["model"], row["stored_bytes"], row["n"], row["threads"], dtype)
+
+
 def read_headlens(path):
     """HeadLens medians: core_forward keyed by (n, d_model, h, threads), model_forward_run by
-    (model, stored_bytes, n, threads), train_step by train_key."""
+    model_key, train_step by train_key."""
     with open(path, encoding="utf-8") as f:
         report = json.load(f)
     # Versions 2 and 3 added suites; core_forward's and model_forward's keys are as before.
@@ -524,7 +531,7 @@ def read_headlens(path):
     results = report.get("results", [])
     core = {(r["n"], r["d_model"], r["h"], r["threads"]): r["median_ms"]
             for r in results if r.get("suite") == "core_forward"}
-    models = {(r["model"], r["stored_bytes"], r["n"], r["threads"]): r["median_ms"]
+    models = {model_key(r, "bfloat16" if r.get("bf16_products") else "float32"): r["median_ms"]
               for r in results if r.get("suite") == "model_forward_run"}
     train = {train_key(r): r["median_ms"] for r in results if r.get("suite") == "train_step"}
     return {"core": core, "models": models, "train": train,
@@ -568,7 +575,7 @@ def print_model_table(rows, headlens):
                 "F32", str(r["n"]), str(r["threads"]), r["dtype"], fmt(t["median_ms"], 1),
                 f"{fmt(t['min_ms'], 1)}..{fmt(t['max_ms'], 1)}"]
         if headlens is not None:
-            hl = headlens["models"].get((r["model"], r["stored_bytes"], r["n"], r["threads"]))
+            hl = headlens["models"].get(model_key(r, r["dtype"]))
             line += [fmt(hl, 1), fmt(hl and hl / t["median_ms"], 2)]
         table.append(line)
     widths = [max(len(row[c]) for row in table) for c in range(len(header))]

@@ -87,7 +87,8 @@ void BenchReport::printTable(std::ostream &out) const
         << m_machine.compiler << ", " << m_machine.buildType << (m_machine.native ? " native" : "")
         << ", SIMD " << m_machine.simd << "\nproducts: " << m_machine.gemm
         << "; OpenBLAS: " << m_machine.openblas << "; BLIS: " << m_machine.blis
-        << "; OPENBLAS_CORETYPE=" << m_machine.openblasCoretype;
+        << "; OPENBLAS_CORETYPE=" << m_machine.openblasCoretype
+        << "\nBF16 weights: " << m_machine.bf16Weights;
     if (m_busyPrograms > 0)
         out << "; " << m_busyPrograms << " busy program" << (m_busyPrograms == 1 ? "" : "s")
             << " beside the benchmarks";
@@ -168,6 +169,7 @@ std::string BenchReport::toJson() const
                              {"eigen", mi.eigen},
                              {"openmp", mi.openmp},
                              {"gemm", mi.gemm},
+                             {"bf16_weights", mi.bf16Weights},
                              {"openblas", mi.openblas},
                              {"blis", mi.blis},
                              {"openblas_coretype", mi.openblasCoretype}}},

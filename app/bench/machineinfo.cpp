@@ -3,6 +3,7 @@
 
 #include "linalg/blaslibrary.h"
 #include "linalg/gemmdispatch.h"
+#include "linalg/productprecision.h"
 
 #include <Eigen/Core>
 
@@ -75,6 +76,7 @@ MachineInfo MachineInfo::probe()
 #endif
     const GemmDispatch &dispatch = GemmDispatch::shared();
     m.gemm = toString(dispatch.chosen()) + " (" + dispatch.reason() + ")";
+    m.bf16Weights = ProductPrecision::shared().reason();
     m.openblas = BlasLibrary::get(BlasLibrary::Kind::OpenBlas).description();
     m.blis = BlasLibrary::get(BlasLibrary::Kind::Blis).description();
     if (const char *coretype = std::getenv("OPENBLAS_CORETYPE"))

@@ -20,6 +20,7 @@ struct MachineInfo
     std::string eigen;       ///< "3.4.0"
     int openmp = 0;          ///< _OPENMP, e.g. 201511
     std::string gemm;        ///< the core's product backend and why (GemmDispatch::reason())
+    std::string bf16Weights; ///< how BF16 weights multiply (ProductPrecision::reason())
     std::string openblas;    ///< BlasLibrary's description: version and kernel, or "not found"
     std::string blis;        ///< the same for BLIS
     /// OPENBLAS_CORETYPE as this process saw it (empty: unset); it picks OpenBLAS's kernel, and

@@ -6,6 +6,8 @@
 #include "randomcheckpoint.h"
 #include "threadscope.h"
 
+#include "linalg/bf16product.h"
+#include "linalg/productprecision.h"
 #include "model/modelopener.h"
 #include "session/session.h"
 
@@ -87,16 +89,25 @@ std::vector<Measurement> ModelSuite::measureModel(const BenchModel &model, const
     const int64_t before = residentBytes();
     rows.push_back(row("open", 0, clock.measure([&] { ModelOpener::open(dir); })));
     const auto opened = ModelOpener::open(dir);
+    std::vector<bool> precisions = {false};
+    if (model.shape.bf16 && ProductPrecision::shared().bf16Products())
+        precisions.insert(precisions.begin(), true);
     for (int n : model.lengths) {
-        log << "model_forward run n=" << n << " threads=" << threads << std::endl;
         const std::vector<int> ids = RandomCheckpoint::tokenIds(n);
-        Measurement run = row("run", n, clock.measure([&] { opened->run(ids, 0, {}); }));
-        // Resident memory while a run is held, over the process before the model was opened:
-        // the mapped weights read so far, the attention laid out, the run's tensors.
-        const auto kept = opened->run(ids, 0, {});
-        run.metrics = {{"file_bytes", double(fileBytes)},
-                       {"resident_growth_bytes", double(residentBytes() - before)}};
-        rows.push_back(run);
+        for (bool bf16 : precisions) {
+            const char *products = bf16 ? "bfloat16" : "float32";
+            log << "model_forward run n=" << n << " threads=" << threads << " products=" << products
+                << std::endl;
+            const ProductPrecision::Override precision(bf16);
+            Measurement run = row("run", n, clock.measure([&] { opened->run(ids, 0, {}); }));
+            run.parameters.emplace_back("bf16_products", bf16 ? 1 : 0);
+            // Resident memory while a run is held, over the process before the model was
+            // opened: the mapped weights read so far, the attention laid out, the run's tensors.
+            const auto kept = opened->run(ids, 0, {});
+            run.metrics = {{"file_bytes", double(fileBytes)},
+                           {"resident_growth_bytes", double(residentBytes() - before)}};
+            rows.push_back(run);
+        }
         TraceJob job;
         job.model.model = opened;
         job.tokenIds = ids;

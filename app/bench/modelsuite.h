@@ -14,7 +14,11 @@ namespace headlens {
 /// every layer, every head's probabilities, the first layer traced, next-token predictions; with
 /// metrics file_bytes and resident_growth_bytes, the process's resident memory while a run is
 /// held over its memory before the model was opened) and "layer" (a Session showing another
-/// layer of the same text: what changing the layer box costs). --quick: smaller models.
+/// layer of the same text: what changing the layer box costs). Each "run" row says in
+/// bf16_products whether a BF16 model's weights were multiplied as stored (1) or widened to
+/// float32 (0): a BF16 model runs in both where the process multiplies in bfloat16
+/// (ProductPrecision; HEADLENS_PRODUCTS=float32 keeps float32 alone), so the two compare with
+/// PyTorch's bfloat16 and float32 passes. --quick: smaller models.
 class ModelSuite : public Suite
 {
 public:

@@ -15,6 +15,7 @@
 #include "attention/implementations.h"
 #include "attention/tracejson.h"
 #include "linalg/blaslibrary.h"
+#include "linalg/productprecision.h"
 #include "model/modelcatalog.h"
 #include "session/session.h"
 #include "util/inputerror.h"
@@ -122,7 +123,8 @@ int TraceCommand::run(CommandLineRequest request)
         // report needs to name.
         m_out << "headlens-cli " << HEADLENS_VERSION << "\n"
               << "OpenBLAS: " << BlasLibrary::get(BlasLibrary::Kind::OpenBlas).description() << "\n"
-              << "BLIS: " << BlasLibrary::get(BlasLibrary::Kind::Blis).description() << "\n";
+              << "BLIS: " << BlasLibrary::get(BlasLibrary::Kind::Blis).description() << "\n"
+              << "BF16 weights: " << ProductPrecision::shared().reason() << "\n";
         return 0;
     }
     if (request.cost.requested)
