@@ -3,6 +3,7 @@
 
 #include "model/modelrun.h"
 #include "plot/plotstyle.h"
+#include "stats/rowprofiles.h"
 
 #include <qcustomplot.h>
 
@@ -32,6 +33,9 @@ public:
     QString hoverText(int64_t position) const;
     QSize sizeHint() const override { return {480, 220}; }
 
+    /// Each line holds at most twice this many points (LineEnvelope): wider than any screen.
+    static constexpr int64_t kEnvelopeBuckets = 2048;
+
 protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
@@ -39,6 +43,7 @@ protected:
 private:
     QCPTextElement *m_title = nullptr;
     int64_t m_sinkTokens = 0, m_farTokens = 0;
+    RowProfiles m_profiles; ///< the head's exact values, which hover reads
 };
 
 } // namespace headlens
