@@ -25,8 +25,13 @@ RowProfilePlot::RowProfilePlot(QWidget *parent) : QCustomPlot(parent)
     const QColor colors[] = {QColor("#e15759"), QColor("#f28e2b"), QColor("#4e79a7")};
     for (int series = Sink; series <= Distance; ++series) {
         QCPGraph *graph = series == Distance ? addGraph(xAxis, yAxis2) : addGraph();
-        graph->setPen(QPen(colors[series], 1.5));
-        graph->setAdaptiveSampling(false); // setHead gives each line its envelope already
+        // A one-pixel line without antialiasing: Qt draws it as runs of pixels, where a wider
+        // or antialiased pen is stroked into a polygon, vertex by vertex: 60 ms a replot for the
+        // zigzag of a long profile. The envelope (setHead) cuts a line to 4,096 points, adaptive
+        // sampling those to the pixels the axis spans.
+        graph->setPen(QPen(colors[series], 1.0));
+        graph->setAntialiased(false);
+        graph->setAdaptiveSampling(true);
     }
     legend->setVisible(true);
     legend->setBrush(Qt::NoBrush); // the page's background, light or dark
