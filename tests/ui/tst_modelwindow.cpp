@@ -2,6 +2,7 @@
 #include "longtext/longtextpage.h"
 #include "longtext/tiledheadview.h"
 #include "model/transformermodel.h"
+#include "models/modelbox.h"
 #include "models/modelcontroller.h"
 #include "models/modelgridview.h"
 #include "models/modeloverview.h"
@@ -246,6 +247,17 @@ private slots:
         QCOMPARE(page->head()->head(), 0);
         QVERIFY2(page->summary()->text().contains(QString(": %1 tokens, kept as tiles").arg(n)),
                  qPrintable(page->summary()->text()));
+        // The Model box shows the tiled run's settings and where it is drawn, not "No run of
+        // this model yet".
+        auto *box = window->findChild<ModelBox *>();
+        const QString settings = box->findChild<QLabel *>("modelSettings")->text();
+        QVERIFY2(settings.contains("Fixed by the model") && settings.contains("2 layers"),
+                 qPrintable(settings));
+        const QString note = box->findChild<QLabel *>("modelNote")->text();
+        QVERIFY2(note.contains(QString("This text's %1 tokens are kept as tiles: the Long text "
+                                       "tab draws its heads.")
+                                   .arg(n)),
+                 qPrintable(note));
         qputenv("HEADLENS_MATRIX_LIMIT", "100");
         workspaceOf(*window)->setText("The"); // [T][he]: two tokens, within the limit
         QTRY_VERIFY_WITH_TIMEOUT(run() && !run()->tiled(), 20000);

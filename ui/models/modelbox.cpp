@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -83,6 +84,12 @@ void ModelBox::sync()
     m_layer->setValue(m_workspace->state().modelLayer);
 }
 
+void ModelBox::showTiledRun(const std::shared_ptr<const ModelRun> &run)
+{
+    if (m_controller->isActive() && run && run->tiled())
+        showRun(run);
+}
+
 void ModelBox::showRun(const std::shared_ptr<const ModelRun> &run)
 {
     if (!run) {
@@ -105,10 +112,15 @@ void ModelBox::showRun(const std::shared_ptr<const ModelRun> &run)
                                      .toHtmlEscaped()
                                      .replace('\n', "<br>")));
     m_settings->show();
-    m_note->setText(run->mappedOntoToyVocabulary
-                        ? tr("<i>Typed text mapped onto the toy vocabulary, one character per "
-                             "token.</i>")
-                        : tr("<i>Reads the first line of the text as the model's own tokens.</i>"));
+    if (run->tiled())
+        m_note->setText(tr("<i>This text's %1 tokens are kept as tiles: the Long text tab draws "
+                           "its heads.</i>")
+                            .arg(QLocale().toString(qlonglong(run->tokenIds.size()))));
+    else
+        m_note->setText(
+            run->mappedOntoToyVocabulary
+                ? tr("<i>Typed text mapped onto the toy vocabulary, one character per token.</i>")
+                : tr("<i>Reads the first line of the text as the model's own tokens.</i>"));
     m_note->show();
 }
 

@@ -26,6 +26,10 @@ public:
     ModelBox(ModelController *controller, Workspace *workspace, QWidget *parent = nullptr);
 
     void sync();
+    /// A long text's run, kept as tiles (TraceRunner::tiledRunReady): it never becomes the
+    /// controller's run, which the other tabs draw, so the box shows its settings itself and
+    /// says where it is drawn, instead of "No run of this model yet".
+    void showTiledRun(const std::shared_ptr<const ModelRun> &run);
 
 signals:
     void openFolderRequested();

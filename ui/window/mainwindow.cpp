@@ -115,6 +115,7 @@ void MainWindow::buildModels()
     m_controls->insertBox(m_models->box());
     m_modelTabs = new ModelTabs(m_tabs, m_models, m_heads);
     m_longText = new LongTextTab(m_tabs, m_runner);
+    connect(m_runner, &TraceRunner::tiledRunReady, m_models->box(), &ModelBox::showTiledRun);
     connect(m_longText->page(), &LongTextPage::hoverTextChanged, m_status,
             &StatusBarReport::setHoverText);
     m_heads->insertBar(0, m_models->note());
