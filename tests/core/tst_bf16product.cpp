@@ -41,6 +41,40 @@ uint16_t bf16Of(float value)
     return uint16_t(kept + (up ? 1u : 0u));
 }
 
+/// Each value of `values` rounded to bfloat16, in the same order.
+std::vector<uint16_t> bf16sOf(const RowMatrix &values)
+{
+    std::vector<uint16_t> rounded(size_t(values.size()));
+    for (size_t i = 0; i < rounded.size(); ++i)
+        rounded[i] = bf16Of(values.data()[i]);
+    return rounded;
+}
+
+/// A float64 sum of x's row i times the bfloat16 weight's column j, and its terms' magnitude.
+struct ReferenceSum
+{
+    double sum = 0;
+    double magnitude = 0;
+};
+
+/// The weight is stored (depth, outputs), or (outputs, depth) when `transposed`; x's values
+/// are rounded to bfloat16 first when `roundX`, as the bfloat16 products round them.
+template <class Rows>
+ReferenceSum referenceSum(const Rows &x, int i, const std::vector<uint16_t> &weight, int outputs,
+                          int j, bool transposed, bool roundX)
+{
+    const int depth = int(x.cols());
+    ReferenceSum result;
+    for (int k = 0; k < depth; ++k) {
+        const size_t at = transposed ? size_t(j) * depth + k : size_t(k) * outputs + j;
+        const double term =
+            double(roundX ? floatOfBf16(bf16Of(x(i, k))) : x(i, k)) * floatOfBf16(weight[at]);
+        result.sum += term;
+        result.magnitude += std::abs(term);
+    }
+    return result;
+}
+
 /// Values in [-2, 2) with 24 random bits: most are not bfloat16 values, so rounding shows.
 RowMatrix randomValues(int64_t rows, int64_t cols, uint64_t seed)
 {
@@ -99,9 +133,7 @@ void TestBf16Product::matchesTheProductOfTheRoundedOperands()
     const auto x = wide.middleCols(2, depth);
     const RowMatrix weightValues =
         op == Operand::AsIs ? randomValues(depth, outputs, 22) : randomValues(outputs, depth, 22);
-    std::vector<uint16_t> weight(size_t(weightValues.size()));
-    for (size_t i = 0; i < weight.size(); ++i)
-        weight[i] = bf16Of(weightValues.data()[i]);
+    const std::vector<uint16_t> weight = bf16sOf(weightValues);
 
     std::vector<uint16_t> rounded(size_t(rows * depth));
     RowMatrix out = RowMatrix::Constant(rows, outputs + 3, 7.0f);
@@ -124,19 +156,14 @@ void TestBf16Product::matchesTheProductOfTheRoundedOperands()
         QCOMPARE(out(i, 0), 7.0f);
         QCOMPARE(out(i, outputs + 1), 7.0f);
         for (int j = 0; j < outputs; ++j) {
-            double expected = 0, unrounded = 0, magnitude = 0;
-            for (int k = 0; k < depth; ++k) {
-                const size_t at =
-                    op == Operand::AsIs ? size_t(k) * outputs + j : size_t(j) * depth + k;
-                const double w = floatOfBf16(weight[at]);
-                expected += double(floatOfBf16(bf16Of(x(i, k)))) * w;
-                unrounded += double(x(i, k)) * w;
-                magnitude += std::abs(double(x(i, k)) * w);
-            }
+            const bool transposed = op == Operand::Transposed;
+            const double expected = referenceSum(x, i, weight, outputs, j, transposed, true).sum;
+            const ReferenceSum unrounded =
+                referenceSum(x, i, weight, outputs, j, transposed, false);
             // float32 sums of `depth` terms: a few ulps of the terms' magnitude.
-            const double tolerance = 1e-6 * magnitude;
+            const double tolerance = 1e-6 * unrounded.magnitude;
             HL_COMPARE_NEAR(out(i, j + 1), expected, 0.0, tolerance);
-            roundingShows += std::abs(unrounded - expected) > 2 * tolerance;
+            roundingShows += std::abs(unrounded.sum - expected) > 2 * tolerance;
         }
     }
     // The comparison can tell a product of the rounded activations from one of the float32
@@ -177,9 +204,7 @@ void TestBf16Product::weightProductsMultiplyAsStored()
     const int depth = 96, outputs = 300, rows = 9;
     const RowMatrix weightValues =
         conv1d ? randomValues(depth, outputs, 31) : randomValues(outputs, depth, 31);
-    std::vector<uint16_t> weight(size_t(weightValues.size()));
-    for (size_t i = 0; i < weight.size(); ++i)
-        weight[i] = bf16Of(weightValues.data()[i]);
+    const std::vector<uint16_t> weight = bf16sOf(weightValues);
     const WeightView view{reinterpret_cast<const unsigned char *>(weight.data()),
                           StoredFormat::BF16, weightValues.rows(), weightValues.cols()};
     const RowMatrix x = randomValues(rows, depth, 32);
@@ -188,16 +213,10 @@ void TestBf16Product::weightProductsMultiplyAsStored()
     QCOMPARE(y.cols(), Eigen::Index(outputs));
     for (int i = 0; i < rows; ++i)
         for (int j = 0; j < outputs; ++j) {
-            double expected = 0, magnitude = 0;
-            for (int k = 0; k < depth; ++k) {
-                const double w =
-                    floatOfBf16(weight[conv1d ? size_t(k * outputs + j) : size_t(j * depth + k)]);
-                // Rounded where the bfloat16 products are taken, as float32 where not.
-                const double xv = cpuMultipliesBf16() ? floatOfBf16(bf16Of(x(i, k))) : x(i, k);
-                expected += xv * w;
-                magnitude += std::abs(xv * w);
-            }
-            HL_COMPARE_NEAR(y(i, j), expected, 0.0, 1e-6 * magnitude);
+            // Rounded where the bfloat16 products are taken, as float32 where not.
+            const ReferenceSum expected =
+                referenceSum(x, i, weight, outputs, j, !conv1d, cpuMultipliesBf16());
+            HL_COMPARE_NEAR(y(i, j), expected.sum, 0.0, 1e-6 * expected.magnitude);
         }
 }
 
