@@ -6,7 +6,6 @@
 #include "randomcheckpoint.h"
 #include "threadscope.h"
 
-#include "linalg/bf16product.h"
 #include "linalg/productprecision.h"
 #include "model/modelopener.h"
 #include "session/session.h"

@@ -51,7 +51,7 @@ void RowProfilePlot::setHead(const ModelRun &run, int layer, int head)
     m_farTokens = tiles.settings.farTokens;
     m_profiles = tiles.profiles(layer, head);
     const int64_t n = tiles.tokens();
-    // A 32,768-point line took 8 ms a replot; no screen shows more than kEnvelopeBuckets columns.
+    // Every extreme a pixel column could show, in at most 2 * kEnvelopeBuckets points a line.
     graph(Sink)->setData(LineEnvelope::of(m_profiles.sinkShare.data(), n, kEnvelopeBuckets));
     graph(Far)->setData(LineEnvelope::of(m_profiles.farShare.data(), n, kEnvelopeBuckets));
     graph(Distance)->setData(LineEnvelope::of(m_profiles.meanDistance.data(), n, kEnvelopeBuckets));
