@@ -173,8 +173,8 @@ void attendRows(const HeadPass &p, ScoreBlocks &s, RowBlock context, int64_t b, 
     if (stats)
         stats->addSoftmaxRows(s.softmax, s.maskedScores, rowMax, logNormalizer, first);
     if (p.observe)
-        p.observe(
-            {b, head, p.d.queryOffset + first, s.softmax, s.maskedScores, rowMax, logNormalizer});
+        p.observe({b, head, p.d.queryOffset + first, s.softmax, s.maskedScores, rowMax,
+                   logNormalizer, lo, hi});
     if (p.dropout) {
         // Numbered by position in the whole sequence, so appended rows drop what a pass over
         // every row drops there.

@@ -21,6 +21,10 @@ struct SoftmaxBlock
     Eigen::Ref<const RowMatrix> logits;  ///< (rows, n_kv) the scores, -inf where masked
     const Vector &rowMax;                ///< (rows) each row's largest logit m
     const Vector &logNormalizer;         ///< (rows) log sum_j exp(s_j - m) of each row
+    /// The keys any row of the block can see, [keyBegin, keyEnd): outside, every weight is 0
+    /// and every logit -inf (a causal block's later keys), so an observer may skip them.
+    int64_t keyBegin;
+    int64_t keyEnd;
 };
 
 /// Called for every block of every head, from several threads at once (one head per thread;

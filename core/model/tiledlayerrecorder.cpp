@@ -30,7 +30,11 @@ void TiledLayerRecorder::add(const SoftmaxBlock &block)
         block.rowMax.transpose();
     m_tiles.logNormalizer.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
         block.logNormalizer.transpose();
-    head.pooling.addRows(block.weights, block.logits, block.firstRow);
+    // Only the keys the block can see: half of a causal head's cells are not.
+    const int64_t visible = block.keyEnd - block.keyBegin;
+    head.pooling.addRows(block.weights.middleCols(block.keyBegin, visible),
+                         block.logits.middleCols(block.keyBegin, visible), block.firstRow,
+                         block.keyBegin);
     head.stats.addSoftmaxRows(block.weights, block.logits, block.rowMax, block.logNormalizer,
                               block.firstRow);
     m_roles.addShareRows(block.weights, 0, rows, keys, head.shares);
