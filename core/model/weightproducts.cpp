@@ -2,18 +2,13 @@
 // in bfloat16 by oneDNN for BF16.
 #include "model/weightproducts.h"
 
-#include "linalg/bf16product.h"
 #include "linalg/productprecision.h"
 #include "tensor/columnsplitproduct.h"
 #include "util/workteam.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
-#include <memory>
 #include <vector>
-
-#include <omp.h>
 
 namespace headlens {
 
@@ -49,43 +44,6 @@ void multiplyWidened(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, 
                           ConstRowMatrixMap(buffer.data(), count, depth), Operand::Transposed);
         }
     }
-}
-
-/// y = x W with W multiplied as stored in bfloat16, or false (y then to be computed again): x
-/// is rounded once, a block of rows per share, then each share multiplies a block of W's
-/// columns with oneDNN on its own thread, as the widened path splits them. oneDNN's own OpenMP
-/// team would spin beside the core's threads after each product (Qwen2.5-0.5B's 512-token pass
-/// on two cores took 1,451 ms that way, 1,182 ms this way).
-bool multiplyBf16(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, WeightLayout layout,
-                  Eigen::Ref<RowMatrix> y, int parts)
-{
-    const int64_t rows = x.rows(), depth = x.cols(), outputs = y.cols();
-    // Not zeroed: every value is written by the rounding (58 MiB at 32,768 tokens).
-    const std::unique_ptr<uint16_t[]> rounded(new uint16_t[size_t(rows * depth)]);
-    std::atomic<bool> failed{false};
-    const int64_t rowParts = std::clamp<int64_t>(rows, 1, parts);
-    parallelFor(rowParts, [&](int64_t part) {
-        const int64_t first = rows * part / rowParts, last = rows * (part + 1) / rowParts;
-        if (!roundToBf16(x.middleRows(first, last - first), rounded.get() + first * depth))
-            failed = true;
-    });
-    if (failed)
-        return false;
-    const Bf16Block activations{rounded.get(), rows, depth, depth};
-    const auto *stored = reinterpret_cast<const uint16_t *>(w.bytes);
-    const bool conv1d = layout == WeightLayout::Conv1D;
-    parallelFor(parts, [&](int64_t part) {
-        const int64_t begin = outputs * part / parts;
-        const int64_t count = outputs * (part + 1) / parts - begin;
-        // Conv1D: columns [begin, begin + count) of (d_in, d_out); Linear: those rows of
-        // (d_out, d_in). Either is a block of the mapping, read where it lies.
-        const Bf16Block block = conv1d ? Bf16Block{stored + begin, w.rows, count, w.cols}
-                                       : Bf16Block{stored + begin * w.cols, count, w.cols, w.cols};
-        if (!assignBf16Product(y.middleCols(begin, count), activations, block,
-                               conv1d ? Operand::AsIs : Operand::Transposed))
-            failed = true;
-    });
-    return !failed;
 }
 
 } // namespace
@@ -126,12 +84,14 @@ void multiplyInto(const Eigen::Ref<const RowMatrix> &x, const WeightView &w, Wei
             assignColumnSplitProduct(y, x, *stored, Operand::Transposed);
         return;
     }
-    // The same split of y's columns over the threads as assignColumnSplitProduct.
-    const int64_t blocks = std::max<int64_t>(1, outputs / 64);
-    const int parts = int(std::min<int64_t>(blocks, 2 * omp_get_max_threads()));
+    // A BF16 weight as stored: (d_in, d_out) for Conv1D, (d_out, d_in) for Linear.
     if (w.format == StoredFormat::BF16 && ProductPrecision::bf16Now() &&
-        multiplyBf16(x, w, layout, y, parts))
+        assignBf16ColumnSplitProduct(
+            y, x, Bf16Block{reinterpret_cast<const uint16_t *>(w.bytes), w.rows, w.cols, w.cols},
+            layout == WeightLayout::Conv1D ? Operand::AsIs : Operand::Transposed))
         return;
+    // The same split of y's columns over the threads as assignColumnSplitProduct.
+    const int parts = columnSplitParts(outputs);
     parallelFor(parts, [&](int64_t part) {
         multiplyWidened(x, w, layout, y, outputs * part / parts, outputs * (part + 1) / parts);
     });
