@@ -33,7 +33,10 @@ Writes into --out DIR what tests/data/gguf/ holds (committed, small):
                         and logits_k (n, vocab) float32 for text k of golden_texts.json, from
                         the float64 reference forward (make_llama_tiny.reference_forward,
                         make_gpt2_tiny.reference_forward) over the values the file holds,
-                        dequantized here and Q/K rows un-permuted back to Hugging Face's order
+                        dequantized here and Q/K rows un-permuted back to Hugging Face's order;
+                        llama_tiny_bf16.npz also attention_bf16_k and logits_bf16_k, the same
+                        forward with every linear layer's input rounded to bfloat16 (what a
+                        BF16 model's products in bfloat16 multiply, float32 sums aside)
                         (every .npz is np.savez_compressed's layout, deflated, with fixed dates
                         so that a rerun writes the same bytes)
   golden_texts.json     the texts (make_llama_tiny.TEXTS)
@@ -1020,7 +1023,9 @@ def write_model(out, name, arch, kind, kvs, tensors):
     return held
 
 
-def write_golden(path, forward, encoder):
+def write_golden(path, forward, encoder, bf16_forward=None):
+    """ids_k, attention_k, logits_k for each text; with bf16_forward also attention_bf16_k and
+    logits_bf16_k, the pass whose linear layers multiply bfloat16 inputs."""
     golden = {}
     for k, text in enumerate(llama.TEXTS):
         ids = encoder.encode(text)
@@ -1028,7 +1033,16 @@ def write_golden(path, forward, encoder):
         golden[f"ids_{k}"] = np.array(ids, np.int64)
         golden[f"attention_{k}"] = att.astype(F32)
         golden[f"logits_{k}"] = logits.astype(F32)
+        if bf16_forward is not None:
+            att, logits = bf16_forward(ids)
+            golden[f"attention_bf16_{k}"] = att.astype(F32)
+            golden[f"logits_bf16_{k}"] = logits.astype(F32)
     save_npz(path, golden)
+
+
+def bf16_rounded(t):
+    """t as a bfloat16 product's input: to float32, then to bfloat16 (nearest, ties to even)."""
+    return (bf16_bits(t).astype(np.uint32) << 16).view(F32).astype(np.float64)
 
 
 def wide_weights(cfg, seed):
@@ -1067,8 +1081,10 @@ def llama_family(out, base, cfg, weights, kinds, merges, vocab, encoder, hf_dtyp
         held = write_model(out, name, cfg["model_type"], kind,
                            llama_kvs(cfg) + tokenizer_kvs(vocab, merges), tensors)
         p = {hf: unpermute(held[g], n) if n else held[g] for hf, g, n in names}
+        bf16_forward = (lambda ids, p=p: llama.reference_forward(
+            p, cfg, ids, linear_input=bf16_rounded)) if kind == "BF16" else None
         write_golden(os.path.join(out, name + ".npz"),
-                     lambda ids, p=p: llama.reference_forward(p, cfg, ids), encoder)
+                     lambda ids, p=p: llama.reference_forward(p, cfg, ids), encoder, bf16_forward)
         held_all[kind] = p
     return held_all
 

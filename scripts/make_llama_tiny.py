@@ -136,12 +136,17 @@ def rope(x, cfg):
     return x * cos + rotated * sin
 
 
-def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None):
+def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None, linear_input=None):
     """Every layer's attention (L, h, n, n) and the logits (n, vocab), in float64. z_hook(layer,
     z) may return a changed z (h, n, head_dim), the heads' outputs before o_proj;
     stream_hook(layer, x) sees the residual stream entering each layer, and (L, x) the one
-    after the last, before the final norm."""
+    after the last, before the final norm. linear_input(t), when given, is what every linear
+    layer (the projections, the MLP's three, the output head) multiplies instead of its input t:
+    a bfloat16 pass rounds it."""
     p = {k: v.astype(np.float64) for k, v in p.items()}
+    if linear_input is None:
+        def linear_input(t):
+            return t
     n, eps, hd = len(ids), cfg["rms_norm_eps"], head_dim(cfg)
     h, hkv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
     window = cfg.get("sliding_window") if cfg.get("use_sliding_window", True) else None
@@ -155,7 +160,7 @@ def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None):
         a = f"model.layers.{layer}."
 
         def proj(name, t):
-            y = t @ p[a + f"self_attn.{name}_proj.weight"].T
+            y = linear_input(t) @ p[a + f"self_attn.{name}_proj.weight"].T
             return y + p.get(a + f"self_attn.{name}_proj.bias", 0.0)
 
         t = rms_norm(x, p[a + "input_layernorm.weight"], eps)
@@ -176,14 +181,14 @@ def reference_forward(p, cfg, ids, z_hook=None, stream_hook=None):
         if z_hook is not None:
             z = z_hook(layer, z)
         out = z.transpose(1, 0, 2).reshape(n, h * hd)
-        x = x + out @ p[a + "self_attn.o_proj.weight"].T
-        m = rms_norm(x, p[a + "post_attention_layernorm.weight"], eps)
+        x = x + linear_input(out) @ p[a + "self_attn.o_proj.weight"].T
+        m = linear_input(rms_norm(x, p[a + "post_attention_layernorm.weight"], eps))
         gate = m @ p[a + "mlp.gate_proj.weight"].T
-        x = x + (gate / (1 + np.exp(-gate)) * (m @ p[a + "mlp.up_proj.weight"].T)) @ \
+        x = x + linear_input(gate / (1 + np.exp(-gate)) * (m @ p[a + "mlp.up_proj.weight"].T)) @ \
             p[a + "mlp.down_proj.weight"].T
     if stream_hook is not None:
         stream_hook(cfg["num_hidden_layers"], x)
-    x = rms_norm(x, p["model.norm.weight"], eps)
+    x = linear_input(rms_norm(x, p["model.norm.weight"], eps))
     head = p["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else p["lm_head.weight"]
     return np.stack(attentions), x @ head.T
 

@@ -232,8 +232,13 @@ void recordOutput(Trace &trace, const HeadTensors &heads, const AttentionWeights
                     contextT.view(Shape{{"b", d.b}, {"n", d.n}, {"h*d_v", d.h * d.dV}}),
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
-    const Tensor output = sumOverHeads(heads.contributions,
-                                       trace.config.bias ? weights.bO : Vector::Zero(d.dModel), d);
+    // Where the projections multiply in bfloat16, the output is their one product, as the
+    // lean pass makes it; each head's contribution beside it stays a float32 product.
+    const Vector bias = trace.config.bias ? weights.bO : Vector::Zero(d.dModel);
+    const Bf16Projections *bf16 = weights.bf16Products();
+    Tensor output = bf16 ? outputProjectionBf16(contextT, *bf16, bias, d) : Tensor();
+    if (output.isEmpty())
+        output = sumOverHeads(heads.contributions, bias, d);
     trace.addTensor(keys::headContributions, heads.contributions,
                     "what each head adds to each token's output: head_i W_O[:, block_i]^T");
     trace.addTensor(keys::output, output, "the layer's output, one d_model vector per token");

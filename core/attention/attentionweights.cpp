@@ -1,6 +1,8 @@
 // AttentionWeights: PyTorch-compatible initialisation and shape checks.
 #include "attention/attentionweights.h"
 
+#include "linalg/bf16product.h"
+#include "linalg/productprecision.h"
 #include "util/counterrandom.h"
 
 #include <cmath>
@@ -122,6 +124,26 @@ int64_t AttentionWeights::parameterCount(bool withBias) const
     if (withBias)
         count += bQ.size() + bK.size() + bV.size() + bO.size();
     return count;
+}
+
+void AttentionWeights::keepBf16()
+{
+    if (!cpuMultipliesBf16())
+        return;
+    auto rounded = std::make_shared<Bf16Projections>();
+    const std::pair<const RowMatrix *, std::vector<uint16_t> *> matrices[] = {
+        {&wQ, &rounded->q}, {&wK, &rounded->k}, {&wV, &rounded->v}, {&wO, &rounded->o}};
+    for (const auto &[matrix, out] : matrices) {
+        out->resize(size_t(matrix->size()));
+        if (!roundToBf16(*matrix, out->data()))
+            return;
+    }
+    bf16 = std::move(rounded);
+}
+
+const Bf16Projections *AttentionWeights::bf16Products() const
+{
+    return bf16 && ProductPrecision::bf16Now() ? bf16.get() : nullptr;
 }
 
 } // namespace headlens

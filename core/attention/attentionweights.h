@@ -2,8 +2,10 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "attention/bf16projections.h"
 #include "tensor/tensor.h"
 
+#include <memory>
 #include <optional>
 
 namespace headlens {
@@ -24,6 +26,9 @@ struct AttentionWeights
     Vector bO;    ///< (d_model)
     Vector qNorm; ///< (d_k) with config.qkNorm: RMSNorm weights of every head's q (Qwen3)
     Vector kNorm; ///< (d_k) with config.qkNorm: the same for k
+    /// W_Q, W_K, W_V and W_O in bfloat16 (keepBf16), shared by the copies of these weights;
+    /// empty unless a BF16 checkpoint's layer was opened on a CPU that multiplies bfloat16.
+    std::shared_ptr<const Bf16Projections> bf16;
 
     /// Initialised like nn.MultiheadAttention._reset_parameters: xavier-uniform in_proj (fused
     /// when Q, K and V have one shape, i.e. h_kv = h, d_k = d_v and d_kv_in = d_in; otherwise
@@ -35,6 +40,14 @@ struct AttentionWeights
     /// A message when these matrices do not fit `config` (e.g. a weights file for another
     /// d_model), naming the matrix and both shapes; nothing when they fit.
     std::optional<std::string> mismatch(const AttentionConfig &config, int kvInputWidth) const;
+
+    /// Keeps W_Q, W_K, W_V and W_O rounded to bfloat16 in `bf16`, where the CPU multiplies
+    /// bfloat16 (cpuMultipliesBf16): for weights a BF16 checkpoint stored, the stored values.
+    /// About 2 bytes a parameter more (88 MB for Qwen2.5-0.5B's 24 layers).
+    void keepBf16();
+    /// The bfloat16 copies when the projections multiply in bfloat16 now (ProductPrecision),
+    /// else null.
+    const Bf16Projections *bf16Products() const;
 
     /// Parameter count (biases included when `withBias`).
     int64_t parameterCount(bool withBias) const;

@@ -12,14 +12,19 @@ namespace headlens {
 
 namespace {
 
-/// Y = X W^T + b for every token of every sequence at once: (b*n, d_in) x (d_in, d_out).
-Tensor linear(const Tensor &x, const RowMatrix &w, const Vector &bias, Shape shape)
+/// Y = X W^T + b for every token of every sequence at once: (b*n, d_in) x (d_in, d_out), with
+/// W as `bf16` holds it (the same matrix in bfloat16) when it is given and oneDNN can.
+Tensor linear(const Tensor &x, const RowMatrix &w, const std::vector<uint16_t> *bf16,
+              const Vector &bias, Shape shape)
 {
     const int64_t rows = x.shape().size(0) * x.shape().size(1);
     Tensor y = Tensor::uninitialized(std::move(shape));
     RowMatrixMap out(y.data(), rows, w.rows());
     const ConstRowMatrixMap in(x.data(), rows, x.shape().size(2));
-    assignColumnSplitProduct(out, in, w, Operand::Transposed);
+    if (!bf16 ||
+        !assignBf16ColumnSplitProduct(
+            out, in, Bf16Block{bf16->data(), w.rows(), w.cols(), w.cols()}, Operand::Transposed))
+        assignColumnSplitProduct(out, in, w, Operand::Transposed);
     out.rowwise() += bias.transpose();
     return y;
 }
@@ -76,11 +81,12 @@ Projections project(const AttentionConfig &config, const AttentionInput &input,
                  zeroV = Vector::Zero(weights.bV.size());
     const bool bias = config.bias;
     const std::string kv = d.kvHeadAxis();
-    return {linear(input.x, weights.wQ, bias ? weights.bQ : zeroQ,
+    const Bf16Projections *bf16 = weights.bf16Products();
+    return {linear(input.x, weights.wQ, bf16 ? &bf16->q : nullptr, bias ? weights.bQ : zeroQ,
                    Shape{{"b", d.b}, {"n", d.n}, {"h*d_k", d.h * d.dK}}),
-            linear(xKv, weights.wK, bias ? weights.bK : zeroK,
+            linear(xKv, weights.wK, bf16 ? &bf16->k : nullptr, bias ? weights.bK : zeroK,
                    Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv + "*d_k", d.hKv * d.dK}}),
-            linear(xKv, weights.wV, bias ? weights.bV : zeroV,
+            linear(xKv, weights.wV, bf16 ? &bf16->v : nullptr, bias ? weights.bV : zeroV,
                    Shape{{"b", d.b}, {"n_kv", d.nKv}, {kv + "*d_v", d.hKv * d.dV}})};
 }
 
@@ -174,6 +180,20 @@ Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const Forwa
         for (int64_t head = 0; head < d.h; ++head)
             out += contributions.matrix({b, head}).row(i);
     });
+    return output;
+}
+
+Tensor outputProjectionBf16(const Tensor &concat, const Bf16Projections &w, const Vector &bias,
+                            const ForwardDims &d)
+{
+    const int64_t rows = d.b * d.n, width = d.h * d.dV;
+    Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
+    RowMatrixMap out(output.data(), rows, d.dModel);
+    if (!assignBf16ColumnSplitProduct(out, ConstRowMatrixMap(concat.data(), rows, width),
+                                      Bf16Block{w.o.data(), d.dModel, width, width},
+                                      Operand::Transposed))
+        return {};
+    out.rowwise() += bias.transpose();
     return output;
 }
 

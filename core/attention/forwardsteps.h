@@ -89,4 +89,11 @@ LeanMask leanMaskOf(const AttentionConfig &config, const AttentionInput &input,
 /// added in order for each token.
 Tensor sumOverHeads(const Tensor &contributions, const Vector &bias, const ForwardDims &d);
 
+/// output (b, n, d_model) = bias + concat W_O^T with W_O in bfloat16 (`w`) and concat (b, n,
+/// h*d_v) the heads' outputs side by side, rounded to bfloat16: one product, as PyTorch's
+/// bfloat16 out_proj makes it. The trace and the lean pass both make their output here, so
+/// they give the same output. Empty when oneDNN cannot.
+Tensor outputProjectionBf16(const Tensor &concat, const Bf16Projections &w, const Vector &bias,
+                            const ForwardDims &d);
+
 } // namespace headlens

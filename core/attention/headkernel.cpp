@@ -2,6 +2,7 @@
 #include "attention/headkernel.h"
 
 #include "attention/alibi.h"
+#include "attention/forwardsteps.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
 #include "linalg/softmaxrow.h"
@@ -307,6 +308,12 @@ void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeig
 Tensor addHeadOutputs(const Tensor &context, const AttentionWeights &w, const Vector &bias,
                       const ForwardDims &d)
 {
+    if (const Bf16Projections *bf16 = w.bf16Products()) {
+        const Tensor concat =
+            swapAxes12(context, Shape{{"b", d.b}, {"n", d.n}, {"h", d.h}, {"d_v", d.dV}});
+        if (Tensor output = outputProjectionBf16(concat, *bf16, bias, d); !output.isEmpty())
+            return output;
+    }
     Tensor output = Tensor::uninitialized(Shape{{"b", d.b}, {"n", d.n}, {"d_model", d.dModel}});
     // The threads take blocks of output columns (outputBlock); each walks the heads in order.
     const int64_t parts = outputBlockCount(d.dModel);

@@ -56,6 +56,13 @@ public:
     /// True when the file holds `name` under one of the family's prefixes (or older names).
     bool has(const std::string &name) const { return lookup(name).present; }
 
+    /// How the file stores `name`, nothing when it holds no such tensor or a dtype HeadLens
+    /// does not read.
+    std::optional<StoredFormat> formatOf(const std::string &name) const
+    {
+        return lookup(name).format;
+    }
+
     /// The tensor's pages leave the resident memory: it was copied and is not read again.
     void evict(const std::string &name) const
     {
@@ -225,6 +232,10 @@ LayerWeights resolveLayer(const Resolver &read, const ModelSpec &spec, int layer
     }
     w.attention =
         n.qkvWeight.empty() ? separateAttention(read, spec, layer) : fusedAttention(read, layer, d);
+    // A BF16 layer's projections also multiply in bfloat16, as its MLP does (weightproducts).
+    const std::string &query = n.qkvWeight.empty() ? n.qWeight : n.qkvWeight;
+    if (read.formatOf(name(query)) == StoredFormat::BF16)
+        w.attention.keepBf16();
     if (t.mlp == MlpKind::SwiGlu)
         w.gateWeight = linear(n.gateWeight, d, mlp);
     w.upWeight = linear(n.upWeight, d, mlp);

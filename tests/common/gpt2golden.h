@@ -24,8 +24,9 @@ struct Gpt2Golden
 };
 
 /// Golden text `index` of any model's golden.npz (ids_k, attention_k, logits_k), as
-/// make_gpt2_tiny.py and make_llama_tiny.py write them.
-inline Gpt2Golden modelGolden(const std::string &npzPath, int index)
+/// make_gpt2_tiny.py and make_llama_tiny.py write them; with `pass` "bf16_" the pass of
+/// attention_bf16_k and logits_bf16_k (make_gguf_tiny.py's, every linear input rounded).
+inline Gpt2Golden modelGolden(const std::string &npzPath, int index, const std::string &pass = "")
 {
     Gpt2Golden g;
     const std::string k = std::to_string(index);
@@ -33,9 +34,9 @@ inline Gpt2Golden modelGolden(const std::string &npzPath, int index)
         if (name == "ids_" + k)
             for (int64_t i = 0; i < tensor.numel(); ++i)
                 g.ids.push_back(int(tensor.data()[i]));
-        else if (name == "attention_" + k)
+        else if (name == "attention_" + pass + k)
             g.attention = tensor;
-        else if (name == "logits_" + k)
+        else if (name == "logits_" + pass + k)
             g.logits = tensor;
     }
     return g;
