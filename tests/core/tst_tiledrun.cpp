@@ -1,6 +1,7 @@
 // Tests of a tiled run (TiledAttention): a text kept as tiles gives what its full matrices give.
 #include "approx.h"
 #include "gpt2golden.h"
+#include "modelfolder.h"
 
 #include "attention/attentionpooling.h"
 #include "model/modelopener.h"
@@ -8,10 +9,6 @@
 #include "testmain.h"
 #include "util/inputerror.h"
 
-#include <QDir>
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -37,25 +34,6 @@ std::vector<int> tiledTextIds(const TransformerModel &model, size_t tokens = 29)
         ids.insert(ids.end(), once.begin(), once.end());
     ids.resize(tokens);
     return ids;
-}
-
-/// A copy of the checkpoint in `folder` into `into` that reads `positions` tokens: a RoPE
-/// model's weights do not depend on its context length.
-QString withContext(const QString &folder, int positions, const QTemporaryDir &into)
-{
-    for (const QString &name : QDir(folder).entryList(QDir::Files))
-        if (!QFile::copy(folder + "/" + name, into.filePath(name)))
-            return {};
-    QFile file(into.filePath("config.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-    file.close();
-    config["max_position_embeddings"] = positions;
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return {};
-    file.write(QJsonDocument(config).toJson());
-    return into.path();
 }
 
 TransformerRunOptions wholeMatrices()
@@ -247,10 +225,13 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
     QFETCH(QString, folder);
     QFETCH(int, bins);
     QFETCH(int, tokens);
+    // A RoPE model's weights do not depend on its context length: a copy reads more tokens.
     const QTemporaryDir longer;
     if (tokens > 29) {
-        folder = withContext(folder, tokens, longer);
-        QVERIFY(!folder.isEmpty());
+        test::copyWithConfig(folder, longer.path(), "max_position_embeddings", tokens);
+        if (QTest::currentTestFailed())
+            return;
+        folder = longer.path();
     }
     const TransformerModel model = TransformerModel::open(folder.toStdString());
     const std::vector<int> ids = tiledTextIds(model, size_t(tokens));
