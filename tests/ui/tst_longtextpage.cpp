@@ -9,9 +9,11 @@
 #include "longtext/tileviewport.h"
 #include "model/tiledattention.h"
 #include "model/transformermodel.h"
+#include "modelfolder.h"
 #include "testmain.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -50,11 +52,21 @@ struct LongTextRuns
     TransformerRun whole;
 };
 
-LongTextRuns longTextRuns()
+/// The first `tokens` tokens of kLongText repeated as often as it takes.
+std::vector<int> longTextIds(const TransformerModel &model, size_t tokens)
 {
-    const TransformerModel model = TransformerModel::open(kLongTextFolder);
-    std::vector<int> ids = model.encode(kLongText);
-    ids.resize(std::min<size_t>(ids.size(), 60));
+    const std::vector<int> once = model.encode(kLongText);
+    std::vector<int> ids;
+    while (ids.size() < tokens)
+        ids.insert(ids.end(), once.begin(), once.end());
+    ids.resize(tokens);
+    return ids;
+}
+
+/// The run of `ids` kept as tiles, as the window's ModelRun holds it.
+std::shared_ptr<const ModelRun> tiledRunOf(const TransformerModel &model,
+                                           const std::vector<int> &ids)
+{
     auto pass = std::make_shared<const TransformerRun>(model.run(ids, longTextOptions(true)));
     auto run = std::make_shared<ModelRun>();
     run->name = "Llama GQA tiny";
@@ -65,7 +77,14 @@ LongTextRuns longTextRuns()
     run->stats = pass->headStats;
     run->tiles = std::shared_ptr<const TiledAttention>(pass, &pass->tiles);
     run->pass = pass;
-    return {run, model.run(ids, longTextOptions(false))};
+    return run;
+}
+
+LongTextRuns longTextRuns()
+{
+    const TransformerModel model = TransformerModel::open(kLongTextFolder);
+    const std::vector<int> ids = longTextIds(model, 60);
+    return {tiledRunOf(model, ids), model.run(ids, longTextOptions(false))};
 }
 
 /// The largest visible (causal: key <= query) weight of queries [q0, q1) x keys [k0, k1) of
@@ -102,6 +121,7 @@ private slots:
     void theWheelZoomsAboutThePointer();
     void theProfilesPlotEachQuerysShares();
     void savingTheRegionWritesItsExactWeights();
+    void aRegionPastTheLimitIsNotSaved();
     void aShortRunShowsNothing();
 
 private:
@@ -392,6 +412,40 @@ void TestLongTextPage::savingTheRegionWritesItsExactWeights()
         m_page->head()->viewport().toPixels({20.5, 30.5}, m_page->head()->square());
     QCOMPARE(drawnPixelAt(written, centre), drawnPixelAt(drawn, centre));
     QVERIFY(!m_page->savePicture(dir.filePath("missing/folder/h.png")).isEmpty());
+}
+
+/// Past 2,048 x 2,048 tokens on screen Save region refuses with the region's size, the limit
+/// and the way out, and writes nothing; at 2,048 x 2,048 it saves every weight.
+void TestLongTextPage::aRegionPastTheLimitIsNotSaved()
+{
+    // The tiny Llama's RoPE weights do not depend on its context length: a copy reads more.
+    QTemporaryDir folder;
+    test::copyWithConfig(QString::fromStdString(kLongTextFolder), folder.path(),
+                         "max_position_embeddings", 2100);
+    if (QTest::currentTestFailed())
+        return;
+    const TransformerModel model = TransformerModel::open(folder.path().toStdString());
+    LongTextPage page;
+    page.resize(1280, 720);
+    page.setRun(tiledRunOf(model, longTextIds(model, 2100)));
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.head()->showRegion(0.0, 0.0, 2100.0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("region.npy");
+    const QString problem = page.saveRegion(path);
+    const QLocale locale;
+    const QString side = locale.toString(qlonglong(2100)), limit = locale.toString(qlonglong(2048));
+    QVERIFY2(problem.contains(side + " x " + side + " tokens"), qPrintable(problem));
+    QVERIFY2(problem.contains("at most " + limit + " x " + limit), qPrintable(problem));
+    QVERIFY2(problem.contains("--export-dir"), qPrintable(problem));
+    QVERIFY(!QFile::exists(path));
+
+    page.head()->showRegion(52.0, 0.0, 2048.0);
+    QCOMPARE(page.saveRegion(path), QString());
+    const Tensor saved = NpyFile::read(path.toStdString());
+    QCOMPARE(saved.shape().size(0), int64_t(2048));
+    QCOMPARE(saved.shape().size(1), int64_t(2048));
 }
 
 void TestLongTextPage::aShortRunShowsNothing()
