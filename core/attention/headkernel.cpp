@@ -3,6 +3,7 @@
 
 #include "attention/alibi.h"
 #include "attention/forwardsteps.h"
+#include "linalg/bf16product.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
 #include "linalg/softmaxrow.h"
@@ -17,6 +18,7 @@
 #include <limits>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 namespace headlens {
 
@@ -294,6 +296,18 @@ void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeig
                        bool accumulate)
 {
     const int64_t dV = z.cols();
+    // Where W_O multiplies in bfloat16, a head's share is bf16(z_h) times its bfloat16 block, so
+    // that the shares sum to outputProjectionBf16's output up to float32 rounding, as they sum
+    // to the float32 output otherwise (the Pipeline checks that sum).
+    if (const Bf16Projections *bf16 = w.bf16Products(); bf16 && !accumulate) {
+        std::vector<uint16_t> rounded(size_t(z.size()));
+        const int64_t width = w.wO.cols();
+        const Bf16Block block{bf16->o.data() + firstColumn * width + head * dV, out.cols(), dV,
+                              width};
+        if (roundToBf16(z, rounded.data()) &&
+            assignBf16Product(out, {rounded.data(), z.rows(), dV, dV}, block, Operand::Transposed))
+            return;
+    }
     // Both callers multiply in the same blocks of columns (outputBlock), so the trace and
     // addHeadOutputs choose alike here; at n < 32 a block stays on Eigen (the small-product rule).
     const GemmBackend backend = productBackend(z.rows(), out.cols(), dV);

@@ -2,6 +2,7 @@
 // operands, ProductPrecision's choice, and a BF16 model's pass in both precisions.
 #include "approx.h"
 #include "attention/attentionforward.h"
+#include "attention/headcontributions.h"
 #include "attention/inputbuilder.h"
 #include "attention/tracekey.h"
 #include "ggufdata.h"
@@ -291,7 +292,8 @@ void TestBf16Product::anOverrideHoldsWhileItLives()
 /// A layer whose matrices are bfloat16 values (as a BF16 checkpoint's, widened) keeps them as
 /// they are; in bfloat16 its projections give float64 sums of the rounded inputs times them
 /// (Q from x, the output from the heads' outputs glued side by side), the trace and the lean
-/// pass give the same output to the bit, and the output really moves from float32's.
+/// pass give the same output to the bit, the heads' shares sum to it, and the output really
+/// moves from float32's.
 void TestBf16Product::theProjectionsMultiplyTheStoredBf16()
 {
     AttentionConfig config;
@@ -348,6 +350,12 @@ void TestBf16Product::theProjectionsMultiplyTheStoredBf16()
     }
     QVERIFY(std::memcmp(lean.data(), trace.tensor(keys::output).data(),
                         sizeof(float) * size_t(lean.numel())) == 0);
+    // Each head's share, also in bfloat16, sums to that output up to float32 rounding, as the
+    // Pipeline's check says (float32 shares would be hundredths away).
+    const RowMatrix shares = sumOfContributions(trace, 0, weights.bO);
+    QVERIFY2((shares - output).cwiseAbs().maxCoeff() <=
+                 1e-5f * (1.0f + output.cwiseAbs().maxCoeff()),
+             qPrintable(QString::number((shares - output).cwiseAbs().maxCoeff())));
     const Tensor &before = float32.tensor(keys::output);
     float largest = 0;
     for (int64_t i = 0; i < before.numel(); ++i)
