@@ -2,6 +2,7 @@
 #include "approx.h"
 #include "gpt2golden.h"
 #include "modelfolder.h"
+#include "repeatedtokens.h"
 
 #include "attention/attentionpooling.h"
 #include "model/modelopener.h"
@@ -28,12 +29,7 @@ const std::string kTiledText = "The quick brown fox, jumps over the lazy dog. By
 /// reads 32).
 std::vector<int> tiledTextIds(const TransformerModel &model, size_t tokens = 29)
 {
-    const std::vector<int> once = model.encode(kTiledText);
-    std::vector<int> ids;
-    while (ids.size() < tokens)
-        ids.insert(ids.end(), once.begin(), once.end());
-    ids.resize(tokens);
-    return ids;
+    return test::repeatedTokens(model.encode(kTiledText), tokens);
 }
 
 TransformerRunOptions wholeMatrices()

@@ -10,6 +10,7 @@
 #include "model/tiledattention.h"
 #include "model/transformermodel.h"
 #include "modelfolder.h"
+#include "repeatedtokens.h"
 #include "testmain.h"
 
 #include <QApplication>
@@ -55,12 +56,7 @@ struct LongTextRuns
 /// The first `tokens` tokens of kLongText repeated as often as it takes.
 std::vector<int> longTextIds(const TransformerModel &model, size_t tokens)
 {
-    const std::vector<int> once = model.encode(kLongText);
-    std::vector<int> ids;
-    while (ids.size() < tokens)
-        ids.insert(ids.end(), once.begin(), once.end());
-    ids.resize(tokens);
-    return ids;
+    return test::repeatedTokens(model.encode(kLongText), tokens);
 }
 
 /// The run of `ids` kept as tiles, as the window's ModelRun holds it.
