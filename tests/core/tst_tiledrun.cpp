@@ -215,7 +215,7 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive_data()
 /// The same text run with its matrices and as tiles: the same predictions and keys, every
 /// head's statistics and every query's profile (its shares on the sinks and far away, its
 /// distance and entropy), every pooled grid equal to the pooled matrix, and every head's whole
-/// region recomputed from the tiles equal to its matrix within 1e-6.
+/// region recomputed from the tiles equal to its matrix within 3e-6 (1 + weight).
 void TestTiledRun::tilesGiveWhatTheMatricesGive()
 {
     QFETCH(QString, folder);
@@ -276,12 +276,18 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
                 for (int64_t j = 0; j < n; ++j)
                     if (!mask.visible(i, j))
                         expected(i, j) = std::numeric_limits<float>::quiet_NaN();
-            const QByteArray regionWhy =
-                gridMismatch(tiled.tiles.head(layer, head).region(0, n, 0, n), expected, 1e-6);
+            // A recomputed weight is exp of a float32 difference of its score and the row's
+            // maximum and log-normaliser, each rounded to parts in 10^7 of its size, so a weight
+            // near 1 moves by a few parts in a million between two float32 passes that sum in
+            // other orders (the sanitizer build's SSE products against AVX-512's: 2.1e-6 at a
+            // weight of 0.84, 400 tokens).
+            constexpr double kRecomputed = 3e-6;
+            const QByteArray regionWhy = gridMismatch(
+                tiled.tiles.head(layer, head).region(0, n, 0, n), expected, kRecomputed);
             QVERIFY2(regionWhy.isEmpty(), (regionWhy + " of the region" + where).constData());
             const QByteArray cornerWhy =
                 gridMismatch(tiled.tiles.head(layer, head).region(n / 2, n, 1, n / 2 + 3),
-                             expected.block(n / 2, 1, n - n / 2, n / 2 + 2), 1e-6);
+                             expected.block(n / 2, 1, n - n / 2, n / 2 + 2), kRecomputed);
             QVERIFY2(cornerWhy.isEmpty(), (cornerWhy + " of a corner" + where).constData());
         }
 }
