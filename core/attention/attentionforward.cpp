@@ -233,7 +233,8 @@ void recordOutput(Trace &trace, const HeadTensors &heads, const AttentionWeights
                     "the heads' outputs glued into one vector per token");
     trace.steps.push_back(describe.concat());
     // Where the projections multiply in bfloat16, the output is their one product, as the
-    // lean pass makes it; each head's contribution beside it stays a float32 product.
+    // lean pass makes it; each head's contribution beside it is its bfloat16 share
+    // (projectHeadOutput), so the two agree up to float32 rounding.
     const Vector bias = trace.config.bias ? weights.bO : Vector::Zero(d.dModel);
     const Bf16Projections *bf16 = weights.bf16Products();
     Tensor output = bf16 ? outputProjectionBf16(contextT, *bf16, bias, d) : Tensor();

@@ -84,7 +84,9 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
 /// out = z_h W_O[firstColumn : firstColumn + out.cols(), head*d_v : (head+1)*d_v]^T, or
 /// out += that when `accumulate`; the output is b_O + sum_h z_h W_O[:, block_h]^T (concat(z)
 /// W_O^T split by heads). Every record level and every model goes through here, so ablating or
-/// patching z_h, or a head sharing its K/V group, acts on this one call.
+/// patching z_h, or a head sharing its K/V group, acts on this one call; where W_O multiplies in
+/// bfloat16 (AttentionWeights::bf16Products) the output is instead outputProjectionBf16's one
+/// product of the same z_h, and this call gives the trace each head's bfloat16 share of it.
 /// Precondition: z is (n, d_v), out is (n, cols) with firstColumn + cols <= d_model.
 void projectHeadOutput(const Eigen::Ref<const RowMatrix> &z, const AttentionWeights &w,
                        int64_t head, Eigen::Ref<RowMatrix> out, int64_t firstColumn = 0,
