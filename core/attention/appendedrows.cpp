@@ -30,6 +30,8 @@ Tensor computeAppendedRows(const AttentionConfig &config, const AttentionInput &
         rope->rotateProjection(qkv.q);
         rope->rotateProjection(qkv.k);
     }
+    if (keep.queries)
+        std::memcpy(keep.queries, qkv.q.data(), sizeof(float) * size_t(qkv.q.numel()));
     const int64_t widthK = d.hKv * d.dK, widthV = d.hKv * d.dV;
     std::memcpy(keys + pastLength * widthK, qkv.k.data(), sizeof(float) * size_t(qkv.k.numel()));
     std::memcpy(values + pastLength * widthV, qkv.v.data(), sizeof(float) * size_t(qkv.v.numel()));

@@ -2,6 +2,7 @@
 #include "attention/attentionpooling.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 
 namespace headlens {
@@ -20,6 +21,26 @@ AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSiz
       m_sum(Grid<double>::Zero(m_max.rows(), m_max.cols())),
       m_count(Grid<int64_t>::Zero(m_max.rows(), m_max.cols()))
 {}
+
+AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSize,
+                                   const Grids &earlier, int64_t earlierBinSize)
+    : AttentionPooling(queries, keys, binSize)
+{
+    assert(binSize % earlierBinSize == 0);
+    const int64_t fold = binSize / earlierBinSize;
+    for (int64_t r = 0; r < earlier.count.rows(); ++r)
+        for (int64_t c = 0; c < earlier.count.cols(); ++c) {
+            const auto count = int64_t(earlier.count(r, c));
+            if (count == 0)
+                continue;
+            const int64_t row = r / fold, col = c / fold;
+            m_max(row, col) = std::max(m_max(row, col), earlier.max(r, c));
+            // The mean as float times its count gives the sum back to a part in 10^7, finer
+            // than the grid is drawn or compared.
+            m_sum(row, col) += double(earlier.mean(r, c)) * double(count);
+            m_count(row, col) += count;
+        }
+}
 
 // A masked cell's weight is exactly 0 (softmaxRow), so a bin's largest weight over all of its
 // cells is its largest visible one once any is visible, and its sum is the visible weights'.
@@ -64,19 +85,39 @@ void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
     }
 }
 
+float AttentionPooling::maxAt(int64_t row, int64_t col) const
+{
+    return m_count(row, col) == 0 ? std::numeric_limits<float>::quiet_NaN() : m_max(row, col);
+}
+
+float AttentionPooling::meanAt(int64_t row, int64_t col) const
+{
+    return m_count(row, col) == 0 ? std::numeric_limits<float>::quiet_NaN()
+                                  : float(m_sum(row, col) / double(m_count(row, col)));
+}
+
 RowMatrix AttentionPooling::max() const
 {
-    return (m_count.array() == 0).select(std::numeric_limits<float>::quiet_NaN(), m_max);
+    return RowMatrix::NullaryExpr(m_max.rows(), m_max.cols(),
+                                  [this](Eigen::Index r, Eigen::Index c) { return maxAt(r, c); });
 }
 
 RowMatrix AttentionPooling::mean() const
 {
-    RowMatrix mean(m_max.rows(), m_max.cols());
-    for (int64_t r = 0; r < mean.rows(); ++r)
-        for (int64_t c = 0; c < mean.cols(); ++c)
-            mean(r, c) = m_count(r, c) == 0 ? std::numeric_limits<float>::quiet_NaN()
-                                            : float(m_sum(r, c) / double(m_count(r, c)));
-    return mean;
+    return RowMatrix::NullaryExpr(m_max.rows(), m_max.cols(),
+                                  [this](Eigen::Index r, Eigen::Index c) { return meanAt(r, c); });
+}
+
+AttentionPooling::Grids AttentionPooling::binRow(int64_t row) const
+{
+    const int64_t bins = m_max.cols();
+    Grids grids{RowMatrix(1, bins), RowMatrix(1, bins), RowMatrix(1, bins)};
+    for (int64_t c = 0; c < bins; ++c) {
+        grids.max(0, c) = maxAt(row, c);
+        grids.mean(0, c) = meanAt(row, c);
+        grids.count(0, c) = float(m_count(row, c));
+    }
+    return grids;
 }
 
 } // namespace headlens

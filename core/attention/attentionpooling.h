@@ -26,8 +26,24 @@ public:
         return (count + binSize - 1) / binSize;
     }
 
+    /// What a pooling holds, as three (bins, bins) grids: each bin's largest visible weight and
+    /// its mean (both NaN where it has none), and how many visible cells it has counted.
+    struct Grids
+    {
+        RowMatrix max;
+        RowMatrix mean;
+        RowMatrix count; ///< in float: exact below 2^24 cells a bin
+    };
+
     /// Precondition: queries, keys >= 0, binSize >= 1.
     AttentionPooling(int64_t queries, int64_t keys, int64_t binSize);
+    /// Goes on from `earlier`, the grids of the same head's first rows in bins of
+    /// `earlierBinSize` (a shorter text's, before tokens were appended to it): each of its bins
+    /// folded into the bin of this grid that covers it. The rows after earlier's are added next,
+    /// each cell once. Precondition: binSize is a multiple of earlierBinSize, and earlier's bins
+    /// lie within this grid.
+    AttentionPooling(int64_t queries, int64_t keys, int64_t binSize, const Grids &earlier,
+                     int64_t earlierBinSize);
 
     /// Adds cells firstRow .. firstRow + weights.rows() - 1 by firstCol .. firstCol +
     /// weights.cols() - 1: `weights` their probabilities, `logits` their scores (-inf where
@@ -39,8 +55,16 @@ public:
     RowMatrix max() const;
     /// The same with each bin's mean visible weight.
     RowMatrix mean() const;
+    /// Each bin's visible cells so far.
+    RowMatrix count() const { return m_count.cast<float>(); }
+    /// max(), mean() and count() of bin row `row` only, (1, bins) each.
+    Grids binRow(int64_t row) const;
 
 private:
+    /// Bin (row, col)'s largest visible weight, and its mean; NaN where it has none.
+    float maxAt(int64_t row, int64_t col) const;
+    float meanAt(int64_t row, int64_t col) const;
+
     template <typename T>
     using Grid = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 

@@ -2,11 +2,13 @@
 #include "model/tiledattention.h"
 
 #include "attention/alibi.h"
-#include "attention/attentionpooling.h"
 #include "util/bytesize.h"
+#include "util/workteam.h"
 
+#include <cassert>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace headlens {
@@ -27,9 +29,47 @@ TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers,
     const Shape grid{{"layer", layers}, {"h", h}, {"bin", bins}, {"bin_kv", bins}};
     tiles.pooledMax = Tensor::uninitialized(grid);
     tiles.pooledMean = Tensor::uninitialized(grid);
+    tiles.pooledCount = Tensor::uninitialized(grid);
+    tiles.pooledBeforeLast =
+        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"grid", 3}, {"bin_kv", bins}});
     tiles.rowProfiles =
         Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", 4}, {"n", tokens}});
     return tiles;
+}
+
+void TiledAttention::carryOver(const TiledAttention &earlier, int64_t rows)
+{
+    assert(rows < tokens() && (rows == earlier.tokens() || rows == earlier.tokens() - 1));
+    const int64_t n = tokens(), before = earlier.tokens(), width = queries.shape().size(2);
+    const size_t bytes = sizeof(float) * size_t(rows);
+    parallelFor(int64_t(layers()) * heads(), [&](int64_t index) {
+        const int layer = int(index / heads()), head = int(index % heads());
+        if (head == 0)
+            std::memcpy(queries.data() + layer * n * width,
+                        earlier.queries.data() + layer * before * width, bytes * size_t(width));
+        // The earlier rows of each row of a head's (h, n) or (4, n) matrix.
+        const auto leading = [&](const Tensor &from, Tensor &to,
+                                 std::initializer_list<int64_t> matrix, int64_t row) {
+            std::memcpy(to.matrix(matrix).row(row).data(), from.matrix(matrix).row(row).data(),
+                        bytes);
+        };
+        leading(earlier.rowMax, rowMax, {layer}, head);
+        leading(earlier.logNormalizer, logNormalizer, {layer}, head);
+        for (int64_t profile = 0; profile < 4; ++profile)
+            leading(earlier.rowProfiles, rowProfiles, {layer, head}, profile);
+        AttentionPooling::Grids grids = earlier.grids(layer, head);
+        if (rows < before) { // the last bin row as it was before the last query
+            const int64_t last = (before - 1) / earlier.binSize;
+            const ConstRowMatrixMap kept = earlier.pooledBeforeLast.matrix({layer, head});
+            grids.max.row(last) = kept.row(0);
+            grids.mean.row(last) = kept.row(1);
+            grids.count.row(last) = kept.row(2);
+        }
+        const AttentionPooling folded(n, n, binSize, grids, earlier.binSize);
+        pooledMax.matrix({layer, head}) = folded.max();
+        pooledMean.matrix({layer, head}) = folded.mean();
+        pooledCount.matrix({layer, head}) = folded.count();
+    });
 }
 
 HeadTiles TiledAttention::head(int layer, int head) const
@@ -48,6 +88,12 @@ HeadTiles TiledAttention::head(int layer, int head) const
 ConstRowMatrixMap TiledAttention::pooled(int layer, int head, HeadTiles::Pooling pooling) const
 {
     return (pooling == HeadTiles::Pooling::Max ? pooledMax : pooledMean).matrix({layer, head});
+}
+
+AttentionPooling::Grids TiledAttention::grids(int layer, int head) const
+{
+    return {pooledMax.matrix({layer, head}), pooledMean.matrix({layer, head}),
+            pooledCount.matrix({layer, head})};
 }
 
 RowProfiles TiledAttention::profiles(int layer, int head) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention/attentionconfig.h"
+#include "attention/attentionpooling.h"
 #include "attention/headtiles.h"
 #include "tensor/tensor.h"
 
@@ -17,6 +18,13 @@ struct TiledAttentionSettings
     int64_t maxBins = 256;    ///< at most this many bins along each axis of a pooled grid
     int64_t sinkTokens = 4;   ///< the first keys, the sinks (StreamingLLM keeps four)
     int64_t farTokens = 1024; ///< keys this many tokens away or more are far
+
+    bool operator==(const TiledAttentionSettings &other) const
+    {
+        return maxBins == other.maxBins && sinkTokens == other.sinkTokens &&
+               farTokens == other.farTokens;
+    }
+    bool operator!=(const TiledAttentionSettings &other) const { return !(*this == other); }
 };
 
 /// Every head's attention of a text whose (L, h, n, n) matrices would not fit (32,768 tokens of
@@ -37,8 +45,12 @@ struct TiledAttention
     /// keys: the softmax's normaliser as the pass had it, kept apart because a float sum of
     /// the two would round a weight by a part in a million.
     Tensor rowMax, logNormalizer;
-    Tensor pooledMax;  ///< (L, h, G, G) each bin's largest weight, NaN where all masked
-    Tensor pooledMean; ///< (L, h, G, G) each bin's mean visible weight
+    Tensor pooledMax;   ///< (L, h, G, G) each bin's largest weight, NaN where all masked
+    Tensor pooledMean;  ///< (L, h, G, G) each bin's mean visible weight
+    Tensor pooledCount; ///< (L, h, G, G) each bin's visible cells: what a longer text goes on from
+    /// (L, h, 3, G) the last row of bins of pooledMax, pooledMean and pooledCount before the
+    /// last query was added: what a text whose last token changed goes on from.
+    Tensor pooledBeforeLast;
     /// (L, h, 4, n) each query's RowProfiles: its share on the sinks, its share far away, its
     /// mean distance in tokens and its entropy in nats (NaN for a query that sees no key).
     Tensor rowProfiles;
@@ -53,11 +65,22 @@ struct TiledAttention
     static TiledAttention layOut(const AttentionConfig &config, int layers, int64_t tokens,
                                  Tensor keys, Settings settings = {});
 
+    /// Takes the first `rows` queries of every layer from `earlier`, a run of this text's first
+    /// tokens with the same config and settings: their queries, normalisers and profiles, and
+    /// every head's grids folded into this run's bins (AttentionPooling), so that the pass
+    /// goes on with the rows after them (TransformerModel::extend). `rows` is earlier.tokens(),
+    /// or one fewer when the text's last token changed: then earlier's grids before its last
+    /// row. The keys are the run's, which it copies. Precondition: rows is one of those two,
+    /// tokens() > rows.
+    void carryOver(const TiledAttention &earlier, int64_t rows);
+
     /// Head `head` of layer `layer`, computed from its queries and keys on demand.
     /// Precondition: layer < layers(), head < heads().
     HeadTiles head(int layer, int head) const;
     /// Its pooled grid, (G, G).
     ConstRowMatrixMap pooled(int layer, int head, HeadTiles::Pooling pooling) const;
+    /// Its three grids, as a pooling goes on from them.
+    AttentionPooling::Grids grids(int layer, int head) const;
     /// Its queries' profiles, from rowProfiles.
     RowProfiles profiles(int layer, int head) const;
 

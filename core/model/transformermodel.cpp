@@ -242,6 +242,8 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
     if (options.tiled) {
         run.tiles = TiledAttention::layOut(config, int(layers), n, run.keys, options.tiles);
         run.headStats.resize(size_t(layers * h));
+        run.statSums.resize(size_t(layers * h));
+        run.statSumsBeforeLast.resize(size_t(layers * h));
     }
     return run;
 }

@@ -85,28 +85,37 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
 
 RowMatrix TransformerModel::tiledAttentionOutput(int layer, TransformerRun &run) const
 {
-    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads,
-                  dV = m_spec.headDim();
-    TiledAttention &tiles = run.tiles;
-    TiledLayerRecorder recorder(tiles, layer, run.roles);
+    const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel,
+                  widthQ = run.tiles.queries.shape().size(2), widthK = run.keys.shape().size(2),
+                  first = run.reusedTokens;
+    TiledLayerRecorder recorder(run, layer);
     AttentionRecord keep{Record::OutputOnly};
-    keep.context =
-        run.headOutputs.isEmpty() ? nullptr : run.headOutputs.data() + layer * h * n * dV;
-    keep.queries = tiles.queries.data() +
-                   layer * tiles.queries.shape().size(1) * tiles.queries.shape().size(2);
-    keep.keys = run.keys.data() + layer * n * run.keys.shape().size(2);
-    keep.values =
-        run.values.isEmpty() ? nullptr : run.values.data() + layer * n * run.values.shape().size(2);
+    keep.queries = run.tiles.queries.data() + (layer * n + first) * widthQ;
     keep.observe = recorder.observer();
     TraceOptions options;
     options.interventions = run.interventions.empty() ? nullptr : &run.interventions;
     options.layer = layer;
-    const RowMatrix output =
-        computeLayerOutput(attentionConfig(),
-                           layerInput(run.layerInputs.data() + layer * n * d, n, d),
-                           m_weights.layers[size_t(layer)].attention, keep, options)
-            .matrix({0});
-    recorder.finish(run.headStats.data() + layer * h);
+    const AttentionWeights &weights = m_weights.layers[size_t(layer)].attention;
+    const float *read = run.layerInputs.data() + layer * n * d;
+    float *keys = run.keys.data() + layer * n * widthK;
+    float *values =
+        run.values.isEmpty() ? nullptr : run.values.data() + layer * n * run.values.shape().size(2);
+    RowMatrix output;
+    if (first == 0) {
+        keep.keys = keys;
+        keep.values = values;
+        keep.context = run.headOutputs.isEmpty()
+                           ? nullptr
+                           : run.headOutputs.data() + layer * n * m_spec.heads * m_spec.headDim();
+        output =
+            computeLayerOutput(attentionConfig(), layerInput(read, n, d), weights, keep, options)
+                .matrix({0});
+    } else { // the appended tokens' rows against every kept key
+        output = computeAppendedRows(attentionConfig(), layerInput(read + first * d, n - first, d),
+                                     first, keys, values, weights, keep, options)
+                     .matrix({0});
+    }
+    recorder.finish();
     return output;
 }
 

@@ -59,11 +59,9 @@ int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const M
                       previous.keys.shape().size(2) == config.kvHeadCount() * config.headDimK() &&
                       (!options.keepHeadOutputs || !previous.headOutputs.isEmpty()) &&
                       (!options.keepResidualStream || !previous.residualStream.isEmpty());
-    // A tiled run's normalisers, grids and statistics are not kept per row to go on from.
-    if (options.tiled || !previous.tiles.empty())
-        return 0;
-    if (!config.causal || !kept || !options.keepKeyValues || input.tokenIds.empty() ||
-        options.logitsForEveryPosition || !rowByRow(options.interventions) ||
+    if (!config.causal || !kept || !options.keepKeyValues || previous.values.isEmpty() ||
+        input.tokenIds.empty() || options.logitsForEveryPosition ||
+        !rowByRow(options.interventions) ||
         options.interventions.items != previous.interventions.items ||
         !previous.interventions.patchSource.isEmpty())
         return 0;
@@ -72,6 +70,17 @@ int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const M
     while (shared < limit && previous.tokenIds[shared] == input.tokenIds[shared] &&
            previous.segments.at(shared) == input.segment(shared))
         ++shared;
+    if (options.tiled || !previous.tiles.empty()) {
+        // A tiled run keeps its grids and sums over all its rows and over all but the last,
+        // not per row: it goes on from a text typed on (one token changed at most), and from
+        // tiles of the same bins only.
+        const bool goesOn = options.tiled && !previous.tiles.empty() &&
+                            options.tiles == previous.tiles.settings && !options.keepHeadOutputs &&
+                            previous.statSums.size() == previous.headStats.size() &&
+                            shared + 1 >= previous.tokenIds.size();
+        if (!goesOn)
+            return 0;
+    }
     return int64_t(shared);
 }
 
@@ -84,6 +93,8 @@ TransformerRun TransformerModel::extend(const TransformerRun &previous, const Mo
         return run(input, options);
     TransformerRun run = layOut(input, options);
     run.reusedTokens = reused;
+    if (!run.tiles.empty())
+        run.tiles.carryOver(previous.tiles, reused);
     copyLeadingRows(previous.attention, run.attention, reused);
     copyLeadingRows(previous.layerInputs, run.layerInputs, reused);
     copyLeadingRows(previous.keys, run.keys, reused);

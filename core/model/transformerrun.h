@@ -45,7 +45,8 @@ struct TransformerRunOptions
     /// Keep every head's attention as TransformerRun::tiles instead of the (L, h, n, n)
     /// matrices: what a text too long for them runs with (TiledAttention::matrixLimit). Every
     /// layer goes through the pass that holds no matrix; no layer is traced (viewedLayer must
-    /// be -1), and a later text does not reuse the run's rows.
+    /// be -1). A later text reuses its rows when it only adds tokens or changes the last one
+    /// (TransformerModel::reusableTokens).
     bool tiled = false;
     /// With `tiled`: the bins of the pooled grids, the sinks and the far keys.
     TiledAttention::Settings tiles;

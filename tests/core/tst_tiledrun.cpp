@@ -3,6 +3,7 @@
 #include "gpt2golden.h"
 #include "modelfolder.h"
 #include "repeatedtokens.h"
+#include "tiledcomparison.h"
 
 #include "attention/attentionpooling.h"
 #include "model/modelopener.h"
@@ -19,6 +20,8 @@
 
 using namespace headlens;
 using headlens::test::kGpt2Data;
+using headlens::test::compareStats;
+using headlens::test::gridMismatch;
 using headlens::test::kLlamaData;
 
 namespace {
@@ -75,28 +78,6 @@ RowMatrix poolByHand(const ConstRowMatrixMap &weights, const TileMask &mask, int
     return pooled;
 }
 
-/// Every cell within `tolerance` of `expected`, absolute and relative (a score recomputed from
-/// q and k in another product order rounds differently in its last bit, which moves a weight
-/// near 1 by up to 2e-6), NaN exactly where `expected` is.
-QByteArray gridMismatch(const Eigen::Ref<const RowMatrix> &actual, const RowMatrix &expected,
-                        double tolerance)
-{
-    if (actual.rows() != expected.rows() || actual.cols() != expected.cols())
-        return QByteArray("shape ") + QByteArray::number(actual.rows()) + "x" +
-               QByteArray::number(actual.cols()) + ", expected " +
-               QByteArray::number(expected.rows()) + "x" + QByteArray::number(expected.cols());
-    for (int64_t r = 0; r < actual.rows(); ++r)
-        for (int64_t c = 0; c < actual.cols(); ++c) {
-            const double a = actual(r, c), e = expected(r, c);
-            if (std::isnan(a) != std::isnan(e) ||
-                (!std::isnan(e) && std::abs(a - e) > tolerance * (1.0 + std::abs(e))))
-                return "cell (" + QByteArray::number(r) + ", " + QByteArray::number(c) +
-                       "): " + QByteArray::number(a, 'g', 9) + ", expected " +
-                       QByteArray::number(e, 'g', 9);
-        }
-    return {};
-}
-
 /// Each row's shares on the sinks and far away, mean distance and entropy from the matrix, in
 /// float64 from the definition, checked against the run's (1e-5).
 void compareProfiles(const RowProfiles &actual, const ConstRowMatrixMap &weights,
@@ -123,19 +104,6 @@ void compareProfiles(const RowProfiles &actual, const ConstRowMatrixMap &weights
                                     .arg(k)
                                     .arg(got[k])
                                     .arg(expected[k])));
-    }
-}
-
-void compareStats(const HeadStats &actual, const HeadStats &expected)
-{
-    for (auto field : {&HeadStats::entropy, &HeadStats::meanDistance, &HeadStats::diagonal,
-                       &HeadStats::previousToken, &HeadStats::firstToken, &HeadStats::maxWeight,
-                       &HeadStats::clsShare, &HeadStats::sepShare, &HeadStats::punctuationShare}) {
-        const double a = actual.*field, e = expected.*field;
-        QCOMPARE(std::isnan(a), std::isnan(e));
-        if (!std::isnan(e))
-            QVERIFY2(std::abs(a - e) <= 1e-5 + 1e-5 * std::abs(e),
-                     qPrintable(QString("%1 against %2").arg(a).arg(e)));
     }
 }
 
