@@ -8,6 +8,7 @@
 
 #include "attention/headtiles.h"
 #include "model/modelopener.h"
+#include "model/transformerrun.h"
 
 #include <chrono>
 #include <cmath>
@@ -84,11 +85,37 @@ std::vector<Measurement> LongContextSuite::modelRows(const BenchOptions &options
                          {"tiles_bytes", kept},
                          {"peak_growth_bytes", double(peak - before)}};
             rows.push_back(std::move(m));
+            if (tiles)
+                rows.push_back(typedOn(*model, *run, threads, log));
         }
     }
     std::error_code error;
     std::filesystem::remove_all(dir, error);
     return rows;
+}
+
+// One token typed at the end of the long text: the window's next run, which goes on from the
+// tiles (TransformerModel::extend): the copies of what the run keeps, and the new row's pass.
+Measurement LongContextSuite::typedOn(const OpenedModel &model, const ModelRun &run, int threads,
+                                      std::ostream &log)
+{
+    const int64_t n = int64_t(run.tokenIds.size());
+    log << "long_context_typed_on n=" << n << " threads=" << threads << std::endl;
+    std::vector<int> ids = run.tokenIds;
+    ids.push_back(ids[1]);
+    const int64_t before = processStatusBytes("VmRSS").value_or(0);
+    resetPeakResident();
+    const auto start = std::chrono::steady_clock::now();
+    const auto typed = model.extend(run, ModelInput(ids), 0, HeadInterventions(), {});
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    const int64_t peak = processStatusBytes("VmHWM").value_or(0);
+    Measurement m;
+    m.suite = "long_context_typed_on";
+    m.parameters = {{"n", n}, {"threads", threads}};
+    m.timing = Timing::fromSamples({took.count()});
+    m.metrics = {{"reused_tokens", double(typed->pass ? typed->pass->reusedTokens : 0)},
+                 {"peak_growth_bytes", double(peak - before)}};
+    return m;
 }
 
 std::vector<Measurement> LongContextSuite::headRows(const BenchOptions &options, std::ostream &log)

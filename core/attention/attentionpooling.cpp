@@ -22,24 +22,43 @@ AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSiz
       m_count(Grid<int64_t>::Zero(m_max.rows(), m_max.cols()))
 {}
 
-AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSize,
-                                   const Grids &earlier, int64_t earlierBinSize)
-    : AttentionPooling(queries, keys, binSize)
+AttentionPooling::AttentionPooling(int64_t binSize, int64_t firstBinRow, const Grids &earlier)
+    : m_binSize(binSize), m_firstBinRow(firstBinRow),
+      m_max((earlier.count.array() == 0.0f).select(0.0f, earlier.max)),
+      m_sum((earlier.count.array() == 0.0f)
+                .select(0.0, earlier.mean.cast<double>().array() *
+                                 earlier.count.cast<double>().array())),
+      m_count(earlier.count.cast<int64_t>())
 {
-    assert(binSize % earlierBinSize == 0);
-    const int64_t fold = binSize / earlierBinSize;
+    // The mean as float times its count gives the sum back to a part in 10^7, finer than the
+    // grid is drawn or compared.
+}
+
+AttentionPooling::Grids AttentionPooling::fold(const Grids &earlier, int64_t factor, int64_t bins)
+{
+    assert(factor >= 1);
+    if (factor == 1) { // the same bins, perhaps more of them: a copy
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        Grids grown{RowMatrix::Constant(bins, bins, nan), RowMatrix::Constant(bins, bins, nan),
+                    RowMatrix::Zero(bins, bins)};
+        const int64_t rows = earlier.count.rows(), cols = earlier.count.cols();
+        grown.max.topLeftCorner(rows, cols) = earlier.max;
+        grown.mean.topLeftCorner(rows, cols) = earlier.mean;
+        grown.count.topLeftCorner(rows, cols) = earlier.count;
+        return grown;
+    }
+    AttentionPooling folded(bins * factor, bins * factor, factor); // bins x bins of them
     for (int64_t r = 0; r < earlier.count.rows(); ++r)
         for (int64_t c = 0; c < earlier.count.cols(); ++c) {
             const auto count = int64_t(earlier.count(r, c));
             if (count == 0)
                 continue;
-            const int64_t row = r / fold, col = c / fold;
-            m_max(row, col) = std::max(m_max(row, col), earlier.max(r, c));
-            // The mean as float times its count gives the sum back to a part in 10^7, finer
-            // than the grid is drawn or compared.
-            m_sum(row, col) += double(earlier.mean(r, c)) * double(count);
-            m_count(row, col) += count;
+            const int64_t row = r / factor, col = c / factor;
+            folded.m_max(row, col) = std::max(folded.m_max(row, col), earlier.max(r, c));
+            folded.m_sum(row, col) += double(earlier.mean(r, c)) * double(count);
+            folded.m_count(row, col) += count;
         }
+    return {folded.max(), folded.mean(), folded.count()};
 }
 
 // A masked cell's weight is exactly 0 (softmaxRow), so a bin's largest weight over all of its
@@ -59,6 +78,7 @@ void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
     for (int64_t r = 0; r < weights.rows();) {
         const int64_t bin = (firstRow + r) / m_binSize;
         const int64_t rows = std::min((bin + 1) * m_binSize - firstRow, weights.rows()) - r;
+        const int64_t gridRow = bin - m_firstBinRow;
         top.setConstant(0.0f);
         sum.setZero();
         shown.setZero();
@@ -75,9 +95,9 @@ void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
             const int64_t end = std::min((c + 1) * m_binSize - firstCol, width);
             const int64_t count = int64_t(shown.segment(j, end - j).sum());
             if (count > 0) {
-                m_max(bin, c) = std::max(m_max(bin, c), top.segment(j, end - j).maxCoeff());
-                m_sum(bin, c) += double(sum.segment(j, end - j).sum());
-                m_count(bin, c) += count;
+                m_max(gridRow, c) = std::max(m_max(gridRow, c), top.segment(j, end - j).maxCoeff());
+                m_sum(gridRow, c) += double(sum.segment(j, end - j).sum());
+                m_count(gridRow, c) += count;
             }
             j = end;
         }
@@ -110,12 +130,12 @@ RowMatrix AttentionPooling::mean() const
 
 AttentionPooling::Grids AttentionPooling::binRow(int64_t row) const
 {
-    const int64_t bins = m_max.cols();
+    const int64_t bins = m_max.cols(), gridRow = row - m_firstBinRow;
     Grids grids{RowMatrix(1, bins), RowMatrix(1, bins), RowMatrix(1, bins)};
     for (int64_t c = 0; c < bins; ++c) {
-        grids.max(0, c) = maxAt(row, c);
-        grids.mean(0, c) = meanAt(row, c);
-        grids.count(0, c) = float(m_count(row, c));
+        grids.max(0, c) = maxAt(gridRow, c);
+        grids.mean(0, c) = meanAt(gridRow, c);
+        grids.count(0, c) = float(m_count(gridRow, c));
     }
     return grids;
 }

@@ -37,13 +37,16 @@ public:
 
     /// Precondition: queries, keys >= 0, binSize >= 1.
     AttentionPooling(int64_t queries, int64_t keys, int64_t binSize);
-    /// Goes on from `earlier`, the grids of the same head's first rows in bins of
-    /// `earlierBinSize` (a shorter text's, before tokens were appended to it): each of its bins
-    /// folded into the bin of this grid that covers it. The rows after earlier's are added next,
-    /// each cell once. Precondition: binSize is a multiple of earlierBinSize, and earlier's bins
-    /// lie within this grid.
-    AttentionPooling(int64_t queries, int64_t keys, int64_t binSize, const Grids &earlier,
-                     int64_t earlierBinSize);
+    /// Goes on from `earlier`, the grids of the bin rows from `firstBinRow` on (of the same
+    /// bins): the rows of a text whose earlier rows are pooled already, and whose bins above
+    /// firstBinRow the rows to come do not touch. max(), mean() and count() hold those bin rows
+    /// only. Precondition: the rows added next are in bin rows from firstBinRow on.
+    AttentionPooling(int64_t binSize, int64_t firstBinRow, const Grids &earlier);
+    /// `earlier`'s bins (of some binSize s) in bins of factor x s, `bins` x `bins` of them:
+    /// each of its bins summed into the bin covering it, the rest empty. What a text's grid
+    /// becomes when tokens appended to it double its bins (binSizeFor) or add a bin.
+    /// Precondition: factor >= 1, earlier's bins fold into `bins` x `bins`.
+    static Grids fold(const Grids &earlier, int64_t factor, int64_t bins);
 
     /// Adds cells firstRow .. firstRow + weights.rows() - 1 by firstCol .. firstCol +
     /// weights.cols() - 1: `weights` their probabilities, `logits` their scores (-inf where
@@ -57,7 +60,8 @@ public:
     RowMatrix mean() const;
     /// Each bin's visible cells so far.
     RowMatrix count() const { return m_count.cast<float>(); }
-    /// max(), mean() and count() of bin row `row` only, (1, bins) each.
+    /// max(), mean() and count() of bin row `row` only (counted from the text's first bin
+    /// row), (1, bins) each.
     Grids binRow(int64_t row) const;
 
 private:
@@ -69,6 +73,7 @@ private:
     using Grid = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
     int64_t m_binSize;
+    int64_t m_firstBinRow = 0; ///< the text's bin row of the grids' first row
     RowMatrix m_max;
     Grid<double> m_sum;
     Grid<int64_t> m_count;

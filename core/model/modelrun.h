@@ -46,7 +46,7 @@ struct ModelRun
     std::shared_ptr<const TiledAttention> tiles;
     /// (L, n, d_model) what each layer's attention read, when the family keeps it so that
     /// another layer can be traced without running the model again (OpenedModel::retrace);
-    /// empty otherwise. A handle on the pass's storage.
+    /// empty otherwise (and for a tiled run). A handle on the pass's storage.
     Tensor layerInputs;
     /// What the run changed in heads' outputs (empty: the ordinary model); the window dims
     /// the heads HeadInterventions::changes names.

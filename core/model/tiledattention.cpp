@@ -65,10 +65,11 @@ void TiledAttention::carryOver(const TiledAttention &earlier, int64_t rows)
             grids.mean.row(last) = kept.row(1);
             grids.count.row(last) = kept.row(2);
         }
-        const AttentionPooling folded(n, n, binSize, grids, earlier.binSize);
-        pooledMax.matrix({layer, head}) = folded.max();
-        pooledMean.matrix({layer, head}) = folded.mean();
-        pooledCount.matrix({layer, head}) = folded.count();
+        const AttentionPooling::Grids folded =
+            AttentionPooling::fold(grids, binSize / earlier.binSize, pooledMax.shape().size(2));
+        pooledMax.matrix({layer, head}) = folded.max;
+        pooledMean.matrix({layer, head}) = folded.mean;
+        pooledCount.matrix({layer, head}) = folded.count;
     });
 }
 
@@ -90,10 +91,13 @@ ConstRowMatrixMap TiledAttention::pooled(int layer, int head, HeadTiles::Pooling
     return (pooling == HeadTiles::Pooling::Max ? pooledMax : pooledMean).matrix({layer, head});
 }
 
-AttentionPooling::Grids TiledAttention::grids(int layer, int head) const
+AttentionPooling::Grids TiledAttention::grids(int layer, int head, int64_t firstBinRow) const
 {
-    return {pooledMax.matrix({layer, head}), pooledMean.matrix({layer, head}),
-            pooledCount.matrix({layer, head})};
+    const auto rows = [&](const Tensor &grid) {
+        const ConstRowMatrixMap all = grid.matrix({layer, head});
+        return RowMatrix(all.bottomRows(all.rows() - firstBinRow));
+    };
+    return {rows(pooledMax), rows(pooledMean), rows(pooledCount)};
 }
 
 RowProfiles TiledAttention::profiles(int layer, int head) const

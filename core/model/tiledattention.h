@@ -79,8 +79,8 @@ struct TiledAttention
     HeadTiles head(int layer, int head) const;
     /// Its pooled grid, (G, G).
     ConstRowMatrixMap pooled(int layer, int head, HeadTiles::Pooling pooling) const;
-    /// Its three grids, as a pooling goes on from them.
-    AttentionPooling::Grids grids(int layer, int head) const;
+    /// Its three grids from bin row `firstBinRow` on, as a pooling goes on from them.
+    AttentionPooling::Grids grids(int layer, int head, int64_t firstBinRow = 0) const;
     /// Its queries' profiles, from rowProfiles.
     RowProfiles profiles(int layer, int head) const;
 

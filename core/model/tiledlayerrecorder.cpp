@@ -8,18 +8,21 @@ TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer) : m_run(r
     const TiledAttention &tiles = run.tiles;
     const int64_t n = tiles.tokens(), h = tiles.heads();
     const bool goOn = run.reusedTokens > 0;
+    // A run typed on adds rows to the bin rows from its first new row's on; those above stand
+    // as carried over (TiledAttention::carryOver).
+    const int64_t firstBinRow = run.reusedTokens / tiles.binSize;
     m_heads.reserve(size_t(h));
     for (int head = 0; head < h; ++head) {
         const TransformerRun::StatSums start =
             goOn ? run.statSums.at(size_t(layer * h + head)) : TransformerRun::StatSums();
-        m_heads.push_back(
-            {goOn ? AttentionPooling(n, n, tiles.binSize, tiles.grids(layer, head), tiles.binSize)
-                  : AttentionPooling(n, n, tiles.binSize),
-             HeadStatsAccumulator(n, n, start.stats),
-             start.shares,
-             {},
-             {},
-             {}});
+        m_heads.push_back({goOn ? AttentionPooling(tiles.binSize, firstBinRow,
+                                                   tiles.grids(layer, head, firstBinRow))
+                                : AttentionPooling(n, n, tiles.binSize),
+                           HeadStatsAccumulator(n, n, start.stats),
+                           start.shares,
+                           {},
+                           {},
+                           {}});
         Head &added = m_heads.back();
         added.stats.keepRowProfiles(added.profiles, tiles.settings.sinkTokens,
                                     tiles.settings.farTokens);
@@ -75,9 +78,10 @@ void TiledLayerRecorder::finish()
     for (int64_t index = 0; index < h; ++index) {
         const Head &head = m_heads[size_t(index)];
         const std::initializer_list<int64_t> at{m_layer, index};
-        tiles.pooledMax.matrix(at) = head.pooling.max();
-        tiles.pooledMean.matrix(at) = head.pooling.mean();
-        tiles.pooledCount.matrix(at) = head.pooling.count();
+        const int64_t binRows = tiles.pooledMax.shape().size(2) - first / tiles.binSize;
+        tiles.pooledMax.matrix(at).bottomRows(binRows) = head.pooling.max();
+        tiles.pooledMean.matrix(at).bottomRows(binRows) = head.pooling.mean();
+        tiles.pooledCount.matrix(at).bottomRows(binRows) = head.pooling.count();
         auto beforeLast = tiles.pooledBeforeLast.matrix(at); // (3, G)
         beforeLast.row(0) = head.lastBinRow.max;
         beforeLast.row(1) = head.lastBinRow.mean;

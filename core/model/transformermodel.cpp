@@ -223,7 +223,8 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
     if (!options.tiled)
         run.attention =
             Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"n", n}, {"n_kv", n}});
-    run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
+    if (!options.tiled) // a tiled run traces no layer: each layer's input is read once
+        run.layerInputs = Tensor::uninitialized(Shape{{"layer", layers}, {"n", n}, {"d_model", d}});
     run.interventions = options.interventions;
     const AttentionConfig config = attentionConfig();
     auto perLayer = [&](const std::string &axis, int64_t width) {
@@ -268,6 +269,8 @@ void TransformerModel::runLayers(RowMatrix &x, const TransformerRunOptions &opti
         if (options.keepResidualStream)
             RowMatrixMap(run.residualStream.data() + (layer * n + first) * d, rows, d) = x;
         addBlock(int(layer), x, [&](const RowMatrix &read) {
+            if (!run.tiles.empty())
+                return tiledAttentionOutput(int(layer), read, run);
             RowMatrixMap(run.layerInputs.data() + (layer * n + first) * d, rows, d) = read;
             return attentionOutput(int(layer), run);
         });

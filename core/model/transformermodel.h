@@ -175,8 +175,9 @@ private:
     void addHeadStats(TransformerRun &run) const;
     /// Which of the run's tokens are [CLS], [SEP] or punctuation.
     TokenRoles rolesOf(const TransformerRun &run) const;
-    /// attentionOutput of a tiled run's layer: no matrix, the tiles recorded on the way.
-    RowMatrix tiledAttentionOutput(int layer, TransformerRun &run) const;
+    /// What a tiled run's layer adds to the stream, from what it reads (the rows from
+    /// run.reusedTokens on), recording its tiles on the way: no matrix, and no layer input kept.
+    RowMatrix tiledAttentionOutput(int layer, const RowMatrix &read, TransformerRun &run) const;
     void checkRequest(const ModelInput &input, const TransformerRunOptions &options) const;
 
     /// The tokenizer's ids fit the embedding; the names are the files to blame.

@@ -141,12 +141,14 @@ std::shared_ptr<ModelRun>
 TransformerOpenedModel::retrace(const ModelRun &previous, int layer,
                                 const std::function<bool(double)> &progress) const
 {
+    if (previous.tiled()) { // a long text's layers are not traced; its tiles stand
+        auto run = std::make_shared<ModelRun>(previous);
+        run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
+        return run;
+    }
     if (previous.layerInputs.isEmpty())
         return run({previous.tokenIds, previous.segments}, layer, previous.interventions, progress);
     auto run = std::make_shared<ModelRun>(previous);
-    run->layerParameters = m_model.weights().layers.at(size_t(layer)).attention;
-    if (previous.tiled())
-        return run; // a long text's layers are not traced; its tiles stand
     run->layerTrace = std::make_shared<const Trace>(
         m_model.traceLayer(previous.layerInputs, previous.tokens, layer,
                            previous.interventions.empty() ? nullptr : &previous.interventions));

@@ -40,8 +40,6 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
 {
     if (layer == run.viewedLayer)
         return tracedAttentionOutput(layer, run);
-    if (!run.tiles.empty())
-        return tiledAttentionOutput(layer, run);
     const AttentionConfig config = attentionConfig();
     const AttentionWeights &weights = m_weights.layers[size_t(layer)].attention;
     const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel, h = m_spec.heads,
@@ -83,7 +81,8 @@ RowMatrix TransformerModel::attentionOutput(int layer, TransformerRun &run) cons
     return output;
 }
 
-RowMatrix TransformerModel::tiledAttentionOutput(int layer, TransformerRun &run) const
+RowMatrix TransformerModel::tiledAttentionOutput(int layer, const RowMatrix &read,
+                                                 TransformerRun &run) const
 {
     const int64_t n = int64_t(run.tokenIds.size()), d = m_spec.dModel,
                   widthQ = run.tiles.queries.shape().size(2), widthK = run.keys.shape().size(2),
@@ -96,7 +95,6 @@ RowMatrix TransformerModel::tiledAttentionOutput(int layer, TransformerRun &run)
     options.interventions = run.interventions.empty() ? nullptr : &run.interventions;
     options.layer = layer;
     const AttentionWeights &weights = m_weights.layers[size_t(layer)].attention;
-    const float *read = run.layerInputs.data() + layer * n * d;
     float *keys = run.keys.data() + layer * n * widthK;
     float *values =
         run.values.isEmpty() ? nullptr : run.values.data() + layer * n * run.values.shape().size(2);
@@ -107,11 +105,11 @@ RowMatrix TransformerModel::tiledAttentionOutput(int layer, TransformerRun &run)
         keep.context = run.headOutputs.isEmpty()
                            ? nullptr
                            : run.headOutputs.data() + layer * n * m_spec.heads * m_spec.headDim();
-        output =
-            computeLayerOutput(attentionConfig(), layerInput(read, n, d), weights, keep, options)
-                .matrix({0});
+        output = computeLayerOutput(attentionConfig(), layerInput(read.data(), n, d), weights, keep,
+                                    options)
+                     .matrix({0});
     } else { // the appended tokens' rows against every kept key
-        output = computeAppendedRows(attentionConfig(), layerInput(read + first * d, n - first, d),
+        output = computeAppendedRows(attentionConfig(), layerInput(read.data(), n - first, d),
                                      first, keys, values, weights, keep, options)
                      .matrix({0});
     }

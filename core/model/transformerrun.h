@@ -88,7 +88,8 @@ struct TransformerRun
     };
     std::vector<StatSums> statSums, statSumsBeforeLast;
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
-    /// that another layer can be traced without running the model again (traceLayer).
+    /// that another layer can be traced without running the model again (traceLayer); empty
+    /// for a tiled run, which traces no layer (2.75 GiB at 32,768 tokens of Qwen2.5-0.5B).
     Tensor layerInputs;
     /// (L, h, n, d_v) every head's z_h after the interventions; empty unless
     /// options.keepHeadOutputs.

@@ -2,9 +2,12 @@
 #include "tensor/storagepool.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+
+#include <sys/mman.h>
 
 namespace headlens {
 
@@ -27,6 +30,19 @@ size_t sizeClassOf(size_t bytes)
 size_t largestFitFor(size_t bytes)
 {
     return bytes + bytes / 4;
+}
+
+/// Asks the kernel to back the block's whole 2 MiB pages with huge pages where the system lets a
+/// program ask (transparent_hugepage "madvise", Debian's default): one fault per 2 MiB instead
+/// of 512, and fewer TLB misses. Faults were 6% of a tiled 32k pass and most of copying a long
+/// text's kept tensors when it is typed on. Harmless where refused.
+void askForHugePages(float *data, size_t bytes)
+{
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<uintptr_t>(data), end = begin + bytes;
+    const uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = end & ~(kHuge - 1);
+    if (last > first)
+        madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);
 }
 
 } // namespace
@@ -73,6 +89,7 @@ std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
     }
     if (!data)
         throw std::bad_alloc();
+    askForHugePages(data, bytes);
     if (bytes < kMinPooledBytes)
         return std::shared_ptr<float>(data, [](float *p) { std::free(p); });
     return std::shared_ptr<float>(data, [this, bytes](float *p) { giveBack(p, bytes); });

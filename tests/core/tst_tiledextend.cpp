@@ -61,7 +61,7 @@ void compareTiledRuns(const TransformerRun &actual, const TransformerRun &expect
     QCOMPARE(actual.topNext.front().tokenId, expected.topNext.front().tokenId);
     HL_COMPARE_TENSORS_NEAR(actual.keys, expected.keys, 1e-5, 1e-5);
     HL_COMPARE_TENSORS_NEAR(actual.values, expected.values, 1e-5, 1e-5);
-    HL_COMPARE_TENSORS_NEAR(actual.layerInputs, expected.layerInputs, 1e-5, 1e-5);
+    QVERIFY(actual.layerInputs.isEmpty()); // a tiled run traces no layer
     HL_COMPARE_TENSORS_NEAR(a.queries, e.queries, 1e-5, 1e-5);
     HL_COMPARE_TENSORS_NEAR(a.rowMax, e.rowMax, 1e-5, 1e-5);
     HL_COMPARE_TENSORS_NEAR(a.logNormalizer, e.logNormalizer, 1e-5, 1e-5);
