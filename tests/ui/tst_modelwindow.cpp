@@ -14,6 +14,7 @@
 #include "selection/selection.h"
 #include "train/toymodelfile.h"
 #include "train/trainer.h"
+#include "util/bytesize.h"
 #include "views/headsgridview.h"
 #include "views/headstatsmodel.h"
 #include "views/headstatstable.h"
@@ -247,6 +248,11 @@ private slots:
         QCOMPARE(page->head()->head(), 0);
         QVERIFY2(page->summary()->text().contains(QString(": %1 tokens, kept as tiles").arg(n)),
                  qPrintable(page->summary()->text()));
+        // The matrices' size as the banner says it, not in another unit.
+        const QString size =
+            QString::fromStdString(formatBytes(double(TiledAttention::matrixBytes(2, 2, n))));
+        QVERIFY2(message.contains(size) && page->summary()->text().contains(size),
+                 qPrintable(size + " | " + page->summary()->text()));
         // The Model box shows the tiled run's settings and where it is drawn, not "No run of
         // this model yet".
         auto *box = window->findChild<ModelBox *>();
@@ -258,6 +264,22 @@ private slots:
                                        "tab draws its heads.")
                                    .arg(n)),
                  qPrintable(note));
+        // Typed on: the next run goes on from the tiles' rows (TransformerModel::extend) and
+        // the Long text tab shows the longer text.
+        const std::shared_ptr<const ModelRun> before = page->run();
+        workspaceOf(*window)->setText(workspaceOf(*window)->state().text + " and");
+        QTRY_VERIFY_WITH_TIMEOUT(page->run() != before && !runnerOf(*window)->isBusy(), 20000);
+        const int64_t longer = int64_t(page->run()->tokenIds.size());
+        QVERIFY2(longer > n, qPrintable(QString("%1 tokens after %2").arg(longer).arg(n)));
+        QVERIFY(page->run()->tiled() && page->run()->pass);
+        QVERIFY2(page->run()->pass->reusedTokens >= n - 1,
+                 qPrintable(QString("%1 of %2 tokens reused")
+                                .arg(page->run()->pass->reusedTokens)
+                                .arg(n)));
+        QCOMPARE(page->head()->viewport().tokens(), longer);
+        QVERIFY2(
+            page->summary()->text().contains(QString(": %1 tokens, kept as tiles").arg(longer)),
+            qPrintable(page->summary()->text()));
         qputenv("HEADLENS_MATRIX_LIMIT", "100");
         workspaceOf(*window)->setText("The"); // [T][he]: two tokens, within the limit
         QTRY_VERIFY_WITH_TIMEOUT(run() && !run()->tiled(), 20000);

@@ -6,6 +6,7 @@
 #include "longtext/tiledheadsgrid.h"
 #include "longtext/tiledheadview.h"
 #include "model/tiledattention.h"
+#include "util/bytesize.h"
 #include "util/inputerror.h"
 
 #include <QComboBox>
@@ -121,11 +122,9 @@ void LongTextPage::setRun(std::shared_ptr<const ModelRun> run)
            "the run kept each layer's queries and keys and a grid of each head instead, and any "
            "region is computed again when you zoom into it.")
             .arg(QString::fromStdString(m_run->name).toHtmlEscaped(), locale.toString(qlonglong(n)),
-                 locale.formattedDataSize(
-                     qint64(std::min<uint64_t>(
-                         TiledAttention::matrixBytes(m_run->layers, m_run->heads, n),
-                         uint64_t(std::numeric_limits<qint64>::max()))),
-                     1, QLocale::DataSizeTraditionalFormat)));
+                 // As the banner and the CLI say it (formatBytes: 12.2 KiB, 126.0 GiB).
+                 QString::fromStdString(formatBytes(
+                     double(TiledAttention::matrixBytes(m_run->layers, m_run->heads, n))))));
     m_layerBox->blockSignals(true);
     m_layerBox->setRange(0, m_run->layers - 1);
     m_layerBox->setValue(0);
