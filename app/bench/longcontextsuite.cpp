@@ -94,15 +94,18 @@ std::vector<Measurement> LongContextSuite::modelRows(const BenchOptions &options
     return rows;
 }
 
-// One token typed at the end of the long text: the window's next run, which goes on from the
-// tiles (TransformerModel::extend): the copies of what the run keeps, and the new row's pass.
+// A letter typed at the end of the long text that changes its last token: the window's next
+// run, which goes on from the tiles (TransformerModel::extend): the copies of what the run
+// keeps, and the last row's pass.
 Measurement LongContextSuite::typedOn(const OpenedModel &model, const ModelRun &run, int threads,
                                       std::ostream &log)
 {
     const int64_t n = int64_t(run.tokenIds.size());
     log << "long_context_typed_on n=" << n << " threads=" << threads << std::endl;
+    // The last token changed, as a word typed letter by letter changes it: the text keeps its
+    // length, which may be the model's last position.
     std::vector<int> ids = run.tokenIds;
-    ids.push_back(ids[1]);
+    ids.back() = ids.back() == ids[1] ? ids[2] : ids[1];
     const int64_t before = processStatusBytes("VmRSS").value_or(0);
     resetPeakResident();
     const auto start = std::chrono::steady_clock::now();

@@ -28,8 +28,8 @@ private:
     /// over 4,096, 8,192 and 32,768 tokens, kept as tiles: its time (once), the peak resident
     /// memory it adds, and the bytes of what it keeps.
     static std::vector<Measurement> modelRows(const BenchOptions &options, std::ostream &log);
-    /// "long_context_typed_on": `run` (tiled) extended by one token at its end, as the window
-    /// runs a text typed on: its time, the tokens it reused, and the peak memory it adds.
+    /// "long_context_typed_on": `run` (tiled) with its last token changed, as the window runs a
+    /// text typed on: its time, the tokens it reused, and the peak memory it adds.
     static Measurement typedOn(const OpenedModel &model, const ModelRun &run, int threads,
                                std::ostream &log);
 };

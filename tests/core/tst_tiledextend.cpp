@@ -76,9 +76,9 @@ void compareTiledRuns(const TransformerRun &actual, const TransformerRun &expect
                                                           e.pooled(layer, head, pooling), 1e-5);
                 QVERIFY2(why.isEmpty(), (why + " of a pooled grid" + where).constData());
             }
-            const QByteArray last = test::gridMismatch(a.pooledBeforeLast.matrix({layer, head}),
-                                                       e.pooledBeforeLast.matrix({layer, head}),
-                                                       1e-5);
+            const QByteArray last =
+                test::gridMismatch(a.pooledBeforeLast.matrix({layer, head}),
+                                   e.pooledBeforeLast.matrix({layer, head}), 1e-5);
             QVERIFY2(last.isEmpty(), (last + " of the bins before the last row" + where).data());
             const QByteArray profiles = test::gridMismatch(
                 a.rowProfiles.matrix({layer, head}), e.rowProfiles.matrix({layer, head}), 1e-5);
@@ -110,18 +110,15 @@ void TestTiledExtend::typingOnGoesOnFromTheTiles_data()
     const QString llama = QString::fromStdString(kLlamaData + "llama_gqa");
     const QString mistral = QString::fromStdString(kLlamaData + "mistral_window");
     // 16 tokens in 4 bins of 4; a 17th makes them bins of 8 (AttentionPooling::binSizeFor).
-    QTest::newRow("GPT-2: a token, then the last changed")
-        << gpt2 << 4 << 16 << "append one"
-        << "change the last" << 16;
-    QTest::newRow("GPT-2: three tokens, then one more")
-        << gpt2 << 8 << 20 << "append three"
-        << "append one" << 23;
+    QTest::newRow("GPT-2: a token, then the last changed") << gpt2 << 4 << 16 << "append one"
+                                                           << "change the last" << 16;
+    QTest::newRow("GPT-2: three tokens, then one more") << gpt2 << 8 << 20 << "append three"
+                                                        << "append one" << 23;
     QTest::newRow("Llama GQA: bins of 2 become 4, then the last changed")
         << llama << 8 << 16 << "append one"
         << "change the last" << 16;
-    QTest::newRow("Mistral window: a token, then one more")
-        << mistral << 16 << 24 << "append one"
-        << "append one" << 25;
+    QTest::newRow("Mistral window: a token, then one more") << mistral << 16 << 24 << "append one"
+                                                            << "append one" << 25;
     QTest::newRow("Llama GQA: a token, then the middle changed runs whole")
         << llama << 4 << 20 << "append one"
         << "change the middle" << 0;

@@ -242,6 +242,8 @@ private slots:
         QVERIFY(page->run() && page->run()->tiled());
         QVERIFY(tabs->isTabVisible(tabs->indexOf(page)));
         QCOMPARE(tabs->currentWidget(), page);
+        // The status bar's b/n/h summary describes the traced layer, which a tiled run has not.
+        QVERIFY(!window->findChild<QLabel *>("traceSummary")->isVisibleTo(window.get()));
         const int64_t n = int64_t(page->run()->tokenIds.size());
         QVERIFY(n > 2);
         QCOMPARE(page->head()->viewport().tokens(), n);
@@ -272,10 +274,10 @@ private slots:
         const int64_t longer = int64_t(page->run()->tokenIds.size());
         QVERIFY2(longer > n, qPrintable(QString("%1 tokens after %2").arg(longer).arg(n)));
         QVERIFY(page->run()->tiled() && page->run()->pass);
-        QVERIFY2(page->run()->pass->reusedTokens >= n - 1,
-                 qPrintable(QString("%1 of %2 tokens reused")
-                                .arg(page->run()->pass->reusedTokens)
-                                .arg(n)));
+        QVERIFY2(
+            page->run()->pass->reusedTokens >= n - 1,
+            qPrintable(
+                QString("%1 of %2 tokens reused").arg(page->run()->pass->reusedTokens).arg(n)));
         QCOMPARE(page->head()->viewport().tokens(), longer);
         QVERIFY2(
             page->summary()->text().contains(QString(": %1 tokens, kept as tiles").arg(longer)),
@@ -288,6 +290,7 @@ private slots:
         QTRY_VERIFY(controlsOf(*window)->banner()->message().isEmpty());
         QVERIFY(!tabs->isTabVisible(tabs->indexOf(page)));
         QVERIFY(!page->run()); // the tiled run is let go
+        QVERIFY(window->findChild<QLabel *>("traceSummary")->isVisibleTo(window.get()));
     }
 
     void choosingALayerShowsItsHeads_data()

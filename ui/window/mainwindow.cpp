@@ -267,14 +267,19 @@ LanguageModelView *MainWindow::languageModelView() const
 }
 
 // The pipeline works only while its tab shows; the Train tab shows neither the dock nor the b/n/h
-// summary of the traced layer, and presentation mode starts without the dock.
+// summary of the traced layer, and presentation mode starts without the dock. The Long text tab
+// draws a tiled run, which traces no layer: the summary there would describe the last text that
+// was traced, not the one on screen.
 void MainWindow::followTabs()
 {
     auto *pipeline =
         new PipelineTabActivation(m_tabs, m_pipeline, m_runner, [this] { return bool(m_trace); });
     connect(pipeline, &PipelineTabActivation::recomputeWanted, this, &MainWindow::recompute);
-    connect(m_tabs, &QTabWidget::currentChanged, m_status,
-            [this] { m_status->setSummaryVisible(m_tabs->currentWidget() != m_trainPage); });
+    connect(m_tabs, &QTabWidget::currentChanged, m_status, [this] {
+        QWidget *shown = m_tabs->currentWidget();
+        const bool longText = m_longText && shown == m_longText->page();
+        m_status->setSummaryVisible(shown != m_trainPage && !longText);
+    });
     auto *dock = new ControlsDockPolicy(m_tabs, m_trainPage, m_dock, m_actions->presentation);
     connect(dock, &ControlsDockPolicy::message, m_status, &StatusBarReport::showMessage);
 }
