@@ -5,10 +5,12 @@
 #include "util/bytesize.h"
 #include "util/workteam.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace headlens {
@@ -30,18 +32,30 @@ TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers,
     tiles.pooledMax = Tensor::uninitialized(grid);
     tiles.pooledMean = Tensor::uninitialized(grid);
     tiles.pooledCount = Tensor::uninitialized(grid);
-    tiles.pooledBeforeLast =
-        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"grid", 3}, {"bin_kv", bins}});
+    tiles.pooledBefore = Tensor::uninitialized(
+        Shape{{"layer", layers}, {"h", h}, {"back", kEditableRows}, {"grid", 3}, {"bin_kv", bins}});
     tiles.rowProfiles =
         Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", 4}, {"n", tokens}});
+    // Empty until a pass records them: a text shorter than kEditableRows has rows for fewer.
+    for (int64_t block = 0; block < layers * h * kEditableRows; ++block) {
+        RowMatrixMap grids(tiles.pooledBefore.data() + block * 3 * bins, 3, bins);
+        grids.topRows(2).setConstant(std::numeric_limits<float>::quiet_NaN());
+        grids.row(2).setZero();
+    }
     return tiles;
 }
 
 void TiledAttention::carryOver(const TiledAttention &earlier, int64_t rows)
 {
-    assert(rows < tokens() && (rows == earlier.tokens() || rows == earlier.tokens() - 1));
+    assert(rows < tokens() && rows <= earlier.tokens() &&
+           rows >= earlier.tokens() - kEditableRows && binSize % earlier.binSize == 0);
     const int64_t n = tokens(), before = earlier.tokens(), width = queries.shape().size(2);
     const size_t bytes = sizeof(float) * size_t(rows);
+    // Rows whose grids before them this run holds: earlier's, where the bins stay; else only
+    // the rows the pass computes.
+    editableFrom = binSize == earlier.binSize
+                       ? std::max({earlier.editableFrom, before - kEditableRows, n - kEditableRows})
+                       : rows;
     parallelFor(int64_t(layers()) * heads(), [&](int64_t index) {
         const int layer = int(index / heads()), head = int(index % heads());
         if (head == 0)
@@ -58,12 +72,25 @@ void TiledAttention::carryOver(const TiledAttention &earlier, int64_t rows)
         for (int64_t profile = 0; profile < 4; ++profile)
             leading(earlier.rowProfiles, rowProfiles, {layer, head}, profile);
         AttentionPooling::Grids grids = earlier.grids(layer, head);
-        if (rows < before) { // the last bin row as it was before the last query
-            const int64_t last = (before - 1) / earlier.binSize;
-            const ConstRowMatrixMap kept = earlier.pooledBeforeLast.matrix({layer, head});
-            grids.max.row(last) = kept.row(0);
-            grids.mean.row(last) = kept.row(1);
-            grids.count.row(last) = kept.row(2);
+        if (rows < before) {
+            // The bin row of query `rows` as it was before that query; the bin rows after it
+            // held only the queries from `rows` on.
+            const int64_t back = before - rows, row = rows / earlier.binSize;
+            const ConstRowMatrixMap kept = earlier.pooledBefore.matrix({layer, head, back - 1});
+            grids.max.row(row) = kept.row(0);
+            grids.mean.row(row) = kept.row(1);
+            grids.count.row(row) = kept.row(2);
+            const int64_t after = grids.count.rows() - row - 1;
+            grids.max.bottomRows(after).setConstant(std::numeric_limits<float>::quiet_NaN());
+            grids.mean.bottomRows(after).setConstant(std::numeric_limits<float>::quiet_NaN());
+            grids.count.bottomRows(after).setZero();
+        }
+        // The bin rows before the rows carried over, where the bins stay: those earlier
+        // recorded for them, counted back from this text's end.
+        for (int64_t row = editableFrom; row < rows; ++row) {
+            const ConstRowMatrixMap from =
+                earlier.pooledBefore.matrix({layer, head, before - row - 1});
+            pooledBefore.matrix({layer, head, n - row - 1}).leftCols(from.cols()) = from;
         }
         const AttentionPooling::Grids folded =
             AttentionPooling::fold(grids, binSize / earlier.binSize, pooledMax.shape().size(2));

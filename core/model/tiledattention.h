@@ -36,6 +36,11 @@ struct TiledAttention
 {
     using Settings = TiledAttentionSettings;
 
+    /// How many of its last tokens a text may change or delete and still go on from its tiles:
+    /// the pooled rows and sums are kept as they stood before each of them (a word and its
+    /// neighbours, typed over or deleted).
+    static constexpr int64_t kEditableRows = 16;
+
     AttentionConfig config; ///< the layers' heads, masks, ALiBi and scale
     Settings settings;
     int64_t binSize = 1; ///< each bin covers binSize x binSize cells (AttentionPooling)
@@ -48,9 +53,14 @@ struct TiledAttention
     Tensor pooledMax;   ///< (L, h, G, G) each bin's largest weight, NaN where all masked
     Tensor pooledMean;  ///< (L, h, G, G) each bin's mean visible weight
     Tensor pooledCount; ///< (L, h, G, G) each bin's visible cells: what a longer text goes on from
-    /// (L, h, 3, G) the last row of bins of pooledMax, pooledMean and pooledCount before the
-    /// last query was added: what a text whose last token changed goes on from.
-    Tensor pooledBeforeLast;
+    /// (L, h, T, 3, G) for t = 1 .. T (kEditableRows): the row of bins holding query n - t, its
+    /// max, mean and count just before that query was added (empty where n < t). What a text
+    /// whose last t tokens changed or were deleted goes on from.
+    Tensor pooledBefore;
+    /// pooledBefore (and TransformerRun::statSumsBefore) holds the rows from
+    /// max(n - kEditableRows, editableFrom) on: a run that went on from another whose bins then
+    /// doubled has them only for the rows it computed itself.
+    int64_t editableFrom = 0;
     /// (L, h, 4, n) each query's RowProfiles: its share on the sinks, its share far away, its
     /// mean distance in tokens and its entropy in nats (NaN for a query that sees no key).
     Tensor rowProfiles;
@@ -69,9 +79,10 @@ struct TiledAttention
     /// tokens with the same config and settings: their queries, normalisers and profiles, and
     /// every head's grids folded into this run's bins (AttentionPooling), so that the pass
     /// goes on with the rows after them (TransformerModel::extend). `rows` is earlier.tokens(),
-    /// or one fewer when the text's last token changed: then earlier's grids before its last
-    /// row. The keys are the run's, which it copies. Precondition: rows is one of those two,
-    /// tokens() > rows.
+    /// or up to kEditableRows fewer when the text's last tokens changed: then earlier's grids
+    /// as they stood before row `rows`. The keys are the run's, which it copies.
+    /// Precondition: earlier.tokens() - kEditableRows <= rows <= earlier.tokens(),
+    /// rows < tokens(), and binSize a multiple of earlier.binSize.
     void carryOver(const TiledAttention &earlier, int64_t rows);
 
     /// Head `head` of layer `layer`, computed from its queries and keys on demand.

@@ -1,9 +1,13 @@
 // TiledLayerRecorder: each block's rows into its head's normalisers, grids and sums.
 #include "model/tiledlayerrecorder.h"
 
+#include <algorithm>
+
 namespace headlens {
 
-TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer) : m_run(run), m_layer(layer)
+TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer)
+    : m_run(run), m_layer(layer),
+      m_firstKept(std::max(run.reusedTokens, run.tiles.tokens() - TiledAttention::kEditableRows))
 {
     const TiledAttention &tiles = run.tiles;
     const int64_t n = tiles.tokens(), h = tiles.heads();
@@ -21,8 +25,8 @@ TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer) : m_run(r
                            HeadStatsAccumulator(n, n, start.stats),
                            start.shares,
                            {},
-                           {},
-                           {}});
+                           std::vector<TransformerRun::StatSums>(TiledAttention::kEditableRows),
+                           std::vector<AttentionPooling::Grids>(TiledAttention::kEditableRows)});
         Head &added = m_heads.back();
         added.stats.keepRowProfiles(added.profiles, tiles.settings.sinkTokens,
                                     tiles.settings.farTokens);
@@ -37,21 +41,21 @@ SoftmaxObserver TiledLayerRecorder::observer()
 void TiledLayerRecorder::add(const SoftmaxBlock &block)
 {
     TiledAttention &tiles = m_run.tiles;
-    const int64_t rows = block.weights.rows(), last = tiles.tokens() - 1;
+    const int64_t rows = block.weights.rows();
     tiles.rowMax.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
         block.rowMax.transpose();
     tiles.logNormalizer.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
         block.logNormalizer.transpose();
-    if (block.firstRow + rows <= last) {
-        addRows(block, 0, rows);
-        return;
-    }
-    // The block holding the last row: the sums and the last bin row as they stand before it.
+    // The rows before the last few at once; each of those with the state before it kept.
     Head &head = m_heads[size_t(block.head)];
-    addRows(block, 0, rows - 1);
-    head.beforeLast = {head.stats.sums(), head.shares};
-    head.lastBinRow = head.pooling.binRow(last / tiles.binSize);
-    addRows(block, rows - 1, 1);
+    const int64_t plain = std::clamp<int64_t>(m_firstKept - block.firstRow, 0, rows);
+    addRows(block, 0, plain);
+    for (int64_t r = plain; r < rows; ++r) {
+        const int64_t row = block.firstRow + r, back = tiles.tokens() - row;
+        head.sumsBefore[size_t(back - 1)] = {head.stats.sums(), head.shares};
+        head.binRowBefore[size_t(back - 1)] = head.pooling.binRow(row / tiles.binSize);
+        addRows(block, r, 1);
+    }
 }
 
 void TiledLayerRecorder::addRows(const SoftmaxBlock &block, int64_t first, int64_t count)
@@ -82,16 +86,21 @@ void TiledLayerRecorder::finish()
         tiles.pooledMax.matrix(at).bottomRows(binRows) = head.pooling.max();
         tiles.pooledMean.matrix(at).bottomRows(binRows) = head.pooling.mean();
         tiles.pooledCount.matrix(at).bottomRows(binRows) = head.pooling.count();
-        auto beforeLast = tiles.pooledBeforeLast.matrix(at); // (3, G)
-        beforeLast.row(0) = head.lastBinRow.max;
-        beforeLast.row(1) = head.lastBinRow.mean;
-        beforeLast.row(2) = head.lastBinRow.count;
         const size_t i = size_t(m_layer * h + index);
+        for (int64_t row = m_firstKept; row < n; ++row) {
+            const int64_t back = n - row;
+            const AttentionPooling::Grids &kept = head.binRowBefore[size_t(back - 1)];
+            auto before = tiles.pooledBefore.matrix({m_layer, index, back - 1}); // (3, G)
+            before.row(0) = kept.max;
+            before.row(1) = kept.mean;
+            before.row(2) = kept.count;
+            m_run.statSumsBefore[i * size_t(TiledAttention::kEditableRows) + size_t(back - 1)] =
+                head.sumsBefore[size_t(back - 1)];
+        }
         HeadStats &stats = m_run.headStats[i];
         stats = head.stats.result();
         m_run.roles.setShares(head.shares, n, stats);
         m_run.statSums[i] = {head.stats.sums(), head.shares};
-        m_run.statSumsBeforeLast[i] = head.beforeLast;
         // The profiles of the rows this pass added; those before are carried over.
         auto profiles = tiles.rowProfiles.matrix(at); // (4, n)
         const int64_t rows = n - first;

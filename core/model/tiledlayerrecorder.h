@@ -17,8 +17,8 @@ namespace headlens {
 /// matrix: each row's log-sum-exp, the pooled grids and the head's statistics (the same sums
 /// TransformerModel takes from a whole matrix). A run extended from an earlier one
 /// (run.reusedTokens > 0) goes on from the grids and sums it carried over, with the new rows.
-/// Besides the sums over every row it keeps those before the last row, from which a text whose
-/// last token changed goes on.
+/// Besides the sums over every row it keeps, before each of the last rows it computes, the sums
+/// and that row's bin row: what a text whose last tokens changed goes on from.
 class TiledLayerRecorder
 {
 public:
@@ -28,7 +28,7 @@ public:
     /// What the pass calls for every block; safe from one thread per head.
     SoftmaxObserver observer();
     /// After the layer: the pooled grids into run.tiles, each head's statistics into
-    /// run.headStats and their sums into run.statSums and run.statSumsBeforeLast.
+    /// run.headStats and their sums into run.statSums and run.statSumsBefore.
     void finish();
 
 private:
@@ -38,9 +38,10 @@ private:
         HeadStatsAccumulator stats;
         TokenRoles::ShareSums shares;
         RowProfiles profiles;
-        /// Before the last row was added: the sums, and the last row of bins.
-        TransformerRun::StatSums beforeLast;
-        AttentionPooling::Grids lastBinRow;
+        /// Before each of the last rows was added (index t - 1 for row n - t): the sums, and
+        /// the row's bin row.
+        std::vector<TransformerRun::StatSums> sumsBefore;
+        std::vector<AttentionPooling::Grids> binRowBefore;
     };
 
     void add(const SoftmaxBlock &block);
@@ -49,6 +50,7 @@ private:
 
     TransformerRun &m_run;
     int m_layer;
+    int64_t m_firstKept;       ///< the first row whose state before it is kept
     std::vector<Head> m_heads; ///< not moved once made: each head's sums point at its profiles
 };
 

@@ -244,7 +244,7 @@ TransformerRun TransformerModel::layOut(const ModelInput &input,
         run.tiles = TiledAttention::layOut(config, int(layers), n, run.keys, options.tiles);
         run.headStats.resize(size_t(layers * h));
         run.statSums.resize(size_t(layers * h));
-        run.statSumsBeforeLast.resize(size_t(layers * h));
+        run.statSumsBefore.resize(size_t(layers * h * TiledAttention::kEditableRows));
     }
     return run;
 }

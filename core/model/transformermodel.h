@@ -99,9 +99,10 @@ public:
     /// for every position, a `previous` without the keys and values or a tensor `options` asks
     /// to keep (or `options` without keepKeyValues), other interventions than `previous` made,
     /// or interventions that read the whole text (mean ablation, patching, one position). A
-    /// tiled run goes on only from a tiled run with the same settings that it extends by
-    /// tokens after all its tokens or after all but its last (its grids and sums are kept
-    /// for those two only), and never keeping z_h.
+    /// tiled run goes on only from a tiled run with the same settings, when the text changes
+    /// nothing before its last TiledAttention::kEditableRows tokens (the grids and sums are
+    /// kept as they stood before each of those) and is not so much shorter that its bins would
+    /// halve, and never keeping z_h.
     int64_t reusableTokens(const TransformerRun &previous, const ModelInput &input,
                            const TransformerRunOptions &options) const;
     /// run() of one text's ids ({1, 2, 3} works too).

@@ -47,6 +47,23 @@ void copyLeadingRows(const Tensor &from, Tensor &to, int64_t rows)
     });
 }
 
+/// A tiled run's sums for `run`, which goes on from the first `reused` rows of `previous`: as
+/// they stood before row `reused`, and before each of the rows carried over whose state before
+/// them `run` holds (TiledAttention::carryOver says which).
+void carrySumsBefore(const TransformerRun &previous, int64_t reused, TransformerRun &run)
+{
+    const int64_t before = int64_t(previous.tokenIds.size()), n = int64_t(run.tokenIds.size()),
+                  back = TiledAttention::kEditableRows;
+    for (size_t i = 0; i < run.statSums.size(); ++i) {
+        const auto kept = [&](int64_t row) {
+            return previous.statSumsBefore[i * size_t(back) + size_t(before - row - 1)];
+        };
+        run.statSums[i] = reused < before ? kept(reused) : previous.statSums[i];
+        for (int64_t row = std::max(run.tiles.editableFrom, n - back); row < reused; ++row)
+            run.statSumsBefore[i * size_t(back) + size_t(n - row - 1)] = kept(row);
+    }
+}
+
 } // namespace
 
 int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const ModelInput &input,
@@ -71,13 +88,20 @@ int64_t TransformerModel::reusableTokens(const TransformerRun &previous, const M
            previous.segments.at(shared) == input.segment(shared))
         ++shared;
     if (options.tiled || !previous.tiles.empty()) {
-        // A tiled run keeps its grids and sums over all its rows and over all but the last,
-        // not per row: it goes on from a text typed on (one token changed at most), and from
-        // tiles of the same bins only.
-        const bool goesOn = options.tiled && !previous.tiles.empty() &&
-                            options.tiles == previous.tiles.settings && !options.keepHeadOutputs &&
-                            previous.statSums.size() == previous.headStats.size() &&
-                            shared + 1 >= previous.tokenIds.size();
+        // A tiled run keeps its grids and sums over all its rows and as they stood before each
+        // of its last rows, not per row: it goes on from a text whose changes start within
+        // those, and from tiles of the same settings whose bins the new text does not halve
+        // (a bin of the pooled grids cannot be split again).
+        const TiledAttention &kept = previous.tiles;
+        const int64_t before = int64_t(previous.tokenIds.size()), at = int64_t(shared);
+        const bool goesOn = options.tiled && !kept.empty() && options.tiles == kept.settings &&
+                            !options.keepHeadOutputs &&
+                            previous.statSumsBefore.size() ==
+                                previous.headStats.size() * size_t(TiledAttention::kEditableRows) &&
+                            (at == before || at >= std::max(before - TiledAttention::kEditableRows,
+                                                            kept.editableFrom)) &&
+                            AttentionPooling::binSizeFor(int64_t(input.tokenIds.size()),
+                                                         kept.settings.maxBins) >= kept.binSize;
         if (!goesOn)
             return 0;
     }
@@ -104,7 +128,9 @@ TransformerRun TransformerModel::extend(const TransformerRun &previous, const Mo
     // The statistics go on from the kept rows' sums when they are all or all but the last of
     // the previous rows; otherwise addHeadStats sums every row again.
     const int64_t previousLength = int64_t(previous.tokenIds.size());
-    if (reused == previousLength)
+    if (!run.tiles.empty())
+        carrySumsBefore(previous, reused, run);
+    else if (reused == previousLength)
         run.statSums = previous.statSums;
     else if (reused == previousLength - 1)
         run.statSums = previous.statSumsBeforeLast;

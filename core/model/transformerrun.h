@@ -45,7 +45,7 @@ struct TransformerRunOptions
     /// Keep every head's attention as TransformerRun::tiles instead of the (L, h, n, n)
     /// matrices: what a text too long for them runs with (TiledAttention::matrixLimit). Every
     /// layer goes through the pass that holds no matrix; no layer is traced (viewedLayer must
-    /// be -1). A later text reuses its rows when it only adds tokens or changes the last one
+    /// be -1). A later text reuses its rows when it adds tokens or changes only its last few
     /// (TransformerModel::reusableTokens).
     bool tiled = false;
     /// With `tiled`: the bins of the pooled grids, the sinks and the far keys.
@@ -87,6 +87,10 @@ struct TransformerRun
         TokenRoles::ShareSums shares;
     };
     std::vector<StatSums> statSums, statSumsBeforeLast;
+    /// A tiled run's sums before each of its last rows: (L * h) * T, index
+    /// (layer * h + head) * T + t - 1 for the sums before row n - t (TiledAttention::pooledBefore;
+    /// T = TiledAttention::kEditableRows).
+    std::vector<StatSums> statSumsBefore;
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
     /// that another layer can be traced without running the model again (traceLayer); empty
     /// for a tiled run, which traces no layer (2.75 GiB at 32,768 tokens of Qwen2.5-0.5B).

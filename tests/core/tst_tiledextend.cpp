@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace headlens;
 using headlens::test::kGpt2Data;
 using headlens::test::kLlamaData;
@@ -33,7 +35,8 @@ TransformerRunOptions typedTiled(int64_t bins)
 }
 
 /// `ids` after one edit: "append one" token, "append three", "change the last" token (a letter
-/// typed on that changed it), "change the middle".
+/// typed on that changed it), "delete three" (a word deleted), "change the fifth last" (a word
+/// typed over), "change the twentieth last", "change the middle".
 std::vector<int> typedOn(std::vector<int> ids, const QString &edit, int vocabulary)
 {
     const auto other = [vocabulary](int id) { return (id + 101) % vocabulary; };
@@ -44,6 +47,12 @@ std::vector<int> typedOn(std::vector<int> ids, const QString &edit, int vocabula
             ids.push_back(other(ids[size_t(k)]));
     else if (edit == "change the last")
         ids.back() = other(ids.back());
+    else if (edit == "delete three")
+        ids.resize(ids.size() - 3);
+    else if (edit == "change the fifth last")
+        ids[ids.size() - 5] = other(ids[ids.size() - 5]);
+    else if (edit == "change the twentieth last")
+        ids[ids.size() - 20] = other(ids[ids.size() - 20]);
     else
         ids[ids.size() / 2] = other(ids[ids.size() / 2]);
     return ids;
@@ -76,10 +85,19 @@ void compareTiledRuns(const TransformerRun &actual, const TransformerRun &expect
                                                           e.pooled(layer, head, pooling), 1e-5);
                 QVERIFY2(why.isEmpty(), (why + " of a pooled grid" + where).constData());
             }
-            const QByteArray last =
-                test::gridMismatch(a.pooledBeforeLast.matrix({layer, head}),
-                                   e.pooledBeforeLast.matrix({layer, head}), 1e-5);
-            QVERIFY2(last.isEmpty(), (last + " of the bins before the last row" + where).data());
+            // The bin row of each of the last rows as it stood before that row, where the
+            // extended run holds it (a fresh run holds every one).
+            const int64_t n = e.tokens();
+            for (int64_t row = std::max(n - TiledAttention::kEditableRows, a.editableFrom); row < n;
+                 ++row) {
+                const int64_t back = n - row - 1;
+                const QByteArray before =
+                    test::gridMismatch(a.pooledBefore.matrix({layer, head, back}),
+                                       e.pooledBefore.matrix({layer, head, back}), 1e-5);
+                QVERIFY2(before.isEmpty(),
+                         (before + " of the bins before row " + QByteArray::number(row) + where)
+                             .constData());
+            }
             const QByteArray profiles = test::gridMismatch(
                 a.rowProfiles.matrix({layer, head}), e.rowProfiles.matrix({layer, head}), 1e-5);
             QVERIFY2(profiles.isEmpty(), (profiles + " of the profiles" + where).constData());
@@ -119,9 +137,29 @@ void TestTiledExtend::typingOnGoesOnFromTheTiles_data()
         << "change the last" << 16;
     QTest::newRow("Mistral window: a token, then one more") << mistral << 16 << 24 << "append one"
                                                             << "append one" << 25;
-    QTest::newRow("Llama GQA: a token, then the middle changed runs whole")
-        << llama << 4 << 20 << "append one"
-        << "change the middle" << 0;
+    // 21 tokens: the middle is within the last 16 (TiledAttention::kEditableRows).
+    QTest::newRow("Llama GQA: a token, then the middle changed") << llama << 4 << 20 << "append one"
+                                                                 << "change the middle" << 10;
+    QTest::newRow("GPT-2: a token, then the twentieth last changed runs whole")
+        << gpt2 << 4 << 28 << "append one"
+        << "change the twentieth last" << 0;
+    // Going back: 20 tokens in bins of 8 (at most 4 bins); three deleted keep the bins, and the
+    // text goes on from the state before row 18 of the run typed on (21 tokens).
+    QTest::newRow("GPT-2: a token, then three deleted") << gpt2 << 4 << 20 << "append one"
+                                                        << "delete three" << 17;
+    QTest::newRow("Mistral window: three tokens, then the fifth last changed")
+        << mistral << 16 << 20 << "append three"
+        << "change the fifth last" << 18;
+    // 17 tokens in bins of 8; three deleted would need bins of 4 again, which a grid of 8
+    // cannot give: a whole run.
+    QTest::newRow("GPT-2: a token, then three deleted halves the bins: runs whole")
+        << gpt2 << 4 << 16 << "append one"
+        << "delete three" << 0;
+    // The token that doubled the bins to 8 was the only row that run computed itself: the
+    // rows before it are not kept as they stood, so changing the fifth last runs whole.
+    QTest::newRow("Llama GQA: the bins doubled, then the fifth last changed runs whole")
+        << llama << 8 << 16 << "append one"
+        << "change the fifth last" << 0;
 }
 
 /// A tiled text typed on twice, each time extended from the run before: the first edit reuses
