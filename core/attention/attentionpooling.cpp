@@ -22,6 +22,8 @@ AttentionPooling::AttentionPooling(int64_t queries, int64_t keys, int64_t binSiz
       m_count(Grid<int64_t>::Zero(m_max.rows(), m_max.cols()))
 {}
 
+// Here and in fold(): a bin's mean as float times its count gives its sum back to a part in
+// 10^7, finer than the grid is drawn or compared.
 AttentionPooling::AttentionPooling(int64_t binSize, int64_t firstBinRow, const Grids &earlier)
     : m_binSize(binSize), m_firstBinRow(firstBinRow),
       m_max((earlier.count.array() == 0.0f).select(0.0f, earlier.max)),
@@ -29,10 +31,7 @@ AttentionPooling::AttentionPooling(int64_t binSize, int64_t firstBinRow, const G
                 .select(0.0, earlier.mean.cast<double>().array() *
                                  earlier.count.cast<double>().array())),
       m_count(earlier.count.cast<int64_t>())
-{
-    // The mean as float times its count gives the sum back to a part in 10^7, finer than the
-    // grid is drawn or compared.
-}
+{}
 
 AttentionPooling::Grids AttentionPooling::fold(const Grids &earlier, int64_t factor, int64_t bins)
 {
