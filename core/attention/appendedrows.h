@@ -13,8 +13,8 @@ namespace headlens {
 /// pastLength rows are the past's; the new positions' rows are written after them. Returns the
 /// output (1, m, d_model); keep.probabilities receives (1, h, m, pastLength + m), keep.context
 /// (1, h, m, d_v), keep.queries (1, m, h*d_k), and keep.observe sees rows numbered from the
-/// sequence's first token. The same numbers as the whole pass within float rounding: RoPE turns, the
-/// causal mask, the window and ALiBi count positions from pastLength, dropout numbers its draws
+/// sequence's first token. The same numbers as the whole pass within float rounding: RoPE turns,
+/// the causal mask, the window and ALiBi count positions from pastLength, dropout numbers its draws
 /// as the whole pass does. Throws what computeLayerOutput throws.
 /// Precondition: config.causal, self-attention without key padding, b = 1, no
 /// keep.keys/keep.values (the rows are written into `keys` and `values`).

@@ -19,9 +19,9 @@
 #include <limits>
 
 using namespace headlens;
-using headlens::test::kGpt2Data;
 using headlens::test::compareStats;
 using headlens::test::gridMismatch;
+using headlens::test::kGpt2Data;
 using headlens::test::kLlamaData;
 
 namespace {
