@@ -1,6 +1,8 @@
-// tiledcomparison.h: how the tiled-run tests compare a grid or a head's statistics.
+// tiledcomparison.h: the tiled-run tests' options, and how they compare a grid or a head's
+// statistics.
 #pragma once
 
+#include "model/transformerrun.h"
 #include "stats/headstats.h"
 #include "tensor/tensor.h"
 
@@ -9,6 +11,21 @@
 #include <cmath>
 
 namespace headlens::test {
+
+/// A tiled run with at most `bins` bins per axis, so that a short text is pooled too, keeping
+/// the keys and values as the window's runs do; sinks and far keys scaled to texts of tens of
+/// tokens.
+inline TransformerRunOptions tiledOptions(int64_t bins)
+{
+    TransformerRunOptions options;
+    options.viewedLayer = -1;
+    options.keepKeyValues = true;
+    options.tiled = true;
+    options.tiles.maxBins = bins;
+    options.tiles.sinkTokens = 2;
+    options.tiles.farTokens = 8;
+    return options;
+}
 
 /// Every cell within `tolerance` of `expected`, absolute and relative (a score recomputed from
 /// q and k in another product order rounds differently in its last bit, which moves a weight

@@ -20,20 +20,6 @@ namespace {
 
 const std::string kTypedText = "The quick brown fox, jumps over the lazy dog. By the river bank";
 
-/// Tiled, with at most `bins` bins per axis so that a short text is pooled, keeping the keys
-/// and values as the window's runs do.
-TransformerRunOptions typedTiled(int64_t bins)
-{
-    TransformerRunOptions options;
-    options.viewedLayer = -1;
-    options.keepKeyValues = true;
-    options.tiled = true;
-    options.tiles.maxBins = bins;
-    options.tiles.sinkTokens = 2;
-    options.tiles.farTokens = 8;
-    return options;
-}
-
 /// `ids` after one edit: "append one" token, "append three", "change the last" token (a letter
 /// typed on that changed it), "delete three" (a word deleted), "change the fifth last" (a word
 /// typed over), "change the twentieth last", "change the middle".
@@ -175,7 +161,7 @@ void TestTiledExtend::typingOnGoesOnFromTheTiles()
     QFETCH(int, reused);
     const TransformerModel model = TransformerModel::open(folder.toStdString());
     const int vocabulary = int(model.spec().vocabSize);
-    const TransformerRunOptions options = typedTiled(bins);
+    const TransformerRunOptions options = test::tiledOptions(bins);
     const std::vector<int> start = test::repeatedTokens(model.encode(kTypedText), size_t(tokens));
     const TransformerRun before = model.run(start, options);
 
@@ -198,9 +184,9 @@ void TestTiledExtend::aTiledRunGoesOnOnlyFromTiles()
     const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
     const std::vector<int> ids = test::repeatedTokens(model.encode(kTypedText), 16);
     const std::vector<int> longer = typedOn(ids, "append one", int(model.spec().vocabSize));
-    TransformerRunOptions matrices = typedTiled(4);
+    TransformerRunOptions matrices = test::tiledOptions(4);
     matrices.tiled = false;
-    const TransformerRunOptions tiled = typedTiled(4);
+    const TransformerRunOptions tiled = test::tiledOptions(4);
     const TransformerRun whole = model.run(ids, matrices);
     QCOMPARE(model.reusableTokens(whole, longer, tiled), int64_t(0));
     const TransformerRun fromMatrices = model.extend(whole, longer, tiled);
@@ -210,7 +196,7 @@ void TestTiledExtend::aTiledRunGoesOnOnlyFromTiles()
     const TransformerRun tiles = model.run(ids, tiled);
     QCOMPARE(model.reusableTokens(tiles, longer, matrices), int64_t(0));
     QCOMPARE(model.reusableTokens(tiles, longer, tiled), int64_t(16));
-    QCOMPARE(model.reusableTokens(tiles, longer, typedTiled(8)), int64_t(0));
+    QCOMPARE(model.reusableTokens(tiles, longer, test::tiledOptions(8)), int64_t(0));
     TransformerRunOptions withOutputs = tiled;
     withOutputs.keepHeadOutputs = true;
     QCOMPARE(model.reusableTokens(tiles, longer, withOutputs), int64_t(0));

@@ -43,17 +43,6 @@ TransformerRunOptions wholeMatrices()
     return options;
 }
 
-/// Tiled, with at most `bins` bins per axis so that a short text is pooled too.
-TransformerRunOptions tiledWith(int64_t bins)
-{
-    TransformerRunOptions options = wholeMatrices();
-    options.tiled = true;
-    options.tiles.maxBins = bins;
-    options.tiles.sinkTokens = 2;
-    options.tiles.farTokens = 8; // the tiny models' texts are 29 tokens
-    return options;
-}
-
 /// The max and mean of each bin of `weights`, over the cells a causal or windowed mask shows,
 /// in float64, written out from the definition: NaN for a bin without one.
 RowMatrix poolByHand(const ConstRowMatrixMap &weights, const TileMask &mask, int64_t size,
@@ -201,7 +190,7 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
     const std::vector<int> ids = tiledTextIds(model, size_t(tokens));
     const int64_t n = int64_t(ids.size());
     const TransformerRun whole = model.run(ids, wholeMatrices());
-    const TransformerRun tiled = model.run(ids, tiledWith(bins));
+    const TransformerRun tiled = model.run(ids, test::tiledOptions(bins));
 
     QVERIFY(tiled.attention.isEmpty());
     QCOMPARE(tiled.layers(), whole.layers());
@@ -263,7 +252,7 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
 void TestTiledRun::aTiledRunTracesNoLayer()
 {
     const TransformerModel model = TransformerModel::open(kGpt2Data + "tiny");
-    TransformerRunOptions options = tiledWith(4);
+    TransformerRunOptions options = test::tiledOptions(4);
     options.viewedLayer = 0;
     try {
         model.run(tiledTextIds(model), options);
