@@ -4,6 +4,8 @@
 #include "stats/headstats.h"
 #include "stats/rowprofiles.h"
 
+#include <vector>
+
 namespace headlens {
 
 /// Running sums behind HeadStats for one (n, n_kv) weight matrix of which the first `queries`
@@ -46,20 +48,40 @@ public:
     /// sums take them, and its shares on the first `sinkTokens` keys and on the keys `far` or
     /// more tokens away. `rows` must outlive the additions.
     void keepRowProfiles(RowProfiles &rows, int64_t sinkTokens, int64_t far);
+
+    /// addSoftmaxRows for rows that come in blocks of keys (a long text's rows, in tiles):
+    /// columns firstCol .. firstCol + block.cols() - 1 of rows firstRow .. firstRow +
+    /// block.rows() - 1, each row's sums kept until finishSoftmaxRows adds them. Every block of
+    /// the same rows until then; `rowMax` is each whole row's largest logit.
+    void addSoftmaxColumns(const Eigen::Ref<const RowMatrix> &block,
+                           const Eigen::Ref<const RowMatrix> &logits, const Vector &rowMax,
+                           int64_t firstRow, int64_t firstCol);
+    /// Adds the rows addSoftmaxColumns summed, starting at firstRow, with each row's
+    /// `logNormalizer`.
+    void finishSoftmaxRows(const Vector &logNormalizer, int64_t firstRow);
+
     /// The statistics of every row added so far.
     HeadStats result() const;
 
 private:
-    /// Adds each row's sums, with `entropyOf(weights, rowInBlock)` for its entropy.
-    template <typename EntropyOf>
-    void addRowsWith(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow,
-                     EntropyOf entropyOf);
+    /// One row's sums over the keys added so far.
+    struct RowSums
+    {
+        double weight = 0.0, distance = 0.0, entropy = 0.0; ///< entropy: the part over the keys
+        double sink = 0.0, far = 0.0;                       ///< the RowProfiles shares
+        double first = 0.0, diagonal = 0.0, previous = 0.0; ///< w_i0, w_ii, w_i,i-1
+        float maxWeight = 0.0f;
+        int64_t positive = 0; ///< keys with a weight above 0
+    };
 
-    /// Row i's RowProfiles into `rows`, from its weights `w` and the entropy and distance
-    /// the sums took.
-    template <typename Weights>
-    void keepProfile(RowProfiles &rows, const Weights &w, int64_t i, double entropy,
-                     double distance) const;
+    /// Adds columns firstCol.. of each row to m_pending, with `entropyOf(weights, rowInBlock,
+    /// firstCol)` for its part of the entropy.
+    template <typename EntropyOf>
+    void addColumnsWith(const Eigen::Ref<const RowMatrix> &block, int64_t firstRow,
+                        int64_t firstCol, EntropyOf entropyOf);
+    /// Adds m_pending's rows from firstRow to the sums (and the profiles), each row's entropy
+    /// plus `logNormalizer` when given, and empties it.
+    void finishRows(const Vector *logNormalizer, int64_t firstRow);
 
     int64_t m_queries;
     int64_t m_keys;
@@ -70,6 +92,7 @@ private:
     RowProfiles *m_profiles = nullptr;
     int64_t m_sinkTokens = 0;
     int64_t m_far = 0;
+    std::vector<RowSums> m_pending; ///< the rows whose keys come in blocks, until finished
 };
 
 } // namespace headlens

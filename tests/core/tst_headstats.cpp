@@ -34,6 +34,7 @@ private slots:
     void handComputed_data();
     void handComputed();
     void entropyFromLogitsMatchesTheLogarithm();
+    void blocksOfKeysGiveTheWholeRows();
 };
 
 void TestHeadStats::handComputed_data()
@@ -165,6 +166,47 @@ void TestHeadStats::entropyFromLogitsMatchesTheLogarithm()
         HL_COMPARE_NEAR(one.result().entropy, rows[r], 1e-5, 1e-7);
     }
     QCOMPARE(weights.row(2).sum(), 0.0f); // a fully masked row is zeros, not NaN
+}
+
+void TestHeadStats::blocksOfKeysGiveTheWholeRows()
+{
+    // A tiled pass shows the accumulator each row a block of keys at a time (keys 0-1, 2-4,
+    // 5): every statistic and profile must be what the whole rows give. Causal rows, so that
+    // the blocks cut the diagonal and the previous token; row 0 sees one key (left out of the
+    // largest weight), and one row holds huge logits.
+    const float inf = std::numeric_limits<float>::infinity();
+    RowMatrix logits(6, 6);
+    logits << 0.3f, -inf, -inf, -inf, -inf, -inf,        //
+        1.0f, -0.5f, -inf, -inf, -inf, -inf,             //
+        0.2f, 2.0f, -1.0f, -inf, -inf, -inf,             //
+        1e4f, 1e4f - 2, 1e4f - 30, 1e4f - 1, -inf, -inf, //
+        -0.7f, 0.1f, 0.4f, 1.5f, -2.0f, -inf,            //
+        0.0f, 0.9f, -0.3f, 0.6f, 1.1f, 0.25f;
+    RowMatrix weights(6, 6);
+    Vector rowMax, logNormalizer;
+    softmaxRows(logits, weights, rowMax, logNormalizer);
+
+    RowProfiles wholeProfiles, blockProfiles;
+    HeadStatsAccumulator whole(6, 6), blocks(6, 6);
+    whole.keepRowProfiles(wholeProfiles, 1, 2);
+    blocks.keepRowProfiles(blockProfiles, 1, 2);
+    whole.addSoftmaxRows(weights, logits, rowMax, logNormalizer, 0);
+    for (const auto &[first, width] : {std::pair{0, 2}, {2, 3}, {5, 1}})
+        blocks.addSoftmaxColumns(weights.middleCols(first, width), logits.middleCols(first, width),
+                                 rowMax, 0, first);
+    blocks.finishSoftmaxRows(logNormalizer, 0);
+
+    const HeadStats a = blocks.result(), e = whole.result();
+    QVERIFY(e.maxWeight > 0.5 && e.maxWeight < 1.0); // row 0's lone 1 left out
+    for (auto field : {&HeadStats::entropy, &HeadStats::meanDistance, &HeadStats::diagonal,
+                       &HeadStats::previousToken, &HeadStats::firstToken, &HeadStats::maxWeight})
+        HL_COMPARE_NEAR(a.*field, e.*field, 1e-6, 1e-6);
+    for (auto profile : {&RowProfiles::sinkShare, &RowProfiles::farShare,
+                         &RowProfiles::meanDistance, &RowProfiles::entropy})
+        for (int i = 0; i < 6; ++i)
+            HL_COMPARE_NEAR((blockProfiles.*profile)(i), (wholeProfiles.*profile)(i), 1e-6, 1e-6);
+    QCOMPARE(blocks.sums().rows, whole.sums().rows);
+    QCOMPARE(blocks.sums().rowsWithPrevious, whole.sums().rowsWithPrevious);
 }
 
 HEADLENS_TEST_APPLESS_MAIN(TestHeadStats)
