@@ -53,16 +53,22 @@ void TokenRoles::addShares(const Eigen::Ref<const RowMatrix> &weights, int64_t q
 void TokenRoles::addShareRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow,
                               int64_t queries, int64_t keys, ShareSums &sums) const
 {
+    assert(queries <= weights.rows() && keys <= weights.cols());
+    const ShareMasks masks = shareMasks(keys);
+    if (masks.size() == 0 || firstRow >= queries)
+        return; // every share stays NaN, or no row to add
+    // One (queries, keys) x (keys, 4) product instead of a loop per weight and role: GPT-2
+    // small's 144 heads at 1,024 tokens take it in a few milliseconds.
+    addRowShares(weights.block(firstRow, 0, queries - firstRow, keys) * masks, sums);
+}
+
+TokenRoles::ShareMasks TokenRoles::shareMasks(int64_t keys) const
+{
     if (empty())
-        return;
-    assert(size() >= size_t(keys) && queries <= weights.rows() && keys <= weights.cols());
+        return {};
+    assert(size() >= size_t(keys));
     const Role roles[] = {Cls, Sep, Punctuation};
-    // Column 0 sums each row (0: every key masked, the row is left out); column 1 + r sums
-    // the row's weight on the keys of role r. One (queries, keys) x (keys, 4) product instead
-    // of a loop per weight and role: GPT-2 small's 144 heads at 1,024 tokens take it in a few
-    // milliseconds.
-    Eigen::Matrix<float, Eigen::Dynamic, 4> masks =
-        Eigen::Matrix<float, Eigen::Dynamic, 4>::Zero(keys, 4);
+    ShareMasks masks = ShareMasks::Zero(keys, 4);
     bool present = false;
     for (int64_t j = 0; j < keys; ++j) {
         masks(j, 0) = 1.0f;
@@ -72,10 +78,11 @@ void TokenRoles::addShareRows(const Eigen::Ref<const RowMatrix> &weights, int64_
                 present = true;
             }
     }
-    if (!present || firstRow >= queries)
-        return; // every share stays NaN, or no row to add
-    const Eigen::Matrix<float, Eigen::Dynamic, 4> rowSums =
-        weights.block(firstRow, 0, queries - firstRow, keys) * masks;
+    return present ? masks : ShareMasks();
+}
+
+void TokenRoles::addRowShares(const ShareMasks &rowSums, ShareSums &sums)
+{
     for (int64_t i = 0; i < rowSums.rows(); ++i) {
         if (rowSums(i, 0) == 0.0f)
             continue;

@@ -53,6 +53,15 @@ public:
     /// Adds rows firstRow .. queries - 1 of `weights` to `sums` (addShares' first part).
     void addShareRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow, int64_t queries,
                       int64_t keys, ShareSums &sums) const;
+
+    /// (keys, 4): column 0 all ones, column 1 + r one at each of the first `keys` tokens of role
+    /// r (Cls, Sep, Punctuation); empty when none has a role. Weights times these are each row's
+    /// sum and its sums on the roles, what addShareRows adds: a pass that sees its rows in blocks
+    /// of keys makes them once and sums the blocks' products (TiledLayerRecorder).
+    using ShareMasks = Eigen::Matrix<float, Eigen::Dynamic, 4>;
+    ShareMasks shareMasks(int64_t keys) const;
+    /// Adds rows' products with shareMasks to `sums`; a row whose column 0 is 0 is left out.
+    static void addRowShares(const ShareMasks &rowSums, ShareSums &sums);
     /// The shares of `sums` into `stats`: NaN for a role none of the first `keys` tokens has.
     void setShares(const ShareSums &sums, int64_t keys, HeadStats &stats) const;
 
