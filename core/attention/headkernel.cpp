@@ -3,6 +3,8 @@
 
 #include "attention/alibi.h"
 #include "attention/forwardsteps.h"
+#include "attention/headpass.h"
+#include "attention/keytiledhead.h"
 #include "linalg/bf16product.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
@@ -29,27 +31,6 @@ constexpr uint64_t kDropoutStream = 0xd40b0u;
 /// A block of rows of a row-major matrix: what each step of attendRows reads and writes.
 using RowBlock = Eigen::Block<RowMatrixMap, Eigen::Dynamic, Eigen::Dynamic, true>;
 
-/// What every block of every head reads; built once before the parallel loop.
-struct HeadPass
-{
-    const HeadInputs &in;
-    const ForwardDims &d;
-    float factor;
-    bool scaled, masked, dropout;
-    float keep;
-    CounterRandom random;
-    std::vector<double> alibiSlopes; ///< one per head with ALiBi, empty otherwise
-    const SoftmaxObserver &observe;  ///< AttentionRecord::observe, may be empty
-    /// The causal mask and the window of the config: which keys a block of queries can see at
-    /// all (padding hides more, through the mask tensor).
-    TileMask structure;
-    /// Record::Everything: the trace shows every raw score, masked ones too.
-    bool everyScore;
-
-    /// Whether the scores differ from the raw products (and so need their own storage).
-    bool shifted() const { return scaled || !alibiSlopes.empty(); }
-};
-
 /// Where one block of query rows goes, (rows, n_kv) each. A step that changes nothing shares
 /// the block of the step before it; below Record::Everything raw, scaled and masked scores
 /// share one scratch block, each step overwriting the last element by element.
@@ -70,13 +51,6 @@ int64_t rowBlock(const ForwardDims &d)
     const int64_t all = std::max<int64_t>(d.n, 1);
     // Fewer than 64 query rows are one block (std::clamp needs its low bound below the high).
     return std::clamp<int64_t>(rows, std::min<int64_t>(64, all), all);
-}
-
-/// The backend of one (m, k) x (k, n) per-head product: GemmDispatch's choice, and Eigen for the
-/// products too small for a BLAS call to pay.
-GemmBackend productBackend(int64_t m, int64_t n, int64_t k)
-{
-    return GemmDispatch::shared().backendFor(m, n, k);
 }
 
 /// W_O's output columns in blocks whose width depends on d_model alone (about 128 columns):
@@ -260,6 +234,11 @@ HeadTensors allocateHeadTensors(const ForwardDims &d, const HeadPass &p, Record 
 
 } // namespace
 
+GemmBackend productBackend(int64_t m, int64_t n, int64_t k)
+{
+    return GemmDispatch::shared().backendFor(m, n, k);
+}
+
 HeadRows HeadRows::interleaved(const Tensor &t, int64_t heads, int64_t groupSize)
 {
     return interleaved(t.data(), t.shape().size(1), t.shape().size(2), heads, groupSize);
@@ -377,6 +356,8 @@ HeadTensors attendAllHeads(const AttentionConfig &config, const AttentionWeights
         const int64_t b = bh / d.h, head = bh % d.h;
         if (keep.record == Record::Everything)
             attendHeadTraced(p, t, input, b, head, blockRows);
+        else if (keyTiledFits(p))
+            attendKeyTiled(p, t.context.matrix({b, head}), b, head);
         else
             attendHeadLean(p, t, keep, b, head, blockRows);
         if (intervene) // z_h changed here, before anything reads it: every level alike

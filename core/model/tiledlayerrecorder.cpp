@@ -7,7 +7,8 @@ namespace headlens {
 
 TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer)
     : m_run(run), m_layer(layer),
-      m_firstKept(std::max(run.reusedTokens, run.tiles.tokens() - TiledAttention::kEditableRows))
+      m_firstKept(std::max(run.reusedTokens, run.tiles.tokens() - TiledAttention::kEditableRows)),
+      m_shareMasks(run.roles.shareMasks(run.tiles.tokens()))
 {
     const TiledAttention &tiles = run.tiles;
     const int64_t n = tiles.tokens(), h = tiles.heads();
@@ -26,7 +27,10 @@ TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer)
                            start.shares,
                            {},
                            std::vector<TransformerRun::StatSums>(TiledAttention::kEditableRows),
-                           std::vector<AttentionPooling::Grids>(TiledAttention::kEditableRows)});
+                           std::vector<AttentionPooling::Grids>(TiledAttention::kEditableRows),
+                           {},
+                           {},
+                           {}});
         Head &added = m_heads.back();
         added.stats.keepRowProfiles(added.profiles, tiles.settings.sinkTokens,
                                     tiles.settings.farTokens);
@@ -40,39 +44,102 @@ SoftmaxObserver TiledLayerRecorder::observer()
 
 void TiledLayerRecorder::add(const SoftmaxBlock &block)
 {
-    TiledAttention &tiles = m_run.tiles;
+    // The rows before the last few a block of keys at a time; each of those whole, with the
+    // state before it kept.
     const int64_t rows = block.weights.rows();
+    const int64_t plain = std::clamp<int64_t>(m_firstKept - block.firstRow, 0, rows);
+    addColumns(block, 0, plain);
+    if (plain < rows) {
+        Head &head = m_heads[size_t(block.head)];
+        const Visible keys = visibleColumns(block);
+        if (head.keptWeights.rows() == 0) {
+            head.keptWeights.resize(rows - plain, block.keyEnd - block.keyBegin);
+            head.keptLogits.resize(rows - plain, block.keyEnd - block.keyBegin);
+        }
+        const int64_t at = keys.begin - block.keyBegin, width = keys.width;
+        head.keptWeights.middleCols(at, width) =
+            block.weights.block(plain, keys.column, rows - plain, width);
+        head.keptLogits.middleCols(at, width) =
+            block.logits.block(plain, keys.column, rows - plain, width);
+    }
+    if (!block.lastOfRows)
+        return;
+    TiledAttention &tiles = m_run.tiles;
     tiles.rowMax.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
         block.rowMax.transpose();
     tiles.logNormalizer.matrix({m_layer}).row(block.head).segment(block.firstRow, rows) =
         block.logNormalizer.transpose();
-    // The rows before the last few at once; each of those with the state before it kept.
-    Head &head = m_heads[size_t(block.head)];
-    const int64_t plain = std::clamp<int64_t>(m_firstKept - block.firstRow, 0, rows);
-    addRows(block, 0, plain);
-    for (int64_t r = plain; r < rows; ++r) {
-        const int64_t row = block.firstRow + r, back = tiles.tokens() - row;
-        head.sumsBefore[size_t(back - 1)] = {head.stats.sums(), head.shares};
-        head.binRowBefore[size_t(back - 1)] = head.pooling.binRow(row / tiles.binSize);
-        addRows(block, r, 1);
-    }
+    finishRows(block, 0, plain);
+    addKeptRows(block, plain);
 }
 
-void TiledLayerRecorder::addRows(const SoftmaxBlock &block, int64_t first, int64_t count)
+TiledLayerRecorder::Visible TiledLayerRecorder::visibleColumns(const SoftmaxBlock &block)
+{
+    const int64_t begin = std::max(block.firstKey, block.keyBegin);
+    const int64_t end = std::min(block.firstKey + block.weights.cols(), block.keyEnd);
+    if (end <= begin)
+        return {block.firstKey, 0, 0};
+    return {begin, begin - block.firstKey, end - begin};
+}
+
+void TiledLayerRecorder::addColumns(const SoftmaxBlock &block, int64_t first, int64_t count)
 {
     if (count == 0)
         return;
     Head &head = m_heads[size_t(block.head)];
-    const auto weights = block.weights.middleRows(first, count);
-    const auto logits = block.logits.middleRows(first, count);
     // Only the keys the block can see: half of a causal head's cells are not.
-    const int64_t visible = block.keyEnd - block.keyBegin;
-    head.pooling.addRows(weights.middleCols(block.keyBegin, visible),
-                         logits.middleCols(block.keyBegin, visible), block.firstRow + first,
-                         block.keyBegin);
-    head.stats.addSoftmaxRows(weights, logits, block.rowMax.segment(first, count),
-                              block.logNormalizer.segment(first, count), block.firstRow + first);
-    m_run.roles.addShareRows(weights, 0, count, weights.cols(), head.shares);
+    const Visible keys = visibleColumns(block);
+    const auto weights = block.weights.block(first, keys.column, count, keys.width);
+    const auto logits = block.logits.block(first, keys.column, count, keys.width);
+    const int64_t row = block.firstRow + first;
+    if (block.everyKeyVisible)
+        head.pooling.addVisibleRows(weights, row, keys.begin);
+    else
+        head.pooling.addRows(weights, logits, row, keys.begin);
+    head.stats.addSoftmaxColumns(weights, logits, block.rowMax.segment(first, count), row,
+                                 keys.begin);
+    if (m_shareMasks.size() == 0)
+        return;
+    if (head.rowShares.rows() == 0)
+        head.rowShares.setZero(count, 4);
+    head.rowShares.noalias() += weights * m_shareMasks.middleRows(keys.begin, keys.width);
+}
+
+void TiledLayerRecorder::finishRows(const SoftmaxBlock &block, int64_t first, int64_t count)
+{
+    if (count == 0)
+        return;
+    Head &head = m_heads[size_t(block.head)];
+    head.stats.finishSoftmaxRows(block.logNormalizer.segment(first, count), block.firstRow + first);
+    if (m_shareMasks.size() == 0)
+        return;
+    TokenRoles::addRowShares(head.rowShares, head.shares);
+    head.rowShares.resize(0, 4);
+}
+
+void TiledLayerRecorder::addKeptRows(const SoftmaxBlock &block, int64_t first)
+{
+    const int64_t rows = block.weights.rows();
+    if (first == rows)
+        return;
+    const TiledAttention &tiles = m_run.tiles;
+    Head &head = m_heads[size_t(block.head)];
+    for (int64_t r = first; r < rows; ++r) {
+        const int64_t row = block.firstRow + r, back = tiles.tokens() - row;
+        head.sumsBefore[size_t(back - 1)] = {head.stats.sums(), head.shares};
+        head.binRowBefore[size_t(back - 1)] = head.pooling.binRow(row / tiles.binSize);
+        const auto weights = head.keptWeights.middleRows(r - first, 1);
+        const auto logits = head.keptLogits.middleRows(r - first, 1);
+        head.pooling.addRows(weights, logits, row, block.keyBegin);
+        head.stats.addSoftmaxColumns(weights, logits, block.rowMax.segment(r, 1), row,
+                                     block.keyBegin);
+        head.stats.finishSoftmaxRows(block.logNormalizer.segment(r, 1), row);
+        if (m_shareMasks.size() > 0)
+            TokenRoles::addRowShares(
+                weights * m_shareMasks.middleRows(block.keyBegin, weights.cols()), head.shares);
+    }
+    head.keptWeights.resize(0, 0);
+    head.keptLogits.resize(0, 0);
 }
 
 void TiledLayerRecorder::finish()

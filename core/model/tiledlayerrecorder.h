@@ -42,15 +42,34 @@ private:
         /// the row's bin row.
         std::vector<TransformerRun::StatSums> sumsBefore;
         std::vector<AttentionPooling::Grids> binRowBefore;
+        /// The block's rows' sums against the share masks, until their last block of keys.
+        TokenRoles::ShareMasks rowShares;
+        /// The block's rows from m_firstKept on, whole (keyBegin..keyEnd): each is added alone
+        /// once complete, after the state before it is kept.
+        RowMatrix keptWeights, keptLogits;
+    };
+
+    /// The keys of a block its rows can see: the first, its column, how many.
+    struct Visible
+    {
+        int64_t begin, column, width;
     };
 
     void add(const SoftmaxBlock &block);
-    /// Rows `first` .. `first + count - 1` of `block` into its head.
-    void addRows(const SoftmaxBlock &block, int64_t first, int64_t count);
+    static Visible visibleColumns(const SoftmaxBlock &block);
+    /// Rows `first` .. `first + count - 1` of `block`, its keys `firstKey` on, into its head:
+    /// the grids at once, the sums kept until the rows' last block.
+    void addColumns(const SoftmaxBlock &block, int64_t first, int64_t count);
+    /// Those rows' sums, after their last block.
+    void finishRows(const SoftmaxBlock &block, int64_t first, int64_t count);
+    /// The whole rows `first` .. of `block` kept in Head::keptWeights, each after the state
+    /// before it is kept.
+    void addKeptRows(const SoftmaxBlock &block, int64_t first);
 
     TransformerRun &m_run;
     int m_layer;
-    int64_t m_firstKept;       ///< the first row whose state before it is kept
+    int64_t m_firstKept;                 ///< the first row whose state before it is kept
+    TokenRoles::ShareMasks m_shareMasks; ///< the text's, made once (32,768 x 4 at 32k)
     std::vector<Head> m_heads; ///< not moved once made: each head's sums point at its profiles
 };
 

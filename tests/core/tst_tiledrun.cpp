@@ -163,10 +163,14 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive_data()
         << QString::fromStdString(kLlamaData + "qwen3_qknorm") << 4 << 29;
     QTest::newRow("BERT both ways, bins of 4")
         << QString::fromStdString(HEADLENS_TEST_DATA "/bert/bert_mlm") << 8 << 29;
-    // Past about 362 tokens a head's rows go through the pass in several blocks (about 512 KiB
-    // of scores each), and a causal block shows the observer only the keys it can see.
-    QTest::newRow("Llama GQA, 400 tokens in two row blocks, bins of 16")
+    // Past 256 tokens a head's rows go through the pass in tiles of 256 queries by 256 keys
+    // (attendKeyTiled): each row in several blocks of keys, the observer shown only those a
+    // tile can see. The second row of tiles here has one wholly visible tile and one cut by
+    // the diagonal; under Mistral's window every tile is cut.
+    QTest::newRow("Llama GQA, 400 tokens in tiles, bins of 16")
         << QString::fromStdString(kLlamaData + "llama_gqa") << 25 << 400;
+    QTest::newRow("Mistral window, 400 tokens in tiles, bins of 16")
+        << QString::fromStdString(kLlamaData + "mistral_window") << 25 << 400;
 }
 
 /// The same text run with its matrices and as tiles: the same predictions and keys, every
@@ -199,8 +203,10 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
     QCOMPARE(tiled.logits.isEmpty(), whole.logits.isEmpty()); // BERT: no mask to fill here
     if (!whole.logits.isEmpty())
         HL_COMPARE_TENSORS_NEAR(tiled.logits, whole.logits, 1e-5, 1e-5);
-    HL_COMPARE_TENSORS_NEAR(tiled.keys, whole.keys, 1e-6, 1e-6);
-    HL_COMPARE_TENSORS_NEAR(tiled.values, whole.values, 1e-6, 1e-6);
+    // A tiled pass sums each head's P V over tiles of keys, in another order than the one
+    // product of a whole row: a later layer's keys differ by float32 rounding (1.8e-6 seen).
+    HL_COMPARE_TENSORS_NEAR(tiled.keys, whole.keys, 1e-5, 1e-5);
+    HL_COMPARE_TENSORS_NEAR(tiled.values, whole.values, 1e-5, 1e-5);
     QCOMPARE(tiled.topNext.size(), whole.topNext.size());
     for (size_t i = 0; i < whole.topNext.size(); ++i)
         QCOMPARE(tiled.topNext[i].tokenId, whole.topNext[i].tokenId);
@@ -219,13 +225,18 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
                 return;
             const ConstRowMatrixMap full = whole.weights(layer, head);
             const TileMask mask = TileMask::of(config);
+            // The first layer reads the same input in both runs. A later one reads what the
+            // layers before made, which differs by float32 rounding (a tiled pass sums P V over
+            // tiles of keys, in another order): its scores, and so its weights, move by a few
+            // parts in a million (5e-6 at 0.285 seen, 400 tokens).
+            const double pooledTolerance = layer == 0 ? 1e-6 : 1e-5;
             const QByteArray maxWhy =
                 gridMismatch(tiled.tiles.pooled(layer, head, HeadTiles::Pooling::Max),
-                             poolByHand(full, mask, size, false), 1e-6);
+                             poolByHand(full, mask, size, false), pooledTolerance);
             QVERIFY2(maxWhy.isEmpty(), (maxWhy + " of the max" + where).constData());
             const QByteArray meanWhy =
                 gridMismatch(tiled.tiles.pooled(layer, head, HeadTiles::Pooling::Mean),
-                             poolByHand(full, mask, size, true), 1e-6);
+                             poolByHand(full, mask, size, true), pooledTolerance);
             QVERIFY2(meanWhy.isEmpty(), (meanWhy + " of the mean" + where).constData());
             // The full matrix holds 0 where masked; a tile NaN.
             RowMatrix expected = full;
@@ -238,13 +249,13 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
             // near 1 moves by a few parts in a million between two float32 passes that sum in
             // other orders (the sanitizer build's SSE products against AVX-512's: 2.1e-6 at a
             // weight of 0.84, 400 tokens).
-            constexpr double kRecomputed = 3e-6;
+            const double recomputed = layer == 0 ? 3e-6 : 1e-5;
             const QByteArray regionWhy = gridMismatch(
-                tiled.tiles.head(layer, head).region(0, n, 0, n), expected, kRecomputed);
+                tiled.tiles.head(layer, head).region(0, n, 0, n), expected, recomputed);
             QVERIFY2(regionWhy.isEmpty(), (regionWhy + " of the region" + where).constData());
             const QByteArray cornerWhy =
                 gridMismatch(tiled.tiles.head(layer, head).region(n / 2, n, 1, n / 2 + 3),
-                             expected.block(n / 2, 1, n - n / 2, n / 2 + 2), kRecomputed);
+                             expected.block(n / 2, 1, n - n / 2, n / 2 + 2), recomputed);
             QVERIFY2(cornerWhy.isEmpty(), (cornerWhy + " of a corner" + where).constData());
         }
 }
