@@ -161,8 +161,7 @@ void TiledLayerRecorder::finish()
             before.row(0) = kept.max;
             before.row(1) = kept.mean;
             before.row(2) = kept.count;
-            m_run.statSumsBefore[i * size_t(TiledAttention::kEditableRows) + size_t(back - 1)] =
-                head.sumsBefore[size_t(back - 1)];
+            m_run.sumsBefore(i, back) = head.sumsBefore[size_t(back - 1)];
         }
         HeadStats &stats = m_run.headStats[i];
         stats = head.stats.result();

@@ -52,15 +52,13 @@ void copyLeadingRows(const Tensor &from, Tensor &to, int64_t rows)
 /// them `run` holds (TiledAttention::carryOver says which).
 void carrySumsBefore(const TransformerRun &previous, int64_t reused, TransformerRun &run)
 {
-    const int64_t before = int64_t(previous.tokenIds.size()), n = int64_t(run.tokenIds.size()),
-                  back = TiledAttention::kEditableRows;
+    const int64_t before = int64_t(previous.tokenIds.size()), n = int64_t(run.tokenIds.size());
     for (size_t i = 0; i < run.statSums.size(); ++i) {
-        const auto kept = [&](int64_t row) {
-            return previous.statSumsBefore[i * size_t(back) + size_t(before - row - 1)];
-        };
+        const auto kept = [&](int64_t row) { return previous.sumsBefore(i, before - row); };
         run.statSums[i] = reused < before ? kept(reused) : previous.statSums[i];
-        for (int64_t row = std::max(run.tiles.editableFrom, n - back); row < reused; ++row)
-            run.statSumsBefore[i * size_t(back) + size_t(n - row - 1)] = kept(row);
+        for (int64_t row = std::max(run.tiles.editableFrom, n - TiledAttention::kEditableRows);
+             row < reused; ++row)
+            run.sumsBefore(i, n - row) = kept(row);
     }
 }
 

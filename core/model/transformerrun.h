@@ -91,6 +91,15 @@ struct TransformerRun
     /// (layer * h + head) * T + t - 1 for the sums before row n - t (TiledAttention::pooledBefore;
     /// T = TiledAttention::kEditableRows).
     std::vector<StatSums> statSumsBefore;
+    /// statSumsBefore's sums of head `index` (layer * h + head) before row n - t, t >= 1.
+    StatSums &sumsBefore(size_t index, int64_t t)
+    {
+        return statSumsBefore[index * size_t(TiledAttention::kEditableRows) + size_t(t - 1)];
+    }
+    const StatSums &sumsBefore(size_t index, int64_t t) const
+    {
+        return statSumsBefore[index * size_t(TiledAttention::kEditableRows) + size_t(t - 1)];
+    }
     /// (L, n, d_model) what each layer's attention read (its norm of the residual stream), so
     /// that another layer can be traced without running the model again (traceLayer); empty
     /// for a tiled run, which traces no layer (2.75 GiB at 32,768 tokens of Qwen2.5-0.5B).
