@@ -86,31 +86,41 @@ void TiledLayerRecorder::addColumns(const SoftmaxBlock &block, int64_t first, in
 {
     if (count == 0)
         return;
-    Head &head = m_heads[size_t(block.head)];
     // Only the keys the block can see: half of a causal head's cells are not.
     const Visible keys = visibleColumns(block);
-    const auto weights = block.weights.block(first, keys.column, count, keys.width);
-    const auto logits = block.logits.block(first, keys.column, count, keys.width);
-    const int64_t row = block.firstRow + first;
-    if (block.everyKeyVisible)
-        head.pooling.addVisibleRows(weights, row, keys.begin);
-    else
-        head.pooling.addRows(weights, logits, row, keys.begin);
-    head.stats.addSoftmaxColumns(weights, logits, block.rowMax.segment(first, count), row,
-                                 keys.begin);
-    if (m_shareMasks.size() == 0)
-        return;
-    if (head.rowShares.rows() == 0)
-        head.rowShares.setZero(count, 4);
-    head.rowShares.noalias() += weights * m_shareMasks.middleRows(keys.begin, keys.width);
+    addCells(m_heads[size_t(block.head)],
+             block.weights.block(first, keys.column, count, keys.width),
+             block.logits.block(first, keys.column, count, keys.width),
+             block.rowMax.segment(first, count), block.firstRow + first, keys.begin,
+             block.everyKeyVisible);
 }
 
 void TiledLayerRecorder::finishRows(const SoftmaxBlock &block, int64_t first, int64_t count)
 {
-    if (count == 0)
+    if (count > 0)
+        finishCells(m_heads[size_t(block.head)], block.logNormalizer.segment(first, count),
+                    block.firstRow + first);
+}
+
+void TiledLayerRecorder::addCells(Head &head, const Eigen::Ref<const RowMatrix> &weights,
+                                  const Eigen::Ref<const RowMatrix> &logits, const Vector &rowMax,
+                                  int64_t row, int64_t key, bool everyKeyVisible)
+{
+    if (everyKeyVisible)
+        head.pooling.addVisibleRows(weights, row, key);
+    else
+        head.pooling.addRows(weights, logits, row, key);
+    head.stats.addSoftmaxColumns(weights, logits, rowMax, row, key);
+    if (m_shareMasks.size() == 0)
         return;
-    Head &head = m_heads[size_t(block.head)];
-    head.stats.finishSoftmaxRows(block.logNormalizer.segment(first, count), block.firstRow + first);
+    if (head.rowShares.rows() == 0)
+        head.rowShares.setZero(weights.rows(), 4);
+    head.rowShares.noalias() += weights * m_shareMasks.middleRows(key, weights.cols());
+}
+
+void TiledLayerRecorder::finishCells(Head &head, const Vector &logNormalizer, int64_t row)
+{
+    head.stats.finishSoftmaxRows(logNormalizer, row);
     if (m_shareMasks.size() == 0)
         return;
     TokenRoles::addRowShares(head.rowShares, head.shares);
@@ -128,15 +138,10 @@ void TiledLayerRecorder::addKeptRows(const SoftmaxBlock &block, int64_t first)
         const int64_t row = block.firstRow + r, back = tiles.tokens() - row;
         head.sumsBefore[size_t(back - 1)] = {head.stats.sums(), head.shares};
         head.binRowBefore[size_t(back - 1)] = head.pooling.binRow(row / tiles.binSize);
-        const auto weights = head.keptWeights.middleRows(r - first, 1);
-        const auto logits = head.keptLogits.middleRows(r - first, 1);
-        head.pooling.addRows(weights, logits, row, block.keyBegin);
-        head.stats.addSoftmaxColumns(weights, logits, block.rowMax.segment(r, 1), row,
-                                     block.keyBegin);
-        head.stats.finishSoftmaxRows(block.logNormalizer.segment(r, 1), row);
-        if (m_shareMasks.size() > 0)
-            TokenRoles::addRowShares(
-                weights * m_shareMasks.middleRows(block.keyBegin, weights.cols()), head.shares);
+        addCells(head, head.keptWeights.middleRows(r - first, 1),
+                 head.keptLogits.middleRows(r - first, 1), block.rowMax.segment(r, 1), row,
+                 block.keyBegin, false);
+        finishCells(head, block.logNormalizer.segment(r, 1), row);
     }
     head.keptWeights.resize(0, 0);
     head.keptLogits.resize(0, 0);

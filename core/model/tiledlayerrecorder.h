@@ -62,6 +62,14 @@ private:
     void addColumns(const SoftmaxBlock &block, int64_t first, int64_t count);
     /// Those rows' sums, after their last block.
     void finishRows(const SoftmaxBlock &block, int64_t first, int64_t count);
+    /// Cells of rows `row` .. and keys `key` .. into `head`: the grids at once, each row's
+    /// sums (statistics, role shares) kept until finishCells adds them. The one path of the
+    /// rows a block of keys at a time and of the last rows one whole row at a time.
+    void addCells(Head &head, const Eigen::Ref<const RowMatrix> &weights,
+                  const Eigen::Ref<const RowMatrix> &logits, const Vector &rowMax, int64_t row,
+                  int64_t key, bool everyKeyVisible);
+    /// The rows addCells summed, from `row`, with their normalisers.
+    void finishCells(Head &head, const Vector &logNormalizer, int64_t row);
     /// The whole rows `first` .. of `block` kept in Head::keptWeights, each after the state
     /// before it is kept.
     void addKeptRows(const SoftmaxBlock &block, int64_t first);
