@@ -291,37 +291,6 @@ void TransformerModel::finishRun(const RowMatrix &x, const TransformerRunOptions
         options.progress(1.0);
 }
 
-void TransformerModel::addBlock(int layer, RowMatrix &x, const AttentionStep &attend) const
-{
-    const LayerWeights &block = m_weights.layers[size_t(layer)];
-    const FamilyTable &family = *m_spec.family;
-    const bool pre = family.placement == NormPlacement::Pre;
-    auto norm = [&](const Eigen::Ref<const RowMatrix> &stream, const Vector &weight,
-                    const Vector &bias) {
-        return modelops::normalize(stream, weight, bias, family.norm, m_spec.normEpsilon);
-    };
-    // What the attention reads: the norm of the stream (pre-norm) or the stream itself.
-    x += pre ? attend(norm(x, block.norm1Weight, block.norm1Bias)) : attend(x);
-    // The rest acts on each token alone, so it goes a block of rows at a time: a long text's
-    // hidden activations at once (two 637 MB products per layer at 32,768 tokens of
-    // Qwen2.5-0.5B) were fresh pages in every layer, and first writes to them took 28 of an
-    // 8,192-token pass's 73 s on a VM. A block's, at most 16 MiB each, are below glibc's
-    // largest mmap threshold (32 MiB), so malloc hands the same pages back block after block.
-    const int64_t blockRows =
-        std::max<int64_t>(256, (int64_t(4) << 20) / std::max(m_spec.mlpWidth, 1));
-    for (int64_t first = 0; first < x.rows(); first += blockRows) {
-        auto rows = x.middleRows(first, std::min(blockRows, x.rows() - first));
-        if (pre) {
-            rows += modelops::mlp(norm(rows, block.norm2Weight, block.norm2Bias), block, family.mlp,
-                                  m_weights.layout);
-            continue;
-        }
-        rows = norm(rows, block.norm1Weight, block.norm1Bias);
-        rows += modelops::mlp(rows, block, family.mlp, m_weights.layout);
-        rows = norm(rows, block.norm2Weight, block.norm2Bias);
-    }
-}
-
 TokenRoles TransformerModel::rolesOf(const TransformerRun &run) const
 {
     const SpecialTokens &special = m_spec.family->special;
