@@ -7,6 +7,7 @@
 #include "attention/headinterventions.h"
 #include "attention/softmaxblock.h"
 #include "attention/trace.h"
+#include "util/cancelled.h"
 
 #include <functional>
 
@@ -57,11 +58,6 @@ struct TraceOptions
     const HeadInterventions *interventions = nullptr;
     /// The layer this pass is, for `interventions` (0 for the built-in layer).
     int layer = 0;
-};
-
-/// Thrown by computeTrace when TraceOptions::progress asked to stop.
-struct Cancelled
-{
 };
 
 /// MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W_O, head_i = softmax(Q_i K_i^T / sqrt(d_k))
