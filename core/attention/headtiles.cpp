@@ -5,11 +5,14 @@
 #include "attention/alibi.h"
 #include "linalg/gemmdispatch.h"
 #include "linalg/matrixproduct.h"
+#include "util/cancelled.h"
 #include "util/workteam.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace headlens {
 
@@ -116,12 +119,18 @@ RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) cons
 
 // Blocks of rows on every thread, each a whole number of row bins, so that no two threads add
 // to one bin; the weights with exact zeros where masked, as the forward pass gives them.
-AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize) const
+AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
+                                   const std::function<bool(double)> &progress) const
 {
     AttentionPooling pooling(region.rows(), region.cols(), binSize);
     const int64_t rowsPerTask = binSize * std::max<int64_t>(1, 64 / binSize);
     const int64_t tasks = (region.rows() + rowsPerTask - 1) / rowsPerTask;
+    std::mutex asking; // progress is called by one thread at a time
+    int64_t done = 0;
+    std::atomic<bool> abandoned{false};
     parallelFor(tasks, [&](int64_t task) {
+        if (abandoned.load(std::memory_order_relaxed))
+            return;
         const int64_t q0 = region.q0 + task * rowsPerTask;
         const int64_t q1 = std::min(region.q1, q0 + rowsPerTask);
         forKeyBlocks(
@@ -131,7 +140,14 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize) co
                 pooling.addRows(weightsOf(s, q0), s, q0 - region.q0, k0 - region.k0);
             },
             region.k0, region.k1);
+        if (progress) {
+            const std::lock_guard<std::mutex> lock(asking);
+            if (!progress(double(++done) / double(tasks)))
+                abandoned = true;
+        }
     });
+    if (abandoned)
+        throw Cancelled();
     return pooling;
 }
 

@@ -42,9 +42,13 @@ public:
     RowMatrix region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) const;
     /// `region` in bins of binSize x binSize cells from its corner (AttentionPooling's rule,
     /// the last bins cut at its edge): each bin's max and mean visible weight, NaN where it has
-    /// none. What a view draws of a region larger than its pixels.
+    /// none. What a view draws of a region larger than its pixels. `progress`, when set, is
+    /// called with the fraction done after each block of rows (from one thread at a time);
+    /// returning false abandons the rest, and then Cancelled is thrown: a whole 32,768-token
+    /// text takes seconds, and a view that moved on wants its cores back within milliseconds.
     /// Precondition: the region lies within the matrix, binSize >= 1.
-    AttentionPooling pooled(const TileRegion &region, int64_t binSize) const;
+    AttentionPooling pooled(const TileRegion &region, int64_t binSize,
+                            const std::function<bool(double)> &progress = {}) const;
     /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
     const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
     /// What each query's row does at long range (RowProfiles), a block of keys at a time:

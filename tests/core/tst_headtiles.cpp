@@ -9,8 +9,10 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <thread>
 
 using namespace headlens;
 
@@ -107,6 +109,7 @@ private slots:
     void regionsAndPoolsEqualTheFullMatrix_data();
     void regionsAndPoolsEqualTheFullMatrix();
     void tilesOfAComputedLayerEqualItsWeights();
+    void poolingTellsItsProgressAndStopsWhenAsked();
     void rowProfilesOfTheFullMatrix_data();
     void rowProfilesOfTheFullMatrix();
 };
@@ -164,6 +167,38 @@ void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix()
         compareCells(pooled.mean(), poolReference(whole.cast<double>(), region, bin, false), 1e-6,
                      4e-6, "mean-pooled");
     }
+}
+
+// A view that moved on stops a pooling of seconds: progress rises to 1 over a whole pooling
+// (which then equals one without progress, bit for bit), and the first false ends it with
+// Cancelled, no later block computed.
+void TestHeadTiles::poolingTellsItsProgressAndStopsWhenAsked()
+{
+    const int64_t n = 1100, d = 16;
+    const HeadTiles tiles(randomRows(n, d, 1), randomRows(n, d, 2), 0.25f, TileMask{true, 0, 0.0});
+    const TileRegion whole{0, n, 0, n};
+    std::vector<double> told;
+    const AttentionPooling followed = tiles.pooled(whole, 4, [&](double done) {
+        told.push_back(done);
+        return true;
+    });
+    QCOMPARE(told.size(), size_t(18)); // blocks of 64 rows: 1,100 / 64 rounded up
+    QVERIFY(std::is_sorted(told.begin(), told.end()));
+    QCOMPARE(told.front(), 1.0 / 18.0);
+    QCOMPARE(told.back(), 1.0);
+    const AttentionPooling plain = tiles.pooled(whole, 4);
+    QVERIFY(followed.max().cwiseEqual(plain.max()).count() +
+                (followed.max().array().isNaN() && plain.max().array().isNaN()).count() ==
+            plain.max().size());
+
+    int asked = 0;
+    QVERIFY_THROWS_EXCEPTION(Cancelled, tiles.pooled(whole, 4, [&](double) {
+        ++asked;
+        return false;
+    }));
+    // Each thread finishes the block it holds and asks once; none starts another (of 18).
+    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
+    QVERIFY2(asked >= 1 && asked <= threads, qPrintable(QString::number(asked)));
 }
 
 // The tiles of a layer HeadLens computes in full (RoPE, 8 heads over 2 K/V heads, a causal
