@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runner/pooledresult.h"
+#include "util/cancelled.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -41,6 +42,26 @@ public:
                         if (job != newest->load())
                             return std::nullopt;
                         return make();
+                    });
+    }
+
+    /// As start(make), for a job of seconds: `make` gets a progress callback (the core's
+    /// convention: called with the fraction done, returning false to stop) that returns false
+    /// once a newer job was started or this one dropped, and the Cancelled it then throws ends
+    /// the job without a result. A view zoomed on frees its cores within one step of `make`.
+    void startAbandonable(std::function<Result(const std::function<bool(double)> &)> make)
+    {
+        const uint64_t job = ++*m_newest;
+        startPooled(m_watcher,
+                    [make = std::move(make), job, newest = m_newest]() -> std::optional<Result> {
+                        const auto wanted = [&](double) { return job == newest->load(); };
+                        if (!wanted(0.0))
+                            return std::nullopt;
+                        try {
+                            return make(wanted);
+                        } catch (const Cancelled &) {
+                            return std::nullopt;
+                        }
                     });
     }
 
