@@ -113,6 +113,7 @@ private slots:
     void theColourScaleSpansTheLayersLargestWeight();
     void zoomingInComputesTheRegionAtFullResolution();
     void theWholeTextIsDrawnFromTheRunsGrid();
+    void aCoarseWholeTextIsComputedAgainInThePool();
     void hoverNamesTheCellAndItsExactWeight();
     void theWheelZoomsAboutThePointer();
     void theProfilesPlotEachQuerysShares();
@@ -143,6 +144,7 @@ void TestLongTextPage::theViewportZoomsAboutThePointer()
     const QRectF square(10, 20, 500, 500);
     QCOMPARE(view.span(), 1000.0);
     QCOMPARE(view.binSizeFor(500), int64_t(2)); // 2 tokens a pixel
+    QCOMPARE(view.binSizeFor(300), int64_t(4)); // 3.3 tokens a pixel: never more bins than pixels
     // The token under (260, 270), 500 tokens in along both axes, stays under it.
     const QPointF at = view.toTokens({260, 270}, square);
     QCOMPARE(at, QPointF(500, 500));
@@ -294,6 +296,61 @@ void TestLongTextPage::theWholeTextIsDrawnFromTheRunsGrid()
                      qPrintable(QString("bin (%1, %2)").arg(r).arg(c)));
         }
     view->setRegionBudget(TiledHeadView::kRegionCells);
+}
+
+// A text whose run's bins (64 tokens) are coarser than its pixels is computed again whole at
+// the pixels' resolution, in the view pool (280 x 280 cells: too many to make before the view
+// returns): the run's grid stands in and the legend says so, then every weight is drawn in its
+// own cell and colour, and the legend says that too.
+void TestLongTextPage::aCoarseWholeTextIsComputedAgainInThePool()
+{
+    // A RoPE model's weights do not depend on its context length: a copy reads more tokens.
+    const QTemporaryDir longer;
+    test::copyWithConfig(QString::fromStdString(kLongTextFolder), longer.path(),
+                         "max_position_embeddings", 280);
+    if (QTest::currentTestFailed())
+        return;
+    const TransformerModel model = TransformerModel::open(longer.path().toStdString());
+    const std::vector<int> ids = longTextIds(model, 280);
+    const std::shared_ptr<const ModelRun> tiled = tiledRunOf(model, ids);
+    QCOMPARE(tiled->tiles->binSize, int64_t(64));
+    const RowMatrix weights = model.run(ids, longTextOptions(false)).weights(0, 0);
+
+    LongTextPage page;
+    page.resize(1920, 1080);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setRun(tiled);
+    TiledHeadView *view = page.head();
+    // Two pixels or more a token: every weight, each cell's centre pixel its own.
+    QVERIFY2(view->square().width() >= 560.0, qPrintable(QString::number(view->square().width())));
+    QVERIFY(view->picture().empty()); // not before the event loop hears of it
+    QVERIFY2(page.legend()->text().contains("each cell the largest weight of 64 x 64 tokens"),
+             qPrintable(page.legend()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(!view->picture().empty(), 30000);
+    const TilePicture &picture = view->picture();
+    QCOMPARE(picture.binSize, int64_t(1));
+    QCOMPARE(picture.region, (TileRegion{0, 280, 0, 280}));
+    QVERIFY2(page.legend()->text().contains("Head 0 on the right: each cell one weight."),
+             qPrintable(page.legend()->text()));
+    const QImage drawn = view->grab().toImage();
+    const TileColors &colors = view->colors();
+    for (int64_t q = 0; q < 280; ++q)
+        for (int64_t k = 0; k < 280; ++k) {
+            const float got = picture.max(q, k);
+            if (k > q) {
+                QVERIFY(std::isnan(got));
+                continue;
+            }
+            if (std::abs(got - weights(q, k)) > 1e-6 + 1e-6 * weights(q, k))
+                QFAIL(qPrintable(
+                    QString("(%1, %2): %3 against %4").arg(q).arg(k).arg(got).arg(weights(q, k))));
+            if (q % 37 == 0 && k % 11 == 0) { // a sample of cells, each its own colour
+                const QPointF centre =
+                    view->viewport().toPixels({k + 0.5, q + 0.5}, view->square());
+                QCOMPARE(drawnPixelAt(drawn, centre), QColor::fromRgb(colors.of(got)));
+            }
+        }
 }
 
 void TestLongTextPage::hoverNamesTheCellAndItsExactWeight()

@@ -199,20 +199,28 @@ void LongTextPage::showLegend()
         return;
     const QLocale locale;
     const ColorRange range = m_head->colors().range();
-    m_legend->setText(
-        tr("The heads (captions: how far back each looks on average): each pixel the largest "
-           "weight of %1 x %1 tokens. Head %2 on the right: "
-           "each cell %3 of %4 x %4 tokens until you zoom in; then the region on screen is "
-           "computed at the screen's resolution, down to single weights. Colours from %5 to %6 "
-           "(%7).")
-            .arg(locale.toString(qlonglong(m_grid->thumbnailBinSize())))
-            .arg(m_pinned)
-            .arg(m_pooling == HeadTiles::Pooling::Max ? tr("the largest weight")
-                                                      : tr("the mean weight"))
-            .arg(locale.toString(qlonglong(m_run->tiles->binSize)))
-            .arg(locale.toString(range.lower, 'g', 3))
-            .arg(locale.toString(range.upper, 'g', 3))
-            .arg(ColorRange::legendTitle(m_style.colorScale)));
+    // The pinned head's cells as drawn now: the picture of the region on screen once it came,
+    // the run's grid while it is computed (or where the run's bins are as fine as the pixels).
+    const TilePicture &picture = m_head->picture();
+    const int64_t bin = picture.empty() ? m_run->tiles->binSize : picture.binSize;
+    // Only the numbers change as a picture comes: a legend of another length would wrap
+    // otherwise and lay the page out again (the profiles replotted) at every zoom.
+    const QString cells =
+        bin == 1 ? tr("each cell one weight")
+                 : tr("each cell %1 of %2 x %2 tokens; zoom in for finer cells, down to single "
+                      "weights")
+                       .arg(m_pooling == HeadTiles::Pooling::Max ? tr("the largest weight")
+                                                                 : tr("the mean weight"))
+                       .arg(locale.toString(qlonglong(bin)));
+    m_legend->setText(tr("The heads (captions: how far back each looks on average): each pixel "
+                         "the largest weight of %1 x %1 tokens. Head %2 on the right: %3. "
+                         "Colours from %4 to %5 (%6).")
+                          .arg(locale.toString(qlonglong(m_grid->thumbnailBinSize())))
+                          .arg(m_pinned)
+                          .arg(cells)
+                          .arg(locale.toString(range.lower, 'g', 3))
+                          .arg(locale.toString(range.upper, 'g', 3))
+                          .arg(ColorRange::legendTitle(m_style.colorScale)));
 }
 
 QString LongTextPage::regionFileName() const

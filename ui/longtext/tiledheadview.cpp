@@ -223,9 +223,14 @@ void TiledHeadView::refine()
         dropPicture();
         return;
     }
-    m_maker.start([tiles = m_tiles, layer = m_layer, head = m_head, region,
-                   bin] { return TilePicture::make(*tiles, layer, head, region, bin); },
-                  cells <= kInlineCells);
+    auto make = [tiles = m_tiles, layer = m_layer, head = m_head, region,
+                 bin](const std::function<bool(double)> &wanted) {
+        return TilePicture::make(*tiles, layer, head, region, bin, wanted);
+    };
+    if (cells <= kInlineCells)
+        m_maker.start([make] { return make({}); }, true);
+    else
+        m_maker.startAbandonable(make);
 }
 
 void TiledHeadView::drawCells(QPainter &painter, const QImage &image, double q0, double k0,

@@ -19,15 +19,17 @@ namespace headlens {
 /// run's pooled grid; zoomed in past its bins (the wheel about the pointer, +/-, a drag pans, a
 /// double-click or 0 shows the whole), the region on screen is computed again from the kept
 /// queries and keys (HeadTiles) in the view pool, pooled to the pixels or at full resolution,
-/// while the grid's coarser cells stand in. Hover names the query, the key and the exact
+/// while the grid's coarser cells (and the last picture) stand in: the whole text too, once
+/// the run's bins are coarser than its pixels. Hover names the query, the key and the exact
 /// weight, computed for that cell alone.
 class TiledHeadView : public QWidget
 {
     Q_OBJECT
 public:
-    /// A region is recomputed when it holds at most this many cells (4096 x 4096 tokens: about
-    /// 2 GFLOP and 16 M exponentials), or it is pooled to at most the pixels it has.
-    static constexpr int64_t kRegionCells = int64_t(4096) * 4096;
+    /// A region is recomputed at the pixels' resolution when it holds at most this many cells:
+    /// the whole of a 32,768-token text (137 GFLOP and a billion exponentials, seconds in the
+    /// view pool, abandoned as soon as the view moves on), so that every zoom ends sharp.
+    static constexpr int64_t kRegionCells = int64_t(32768) * 32768;
 
     explicit TiledHeadView(QWidget *parent = nullptr);
 

@@ -6,6 +6,7 @@
 #include "tensor/tensor.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace headlens {
 
@@ -19,9 +20,10 @@ struct TilePicture
     int64_t binSize = 0;
     RowMatrix max, mean;
 
-    /// Precondition: `region` lies within the head's matrix, binSize >= 1.
+    /// Precondition: `region` lies within the head's matrix, binSize >= 1. Throws Cancelled
+    /// when `progress` (HeadTiles::pooled's) returns false.
     static TilePicture make(const HeadTiles &tiles, int layer, int head, const TileRegion &region,
-                            int64_t binSize);
+                            int64_t binSize, const std::function<bool(double)> &progress = {});
 
     bool empty() const { return binSize == 0; }
     const RowMatrix &values(HeadTiles::Pooling pooling) const

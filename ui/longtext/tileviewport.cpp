@@ -78,11 +78,10 @@ QPointF TileViewport::toTokens(QPointF pixel, const QRectF &square) const
 
 int64_t TileViewport::binSizeFor(double pixels) const
 {
+    // At least a pixel a bin: a picture with more bins than pixels would be drawn scaled down,
+    // one bin of several kept per pixel, and a strong weight in another lost.
     const double tokensPerPixel = m_span / std::max(pixels, 1.0);
-    int64_t size = 1;
-    while (double(size * 2) <= tokensPerPixel)
-        size *= 2;
-    return size;
+    return std::max<int64_t>(1, int64_t(std::ceil(tokensPerPixel - 1e-9)));
 }
 
 } // namespace headlens

@@ -46,8 +46,9 @@ public:
     QPointF toPixels(QPointF tokens, const QRectF &square) const;
     /// The token point (key, query) at `pixel` of `square`.
     QPointF toTokens(QPointF pixel, const QRectF &square) const;
-    /// The bin side to compute at for `pixels` across the square: the largest power of two of
-    /// tokens that is at most one pixel wide (1 when a token is wider than a pixel).
+    /// The bin side to compute at for `pixels` across the square: the fewest whole tokens that
+    /// are at least a pixel wide (1 when a token is wider than a pixel), so that every bin is
+    /// drawn and a pixel shows its own tokens' largest weight.
     int64_t binSizeFor(double pixels) const;
 
 private:

@@ -134,8 +134,8 @@ void ScreenshotTaker::poll()
         if (zoom.size() == 3)
             m_window->longTextPage()->head()->showRegion(zoom[0].toDouble(), zoom[1].toDouble(),
                                                          zoom[2].toDouble());
-        // A region of thousands of tokens is computed in the view pool: time to arrive.
-        QTimer::singleShot(1500, this, &ScreenshotTaker::take);
+        // Let the page lay out; take() then waits for the region's picture (ViewWorkPool).
+        QTimer::singleShot(150, this, &ScreenshotTaker::take);
         return;
     }
     if (m_view.startsWith("pipeline")) {
