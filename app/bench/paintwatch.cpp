@@ -22,6 +22,8 @@ bool PaintWatch::eventFilter(QObject *watched, QEvent *event)
 {
     if (m_painting) {
         m_lastEndMs = m_clockMs();
+        if (m_firstEndMs == 0.0)
+            m_firstEndMs = m_lastEndMs;
         m_painting = false;
     }
     if (event->type() == QEvent::Paint && watched->isWidgetType()) {

@@ -22,6 +22,9 @@ public:
     int paints() const { return m_paints; }
     /// When the last paint ended (or began, if it has not yet); 0 before the first.
     double lastPaintEndMs() const { return m_lastEndMs; }
+    /// When the first paint ended (what a change shows at once, before work in the background
+    /// refines it); 0 until one has.
+    double firstPaintEndMs() const { return m_firstEndMs; }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -32,6 +35,7 @@ private:
     int m_paints = 0;
     bool m_painting = false;
     double m_lastEndMs = 0.0;
+    double m_firstEndMs = 0.0;
 };
 
 } // namespace headlens
