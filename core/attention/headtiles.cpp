@@ -118,9 +118,11 @@ RowMatrix HeadTiles::region(int64_t q0, int64_t q1, int64_t k0, int64_t k1) cons
 }
 
 // Blocks of rows on every thread, each a whole number of row bins, so that no two threads add
-// to one bin; the weights with exact zeros where masked, as the forward pass gives them.
-AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
-                                   const std::function<bool(double)> &progress) const
+// to one bin; `progress` asked after each block, and the blocks not begun skipped once it
+// said no.
+AttentionPooling HeadTiles::poolRows(const TileRegion &region, int64_t binSize,
+                                     const std::function<bool(double)> &progress,
+                                     const RowBlock &addRows) const
 {
     AttentionPooling pooling(region.rows(), region.cols(), binSize);
     const int64_t rowsPerTask = binSize * std::max<int64_t>(1, 64 / binSize);
@@ -132,14 +134,7 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
         if (abandoned.load(std::memory_order_relaxed))
             return;
         const int64_t q0 = region.q0 + task * rowsPerTask;
-        const int64_t q1 = std::min(region.q1, q0 + rowsPerTask);
-        forKeyBlocks(
-            q0, q1,
-            [&](int64_t k0, int64_t k1) {
-                const RowMatrix s = scores(q0, q1, k0, k1);
-                pooling.addRows(weightsOf(s, q0), s, q0 - region.q0, k0 - region.k0);
-            },
-            region.k0, region.k1);
+        addRows(pooling, q0, std::min(region.q1, q0 + rowsPerTask));
         if (progress) {
             const std::lock_guard<std::mutex> lock(asking);
             if (!progress(double(++done) / double(tasks)))
@@ -149,6 +144,60 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
     if (abandoned)
         throw Cancelled();
     return pooling;
+}
+
+// The weights with exact zeros where masked, as the forward pass gives them.
+AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
+                                   const std::function<bool(double)> &progress) const
+{
+    return poolRows(
+        region, binSize, progress, [&](AttentionPooling &pooling, int64_t q0, int64_t q1) {
+            forKeyBlocks(
+                q0, q1,
+                [&](int64_t k0, int64_t k1) {
+                    const RowMatrix s = scores(q0, q1, k0, k1);
+                    pooling.addRows(weightsOf(s, q0), s, q0 - region.q0, k0 - region.k0);
+                },
+                region.k0, region.k1);
+        });
+}
+
+// A block of queries against the keys its distances reach, as a square block; each row's
+// keys then read backwards into the band's columns (the key `distance` back from the query),
+// hidden where a distance reaches no key, so that AttentionPooling pools the band as it pools
+// the square.
+AttentionPooling HeadTiles::pooledBand(const TileRegion &band, int64_t binSize,
+                                       const std::function<bool(double)> &progress) const
+{
+    return poolRows(band, binSize, progress,
+                    [&](AttentionPooling &pooling, int64_t q0, int64_t q1) {
+                        for (int64_t d0 = band.k0; d0 < band.k1; d0 += kKeyBlock) {
+                            const int64_t d1 = std::min(band.k1, d0 + kKeyBlock);
+                            const int64_t kLow = std::max<int64_t>(0, q0 - d1 + 1);
+                            const int64_t kHigh = std::min(keys(), q1 - d0);
+                            if (kLow >= kHigh)
+                                continue; // every distance of the block reaches outside the text
+                            const RowMatrix s = scores(q0, q1, kLow, kHigh);
+                            const RowMatrix w = weightsOf(s, q0);
+                            RowMatrix bandScores = RowMatrix::Constant(q1 - q0, d1 - d0, kHidden);
+                            RowMatrix bandWeights = RowMatrix::Zero(q1 - q0, d1 - d0);
+                            for (int64_t i = 0; i < q1 - q0; ++i) {
+                                // Distances [first, last] reach keys [q - last, q - first] within
+                                // [kLow, kHigh).
+                                const int64_t q = q0 + i;
+                                const int64_t first = std::max(d0, q - kHigh + 1),
+                                              last = std::min(d1 - 1, q - kLow);
+                                if (first > last)
+                                    continue;
+                                const int64_t length = last - first + 1, fromKey = q - last - kLow;
+                                bandScores.row(i).segment(first - d0, length) =
+                                    s.row(i).segment(fromKey, length).reverse();
+                                bandWeights.row(i).segment(first - d0, length) =
+                                    w.row(i).segment(fromKey, length).reverse();
+                            }
+                            pooling.addRows(bandWeights, bandScores, q0 - band.q0, d0 - band.k0);
+                        }
+                    });
 }
 
 // Per block of queries (on every thread), each block of keys' weights folded into the four

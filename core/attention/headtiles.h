@@ -49,6 +49,14 @@ public:
     /// Precondition: the region lies within the matrix, binSize >= 1.
     AttentionPooling pooled(const TileRegion &region, int64_t binSize,
                             const std::function<bool(double)> &progress = {}) const;
+    /// The same as a band: rows the queries [band.q0, band.q1), columns the distances
+    /// [band.k0, band.k1) back from each query (the key query - distance; negative distances
+    /// look ahead), in bins of binSize x binSize from the band's corner. Cells whose key falls
+    /// outside the text or is masked are not counted (NaN where a bin has none). A local head
+    /// is a stripe along the first columns, a sink the diagonal (distance = query), whatever
+    /// the zoom. Precondition: binSize >= 1.
+    AttentionPooling pooledBand(const TileRegion &band, int64_t binSize,
+                                const std::function<bool(double)> &progress = {}) const;
     /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
     const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
     /// What each query's row does at long range (RowProfiles), a block of keys at a time:
@@ -56,6 +64,13 @@ public:
     RowProfiles rowProfiles(int64_t sinkTokens, int64_t far) const;
 
 private:
+    /// Adds queries [q0, q1) of a region to its pooling.
+    using RowBlock = std::function<void(AttentionPooling &pooling, int64_t q0, int64_t q1)>;
+    /// A pooling of `region` in bins of binSize, its queries a block at a time through
+    /// `addRows` (on every thread); Cancelled once `progress` says no.
+    AttentionPooling poolRows(const TileRegion &region, int64_t binSize,
+                              const std::function<bool(double)> &progress,
+                              const RowBlock &addRows) const;
     /// body(k0, k1) for each block of at most kKeyBlock keys of [kFirst, kLast) that queries
     /// [q0, q1) can see.
     void forKeyBlocks(int64_t q0, int64_t q1, const std::function<void(int64_t, int64_t)> &body,

@@ -110,6 +110,8 @@ private slots:
     void regionsAndPoolsEqualTheFullMatrix();
     void tilesOfAComputedLayerEqualItsWeights();
     void poolingTellsItsProgressAndStopsWhenAsked();
+    void bandsEqualTheFullMatrixReadByDistance_data() { regionsAndPoolsEqualTheFullMatrix_data(); }
+    void bandsEqualTheFullMatrixReadByDistance();
     void rowProfilesOfTheFullMatrix_data();
     void rowProfilesOfTheFullMatrix();
 };
@@ -166,6 +168,46 @@ void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix()
                      4e-6, "max-pooled");
         compareCells(pooled.mean(), poolReference(whole.cast<double>(), region, bin, false), 1e-6,
                      4e-6, "mean-pooled");
+    }
+}
+
+// The band: row q, column d is the full matrix's (q, q - d), NaN where that key is outside the
+// text or hidden. Whole bands (distances back and, both ways, ahead) and a region of one, at
+// full resolution and pooled, against the float64 definition read that way.
+void TestHeadTiles::bandsEqualTheFullMatrixReadByDistance()
+{
+    QFETCH(bool, causal);
+    QFETCH(int, window);
+    QFETCH(double, slope);
+    QFETCH(int, keys);
+    const int64_t n = 1100, d = 16;
+    const RowMatrix q = randomRows(n, d, 1), k = randomRows(keys, d, 2);
+    const double scale = 1.0 / std::sqrt(double(d));
+    const HeadTiles tiles(q, k, float(scale), TileMask{causal, window, slope});
+    const Eigen::MatrixXd full = reference(q, k, scale, causal, window, slope);
+    auto byDistance = [&](const TileRegion &band) {
+        Eigen::MatrixXd cells(band.rows(), band.cols());
+        for (int64_t i = 0; i < band.rows(); ++i)
+            for (int64_t j = 0; j < band.cols(); ++j) {
+                const int64_t query = band.q0 + i, key = query - (band.k0 + j);
+                cells(i, j) = key >= 0 && key < keys ? full(query, key) : NAN;
+            }
+        return cells;
+    };
+    const int64_t back = causal ? 0 : -(keys - 1); // both ways: the keys ahead too
+    for (const auto &[band, bin] :
+         std::vector<std::pair<TileRegion, int64_t>>{{{0, n, back, n}, 1},
+                                                     {{0, n, back, n}, 8},
+                                                     {{0, n, back, n}, 160},
+                                                     {{500, 530, 3, 700}, 7},
+                                                     {{1000, 1100, 0, 64}, 4}}) {
+        const Eigen::MatrixXd cells = byDistance(band);
+        const TileRegion all{0, band.rows(), 0, band.cols()};
+        const AttentionPooling pooled = tiles.pooledBand(band, bin);
+        compareCells(pooled.max(), poolReference(cells, all, bin, true), 1e-6, 4e-6,
+                     "band, max-pooled");
+        compareCells(pooled.mean(), poolReference(cells, all, bin, false), 1e-6, 4e-6,
+                     "band, mean-pooled");
     }
 }
 
