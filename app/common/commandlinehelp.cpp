@@ -171,6 +171,8 @@ Output:
   --view longtext[:Q,K,S]   with --model and a text too long for its matrices: the Long text
                             tab (zoomed to S x S tokens from query Q and key K); waits as
                             long as the run takes
+  --view longband[:Q,D,S]   the same with the pinned head as a band (each row a query, each
+                            column a distance back), zoomed from query Q and distance D
   --theme light|dark        the window's theme (View > Dark); --screenshot is light without it
   --presentation            start in presentation mode (View > Presentation mode, F5)
   --score PATTERN           the Heads view's "Score heads against": previous-token,

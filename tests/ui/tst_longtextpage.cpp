@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QLocale>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -114,6 +115,7 @@ private slots:
     void zoomingInComputesTheRegionAtFullResolution();
     void theWholeTextIsDrawnFromTheRunsGrid();
     void aCoarseWholeTextIsComputedAgainInThePool();
+    void theBandShowsEachQuerysWeightsByDistance();
     void hoverNamesTheCellAndItsExactWeight();
     void theWheelZoomsAboutThePointer();
     void theProfilesPlotEachQuerysShares();
@@ -241,7 +243,7 @@ void TestLongTextPage::zoomingInComputesTheRegionAtFullResolution()
     QCOMPARE(picture.binSize, int64_t(1));
     QCOMPARE(picture.head, 3);
     // This region, or the whole text when the square has a pixel or more a token.
-    QVERIFY(picture.holds(1, 3, {40, 56, 8, 24}, 1));
+    QVERIFY(picture.holds(1, 3, false, {40, 56, 8, 24}, 1));
     const int64_t q0 = picture.region.q0, k0 = picture.region.k0;
     const RowMatrix weights = m_runs.whole.weights(1, 3);
     const QImage drawn = view->grab().toImage();
@@ -351,6 +353,57 @@ void TestLongTextPage::aCoarseWholeTextIsComputedAgainInThePool()
                 QCOMPARE(drawnPixelAt(drawn, centre), QColor::fromRgb(colors.of(got)));
             }
         }
+}
+
+// As a band, row q column d is the weight of the key d tokens before q: the full matrix's
+// (q, q - d), NaN where that key would be before the text, each in its own cell and colour;
+// hover names the key and the distance, or says no key is that far back.
+void TestLongTextPage::theBandShowsEachQuerysWeightsByDistance()
+{
+    m_page->setLayer(1);
+    m_page->pinHead(2);
+    m_page->setBand(true);
+    TiledHeadView *view = m_page->head();
+    QVERIFY(view->band());
+    view->showRegion(0.0, 0.0, 60.0);
+    const TilePicture &picture = view->picture(); // 3,600 cells: computed before returning
+    QVERIFY(picture.band);
+    QCOMPARE(picture.binSize, int64_t(1));
+    QCOMPARE(picture.region, (TileRegion{0, 60, 0, 60}));
+    QVERIFY2(m_page->legend()->text().contains("Head 2 on the right as a band"),
+             qPrintable(m_page->legend()->text()));
+    QVERIFY(!m_page->findChild<QPushButton *>()->isEnabled()); // no square region to save
+    const RowMatrix weights = m_runs.whole.weights(1, 2);
+    const QImage drawn = view->grab().toImage();
+    for (int64_t q = 0; q < 60; ++q)
+        for (int64_t d = 0; d < 60; ++d) {
+            const float got = picture.max(q, d);
+            QCOMPARE(std::isnan(got), d > q);
+            if (d > q)
+                continue;
+            QVERIFY2(std::abs(got - weights(q, q - d)) <= 1e-6 + 1e-6 * weights(q, q - d),
+                     qPrintable(QString("(%1, %2 back): %3 against %4")
+                                    .arg(q)
+                                    .arg(d)
+                                    .arg(got)
+                                    .arg(weights(q, q - d))));
+            const QPointF centre = view->viewport().toPixels({d + 0.5, q + 0.5}, view->square());
+            QCOMPARE(drawnPixelAt(drawn, centre), QColor::fromRgb(view->colors().of(got)));
+        }
+    const auto &tokens = m_runs.tiled->tokens;
+    const QString hover =
+        view->hoverTextAt(view->viewport().toPixels({28.5, 45.5}, view->square()));
+    QVERIFY2(hover.contains("query 45 \u201c" + QString::fromStdString(tokens[45])) &&
+                 hover.contains("key 17 \u201c" + QString::fromStdString(tokens[17])) &&
+                 hover.contains("(28 back)") &&
+                 hover.endsWith(QLocale().toString(double(view->exactWeight(45, 17)), 'g', 5)),
+             qPrintable(hover));
+    const QString before =
+        view->hoverTextAt(view->viewport().toPixels({30.5, 10.5}, view->square()));
+    QVERIFY2(before.endsWith("has no key 30 tokens back"), qPrintable(before));
+    m_page->setBand(false);
+    QVERIFY(!view->band());
+    QVERIFY(m_page->findChild<QPushButton *>()->isEnabled());
 }
 
 void TestLongTextPage::hoverNamesTheCellAndItsExactWeight()

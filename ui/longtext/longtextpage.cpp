@@ -27,8 +27,9 @@ namespace headlens {
 
 LongTextPage::LongTextPage(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_layerBox(new QSpinBox(this)),
-      m_poolingBox(new QComboBox(this)), m_save(new QPushButton(tr("Save region…"), this)),
-      m_legend(new QLabel(this)), m_grid(new TiledHeadsGrid(this)), m_head(new TiledHeadView(this)),
+      m_poolingBox(new QComboBox(this)), m_shapeBox(new QComboBox(this)),
+      m_save(new QPushButton(tr("Save region…"), this)), m_legend(new QLabel(this)),
+      m_grid(new TiledHeadsGrid(this)), m_head(new TiledHeadView(this)),
       m_profiles(new RowProfilePlot(this))
 {
     m_summary->setWordWrap(true);
@@ -40,12 +41,23 @@ LongTextPage::LongTextPage(QWidget *parent)
     m_poolingBox->setToolTip(tr("What a cell shows of the tokens it covers, zoomed out: their "
                                 "largest weight (max-pooled) or their mean (mean-pooled)"));
 
+    m_shapeBox->setFocusPolicy(Qt::StrongFocus);
+    m_shapeBox->addItem(tr("square: query by key"));
+    m_shapeBox->addItem(tr("band: query by distance back"));
+    m_shapeBox->setToolTip(tr("The pinned head as its square, or as a band: each row a query, "
+                              "each column how many tokens back it looks. A local head is a "
+                              "stripe at the left, a sink the diagonal, a sliding window's edge a "
+                              "straight line, at any length of text"));
+
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Layer"), this));
     controls->addWidget(m_layerBox);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Cells show"), this));
     controls->addWidget(m_poolingBox);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Head as"), this));
+    controls->addWidget(m_shapeBox);
     controls->addStretch(1);
     // Beside the legend, which wraps: a row of its own would widen the window's least width.
     auto *legendRow = new QHBoxLayout;
@@ -76,6 +88,8 @@ LongTextPage::LongTextPage(QWidget *parent)
     connect(m_poolingBox, &QComboBox::currentIndexChanged, this, [this](int index) {
         setPooling(index == 0 ? HeadTiles::Pooling::Max : HeadTiles::Pooling::Mean);
     });
+    connect(m_shapeBox, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setBand(index == 1); });
     connect(m_grid, &TiledHeadsGrid::headClicked, this, &LongTextPage::pinHead);
     connect(m_save, &QPushButton::clicked, this, &LongTextPage::chooseAndSaveRegion);
     connect(m_grid, &TiledHeadsGrid::hoverTextChanged, this, &LongTextPage::hoverTextChanged);
@@ -131,7 +145,22 @@ void LongTextPage::setRun(std::shared_ptr<const ModelRun> run)
     m_layerBox->blockSignals(false);
     m_layer = 0;
     m_pinned = 0;
+    m_shapeBox->setEnabled(m_run->causal);
+    if (!m_run->causal)
+        setBand(false);
     showLayer();
+}
+
+void LongTextPage::setBand(bool band)
+{
+    band = band && (!m_run || m_run->causal);
+    m_shapeBox->blockSignals(true);
+    m_shapeBox->setCurrentIndex(band ? 1 : 0);
+    m_shapeBox->blockSignals(false);
+    // A region's exact weights are saved from the square, whose region the file name says.
+    m_save->setEnabled(!band);
+    m_head->setBand(band);
+    showLegend();
 }
 
 void LongTextPage::setLayer(int layer)
@@ -212,12 +241,17 @@ void LongTextPage::showLegend()
                        .arg(m_pooling == HeadTiles::Pooling::Max ? tr("the largest weight")
                                                                  : tr("the mean weight"))
                        .arg(locale.toString(qlonglong(bin)));
+    const QString pinned =
+        m_head->band()
+            ? tr("Head %1 on the right as a band, each row a query and each column how far back "
+                 "it looks (0 at the left): %2.")
+                  .arg(m_pinned)
+                  .arg(cells)
+            : tr("Head %1 on the right: %2.").arg(m_pinned).arg(cells);
     m_legend->setText(tr("The heads (captions: how far back each looks on average): each pixel "
-                         "the largest weight of %1 x %1 tokens. Head %2 on the right: %3. "
-                         "Colours from %4 to %5 (%6).")
+                         "the largest weight of %1 x %1 tokens. %2 Colours from %3 to %4 (%5).")
                           .arg(locale.toString(qlonglong(m_grid->thumbnailBinSize())))
-                          .arg(m_pinned)
-                          .arg(cells)
+                          .arg(pinned)
                           .arg(locale.toString(range.lower, 'g', 3))
                           .arg(locale.toString(range.upper, 'g', 3))
                           .arg(ColorRange::legendTitle(m_style.colorScale)));

@@ -38,6 +38,9 @@ public:
     void setLayer(int layer);
     void pinHead(int head);
     void setPooling(HeadTiles::Pooling pooling);
+    /// The pinned head as a band (query by distance back) or as the square; a band only for a
+    /// causal model's run, whose queries look back alone.
+    void setBand(bool band);
     void setPlotStyle(const PlotStyle &style);
     /// The most tokens a side of the region on screen may span for saveRegion: 2,048 x 2,048
     /// float32 weights are 16 MiB, not the whole (n, n) of a long text.
@@ -82,6 +85,7 @@ private:
     QLabel *m_summary;
     QSpinBox *m_layerBox;
     QComboBox *m_poolingBox;
+    QComboBox *m_shapeBox; ///< the pinned head as a square or as a band
     QPushButton *m_save;
     QLabel *m_legend;
     TiledHeadsGrid *m_grid;

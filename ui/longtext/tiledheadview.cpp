@@ -47,7 +47,7 @@ QString tokenLabel(const ModelRun &run, int64_t index)
 
 TiledHeadView::TiledHeadView(QWidget *parent)
     : QWidget(parent), m_maker(this, [this](const TilePicture &picture) {
-          if (picture.layer != m_layer || picture.head != m_head)
+          if (picture.layer != m_layer || picture.head != m_head || picture.band != m_band)
               return;
           m_picture = picture;
           recolor();
@@ -120,6 +120,16 @@ void TiledHeadView::setRegionBudget(int64_t cells)
     viewChanged();
 }
 
+void TiledHeadView::setBand(bool band)
+{
+    if (band == m_band)
+        return;
+    m_band = band;
+    dropPicture();
+    recolor();
+    viewChanged();
+}
+
 void TiledHeadView::showRegion(double q0, double k0, double span)
 {
     m_viewport.show(q0, k0, span);
@@ -143,8 +153,9 @@ void TiledHeadView::recolor()
         if (std::isfinite(largest))
             m_shownColors = TileColors(m_style, {0.0, ColorRange::readableTop(largest)});
     }
-    if (m_run && m_run->tiled())
-        m_wholeImage = m_shownColors.imageOf(m_run->tiles->pooled(m_layer, m_head, m_pooling));
+    m_wholeImage = m_run && m_run->tiled() && !m_band
+                       ? m_shownColors.imageOf(m_run->tiles->pooled(m_layer, m_head, m_pooling))
+                       : QImage();
     m_pictureImage =
         m_picture.empty() ? QImage() : m_shownColors.imageOf(m_picture.values(m_pooling));
     emit colorsChanged();
@@ -184,15 +195,23 @@ QString TiledHeadView::hoverTextAt(QPointF pixel) const
     const auto cell = cellAt(pixel);
     if (!cell)
         return {};
-    const auto [query, key] = *cell;
+    const auto [query, column] = *cell;
+    const int64_t key = keyAt(query, column);
+    if (key < 0)
+        return tr("Layer %1, head %2: query %3 has no key %4 tokens back")
+            .arg(m_layer)
+            .arg(m_head)
+            .arg(tokenLabel(*m_run, query), QLocale().toString(qlonglong(column)));
     const float weight = exactWeight(query, key);
     const QString what = std::isnan(weight)
                              ? tr("masked (this query does not see that key)")
                              : tr("weight %1").arg(QLocale().toString(double(weight), 'g', 5));
-    return tr("Layer %1, head %2: query %3 \u2192 key %4: %5")
+    const QString back =
+        m_band ? tr(" (%1 back)").arg(QLocale().toString(qlonglong(column))) : QString();
+    return tr("Layer %1, head %2: query %3 \u2192 key %4%5: %6")
         .arg(m_layer)
         .arg(m_head)
-        .arg(tokenLabel(*m_run, query), tokenLabel(*m_run, key), what);
+        .arg(tokenLabel(*m_run, query), tokenLabel(*m_run, key), back, what);
 }
 
 void TiledHeadView::viewChanged()
@@ -207,7 +226,7 @@ void TiledHeadView::refine()
         return;
     const int64_t n = m_viewport.tokens();
     const int64_t bin = m_viewport.binSizeFor(square().width() * devicePixelRatioF());
-    if (bin >= m_run->tiles->binSize) { // the run's own grid is as fine as the pixels
+    if (!m_band && bin >= m_run->tiles->binSize) { // the run's grid is as fine as the pixels
         dropPicture();
         return;
     }
@@ -216,16 +235,16 @@ void TiledHeadView::refine()
     auto down = [bin](int64_t t) { return t / bin * bin; };
     auto up = [bin, n](int64_t t) { return std::min(n, (t + bin - 1) / bin * bin); };
     const TileRegion region{down(seen.q0), up(seen.q1), down(seen.k0), up(seen.k1)};
-    if (m_picture.holds(m_layer, m_head, region, bin))
+    if (m_picture.holds(m_layer, m_head, m_band, region, bin))
         return;
     const int64_t cells = region.rows() * region.cols();
     if (cells > m_regionBudget) { // too many to recompute: the run's grid stands in
         dropPicture();
         return;
     }
-    auto make = [tiles = m_tiles, layer = m_layer, head = m_head, region,
+    auto make = [tiles = m_tiles, layer = m_layer, head = m_head, band = m_band, region,
                  bin](const std::function<bool(double)> &wanted) {
-        return TilePicture::make(*tiles, layer, head, region, bin, wanted);
+        return TilePicture::make(*tiles, layer, head, band, region, bin, wanted);
     };
     if (cells <= kInlineCells)
         m_maker.start([make] { return make({}); }, true);
@@ -264,6 +283,11 @@ void TiledHeadView::drawAxes(QPainter &painter) const
     const double step = tickStep(m_viewport.span(), std::max(2, int(sq.width() / 90.0)));
     const QFontMetricsF metrics(painter.font());
     const QLocale locale;
+    if (m_band) { // the columns are distances, not keys: said in the corner above the queries
+        const QString across = tr("back \u2192");
+        painter.drawText(QPointF(sq.left() - 6 - metrics.horizontalAdvance(across), sq.top() - 6),
+                         across);
+    }
     const double first = std::ceil(m_viewport.keyOrigin() / step) * step;
     for (double t = first; t <= m_viewport.keyOrigin() + m_viewport.span(); t += step) {
         const QString label = locale.toString(qlonglong(t));
@@ -299,6 +323,10 @@ void TiledHeadView::paintEvent(QPaintEvent *)
     if (!m_picture.empty())
         drawCells(painter, m_pictureImage, double(m_picture.region.q0), double(m_picture.region.k0),
                   double(m_picture.binSize));
+    else if (m_band) { // no grid of the run stands in for a band
+        painter.setPen(m_style.foreground());
+        painter.drawText(sq, Qt::AlignCenter, tr("Computing the band\u2026"));
+    }
     if (m_hovered) {
         const auto [query, key] = *m_hovered;
         const QRectF cell(m_viewport.toPixels({double(key), double(query)}, sq),

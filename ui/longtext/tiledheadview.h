@@ -46,6 +46,12 @@ public:
     /// grid stands in. Lower, it shows what a 32,768-token text shows zoomed out.
     void setRegionBudget(int64_t cells);
 
+    /// Draws the head as a band (rows the queries, columns how far back each looks: the key
+    /// `column` tokens before the query) instead of the square (columns the keys). A band has
+    /// no grid from the run: it is computed at every zoom, the whole text included.
+    void setBand(bool band);
+    bool band() const { return m_band; }
+
     int layer() const { return m_layer; }
     int head() const { return m_head; }
     const TileViewport &viewport() const { return m_viewport; }
@@ -53,8 +59,12 @@ public:
     void showRegion(double q0, double k0, double span);
     /// The square the matrix is drawn in, in widget pixels.
     QRectF square() const;
-    /// The (query, key) cell under `pixel`, if any.
+    /// The (query, column) cell under `pixel`, if any: the column is the key, or in a band
+    /// the distance back.
     std::optional<std::pair<int64_t, int64_t>> cellAt(QPointF pixel) const;
+    /// The key of cell (query, column) as drawn now; negative where a band's distance reaches
+    /// before the text.
+    int64_t keyAt(int64_t query, int64_t column) const { return m_band ? query - column : column; }
     /// The weight of cell (query, key) computed alone from the tiles; NaN where masked.
     float exactWeight(int64_t query, int64_t key) const;
     /// Every weight of `region` of the pinned head, computed from the tiles; NaN where masked.
@@ -99,11 +109,12 @@ private:
     std::shared_ptr<const HeadTiles> m_tiles;
     int m_layer = -1, m_head = -1;
     HeadTiles::Pooling m_pooling = HeadTiles::Pooling::Max;
+    bool m_band = false;
     TileColors m_colors;      ///< as given: the whole text's scale
     TileColors m_shownColors; ///< as drawn
     PlotStyle m_style;
     TileViewport m_viewport;
-    QImage m_wholeImage; ///< the run's grid of this head
+    QImage m_wholeImage; ///< the run's grid of this head (none for a band)
     TilePicture m_picture;
     QImage m_pictureImage;
     NewestInPool<TilePicture> m_maker;

@@ -68,7 +68,9 @@ void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
     // A long text's run takes minutes (16 at 32,768 tokens of Qwen2.5-0.5B on 2 cores).
-    const bool timedOut = m_waited > (m_view.startsWith("longtext") ? 3600000 : 120000);
+    const bool timedOut =
+        m_waited >
+        (m_view.startsWith("longtext") || m_view.startsWith("longband") ? 3600000 : 120000);
     const TrainView *train = m_window->trainView();
     const bool training =
         (m_view == "train" && train->isBusy()) ||
@@ -129,8 +131,11 @@ void ScreenshotTaker::poll()
         m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
-    if (m_view.startsWith("longtext:")) {
-        const QStringList zoom = m_view.mid(9).split(',');
+    if (m_view.startsWith("longtext:") || m_view.startsWith("longband")) {
+        if (m_view.startsWith("longband"))
+            m_window->longTextPage()->setBand(true);
+        const int colon = m_view.indexOf(':');
+        const QStringList zoom = colon < 0 ? QStringList() : m_view.mid(colon + 1).split(',');
         if (zoom.size() == 3)
             m_window->longTextPage()->head()->showRegion(zoom[0].toDouble(), zoom[1].toDouble(),
                                                          zoom[2].toDouble());

@@ -34,8 +34,9 @@ public:
     /// with the B of setComparison), "importance" or "patching" (computes the ranking; the
     /// patching page is scrolled down to its map and bars), "dataset" (runs the file of
     /// setDataset through the model and waits for its map), "longtext" (the Long text tab once
-    /// the tiled run is drawn, however long it takes) or "longtext:Q,K,S" (its pinned head
-    /// zoomed to S x S tokens from query Q and key K).
+    /// the tiled run is drawn, however long it takes), "longtext:Q,K,S" (its pinned head
+    /// zoomed to S x S tokens from query Q and key K) or "longband[:Q,D,S]" (the pinned head
+    /// as a band, zoomed from query Q and distance D).
     ScreenshotTaker(MainWindow *window, QString path, QString view, int step = 0);
     /// The handout's paper (headlens --page, --landscape).
     void setHandoutPage(const PageSetup &page) { m_page = page; }
