@@ -175,8 +175,9 @@ Suites:
   long_context_window
                  (with the GUI) Qwen2.5-0.5B's first layer over 32,768 tokens, kept as
                  tiles, in the Long text tab: the first picture, the pinned head zoomed from
-                 the whole text to 16 tokens, panned, another head pinned, each until
-                 settled, with max_stall_ms; and hover's exact weight; only when asked
+                 the whole text to 16 tokens, panned, another head pinned, drawn as a band
+                 (case 5), each until settled, with first_paint_ms and max_stall_ms; and
+                 hover's exact weight (case 4); only when asked
   startup        (with the GUI) start of `headlens --startup-probe` to its first paint
   export         (with the GUI) the heads grid at n=512, h=12 written as PNG and as PDF
 

@@ -32,7 +32,8 @@ enum Case
     Zoom,
     Pan,
     Pin,
-    Hover
+    Hover,
+    Band ///< the pinned head as a band (query by distance back)
 };
 
 /// Nothing painted for this long, with the view pool idle, is settled.
@@ -152,6 +153,21 @@ std::vector<Measurement> LongTextWindowSuite::run(const BenchOptions &options, s
                 row(Pin, span, pins);
             }
         }
+        // The band: the whole text (no grid of the run stands in), then the last 2,048
+        // distances of 2,048 queries from the middle.
+        for (int64_t span : {int64_t(n), int64_t(2048)}) {
+            log << name() << " band span=" << span << " threads=" << threads << std::endl;
+            std::vector<Settled> samples;
+            for (int i = 0; i < kZoomRepetitions; ++i) {
+                settlePage(&page, [&] { page.setBand(false); });
+                samples.push_back(settlePage(&page, [&] {
+                    page.setBand(true);
+                    head->showRegion(span == n ? 0.0 : double(n / 2), 0.0, double(span));
+                }));
+            }
+            row(Band, span, samples);
+        }
+        settlePage(&page, [&] { page.setBand(false); });
         // Hover: one cell's weight, computed alone from its query and key.
         constexpr int kCells = 10000;
         const auto start = std::chrono::steady_clock::now();
