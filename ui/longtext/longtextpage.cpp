@@ -42,12 +42,14 @@ LongTextPage::LongTextPage(QWidget *parent)
                                 "largest weight (max-pooled) or their mean (mean-pooled)"));
 
     m_shapeBox->setFocusPolicy(Qt::StrongFocus);
-    m_shapeBox->addItem(tr("square: query by key"));
-    m_shapeBox->addItem(tr("band: query by distance back"));
-    m_shapeBox->setToolTip(tr("The pinned head as its square, or as a band: each row a query, "
-                              "each column how many tokens back it looks. A local head is a "
-                              "stripe at the left, a sink the diagonal, a sliding window's edge a "
-                              "straight line, at any length of text"));
+    // Short: the row's width is part of the window's least width (1,280 on a projector).
+    m_shapeBox->addItem(tr("square"));
+    m_shapeBox->addItem(tr("band"));
+    m_shapeBox->setToolTip(tr("The pinned head as its square (each row a query, each column a "
+                              "key), or as a band: each row a query, each column how many tokens "
+                              "back it looks. A local head is a stripe at the left, a sink the "
+                              "diagonal, a sliding window's edge a straight line, at any length "
+                              "of text"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Layer"), this));
