@@ -162,42 +162,46 @@ AttentionPooling HeadTiles::pooled(const TileRegion &region, int64_t binSize,
         });
 }
 
-// A block of queries against the keys its distances reach, as a square block; each row's
-// keys then read backwards into the band's columns (the key `distance` back from the query),
-// hidden where a distance reaches no key, so that AttentionPooling pools the band as it pools
-// the square.
 AttentionPooling HeadTiles::pooledBand(const TileRegion &band, int64_t binSize,
                                        const std::function<bool(double)> &progress) const
 {
     return poolRows(band, binSize, progress,
                     [&](AttentionPooling &pooling, int64_t q0, int64_t q1) {
-                        for (int64_t d0 = band.k0; d0 < band.k1; d0 += kKeyBlock) {
-                            const int64_t d1 = std::min(band.k1, d0 + kKeyBlock);
-                            const int64_t kLow = std::max<int64_t>(0, q0 - d1 + 1);
-                            const int64_t kHigh = std::min(keys(), q1 - d0);
-                            if (kLow >= kHigh)
-                                continue; // every distance of the block reaches outside the text
-                            const RowMatrix s = scores(q0, q1, kLow, kHigh);
-                            const RowMatrix w = weightsOf(s, q0);
-                            RowMatrix bandScores = RowMatrix::Constant(q1 - q0, d1 - d0, kHidden);
-                            RowMatrix bandWeights = RowMatrix::Zero(q1 - q0, d1 - d0);
-                            for (int64_t i = 0; i < q1 - q0; ++i) {
-                                // Distances [first, last] reach keys [q - last, q - first] within
-                                // [kLow, kHigh).
-                                const int64_t q = q0 + i;
-                                const int64_t first = std::max(d0, q - kHigh + 1),
-                                              last = std::min(d1 - 1, q - kLow);
-                                if (first > last)
-                                    continue;
-                                const int64_t length = last - first + 1, fromKey = q - last - kLow;
-                                bandScores.row(i).segment(first - d0, length) =
-                                    s.row(i).segment(fromKey, length).reverse();
-                                bandWeights.row(i).segment(first - d0, length) =
-                                    w.row(i).segment(fromKey, length).reverse();
-                            }
-                            pooling.addRows(bandWeights, bandScores, q0 - band.q0, d0 - band.k0);
-                        }
+                        addBandRows(pooling, band, q0, q1);
                     });
+}
+
+// The block of queries against the keys its distances reach, as a square block; each row's
+// keys then read backwards into the band's columns (the key `distance` back from the query),
+// hidden where a distance reaches no key, so that AttentionPooling pools the band as it pools
+// the square.
+void HeadTiles::addBandRows(AttentionPooling &pooling, const TileRegion &band, int64_t q0,
+                            int64_t q1) const
+{
+    for (int64_t d0 = band.k0; d0 < band.k1; d0 += kKeyBlock) {
+        const int64_t d1 = std::min(band.k1, d0 + kKeyBlock);
+        const int64_t kLow = std::max<int64_t>(0, q0 - d1 + 1);
+        const int64_t kHigh = std::min(keys(), q1 - d0);
+        if (kLow >= kHigh)
+            continue; // every distance of the block reaches outside the text
+        const RowMatrix s = scores(q0, q1, kLow, kHigh);
+        const RowMatrix w = weightsOf(s, q0);
+        RowMatrix bandScores = RowMatrix::Constant(q1 - q0, d1 - d0, kHidden);
+        RowMatrix bandWeights = RowMatrix::Zero(q1 - q0, d1 - d0);
+        for (int64_t i = 0; i < q1 - q0; ++i) {
+            // Distances [first, last] reach keys [q - last, q - first], within [kLow, kHigh).
+            const int64_t q = q0 + i;
+            const int64_t first = std::max(d0, q - kHigh + 1), last = std::min(d1 - 1, q - kLow);
+            if (first > last)
+                continue;
+            const int64_t length = last - first + 1, fromKey = q - last - kLow;
+            bandScores.row(i).segment(first - d0, length) =
+                s.row(i).segment(fromKey, length).reverse();
+            bandWeights.row(i).segment(first - d0, length) =
+                w.row(i).segment(fromKey, length).reverse();
+        }
+        pooling.addRows(bandWeights, bandScores, q0 - band.q0, d0 - band.k0);
+    }
 }
 
 // Per block of queries (on every thread), each block of keys' weights folded into the four

@@ -71,6 +71,9 @@ private:
     AttentionPooling poolRows(const TileRegion &region, int64_t binSize,
                               const std::function<bool(double)> &progress,
                               const RowBlock &addRows) const;
+    /// Adds queries [q0, q1) of `band` (HeadTiles::pooledBand) to its pooling.
+    void addBandRows(AttentionPooling &pooling, const TileRegion &band, int64_t q0,
+                     int64_t q1) const;
     /// body(k0, k1) for each block of at most kKeyBlock keys of [kFirst, kLast) that queries
     /// [q0, q1) can see.
     void forKeyBlocks(int64_t q0, int64_t q1, const std::function<void(int64_t, int64_t)> &body,
