@@ -99,6 +99,29 @@ void compareCells(const RowMatrix &actual, const Eigen::MatrixXd &expected, doub
         }
 }
 
+/// The head of the data row (causal, window, slope, keys): 1,100 random queries and `keys`
+/// random keys of d_k 16 under that mask, and its full matrix from the definition.
+struct RandomHead
+{
+    int64_t queries, keys;
+    bool causal;
+    HeadTiles tiles;
+    Eigen::MatrixXd full;
+};
+
+RandomHead randomHeadOfRow()
+{
+    QFETCH(bool, causal);
+    QFETCH(int, window);
+    QFETCH(double, slope);
+    QFETCH(int, keys);
+    const int64_t n = 1100, d = 16;
+    const RowMatrix q = randomRows(n, d, 1), k = randomRows(keys, d, 2);
+    const double scale = 1.0 / std::sqrt(double(d));
+    return {n, keys, causal, HeadTiles(q, k, float(scale), TileMask{causal, window, slope}),
+            reference(q, k, scale, causal, window, slope)};
+}
+
 } // namespace
 
 class TestHeadTiles : public QObject
@@ -134,15 +157,10 @@ void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix_data()
 // blocks. Regions at the edges and across block boundaries, and grids that pool unevenly.
 void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix()
 {
-    QFETCH(bool, causal);
-    QFETCH(int, window);
-    QFETCH(double, slope);
-    QFETCH(int, keys);
-    const int64_t n = 1100, d = 16;
-    const RowMatrix q = randomRows(n, d, 1), k = randomRows(keys, d, 2);
-    const double scale = 1.0 / std::sqrt(double(d));
-    const HeadTiles tiles(q, k, float(scale), TileMask{causal, window, slope});
-    const Eigen::MatrixXd full = reference(q, k, scale, causal, window, slope);
+    const RandomHead head = randomHeadOfRow();
+    const int64_t n = head.queries, keys = head.keys;
+    const HeadTiles &tiles = head.tiles;
+    const Eigen::MatrixXd &full = head.full;
 
     // Full resolution: the float64 definition, within float32's rounding of the scores.
     const RowMatrix whole = tiles.region(0, n, 0, keys);
@@ -176,15 +194,11 @@ void TestHeadTiles::regionsAndPoolsEqualTheFullMatrix()
 // full resolution and pooled, against the float64 definition read that way.
 void TestHeadTiles::bandsEqualTheFullMatrixReadByDistance()
 {
-    QFETCH(bool, causal);
-    QFETCH(int, window);
-    QFETCH(double, slope);
-    QFETCH(int, keys);
-    const int64_t n = 1100, d = 16;
-    const RowMatrix q = randomRows(n, d, 1), k = randomRows(keys, d, 2);
-    const double scale = 1.0 / std::sqrt(double(d));
-    const HeadTiles tiles(q, k, float(scale), TileMask{causal, window, slope});
-    const Eigen::MatrixXd full = reference(q, k, scale, causal, window, slope);
+    const RandomHead head = randomHeadOfRow();
+    const int64_t n = head.queries, keys = head.keys;
+    const bool causal = head.causal;
+    const HeadTiles &tiles = head.tiles;
+    const Eigen::MatrixXd &full = head.full;
     auto byDistance = [&](const TileRegion &band) {
         Eigen::MatrixXd cells(band.rows(), band.cols());
         for (int64_t i = 0; i < band.rows(); ++i)
