@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -37,6 +38,23 @@ struct SpinningJob
     }
 };
 
+/// A pool whose deliveries are kept, with a SpinningJob started in it. The job is shared, and
+/// dropped when the test ends, so that a test that failed early leaves nothing spinning on a
+/// job it destroyed.
+struct PoolWithSpinningJob
+{
+    std::vector<int> delivered;
+    QObject owner;
+    NewestInPool<int> pool{&owner, [this](const int &value) { delivered.push_back(value); }};
+    std::shared_ptr<SpinningJob> spinning = std::make_shared<SpinningJob>();
+
+    PoolWithSpinningJob()
+    {
+        pool.startAbandonable([job = spinning](const auto &wanted) { return (*job)(wanted); });
+    }
+    ~PoolWithSpinningJob() { pool.drop(); }
+};
+
 } // namespace
 
 class TestNewestInPool : public QObject
@@ -46,32 +64,24 @@ class TestNewestInPool : public QObject
 private slots:
     void aNewerJobStopsTheRunningOne()
     {
-        std::vector<int> delivered;
-        QObject owner;
-        NewestInPool<int> pool(&owner, [&](const int &value) { delivered.push_back(value); });
-        SpinningJob spinning;
-        pool.startAbandonable([&spinning](const auto &wanted) { return spinning(wanted); });
-        QTRY_VERIFY(spinning.running && spinning.steps > 3);
-        pool.startAbandonable([](const auto &) { return 2; });
-        QTRY_VERIFY(spinning.gaveUp);
-        QTRY_COMPARE(delivered, std::vector<int>{2});
+        PoolWithSpinningJob p;
+        QTRY_VERIFY(p.spinning->running && p.spinning->steps > 3);
+        p.pool.startAbandonable([](const auto &) { return 2; });
+        QTRY_VERIFY(p.spinning->gaveUp);
+        QTRY_COMPARE(p.delivered, std::vector<int>{2});
         // Nothing of the first job comes later.
         QTest::qWait(50);
-        QCOMPARE(delivered, std::vector<int>{2});
+        QCOMPARE(p.delivered, std::vector<int>{2});
     }
 
     void droppingStopsTheRunningJob()
     {
-        std::vector<int> delivered;
-        QObject owner;
-        NewestInPool<int> pool(&owner, [&](const int &value) { delivered.push_back(value); });
-        SpinningJob spinning;
-        pool.startAbandonable([&spinning](const auto &wanted) { return spinning(wanted); });
-        QTRY_VERIFY(spinning.running);
-        pool.drop();
-        QTRY_VERIFY(spinning.gaveUp);
+        PoolWithSpinningJob p;
+        QTRY_VERIFY(p.spinning->running);
+        p.pool.drop();
+        QTRY_VERIFY(p.spinning->gaveUp);
         QTest::qWait(50);
-        QVERIFY(delivered.empty());
+        QVERIFY(p.delivered.empty());
     }
 
     void aJobLeftAloneDeliversItsResult()

@@ -68,9 +68,8 @@ void ScreenshotTaker::poll()
 {
     m_waited += m_timer.interval();
     // A long text's run takes minutes (16 at 32,768 tokens of Qwen2.5-0.5B on 2 cores).
-    const bool timedOut =
-        m_waited >
-        (m_view.startsWith("longtext") || m_view.startsWith("longband") ? 3600000 : 120000);
+    const bool longText = m_view.startsWith("longtext") || m_view.startsWith("longband");
+    const bool timedOut = m_waited > (longText ? 3600000 : 120000);
     const TrainView *train = m_window->trainView();
     const bool training =
         (m_view == "train" && train->isBusy()) ||
@@ -131,7 +130,7 @@ void ScreenshotTaker::poll()
         m_window->showCorpusTab();
     if (m_view == "model")
         m_window->showModelTab();
-    if (m_view.startsWith("longtext:") || m_view.startsWith("longband")) {
+    if (longText && m_view != "longtext") { // zoomed, or a band
         if (m_view.startsWith("longband"))
             m_window->longTextPage()->setBand(true);
         const int colon = m_view.indexOf(':');
