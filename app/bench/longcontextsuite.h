@@ -29,8 +29,9 @@ private:
     /// memory it adds, and the bytes of what it keeps.
     static std::vector<Measurement> modelRows(const BenchOptions &options, std::ostream &log);
     /// "long_context_typed_on": `run` (tiled) with its last token changed, as the window runs a
-    /// text typed on: its time, the tokens it reused, and the peak memory it adds.
-    static Measurement typedOn(const OpenedModel &model, const ModelRun &run, int threads,
+    /// text typed on, at the first keystroke and at the next: each one's time, the tokens it
+    /// reused, and the peak memory it adds.
+    static std::vector<Measurement> typedOn(const OpenedModel &model, const ModelRun &run, int threads,
                                std::ostream &log);
 };
 

@@ -69,6 +69,7 @@ std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
             const Block block = *best;
             m_idle.erase(best);
             m_idleBytes -= block.bytes;
+            m_usedBytes += block.bytes;
             lock.unlock();
             if (zeroed) // only what the tensor uses: the rest of the block stays untouched
                 std::memset(block.data, 0, wanted);
@@ -77,8 +78,9 @@ std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
         }
         // A miss means the sizes changed (another text length or head count): the idle blocks
         // of the old size make room, so that idle memory plus the new trace stay within the
-        // capacity instead of piling up.
-        shrinkTo(m_capacity > bytes ? m_capacity - bytes : 0);
+        // limit instead of piling up.
+        const size_t limit = idleLimit();
+        shrinkTo(limit > bytes ? limit - bytes : 0);
     }
     // calloc, not malloc + memset: a large block comes straight from mmap, already zero, and is
     // faulted in by whichever thread first writes it (the core's parallel loops).
@@ -92,19 +94,31 @@ std::shared_ptr<float> StoragePool::acquire(int64_t count, bool zeroed)
     askForHugePages(data, bytes);
     if (bytes < kMinPooledBytes)
         return std::shared_ptr<float>(data, [](float *p) { std::free(p); });
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_usedBytes += bytes;
+    }
     return std::shared_ptr<float>(data, [this, bytes](float *p) { giveBack(p, bytes); });
 }
 
 void StoragePool::giveBack(float *data, size_t bytes)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (bytes > m_capacity) {
+    m_usedBytes -= bytes;
+    const size_t limit = idleLimit();
+    if (bytes > limit) {
         std::free(data);
+        shrinkTo(limit);
         return;
     }
-    shrinkTo(m_capacity - bytes);
+    shrinkTo(limit - bytes);
     m_idle.push_back({data, bytes});
     m_idleBytes += bytes;
+}
+
+size_t StoragePool::idleLimit() const
+{
+    return std::max(m_capacity, m_usedBytes);
 }
 
 void StoragePool::shrinkTo(size_t bytes)
@@ -122,7 +136,7 @@ void StoragePool::setCapacity(size_t bytes)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_capacity = bytes;
-    shrinkTo(bytes);
+    shrinkTo(idleLimit());
 }
 
 size_t StoragePool::capacity() const
@@ -135,6 +149,12 @@ size_t StoragePool::idleBytes() const
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     return m_idleBytes;
+}
+
+size_t StoragePool::usedBytes() const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_usedBytes;
 }
 
 void StoragePool::clear()

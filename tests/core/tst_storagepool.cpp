@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <memory>
 
 using namespace headlens;
 
@@ -36,6 +37,7 @@ private slots:
     void aTextOneTokenLongerReusesTheBlock();
     void idleMemoryStaysWithinCapacity();
     void aNewSizeMakesRoomInsteadOfPilingUp();
+    void aBlockLargerThanTheCapacityWaitsForARunAsLarge();
     void smallBlocksAreNotKept();
 };
 
@@ -130,6 +132,33 @@ void TestStoragePool::aNewSizeMakesRoomInsteadOfPilingUp()
     // 768 KiB fits neither idle block: both old blocks go, the new one is allocated.
     const Tensor larger(rowsOf4KiB(192));
     QVERIFY(pool.idleBytes() + (size_t(768) << 10) <= pool.capacity());
+    QCOMPARE(pool.idleBytes(), size_t(0));
+}
+
+void TestStoragePool::aBlockLargerThanTheCapacityWaitsForARunAsLarge()
+{
+    // A long text's run is larger than the capacity. Typed on, the run on show and the new one
+    // are alive together; once the run before last goes, its block waits for the next
+    // keystroke's run, which takes it already written.
+    StoragePool &pool = StoragePool::instance();
+    pool.setCapacity(size_t(1) << 20); // 1 MiB
+    const float *beforeLast = nullptr;
+    auto shown = std::make_unique<Tensor>(Tensor::uninitialized(rowsOf4KiB(512))); // 2 MiB
+    {
+        const Tensor typedOn = Tensor::uninitialized(rowsOf4KiB(512));
+        beforeLast = shown->data();
+        shown = std::make_unique<Tensor>(typedOn); // the run before last goes
+        QCOMPARE(pool.usedBytes(), size_t(2) << 20);
+        QCOMPARE(pool.idleBytes(), size_t(2) << 20); // kept: as much is in use
+        const Tensor next = Tensor::uninitialized(rowsOf4KiB(512));
+        QCOMPARE(next.data(), beforeLast);
+        QCOMPARE(pool.idleBytes(), size_t(0));
+    } // `next` kept while `shown` is in use
+    QCOMPARE(pool.idleBytes(), size_t(2) << 20);
+    // Once nothing as large is in use, idle memory shrinks to the capacity: no 2 MiB block is
+    // kept without a run of that size alive.
+    shown.reset();
+    QCOMPARE(pool.usedBytes(), size_t(0));
     QCOMPARE(pool.idleBytes(), size_t(0));
 }
 
