@@ -38,7 +38,6 @@ TraceRunner::TraceRunner(QObject *parent)
     m_debounce.setInterval(0);
     connect(&m_debounce, &QTimer::timeout, this, &TraceRunner::start);
     m_poolTrim.setSingleShot(true);
-    m_poolTrim.setInterval(3000);
     // Unmapping the idle blocks of 1,024-token traces took the UI thread 0.4 s over one
     // model_window run (perf): they are freed in ViewWorkPool (here only once it is gone).
     connect(&m_poolTrim, &QTimer::timeout, this, [] {
@@ -150,6 +149,7 @@ void TraceRunner::work(quint64 generation, const TraceJob &job, const Comparison
         TraceRun run = runWithEffect(job, onProgress, effect);
         if (run.model && run.model->tiled()) {
             queueOn(this, [this, generation, model = run.model] {
+                m_lastRunTiled = true; // the session keeps it, current or not
                 if (generation == m_generation.load())
                     emit tiledRunReady(model);
             });
@@ -223,6 +223,7 @@ void TraceRunner::deliver(quint64 generation, TraceRun &run,
     std::shared_ptr<const HeadImportance> importance = run.importance;
     std::shared_ptr<const PatchingMap> patching = run.patching;
     queueOn(this, [this, generation, trace, model, effect, importance, patching] {
+        m_lastRunTiled = false;
         if (generation != m_generation.load())
             return;
         emit traceReady(trace);
@@ -324,7 +325,8 @@ void TraceRunner::setBusy(bool busy)
     if (busy)
         m_poolTrim.stop();
     else
-        m_poolTrim.start();
+        m_poolTrim.start(m_lastRunTiled ? std::max(m_poolTrimDelay, m_longTextPoolHold)
+                                        : m_poolTrimDelay);
     emit busyChanged(busy);
 }
 

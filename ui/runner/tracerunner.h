@@ -59,8 +59,15 @@ public:
     void setComparisonWanted(bool wanted) { m_comparisonWanted = wanted; }
     /// Milliseconds without work after which the tensor blocks kept for the next trace
     /// (StoragePool) are given back to the system: they make a dragged slider fast, and are
-    /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000.
-    void setPoolTrimDelay(int milliseconds) { m_poolTrim.setInterval(milliseconds); }
+    /// only idle memory once the person stops (up to 2 GiB at n=2048). Default 3000; after a
+    /// long text's (tiled) run, `afterLongText`, default 30000: the blocks of the run before
+    /// last are then what the next keystroke's run takes already written (0.74 s at 32,768
+    /// tokens of Qwen2.5-0.5B, 6.0 s into fresh pages), so they wait through a pause to read.
+    void setPoolTrimDelays(int milliseconds, int afterLongText)
+    {
+        m_poolTrimDelay = milliseconds;
+        m_longTextPoolHold = afterLongText;
+    }
     /// B of the Compare tab: while it is wanted() every trace is followed, in the worker, by the
     /// same job with B's text or changed setting (comparisonJob, comparisonReady). Set only while
     /// the tab is shown: it costs a second pass. Takes effect from the next submit().
@@ -139,6 +146,8 @@ private:
     WorkerThread m_worker; ///< computes the traces
     QTimer m_debounce;
     QTimer m_poolTrim; ///< runs while idle; clears StoragePool when it fires
+    int m_poolTrimDelay = 3000, m_longTextPoolHold = 30000; ///< see setPoolTrimDelays
+    bool m_lastRunTiled = false; ///< whether the session's last run is a long text's; UI thread
     TraceJob m_pending;
     ComparisonRequest m_comparison; ///< see setComparison; UI thread only, copied into work()
     Tensor m_means;                 ///< see setMeanSource
