@@ -166,7 +166,7 @@ std::vector<Measurement> LongContextSuite::headRows(const BenchOptions &options,
                 tiles->pooled({0, n, 0, n}, AttentionPooling::binSizeFor(n, 512));
             }),
                 flops);
-            row("row_profiles", clock.measure([&] { tiles->rowProfiles(4, 1024); }), flops);
+            row("row_profiles", clock.measure([&] { tiles->rowProfiles(ProfileRanges()); }), flops);
         }
     }
     return rows;

@@ -210,9 +210,11 @@ int ModelCommand::runTiled(const CommandLineRequest &request, Session &session, 
         m_out << "Wrote pooled_max.npy and pooled_mean.npy (layers, heads, "
               << tiles.pooledMax.shape().size(2) << ", " << tiles.pooledMax.shape().size(3)
               << ": bins of " << tiles.binSize << " x " << tiles.binSize
-              << " tokens), row_profiles.npy (layers, heads, 4, n: each query's share on the first "
-              << tiles.settings.sinkTokens << " tokens, its share " << tiles.settings.farTokens
-              << " or more tokens away, its mean distance, its entropy), token_ids.npy to "
+              << " tokens), row_profiles.npy (layers, heads, 5, n: each query's share on the first "
+              << tiles.settings.ranges.sinkTokens << " tokens, its share "
+              << tiles.settings.ranges.farTokens
+              << " or more tokens away, its mean distance, its entropy, its share fewer than "
+              << tiles.settings.ranges.nearTokens << " tokens away), token_ids.npy to "
               << request.exportDir << "\n";
     }
     return 0;

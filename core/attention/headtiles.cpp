@@ -204,13 +204,12 @@ void HeadTiles::addBandRows(AttentionPooling &pooling, const TileRegion &band, i
     }
 }
 
-// Per block of queries (on every thread), each block of keys' weights folded into the four
+// Per block of queries (on every thread), each block of keys' weights folded into the five
 // sums with the keys' distances from each query.
-RowProfiles HeadTiles::rowProfiles(int64_t sinkTokens, int64_t far) const
+RowProfiles HeadTiles::rowProfiles(const ProfileRanges &ranges) const
 {
     const int64_t n = queries();
-    RowProfiles p{Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n),
-                  Eigen::VectorXd::Zero(n)};
+    RowProfiles p = RowProfiles::filled(n, 0.0);
     const int64_t blocks = (n + kKeyBlock - 1) / kKeyBlock;
     parallelFor(blocks, [&](int64_t block) {
         const int64_t q0 = block * kKeyBlock, q1 = std::min(n, q0 + kKeyBlock);
@@ -223,9 +222,11 @@ RowProfiles HeadTiles::rowProfiles(int64_t sinkTokens, int64_t far) const
                     if (std::isnan(weight) || weight == 0.0)
                         continue;
                     const int64_t key = k0 + j, distance = std::abs(query - key);
-                    if (key < sinkTokens)
+                    if (key < ranges.sinkTokens)
                         p.sinkShare(query) += weight;
-                    if (distance >= far)
+                    if (distance < ranges.nearTokens)
+                        p.nearShare(query) += weight;
+                    if (distance >= ranges.farTokens)
                         p.farShare(query) += weight;
                     p.meanDistance(query) += weight * double(distance);
                     p.entropy(query) -= weight * std::log(weight);

@@ -59,9 +59,9 @@ public:
                                 const std::function<bool(double)> &progress = {}) const;
     /// (n) each row's log sum_j exp(score_ij) over its visible keys, in double.
     const Eigen::VectorXd &logSumExp() const { return m_logSumExp; }
-    /// What each query's row does at long range (RowProfiles), a block of keys at a time:
-    /// the first `sinkTokens` keys as the sinks, `far` tokens away or more as far.
-    RowProfiles rowProfiles(int64_t sinkTokens, int64_t far) const;
+    /// What each query's row does at long range (RowProfiles) over the keys `ranges` names,
+    /// a block of keys at a time.
+    RowProfiles rowProfiles(const ProfileRanges &ranges) const;
 
 private:
     /// Adds queries [q0, q1) of a region to its pooling.

@@ -35,7 +35,7 @@ TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers,
     tiles.pooledBefore = Tensor::uninitialized(
         Shape{{"layer", layers}, {"h", h}, {"back", kEditableRows}, {"grid", 3}, {"bin_kv", bins}});
     tiles.rowProfiles =
-        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", 4}, {"n", tokens}});
+        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", int64_t(kStoredProfiles.size())}, {"n", tokens}});
     // Empty until a pass records them: a text shorter than kEditableRows has rows for fewer.
     for (int64_t block = 0; block < layers * h * kEditableRows; ++block) {
         RowMatrixMap grids(tiles.pooledBefore.data() + block * 3 * bins, 3, bins);
@@ -69,7 +69,7 @@ void TiledAttention::carryOver(const TiledAttention &earlier, int64_t rows)
         };
         leading(earlier.rowMax, rowMax, {layer}, head);
         leading(earlier.logNormalizer, logNormalizer, {layer}, head);
-        for (int64_t profile = 0; profile < 4; ++profile)
+        for (int64_t profile = 0; profile < int64_t(kStoredProfiles.size()); ++profile)
             leading(earlier.rowProfiles, rowProfiles, {layer, head}, profile);
         AttentionPooling::Grids grids = earlier.grids(layer, head);
         if (rows < before) {
@@ -129,9 +129,11 @@ AttentionPooling::Grids TiledAttention::grids(int layer, int head, int64_t first
 
 RowProfiles TiledAttention::profiles(int layer, int head) const
 {
-    const ConstRowMatrixMap rows = rowProfiles.matrix({layer, head}); // (4, n)
-    return {rows.row(0).transpose().cast<double>(), rows.row(1).transpose().cast<double>(),
-            rows.row(2).transpose().cast<double>(), rows.row(3).transpose().cast<double>()};
+    const ConstRowMatrixMap rows = rowProfiles.matrix({layer, head}); // (5, n)
+    RowProfiles profiles;
+    for (size_t profile = 0; profile < kStoredProfiles.size(); ++profile)
+        profiles.*kStoredProfiles[profile] = rows.row(Eigen::Index(profile)).transpose().cast<double>();
+    return profiles;
 }
 
 uint64_t TiledAttention::matrixBytes(int64_t layers, int64_t heads, int64_t tokens)

@@ -4,6 +4,7 @@
 #include "attention/attentionconfig.h"
 #include "attention/attentionpooling.h"
 #include "attention/headtiles.h"
+#include "stats/rowprofiles.h"
 #include "tensor/tensor.h"
 
 #include <cstdint>
@@ -15,14 +16,12 @@ namespace headlens {
 /// a nested struct's member initialisers cannot serve as a default argument inside its class).
 struct TiledAttentionSettings
 {
-    int64_t maxBins = 256;    ///< at most this many bins along each axis of a pooled grid
-    int64_t sinkTokens = 4;   ///< the first keys, the sinks (StreamingLLM keeps four)
-    int64_t farTokens = 1024; ///< keys this many tokens away or more are far
+    int64_t maxBins = 256; ///< at most this many bins along each axis of a pooled grid
+    ProfileRanges ranges;  ///< where each query's profile takes its shares
 
     bool operator==(const TiledAttentionSettings &other) const
     {
-        return maxBins == other.maxBins && sinkTokens == other.sinkTokens &&
-               farTokens == other.farTokens;
+        return maxBins == other.maxBins && ranges == other.ranges;
     }
     bool operator!=(const TiledAttentionSettings &other) const { return !(*this == other); }
 };
@@ -61,8 +60,9 @@ struct TiledAttention
     /// max(n - kEditableRows, editableFrom) on: a run that went on from another whose bins then
     /// doubled has them only for the rows it computed itself.
     int64_t editableFrom = 0;
-    /// (L, h, 4, n) each query's RowProfiles: its share on the sinks, its share far away, its
-    /// mean distance in tokens and its entropy in nats (NaN for a query that sees no key).
+    /// (L, h, 5, n) each query's RowProfiles in kStoredProfiles' order: its share on the sinks,
+    /// its share far away, its mean distance in tokens, its entropy in nats and its share
+    /// within the recent window (NaN for a query that sees no key).
     Tensor rowProfiles;
 
     bool empty() const { return queries.isEmpty(); }

@@ -32,8 +32,7 @@ TiledLayerRecorder::TiledLayerRecorder(TransformerRun &run, int layer)
                            {},
                            {}});
         Head &added = m_heads.back();
-        added.stats.keepRowProfiles(added.profiles, tiles.settings.sinkTokens,
-                                    tiles.settings.farTokens);
+        added.stats.keepRowProfiles(added.profiles, tiles.settings.ranges);
     }
 }
 
@@ -173,13 +172,11 @@ void TiledLayerRecorder::finish()
         m_run.roles.setShares(head.shares, n, stats);
         m_run.statSums[i] = {head.stats.sums(), head.shares};
         // The profiles of the rows this pass added; those before are carried over.
-        auto profiles = tiles.rowProfiles.matrix(at); // (4, n)
+        auto profiles = tiles.rowProfiles.matrix(at); // (5, n)
         const int64_t rows = n - first;
-        profiles.row(0).tail(rows) = head.profiles.sinkShare.tail(rows).transpose().cast<float>();
-        profiles.row(1).tail(rows) = head.profiles.farShare.tail(rows).transpose().cast<float>();
-        profiles.row(2).tail(rows) =
-            head.profiles.meanDistance.tail(rows).transpose().cast<float>();
-        profiles.row(3).tail(rows) = head.profiles.entropy.tail(rows).transpose().cast<float>();
+        for (size_t profile = 0; profile < kStoredProfiles.size(); ++profile)
+            profiles.row(Eigen::Index(profile)).tail(rows) =
+                (head.profiles.*kStoredProfiles[profile]).tail(rows).transpose().cast<float>();
     }
 }
 

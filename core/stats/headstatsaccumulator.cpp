@@ -91,10 +91,13 @@ void HeadStatsAccumulator::addColumnsWith(const Eigen::Ref<const RowMatrix> &blo
             sums.maxWeight = std::max(sums.maxWeight, w.maxCoeff());
         sums.entropy += entropyOf(w, r, firstCol);
         if (m_profiles) {
-            sums.sink += w.head(below(m_sinkTokens)).sum();
+            sums.sink += w.head(below(m_ranges.sinkTokens)).sum();
+            // The keys i - near < j < i + near (a causal row has none after i).
+            const int64_t nearFrom = below(i - m_ranges.nearTokens + 1);
+            sums.near += w.segment(nearFrom, below(i + m_ranges.nearTokens) - nearFrom).sum();
             // The keys j <= i - far, and (both ways) j >= i + far.
-            sums.far += w.head(below(std::clamp<int64_t>(i - m_far + 1, 0, m_keys))).sum();
-            sums.far += w.tail(width - below(std::clamp<int64_t>(i + m_far, 0, m_keys))).sum();
+            sums.far += w.head(below(i - m_ranges.farTokens + 1)).sum();
+            sums.far += w.tail(width - below(i + m_ranges.farTokens)).sum();
         }
         if (firstCol == 0 && width > 0)
             sums.first += w(0);
@@ -125,6 +128,7 @@ void HeadStatsAccumulator::finishRows(const Vector *logNormalizer, int64_t first
             m_profiles->entropy(i) = entropy;
             m_profiles->meanDistance(i) = row.distance;
             m_profiles->sinkShare(i) = row.sink;
+            m_profiles->nearShare(i) = row.near;
             m_profiles->farShare(i) = row.far;
         }
         m_sums.firstToken += row.first;
@@ -138,14 +142,11 @@ void HeadStatsAccumulator::finishRows(const Vector *logNormalizer, int64_t first
     m_pending.clear();
 }
 
-void HeadStatsAccumulator::keepRowProfiles(RowProfiles &rows, int64_t sinkTokens, int64_t far)
+void HeadStatsAccumulator::keepRowProfiles(RowProfiles &rows, const ProfileRanges &ranges)
 {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    rows = {Eigen::VectorXd::Constant(m_queries, nan), Eigen::VectorXd::Constant(m_queries, nan),
-            Eigen::VectorXd::Constant(m_queries, nan), Eigen::VectorXd::Constant(m_queries, nan)};
+    rows = RowProfiles::filled(m_queries, std::numeric_limits<double>::quiet_NaN());
     m_profiles = &rows;
-    m_sinkTokens = sinkTokens;
-    m_far = far;
+    m_ranges = ranges;
 }
 
 HeadStats HeadStatsAccumulator::result() const

@@ -45,9 +45,9 @@ public:
                         const Vector &logNormalizer, int64_t firstRow);
     /// From now on also keeps each added row's RowProfiles in `rows` (sized to the queries,
     /// NaN for a row not added or without a visible key): its entropy and mean distance as the
-    /// sums take them, and its shares on the first `sinkTokens` keys and on the keys `far` or
-    /// more tokens away. `rows` must outlive the additions.
-    void keepRowProfiles(RowProfiles &rows, int64_t sinkTokens, int64_t far);
+    /// sums take them, and its shares over the keys `ranges` names. `rows` must outlive the
+    /// additions.
+    void keepRowProfiles(RowProfiles &rows, const ProfileRanges &ranges);
 
     /// addSoftmaxRows for rows that come in blocks of keys (a long text's rows, in tiles):
     /// columns firstCol .. firstCol + block.cols() - 1 of rows firstRow .. firstRow +
@@ -68,7 +68,7 @@ private:
     struct RowSums
     {
         double weight = 0.0, distance = 0.0, entropy = 0.0; ///< entropy: the part over the keys
-        double sink = 0.0, far = 0.0;                       ///< the RowProfiles shares
+        double sink = 0.0, near = 0.0, far = 0.0;           ///< the RowProfiles shares
         double first = 0.0, diagonal = 0.0, previous = 0.0; ///< w_i0, w_ii, w_i,i-1
         float maxWeight = 0.0f;
         int64_t positive = 0; ///< keys with a weight above 0
@@ -90,8 +90,7 @@ private:
     int64_t m_rows = 0;
     int64_t m_rowsWithPrevious = 0;
     RowProfiles *m_profiles = nullptr;
-    int64_t m_sinkTokens = 0;
-    int64_t m_far = 0;
+    ProfileRanges m_ranges;
     std::vector<RowSums> m_pending; ///< the rows whose keys come in blocks, until finished
 };
 

@@ -58,7 +58,8 @@ void TestTiledRunCli::pooledGridsPoolTheGolden_data()
 /// Past the limit the run says it keeps tiles, and pooled_max.npy and pooled_mean.npy hold
 /// the max and mean of every head's visible weights of the float64 NumPy reference
 /// (make_llama_tiny.py), bin for bin, NaN where a bin shows nothing; row_profiles.npy each
-/// query's sink share, far share (none 1,024 tokens away here), distance and entropy.
+/// query's sink share, far share (none 1,024 tokens away here), distance, entropy and share
+/// within the recent window (all of it: every key is fewer than 128 tokens away).
 void TestTiledRunCli::pooledGridsPoolTheGolden()
 {
     QFETCH(QString, folder);
@@ -109,7 +110,7 @@ void TestTiledRunCli::pooledGridsPoolTheGolden()
     QCOMPARE(profiles.shape().rank(), 4);
     QCOMPARE(profiles.shape().size(0), layers);
     QCOMPARE(profiles.shape().size(1), heads);
-    QCOMPARE(profiles.shape().size(2), int64_t(4));
+    QCOMPARE(profiles.shape().size(2), int64_t(5));
     QCOMPARE(profiles.shape().size(3), n);
     for (int64_t lh = 0; lh < layers * heads; ++lh)
         for (int64_t i = 0; i < n; ++i) {
@@ -120,17 +121,19 @@ void TestTiledRunCli::pooledGridsPoolTheGolden()
                 distance += w * double(i - j);
                 entropy -= w > 0.0 ? w * std::log(w) : 0.0;
             }
-            const float *row = profiles.data() + lh * 4 * n + i;
+            const float *row = profiles.data() + lh * 5 * n + i;
             QVERIFY2(std::abs(row[0] - sink) <= 1e-5 && row[n] == 0.0f &&
                          std::abs(row[2 * n] - distance) <= 1e-4 * (1.0 + distance) &&
-                         std::abs(row[3 * n] - entropy) <= 1e-4,
-                     qPrintable(QString("query %1 of head %2: %3 %4 %5 %6 against %7 0 %8 %9")
+                         std::abs(row[3 * n] - entropy) <= 1e-4 &&
+                         std::abs(row[4 * n] - 1.0f) <= 1e-5,
+                     qPrintable(QString("query %1 of head %2: %3 %4 %5 %6 %7 against %8 0 %9 %10 1")
                                     .arg(i)
                                     .arg(lh)
                                     .arg(row[0])
                                     .arg(row[n])
                                     .arg(row[2 * n])
                                     .arg(row[3 * n])
+                                    .arg(row[4 * n])
                                     .arg(sink)
                                     .arg(distance)
                                     .arg(entropy)));

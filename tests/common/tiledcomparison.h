@@ -13,8 +13,8 @@
 namespace headlens::test {
 
 /// A tiled run with at most `bins` bins per axis, so that a short text is pooled too, keeping
-/// the keys and values as the window's runs do; sinks and far keys scaled to texts of tens of
-/// tokens.
+/// the keys and values as the window's runs do; sinks, near and far keys scaled to texts of
+/// tens of tokens.
 inline TransformerRunOptions tiledOptions(int64_t bins)
 {
     TransformerRunOptions options;
@@ -22,8 +22,7 @@ inline TransformerRunOptions tiledOptions(int64_t bins)
     options.keepKeyValues = true;
     options.tiled = true;
     options.tiles.maxBins = bins;
-    options.tiles.sinkTokens = 2;
-    options.tiles.farTokens = 8;
+    options.tiles.ranges = {2, 4, 8}; // sinks, near, far
     return options;
 }
 

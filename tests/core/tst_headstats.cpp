@@ -188,8 +188,9 @@ void TestHeadStats::blocksOfKeysGiveTheWholeRows()
 
     RowProfiles wholeProfiles, blockProfiles;
     HeadStatsAccumulator whole(6, 6), blocks(6, 6);
-    whole.keepRowProfiles(wholeProfiles, 1, 2);
-    blocks.keepRowProfiles(blockProfiles, 1, 2);
+    // One sink, keys i - 1 and i near, keys i - 4 and before far: each cut by the blocks.
+    whole.keepRowProfiles(wholeProfiles, {1, 2, 4});
+    blocks.keepRowProfiles(blockProfiles, {1, 2, 4});
     whole.addSoftmaxRows(weights, logits, rowMax, logNormalizer, 0);
     for (const auto &[first, width] : {std::pair{0, 2}, {2, 3}, {5, 1}})
         blocks.addSoftmaxColumns(weights.middleCols(first, width), logits.middleCols(first, width),
@@ -201,8 +202,7 @@ void TestHeadStats::blocksOfKeysGiveTheWholeRows()
     for (auto field : {&HeadStats::entropy, &HeadStats::meanDistance, &HeadStats::diagonal,
                        &HeadStats::previousToken, &HeadStats::firstToken, &HeadStats::maxWeight})
         HL_COMPARE_NEAR(a.*field, e.*field, 1e-6, 1e-6);
-    for (auto profile : {&RowProfiles::sinkShare, &RowProfiles::farShare,
-                         &RowProfiles::meanDistance, &RowProfiles::entropy})
+    for (auto profile : kStoredProfiles)
         for (int i = 0; i < 6; ++i)
             HL_COMPARE_NEAR((blockProfiles.*profile)(i), (wholeProfiles.*profile)(i), 1e-6, 1e-6);
     QCOMPARE(blocks.sums().rows, whole.sums().rows);

@@ -308,38 +308,41 @@ void TestHeadTiles::rowProfilesOfTheFullMatrix_data()
     QTest::newRow("both ways") << false << 0;
 }
 
-// Each query's sink share (the first 4 keys), share 256 or more tokens away, mean distance and
-// entropy: as the float64 full matrix gives them.
+// Each query's sink share (the first 4 keys), share fewer than 100 tokens away, share 256 or
+// more tokens away, mean distance and entropy: as the float64 full matrix gives them.
 void TestHeadTiles::rowProfilesOfTheFullMatrix()
 {
     QFETCH(bool, causal);
     QFETCH(int, window);
-    const int64_t n = 1100, d = 16, sinks = 4, far = 256;
+    const int64_t n = 1100, d = 16, sinks = 4, near = 100, far = 256;
     const RowMatrix q = randomRows(n, d, 3), k = randomRows(n, d, 4);
     const double scale = 1.0 / std::sqrt(double(d));
     const Eigen::MatrixXd full = reference(q, k, scale, causal, window, 0.0);
     const RowProfiles p =
-        HeadTiles(q, k, float(scale), TileMask{causal, window, 0.0}).rowProfiles(sinks, far);
+        HeadTiles(q, k, float(scale), TileMask{causal, window, 0.0}).rowProfiles({sinks, near, far});
     for (int64_t i = 0; i < n; ++i) {
-        double sink = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
+        double sink = 0.0, nearShare = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
         for (int64_t j = 0; j < n; ++j) {
             const double w = full(i, j);
             if (std::isnan(w) || w == 0.0)
                 continue;
             sink += j < sinks ? w : 0.0;
+            nearShare += std::abs(i - j) < near ? w : 0.0;
             farShare += std::abs(i - j) >= far ? w : 0.0;
             distance += w * double(std::abs(i - j));
             entropy -= w * std::log(w);
         }
         const QString row = QString("query %1").arg(i);
         QVERIFY2(std::abs(p.sinkShare(i) - sink) <= 1e-5, qPrintable(row));
+        QVERIFY2(std::abs(p.nearShare(i) - nearShare) <= 1e-5, qPrintable(row));
         QVERIFY2(std::abs(p.farShare(i) - farShare) <= 1e-5, qPrintable(row));
         QVERIFY2(std::abs(p.meanDistance(i) - distance) <= 1e-5 * (1.0 + distance),
                  qPrintable(row));
         QVERIFY2(std::abs(p.entropy(i) - entropy) <= 1e-5 * (1.0 + entropy), qPrintable(row));
     }
-    // The rows' far shares are not all 0 or all 1: the test sees both kinds of key.
+    // The rows' shares are not all 0 or all 1: the test sees every kind of key.
     QVERIFY(p.farShare.maxCoeff() > 0.01);
+    QVERIFY(p.nearShare.minCoeff() < 0.99 && p.nearShare.maxCoeff() > 0.01);
     QVERIFY(p.sinkShare.maxCoeff() > 0.01);
 }
 

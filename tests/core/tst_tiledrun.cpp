@@ -67,26 +67,27 @@ RowMatrix poolByHand(const ConstRowMatrixMap &weights, const TileMask &mask, int
     return pooled;
 }
 
-/// Each row's shares on the sinks and far away, mean distance and entropy from the matrix, in
-/// float64 from the definition, checked against the run's (1e-5).
+/// Each row's shares on the sinks, near and far away, mean distance and entropy from the
+/// matrix, in float64 from the definition, checked against the run's (1e-5).
 void compareProfiles(const RowProfiles &actual, const ConstRowMatrixMap &weights,
-                     const TileMask &mask, int64_t sinks, int64_t far)
+                     const TileMask &mask, const ProfileRanges &ranges)
 {
     for (int64_t i = 0; i < weights.rows(); ++i) {
-        double sink = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
+        double sink = 0.0, nearShare = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
         for (int64_t j = 0; j < weights.cols(); ++j) {
             const double w = weights(i, j);
             if (!mask.visible(i, j) || w == 0.0)
                 continue;
-            sink += j < sinks ? w : 0.0;
-            farShare += std::abs(i - j) >= far ? w : 0.0;
+            sink += j < ranges.sinkTokens ? w : 0.0;
+            nearShare += std::abs(i - j) < ranges.nearTokens ? w : 0.0;
+            farShare += std::abs(i - j) >= ranges.farTokens ? w : 0.0;
             distance += w * double(std::abs(i - j));
             entropy -= w * std::log(w);
         }
-        const double expected[] = {sink, farShare, distance, entropy};
+        const double expected[] = {sink, farShare, distance, entropy, nearShare};
         const double got[] = {actual.sinkShare(i), actual.farShare(i), actual.meanDistance(i),
-                              actual.entropy(i)};
-        for (int k = 0; k < 4; ++k)
+                              actual.entropy(i), actual.nearShare(i)};
+        for (int k = 0; k < 5; ++k)
             QVERIFY2(std::abs(got[k] - expected[k]) <= 1e-5 * (1.0 + std::abs(expected[k])),
                      qPrintable(QString("row %1, profile %2: %3 against %4")
                                     .arg(i)
@@ -220,7 +221,7 @@ void TestTiledRun::tilesGiveWhatTheMatricesGive()
                 " in layer " + QByteArray::number(layer) + " head " + QByteArray::number(head);
             compareStats(tiled.stats(layer, head), whole.stats(layer, head));
             compareProfiles(tiled.tiles.profiles(layer, head), whole.weights(layer, head),
-                            TileMask::of(config), 2, 8);
+                            TileMask::of(config), test::tiledOptions(bins).tiles.ranges);
             if (QTest::currentTestFailed())
                 return;
             const ConstRowMatrixMap full = whole.weights(layer, head);

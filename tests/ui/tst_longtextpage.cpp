@@ -42,8 +42,7 @@ TransformerRunOptions longTextOptions(bool tiled)
     options.keepKeyValues = true;
     options.tiled = tiled;
     options.tiles.maxBins = 8; // bins of 8 tokens over 60: the grid coarser than the pixels
-    options.tiles.sinkTokens = 2;
-    options.tiles.farTokens = 16;
+    options.tiles.ranges = {2, 6, 16}; // sinks, near, far
     return options;
 }
 
@@ -447,7 +446,8 @@ void TestLongTextPage::theWheelZoomsAboutThePointer()
     QVERIFY(std::abs(still.x() - 20.0) < 1e-9 && std::abs(still.y() - 40.0) < 1e-9);
 }
 
-// Sink share, far share and mean distance of each query, against the full matrix's row.
+// Sink share, share within the window, far share and mean distance of each query, against the
+// full matrix's row.
 void TestLongTextPage::theProfilesPlotEachQuerysShares()
 {
     m_page->setLayer(1);
@@ -457,21 +457,25 @@ void TestLongTextPage::theProfilesPlotEachQuerysShares()
     QCOMPARE(plot->graph(RowProfilePlot::Sink)->dataCount(), 60);
     const QLocale locale;
     for (int i = 0; i < 60; ++i) {
-        double sink = 0.0, far = 0.0, distance = 0.0;
+        double sink = 0.0, near = 0.0, far = 0.0, distance = 0.0;
         for (int j = 0; j <= i; ++j) {
             sink += j < 2 ? weights(i, j) : 0.0;
+            near += i - j < 6 ? weights(i, j) : 0.0;
             far += i - j >= 16 ? weights(i, j) : 0.0;
             distance += weights(i, j) * (i - j);
         }
         auto at = [&](int series) { return plot->graph(series)->data()->at(i)->value; };
         QVERIFY(std::abs(at(RowProfilePlot::Sink) - sink) < 1e-5);
+        QVERIFY(std::abs(at(RowProfilePlot::Near) - near) < 1e-5);
         QVERIFY(std::abs(at(RowProfilePlot::Far) - far) < 1e-5);
         QVERIFY(std::abs(at(RowProfilePlot::Distance) - distance) < 1e-4);
         // Hover reads the head's profile itself, not the plotted (envelope) points.
         QCOMPARE(plot->hoverText(i),
-                 QString("query %1: %2% on the sinks, %3% far away, %4 tokens back on average")
+                 QString("query %1: %2% on the sinks, %3% within the window, %4% far back, %5 "
+                         "tokens back on average")
                      .arg(i)
                      .arg(locale.toString(100.0 * sink, 'f', 1))
+                     .arg(locale.toString(100.0 * near, 'f', 1))
                      .arg(locale.toString(100.0 * far, 'f', 1))
                      .arg(locale.toString(distance, 'f', 1)));
     }

@@ -10,9 +10,11 @@
 namespace headlens {
 
 /// Per query position of the pinned head (TiledAttention::profiles): its share of attention on
-/// the first sink tokens and on keys far away (left axis, 0..1), and its mean attention
-/// distance in tokens (right axis). An attention sink is a sink share near 1 at every
-/// position; a long-range head's distance grows with the position, a local head's stays flat.
+/// the first sink tokens, within the recent window and on keys far away (left axis, 0..1), and
+/// its mean attention distance in tokens (right axis). An attention sink is a sink share near 1
+/// at every position; a local head's share within the window stays near 1 and its distance
+/// flat; a long-range head's far share and distance grow with the position. What StreamingLLM
+/// would keep of a query's attention is its sink share plus its share within the window.
 class RowProfilePlot : public QCustomPlot
 {
     Q_OBJECT
@@ -20,6 +22,7 @@ public:
     enum Series
     {
         Sink,
+        Near,
         Far,
         Distance
     };
@@ -42,7 +45,7 @@ protected:
 
 private:
     QCPTextElement *m_title = nullptr;
-    int64_t m_sinkTokens = 0, m_farTokens = 0;
+    ProfileRanges m_ranges;
     RowProfiles m_profiles; ///< the head's exact values, which hover reads
 };
 
