@@ -31,8 +31,8 @@ private:
     /// "long_context_typed_on": `run` (tiled) with its last token changed, as the window runs a
     /// text typed on, at the first keystroke and at the next: each one's time, the tokens it
     /// reused, and the peak memory it adds.
-    static std::vector<Measurement> typedOn(const OpenedModel &model, const ModelRun &run, int threads,
-                               std::ostream &log);
+    static std::vector<Measurement> typedOn(const OpenedModel &model, const ModelRun &run,
+                                            int threads, std::ostream &log);
 };
 
 } // namespace headlens

@@ -34,8 +34,8 @@ TiledAttention TiledAttention::layOut(const AttentionConfig &config, int layers,
     tiles.pooledCount = Tensor::uninitialized(grid);
     tiles.pooledBefore = Tensor::uninitialized(
         Shape{{"layer", layers}, {"h", h}, {"back", kEditableRows}, {"grid", 3}, {"bin_kv", bins}});
-    tiles.rowProfiles =
-        Tensor::uninitialized(Shape{{"layer", layers}, {"h", h}, {"profile", int64_t(kStoredProfiles.size())}, {"n", tokens}});
+    tiles.rowProfiles = Tensor::uninitialized(Shape{
+        {"layer", layers}, {"h", h}, {"profile", int64_t(kStoredProfiles.size())}, {"n", tokens}});
     // Empty until a pass records them: a text shorter than kEditableRows has rows for fewer.
     for (int64_t block = 0; block < layers * h * kEditableRows; ++block) {
         RowMatrixMap grids(tiles.pooledBefore.data() + block * 3 * bins, 3, bins);
@@ -132,7 +132,8 @@ RowProfiles TiledAttention::profiles(int layer, int head) const
     const ConstRowMatrixMap rows = rowProfiles.matrix({layer, head}); // (5, n)
     RowProfiles profiles;
     for (size_t profile = 0; profile < kStoredProfiles.size(); ++profile)
-        profiles.*kStoredProfiles[profile] = rows.row(Eigen::Index(profile)).transpose().cast<double>();
+        profiles.*kStoredProfiles[profile] =
+            rows.row(Eigen::Index(profile)).transpose().cast<double>();
     return profiles;
 }
 

@@ -318,8 +318,8 @@ void TestHeadTiles::rowProfilesOfTheFullMatrix()
     const RowMatrix q = randomRows(n, d, 3), k = randomRows(n, d, 4);
     const double scale = 1.0 / std::sqrt(double(d));
     const Eigen::MatrixXd full = reference(q, k, scale, causal, window, 0.0);
-    const RowProfiles p =
-        HeadTiles(q, k, float(scale), TileMask{causal, window, 0.0}).rowProfiles({sinks, near, far});
+    const RowProfiles p = HeadTiles(q, k, float(scale), TileMask{causal, window, 0.0})
+                              .rowProfiles({sinks, near, far});
     for (int64_t i = 0; i < n; ++i) {
         double sink = 0.0, nearShare = 0.0, farShare = 0.0, distance = 0.0, entropy = 0.0;
         for (int64_t j = 0; j < n; ++j) {

@@ -41,7 +41,7 @@ TransformerRunOptions longTextOptions(bool tiled)
     options.viewedLayer = -1;
     options.keepKeyValues = true;
     options.tiled = tiled;
-    options.tiles.maxBins = 8; // bins of 8 tokens over 60: the grid coarser than the pixels
+    options.tiles.maxBins = 8;         // bins of 8 tokens over 60: the grid coarser than the pixels
     options.tiles.ranges = {2, 6, 16}; // sinks, near, far
     return options;
 }
@@ -119,7 +119,7 @@ private slots:
     void theWheelZoomsAboutThePointer();
     void theProfilesPlotEachQuerysShares();
     void savingTheRegionWritesItsExactWeights();
-    void aRegionPastTheLimitIsNotSaved();
+    void aRegionPastTheLimitIsSavedAsTheCellsDrawn();
     void aShortRunShowsNothing();
 
 private:
@@ -371,13 +371,23 @@ void TestLongTextPage::theBandShowsEachQuerysWeightsByDistance()
     QCOMPARE(picture.region, (TileRegion{0, 60, 0, 60}));
     QVERIFY2(m_page->legend()->text().contains("Head 2 on the right as a band"),
              qPrintable(m_page->legend()->text()));
-    QVERIFY(!m_page->findChild<QPushButton *>()->isEnabled()); // no square region to save
+    // Saved as drawn: each query's weights by distance back, NaN before the text.
+    QCOMPARE(m_page->regionFileName(), QString("layer1_head2_band_q0-60_d0-60.npy"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(m_page->regionFileName());
+    QCOMPARE(m_page->saveRegion(path), QString());
+    const Tensor saved = NpyFile::read(path.toStdString());
+    QCOMPARE(saved.shape().size(0), int64_t(60));
+    QCOMPARE(saved.shape().size(1), int64_t(60));
     const RowMatrix weights = m_runs.whole.weights(1, 2);
     const QImage drawn = view->grab().toImage();
     for (int64_t q = 0; q < 60; ++q)
         for (int64_t d = 0; d < 60; ++d) {
             const float got = picture.max(q, d);
             QCOMPARE(std::isnan(got), d > q);
+            QCOMPARE(std::isnan(saved.data()[q * 60 + d]), d > q);
+            if (d <= q)
+                QCOMPARE(saved.data()[q * 60 + d], got);
             if (d > q)
                 continue;
             QVERIFY2(std::abs(got - weights(q, q - d)) <= 1e-6 + 1e-6 * weights(q, q - d),
@@ -402,7 +412,7 @@ void TestLongTextPage::theBandShowsEachQuerysWeightsByDistance()
     QVERIFY2(before.endsWith("has no key 30 tokens back"), qPrintable(before));
     m_page->setBand(false);
     QVERIFY(!view->band());
-    QVERIFY(m_page->findChild<QPushButton *>()->isEnabled());
+    QCOMPARE(m_page->regionFileName(), QString("layer1_head2_q0-60_k0-60.npy"));
 }
 
 void TestLongTextPage::hoverNamesTheCellAndItsExactWeight()
@@ -524,9 +534,10 @@ void TestLongTextPage::savingTheRegionWritesItsExactWeights()
     QVERIFY(!m_page->savePicture(dir.filePath("missing/folder/h.png")).isEmpty());
 }
 
-/// Past 2,048 x 2,048 tokens on screen Save region refuses with the region's size, the limit
-/// and the way out, and writes nothing; at 2,048 x 2,048 it saves every weight.
-void TestLongTextPage::aRegionPastTheLimitIsNotSaved()
+/// Past 2,048 x 2,048 tokens on screen Save region never writes the whole (n, n): it writes the
+/// cells drawn, the run's grid while the picture is computed, then the picture, max or mean as
+/// chosen, the pooling and the bin in the file's name. At 2,048 x 2,048 it saves every weight.
+void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
 {
     // The tiny Llama's RoPE weights do not depend on its context length: a copy reads more.
     QTemporaryDir folder;
@@ -537,25 +548,72 @@ void TestLongTextPage::aRegionPastTheLimitIsNotSaved()
     const TransformerModel model = TransformerModel::open(folder.path().toStdString());
     LongTextPage page;
     page.resize(1280, 720);
-    page.setRun(tiledRunOf(model, longTextIds(model, 2100)));
+    const std::shared_ptr<const ModelRun> run = tiledRunOf(model, longTextIds(model, 2100));
+    page.setRun(run);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.head()->showRegion(0.0, 0.0, 2100.0);
+    TiledHeadView *view = page.head();
     QTemporaryDir dir;
-    const QString path = dir.filePath("region.npy");
-    const QString problem = page.saveRegion(path);
-    const QLocale locale;
-    const QString side = locale.toString(qlonglong(2100)), limit = locale.toString(qlonglong(2048));
-    QVERIFY2(problem.contains(side + " x " + side + " tokens"), qPrintable(problem));
-    QVERIFY2(problem.contains("at most " + limit + " x " + limit), qPrintable(problem));
-    QVERIFY2(problem.contains("--export-dir"), qPrintable(problem));
-    QVERIFY(!QFile::exists(path));
+    const auto saved = [&](const QString &expectedName) {
+        [&] { QCOMPARE(page.regionFileName(), expectedName); }();
+        const QString path = dir.filePath(page.regionFileName());
+        const QString problem = page.saveRegion(path);
+        [&] { QCOMPARE(problem, QString()); }();
+        return NpyFile::read(path.toStdString());
+    };
+    const auto equal = [](const Tensor &tensor, const RowMatrix &expected) {
+        const ConstRowMatrixMap got(tensor.data(), tensor.shape().size(0), tensor.shape().size(1));
+        return got.rows() == expected.rows() && got.cols() == expected.cols() &&
+               ((got.array() == expected.array()) ||
+                (got.array().isNaN() && expected.array().isNaN()))
+                   .all();
+    };
 
-    page.head()->showRegion(52.0, 0.0, 2048.0);
-    QCOMPARE(page.saveRegion(path), QString());
-    const Tensor saved = NpyFile::read(path.toStdString());
-    QCOMPARE(saved.shape().size(0), int64_t(2048));
-    QCOMPARE(saved.shape().size(1), int64_t(2048));
+    // The grid stands in (no picture is computed): its 5 x 5 bins of 512 tokens.
+    view->setRegionBudget(0);
+    view->showRegion(0.0, 0.0, 2100.0);
+    QCOMPARE(run->tiles->binSize, int64_t(512));
+    const Tensor grid = saved("layer0_head0_q0-2100_k0-2100_max512.npy");
+    QVERIFY(equal(grid, RowMatrix(run->tiles->pooled(0, 0, HeadTiles::Pooling::Max))));
+
+    // The picture at the pixels' resolution, once it arrives.
+    view->setRegionBudget(TiledHeadView::kRegionCells);
+    view->showRegion(0.0, 0.0, 2100.0);
+    QTRY_VERIFY_WITH_TIMEOUT(!view->picture().empty(), 30000);
+    const TilePicture picture = view->picture(); // a copy: the view's may be replaced
+    QVERIFY(picture.binSize > 1 && picture.binSize < 512);
+    const QString bins = QString::number(picture.binSize);
+    const Tensor largest = saved("layer0_head0_q0-2100_k0-2100_max" + bins + ".npy");
+    QVERIFY(equal(largest, picture.max));
+    // The mean is drawn from the same picture, not computed again, each cell in its colour.
+    page.setPooling(HeadTiles::Pooling::Mean);
+    QCOMPARE(view->picture().binSize, picture.binSize);
+    QCOMPARE(view->picture().region, picture.region);
+    const QImage drawn = view->grab().toImage();
+    // A cell a pixel wide: those on the square's first row and column lie under its frame.
+    for (int64_t row = 1; row < picture.mean.rows(); row += 29)
+        for (int64_t col = 1; col <= row; col += 23) {
+            const double span = double(picture.binSize);
+            const QPointF centre =
+                view->viewport().toPixels({(col + 0.5) * span, (row + 0.5) * span}, view->square());
+            QCOMPARE(drawnPixelAt(drawn, centre),
+                     QColor::fromRgb(view->colors().of(picture.mean(row, col))));
+        }
+    const Tensor mean = saved("layer0_head0_q0-2100_k0-2100_mean" + bins + ".npy");
+    QVERIFY(equal(mean, picture.mean));
+    QVERIFY(!equal(mean, picture.max));
+    // Chosen before a run, the mean is what the run is drawn with.
+    LongTextPage before;
+    before.setPooling(HeadTiles::Pooling::Mean);
+    before.setRun(run);
+    QCOMPARE(before.head()->pooling(), HeadTiles::Pooling::Mean);
+
+    // At the limit, every weight.
+    view->showRegion(52.0, 0.0, 2048.0);
+    const Tensor weights = saved("layer0_head0_q52-2100_k0-2048.npy");
+    QCOMPARE(weights.shape().size(0), int64_t(2048));
+    QCOMPARE(weights.shape().size(1), int64_t(2048));
+    QVERIFY(equal(weights, view->regionWeights({52, 2100, 0, 2048})));
 }
 
 void TestLongTextPage::aShortRunShowsNothing()

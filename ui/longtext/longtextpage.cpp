@@ -1,13 +1,12 @@
 // LongTextPage: the long text's controls above the heads grid, the pinned head and its profiles.
 #include "longtext/longtextpage.h"
 
-#include "io/npyfile.h"
+#include "longtext/regionexport.h"
 #include "longtext/rowprofileplot.h"
 #include "longtext/tiledheadsgrid.h"
 #include "longtext/tiledheadview.h"
 #include "model/tiledattention.h"
 #include "util/bytesize.h"
-#include "util/inputerror.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -64,9 +63,11 @@ LongTextPage::LongTextPage(QWidget *parent)
     // Beside the legend, which wraps: a row of its own would widen the window's least width.
     auto *legendRow = new QHBoxLayout;
     legendRow->addWidget(m_legend, 1);
-    m_save->setToolTip(tr("The pinned head's exact weights over the region on screen (at most "
-                          "%1 x %1 tokens), as a NumPy .npy file")
-                           .arg(kSavedSide));
+    m_save->setToolTip(tr("The pinned head over the region on screen as a NumPy .npy file: "
+                          "every weight, exact, up to %1 x %1 tokens; beyond, or as a band, "
+                          "the cells drawn (the pooling and the tokens a cell covers are in "
+                          "the file's name)")
+                           .arg(QLocale().toString(qlonglong(kSavedSide))));
     legendRow->addWidget(m_save, 0, Qt::AlignTop);
 
     // The heads and the pinned head side by side, the profiles over the position below them,
@@ -159,8 +160,6 @@ void LongTextPage::setBand(bool band)
     m_shapeBox->blockSignals(true);
     m_shapeBox->setCurrentIndex(band ? 1 : 0);
     m_shapeBox->blockSignals(false);
-    // A region's exact weights are saved from the square, whose region the file name says.
-    m_save->setEnabled(!band);
     m_head->setBand(band);
     showLegend();
 }
@@ -194,8 +193,8 @@ void LongTextPage::setPooling(HeadTiles::Pooling pooling)
     m_poolingBox->blockSignals(false);
     if (!m_run)
         return;
-    m_head->setPooling(pooling);
-    showHead();
+    m_head->setPooling(pooling, colorsOf(*m_run, m_layer, m_pooling, m_style)[size_t(m_pinned)]);
+    showLegend();
 }
 
 void LongTextPage::setPlotStyle(const PlotStyle &style)
@@ -218,7 +217,8 @@ void LongTextPage::showHead()
 {
     m_grid->setPinned(m_pinned);
     const std::vector<TileColors> colors = colorsOf(*m_run, m_layer, m_pooling, m_style);
-    m_head->setPooling(m_pooling);
+    if (m_head->pooling() != m_pooling) // chosen while there was no run
+        m_head->setPooling(m_pooling, colors[size_t(m_pinned)]);
     m_head->setHead(m_run, m_layer, m_pinned, colors[size_t(m_pinned)]);
     m_profiles->setHead(*m_run, m_layer, m_pinned);
     showLegend();
@@ -261,46 +261,27 @@ void LongTextPage::showLegend()
 
 QString LongTextPage::regionFileName() const
 {
-    const TileRegion r = m_head->viewport().covered();
-    return QStringLiteral("layer%1_head%2_q%3-%4_k%5-%6.npy")
-        .arg(m_layer)
-        .arg(m_pinned)
-        .arg(r.q0)
-        .arg(r.q1)
-        .arg(r.k0)
-        .arg(r.k1);
+    return RegionExport(*m_head, m_pooling, kSavedSide).fileName();
 }
 
 QString LongTextPage::saveRegion(const QString &path) const
 {
-    if (!m_run)
-        return tr("There is no long text to save from.");
-    const TileRegion r = m_head->viewport().covered();
-    const QLocale locale;
-    if (r.rows() > kSavedSide || r.cols() > kSavedSide)
-        return tr("The region on screen spans %1 x %2 tokens; zoom in to at most %3 x %3 to "
-                  "save its weights (headlens-cli --model DIR --text-file FILE --export-dir OUT "
-                  "writes every head's pooled grid).")
-            .arg(locale.toString(qlonglong(r.rows())), locale.toString(qlonglong(r.cols())),
-                 locale.toString(qlonglong(kSavedSide)));
-    const RowMatrix weights = m_head->regionWeights(r);
-    Tensor tensor(Shape{{"n", r.rows()}, {"n_kv", r.cols()}});
-    std::copy(weights.data(), weights.data() + weights.size(), tensor.data());
-    try {
-        NpyFile::write(path.toStdString(), tensor);
-    } catch (const InputError &error) {
-        return QString::fromStdString(error.what());
-    }
-    return {};
+    return RegionExport(*m_head, m_pooling, kSavedSide).write(path);
 }
 
 void LongTextPage::chooseAndSaveRegion()
 {
+    // Decided once, before the dialog: the picture may arrive while it is open.
+    const RegionExport region(*m_head, m_pooling, kSavedSide);
+    if (!region.problem().isEmpty()) {
+        QMessageBox::warning(this, tr("Save region"), region.problem());
+        return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Save the region's weights"),
-                                                      regionFileName(), tr("NumPy (*.npy)"));
+                                                      region.fileName(), tr("NumPy (*.npy)"));
     if (path.isEmpty())
         return;
-    if (const QString problem = saveRegion(path); !problem.isEmpty())
+    if (const QString problem = region.write(path); !problem.isEmpty())
         QMessageBox::warning(this, tr("Save region"), problem);
 }
 

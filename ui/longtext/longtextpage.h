@@ -42,14 +42,16 @@ public:
     /// causal model's run, whose queries look back alone.
     void setBand(bool band);
     void setPlotStyle(const PlotStyle &style);
-    /// The most tokens a side of the region on screen may span for saveRegion: 2,048 x 2,048
-    /// float32 weights are 16 MiB, not the whole (n, n) of a long text.
+    /// The most tokens a side of the region on screen may span for saveRegion to write every
+    /// weight: 2,048 x 2,048 float32 weights are 16 MiB, not the whole (n, n) of a long text.
     static constexpr int64_t kSavedSide = 2048;
-    /// The file name saveRegion suggests: "layer3_head5_q16384-17408_k15360-16384.npy".
+    /// The file name saveRegion suggests: "layer3_head5_q16384-17408_k15360-16384.npy", or
+    /// for the cells drawn "layer3_head5_q0-32768_k0-32768_max93.npy" (RegionExport).
     QString regionFileName() const;
-    /// Writes the pinned head's weights over the region on screen, at full resolution and
-    /// exact (NaN where masked), as a (queries, keys) float32 .npy at `path`, atomically.
-    /// Returns what went wrong, or an empty string.
+    /// Writes the pinned head over the region on screen as a float32 .npy at `path`,
+    /// atomically: every weight, exact (NaN where masked), of a square region of at most
+    /// kSavedSide tokens a side; else the cells drawn (RegionExport). Returns what went wrong,
+    /// or an empty string.
     QString saveRegion(const QString &path) const;
 
     /// Writes the pinned head as drawn now (its square, axes and colours) as a PNG at `path`,

@@ -62,8 +62,7 @@ void RowProfilePlot::setHead(const ModelRun &run, int layer, int head)
     graph(Sink)->setName(tr("first %1 tokens (sinks)").arg(m_ranges.sinkTokens));
     graph(Near)->setName(
         tr("last %1 tokens (window)").arg(locale.toString(qlonglong(m_ranges.nearTokens))));
-    graph(Far)->setName(
-        tr("%1+ tokens back").arg(locale.toString(qlonglong(m_ranges.farTokens))));
+    graph(Far)->setName(tr("%1+ tokens back").arg(locale.toString(qlonglong(m_ranges.farTokens))));
     graph(Distance)->setName(tr("mean distance (right axis)"));
     m_title->setText(
         tr("Layer %1, head %2: where each query's attention goes").arg(layer).arg(head));

@@ -96,11 +96,10 @@ void TiledHeadView::setColors(TileColors colors)
     update();
 }
 
-void TiledHeadView::setPooling(HeadTiles::Pooling pooling)
+void TiledHeadView::setPooling(HeadTiles::Pooling pooling, TileColors colors)
 {
-    if (pooling == m_pooling)
-        return;
     m_pooling = pooling;
+    m_colors = std::move(colors);
     recolor();
     update();
 }

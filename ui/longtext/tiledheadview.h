@@ -40,7 +40,10 @@ public:
     /// the region's largest weight rounded up (a weight near 1/n is as dark as 0 on the whole
     /// text's scale).
     const TileColors &colors() const { return m_shownColors; }
-    void setPooling(HeadTiles::Pooling pooling);
+    /// Shows what a cell holds by `pooling`, coloured by `colors`: the picture on screen holds
+    /// both poolings, so nothing is computed again (the whole of 32,768 tokens was 0.7 s).
+    void setPooling(HeadTiles::Pooling pooling, TileColors colors);
+    HeadTiles::Pooling pooling() const { return m_pooling; }
     void setPlotStyle(const PlotStyle &style);
     /// The most cells a region may hold to be computed again (kRegionCells); beyond, the run's
     /// grid stands in. Lower, it shows what a 32,768-token text shows zoomed out.
@@ -52,6 +55,7 @@ public:
     void setBand(bool band);
     bool band() const { return m_band; }
 
+    const std::shared_ptr<const ModelRun> &run() const { return m_run; }
     int layer() const { return m_layer; }
     int head() const { return m_head; }
     const TileViewport &viewport() const { return m_viewport; }
