@@ -119,10 +119,10 @@ GemmDispatch::GemmDispatch(const Inputs &inputs)
 
 GemmBackend GemmDispatch::backendFor(int64_t m, int64_t n, int64_t k) const
 {
-    constexpr int64_t kSmallest = int64_t(64) * 64 * 64;
+    constexpr int64_t kSmallest = int64_t(64) * 64 * 64, kFewestRows = 32;
     if (m_forced || m_chosen == GemmBackend::Eigen)
         return m_chosen;
-    return m * n * k < kSmallest ? GemmBackend::Eigen : m_chosen;
+    return m * n * k < kSmallest || m < kFewestRows ? GemmBackend::Eigen : m_chosen;
 }
 
 } // namespace headlens
