@@ -100,6 +100,26 @@ QColor drawnPixelAt(const QImage &image, QPointF at)
     return image.pixelColor(int(std::floor(at.x())), int(std::floor(at.y())));
 }
 
+/// The page's region saved in `dir` under the name it suggests, which must be `name`, and read
+/// back; it must hold (rows, cols) values. A failure is reported on the test.
+Tensor savedRegion(const LongTextPage &page, const QTemporaryDir &dir, const QString &name,
+                   int64_t rows, int64_t cols)
+{
+    [&] { QCOMPARE(page.regionFileName(), name); }();
+    const QString path = dir.filePath(name);
+    const QString problem = page.saveRegion(path);
+    [&] { QCOMPARE(problem, QString()); }();
+    if (!problem.isEmpty())
+        return {};
+    const Tensor saved = NpyFile::read(path.toStdString());
+    [&] {
+        QCOMPARE(saved.shape().rank(), 2);
+        QCOMPARE(saved.shape().size(0), rows);
+        QCOMPARE(saved.shape().size(1), cols);
+    }();
+    return saved;
+}
+
 } // namespace
 
 class TestLongTextPage : public QObject
@@ -372,13 +392,10 @@ void TestLongTextPage::theBandShowsEachQuerysWeightsByDistance()
     QVERIFY2(m_page->legend()->text().contains("Head 2 on the right as a band"),
              qPrintable(m_page->legend()->text()));
     // Saved as drawn: each query's weights by distance back, NaN before the text.
-    QCOMPARE(m_page->regionFileName(), QString("layer1_head2_band_q0-60_d0-60.npy"));
-    QTemporaryDir dir;
-    const QString path = dir.filePath(m_page->regionFileName());
-    QCOMPARE(m_page->saveRegion(path), QString());
-    const Tensor saved = NpyFile::read(path.toStdString());
-    QCOMPARE(saved.shape().size(0), int64_t(60));
-    QCOMPARE(saved.shape().size(1), int64_t(60));
+    const QTemporaryDir dir;
+    const Tensor saved = savedRegion(*m_page, dir, "layer1_head2_band_q0-60_d0-60.npy", 60, 60);
+    if (QTest::currentTestFailed())
+        return;
     const RowMatrix weights = m_runs.whole.weights(1, 2);
     const QImage drawn = view->grab().toImage();
     for (int64_t q = 0; q < 60; ++q)
@@ -499,13 +516,10 @@ void TestLongTextPage::savingTheRegionWritesItsExactWeights()
     m_page->setLayer(1);
     m_page->pinHead(2);
     m_page->head()->showRegion(20.0, 12.0, 16.0);
-    QCOMPARE(m_page->regionFileName(), QString("layer1_head2_q20-36_k12-28.npy"));
-    QTemporaryDir dir;
-    const QString path = dir.filePath(m_page->regionFileName());
-    QCOMPARE(m_page->saveRegion(path), QString());
-    const Tensor saved = NpyFile::read(path.toStdString());
-    QCOMPARE(saved.shape().size(0), int64_t(16));
-    QCOMPARE(saved.shape().size(1), int64_t(16));
+    const QTemporaryDir dir;
+    const Tensor saved = savedRegion(*m_page, dir, "layer1_head2_q20-36_k12-28.npy", 16, 16);
+    if (QTest::currentTestFailed())
+        return;
     const RowMatrix weights = m_runs.whole.weights(1, 2);
     const ConstRowMatrixMap got(saved.data(), 16, 16);
     for (int64_t i = 0; i < 16; ++i)
@@ -553,15 +567,10 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     TiledHeadView *view = page.head();
-    QTemporaryDir dir;
-    const auto saved = [&](const QString &expectedName) {
-        [&] { QCOMPARE(page.regionFileName(), expectedName); }();
-        const QString path = dir.filePath(page.regionFileName());
-        const QString problem = page.saveRegion(path);
-        [&] { QCOMPARE(problem, QString()); }();
-        return NpyFile::read(path.toStdString());
-    };
+    const QTemporaryDir dir;
     const auto equal = [](const Tensor &tensor, const RowMatrix &expected) {
+        if (tensor.shape().rank() != 2) // not saved: the failure is reported already
+            return false;
         const ConstRowMatrixMap got(tensor.data(), tensor.shape().size(0), tensor.shape().size(1));
         return got.rows() == expected.rows() && got.cols() == expected.cols() &&
                ((got.array() == expected.array()) ||
@@ -573,7 +582,7 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
     view->setRegionBudget(0);
     view->showRegion(0.0, 0.0, 2100.0);
     QCOMPARE(run->tiles->binSize, int64_t(512));
-    const Tensor grid = saved("layer0_head0_q0-2100_k0-2100_max512.npy");
+    const Tensor grid = savedRegion(page, dir, "layer0_head0_q0-2100_k0-2100_max512.npy", 5, 5);
     QVERIFY(equal(grid, RowMatrix(run->tiles->pooled(0, 0, HeadTiles::Pooling::Max))));
 
     // The picture at the pixels' resolution, once it arrives.
@@ -583,7 +592,9 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
     const TilePicture picture = view->picture(); // a copy: the view's may be replaced
     QVERIFY(picture.binSize > 1 && picture.binSize < 512);
     const QString bins = QString::number(picture.binSize);
-    const Tensor largest = saved("layer0_head0_q0-2100_k0-2100_max" + bins + ".npy");
+    const int64_t cells = picture.max.rows();
+    const Tensor largest =
+        savedRegion(page, dir, "layer0_head0_q0-2100_k0-2100_max" + bins + ".npy", cells, cells);
     QVERIFY(equal(largest, picture.max));
     // The mean is drawn from the same picture, not computed again, each cell in its colour.
     page.setPooling(HeadTiles::Pooling::Mean);
@@ -599,7 +610,8 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
             QCOMPARE(drawnPixelAt(drawn, centre),
                      QColor::fromRgb(view->colors().of(picture.mean(row, col))));
         }
-    const Tensor mean = saved("layer0_head0_q0-2100_k0-2100_mean" + bins + ".npy");
+    const Tensor mean =
+        savedRegion(page, dir, "layer0_head0_q0-2100_k0-2100_mean" + bins + ".npy", cells, cells);
     QVERIFY(equal(mean, picture.mean));
     QVERIFY(!equal(mean, picture.max));
     // Chosen before a run, the mean is what the run is drawn with.
@@ -610,9 +622,7 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
 
     // At the limit, every weight.
     view->showRegion(52.0, 0.0, 2048.0);
-    const Tensor weights = saved("layer0_head0_q52-2100_k0-2048.npy");
-    QCOMPARE(weights.shape().size(0), int64_t(2048));
-    QCOMPARE(weights.shape().size(1), int64_t(2048));
+    const Tensor weights = savedRegion(page, dir, "layer0_head0_q52-2100_k0-2048.npy", 2048, 2048);
     QVERIFY(equal(weights, view->regionWeights({52, 2100, 0, 2048})));
 }
 
