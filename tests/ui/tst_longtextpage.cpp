@@ -3,6 +3,7 @@
 // queries' profiles, all against the same text's full matrices computed in the same process.
 #include "io/npyfile.h"
 #include "longtext/longtextpage.h"
+#include "longtext/regionexport.h"
 #include "longtext/rowprofileplot.h"
 #include "longtext/tiledheadsgrid.h"
 #include "longtext/tiledheadview.h"
@@ -584,6 +585,9 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
     QCOMPARE(run->tiles->binSize, int64_t(512));
     const Tensor grid = savedRegion(page, dir, "layer0_head0_q0-2100_k0-2100_max512.npy", 5, 5);
     QVERIFY(equal(grid, RowMatrix(run->tiles->pooled(0, 0, HeadTiles::Pooling::Max))));
+    // What Save region decided before its file dialog, which a picture arriving meanwhile
+    // does not change.
+    const RegionExport early(*view, HeadTiles::Pooling::Max, LongTextPage::kSavedSide);
 
     // The picture at the pixels' resolution, once it arrives.
     view->setRegionBudget(TiledHeadView::kRegionCells);
@@ -591,6 +595,10 @@ void TestLongTextPage::aRegionPastTheLimitIsSavedAsTheCellsDrawn()
     QTRY_VERIFY_WITH_TIMEOUT(!view->picture().empty(), 30000);
     const TilePicture picture = view->picture(); // a copy: the view's may be replaced
     QVERIFY(picture.binSize > 1 && picture.binSize < 512);
+    QCOMPARE(early.fileName(), QString("layer0_head0_q0-2100_k0-2100_max512.npy"));
+    QCOMPARE(early.write(dir.filePath("early.npy")), QString());
+    QVERIFY(equal(NpyFile::read(dir.filePath("early.npy").toStdString()),
+                  RowMatrix(run->tiles->pooled(0, 0, HeadTiles::Pooling::Max))));
     const QString bins = QString::number(picture.binSize);
     const int64_t cells = picture.max.rows();
     const Tensor largest =

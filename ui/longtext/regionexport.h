@@ -3,11 +3,13 @@
 
 #include "attention/headtiles.h"
 #include "attention/tileregion.h"
+#include "model/modelrun.h"
 
 #include <QCoreApplication>
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 
 namespace headlens {
 
@@ -20,7 +22,7 @@ class TiledHeadView;
 /// the largest or the mean weight of its bin x bin tokens, the pooling and bin in the file's
 /// name ("layer0_head3_q0-32768_k0-32768_max93.npy"; a band's columns are distances back:
 /// "layer0_head3_band_q0-32768_d0-32768_max93.npy"). Decided when made, from the view as it
-/// is then.
+/// is then: a picture that arrives later does not change what is written.
 class RegionExport
 {
     Q_DECLARE_TR_FUNCTIONS(RegionExport)
@@ -35,19 +37,15 @@ public:
     QString write(const QString &path) const;
 
 private:
-    enum class Source
-    {
-        Nothing,
-        Weights, ///< every weight of m_region, computed from the tiles
-        Picture, ///< the view's picture
-        Grid     ///< the run's pooled grid of the head
-    };
-
-    const TiledHeadView &m_view;
+    std::shared_ptr<const ModelRun> m_run;
+    int m_layer = 0, m_head = 0;
+    bool m_band = false;
     HeadTiles::Pooling m_pooling;
-    Source m_source = Source::Nothing;
     TileRegion m_region;   ///< what the values cover, in tokens (a band's columns: distances)
     int64_t m_binSize = 1; ///< tokens a cell covers along each side
+    /// The cells drawn (the picture's or the grid's), copied when made; empty for every weight
+    /// of m_region, computed from the run's tiles when written.
+    RowMatrix m_cells;
     QString m_problem;
 };
 
