@@ -33,7 +33,7 @@ public:
     /// A block of at least `count` floats. A recycled block has unspecified values; with
     /// `zeroed` it is cleared first (fresh blocks come zeroed from calloc either way). When no
     /// idle block fits, the oldest idle blocks are freed until they and the new block together
-    /// fit in the capacity.
+    /// fit in the capacity (or in the bytes in use, if more).
     std::shared_ptr<float> acquire(int64_t count, bool zeroed);
 
     /// The most bytes kept idle, unless more are in use (see above); lowering it frees the oldest
