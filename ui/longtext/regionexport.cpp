@@ -20,8 +20,7 @@ RegionExport::RegionExport(const TiledHeadView &view, HeadTiles::Pooling pooling
     const TilePicture &picture = view.picture();
     if (!m_band && covered.rows() <= exactSide && covered.cols() <= exactSide) {
         m_region = covered;
-    } else if (!picture.empty() && picture.layer == m_layer && picture.head == m_head &&
-               picture.band == m_band) {
+    } else if (!picture.empty() && picture.isOf(m_layer, m_head, m_band)) {
         m_region = picture.region;
         m_binSize = picture.binSize;
         m_cells = picture.values(pooling);

@@ -47,7 +47,7 @@ QString tokenLabel(const ModelRun &run, int64_t index)
 
 TiledHeadView::TiledHeadView(QWidget *parent)
     : QWidget(parent), m_maker(this, [this](const TilePicture &picture) {
-          if (picture.layer != m_layer || picture.head != m_head || picture.band != m_band)
+          if (!picture.isOf(m_layer, m_head, m_band))
               return;
           m_picture = picture;
           recolor();

@@ -34,12 +34,13 @@ struct TilePicture
     {
         return pooling == HeadTiles::Pooling::Max ? max : mean;
     }
+    /// Whether it is of head `h` of layer `l`, drawn as a band or not.
+    bool isOf(int l, int h, bool asBand) const { return l == layer && h == head && asBand == band; }
     /// Whether it is of this head, drawn as a band or not, and holds `wanted` at bins of `bin`.
     bool holds(int l, int h, bool asBand, const TileRegion &wanted, int64_t bin) const
     {
-        return l == layer && h == head && asBand == band && bin == binSize &&
-               wanted.q0 >= region.q0 && wanted.q1 <= region.q1 && wanted.k0 >= region.k0 &&
-               wanted.k1 <= region.k1;
+        return isOf(l, h, asBand) && bin == binSize && wanted.q0 >= region.q0 &&
+               wanted.q1 <= region.q1 && wanted.k0 >= region.k0 && wanted.k1 <= region.k1;
     }
 };
 
